@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * MRC soft RDMA device: objects shared by the verbs and net glue.
+ */
+#ifndef MRC_H
+#define MRC_H
+
+#include <linux/netdevice.h>
+#include <rdma/ib_verbs.h>
+
+#include "uapi/mrc-abi.h"
+
+#define MRC_DRV_NAME		"mrc"
+#define MRC_PORT_NUM		1
+#define MRC_GID_TABLE_LEN	128
+#define MRC_MAX_PD		0x10000
+
+struct mrc_net;
+
+/**
+ * struct mrc_dev - one MRC RDMA device bound to one Ethernet netdev
+ * @ib_dev: the core device; must stay first for ib_alloc_device()
+ * @ndev: the netdev carrying our traffic, held by @ndev_tracker
+ * @ndev_tracker: reference tracker for @ndev
+ * @net: per-netns state holding our UDP socket; NULL until acquired
+ * @udp_port: UDP destination port of @net's socket
+ * @port_active: last port state reported to the core, for event dedup
+ * @num_pd: protection domains currently allocated
+ * @list: entry in the driver's device list, for netlink dumps
+ */
+struct mrc_dev {
+	struct ib_device ib_dev;
+	struct net_device *ndev;
+	netdevice_tracker ndev_tracker;
+	struct mrc_net *net;
+	u16 udp_port;
+	bool port_active;
+	atomic_t num_pd;
+	struct list_head list;
+};
+
+struct mrc_pd {
+	struct ib_pd ibpd;
+};
+
+struct mrc_ucontext {
+	struct ib_ucontext ibuc;
+};
+
+static inline struct mrc_dev *to_mrc_dev(struct ib_device *ibdev)
+{
+	return container_of(ibdev, struct mrc_dev, ib_dev);
+}
+
+/* mrc_device.c */
+int mrc_newlink(const char *ibdev_name, struct net_device *ndev);
+void mrc_port_update(struct mrc_dev *mdev);
+struct mrc_dev *mrc_dev_get_by_netdev(struct net_device *ndev);
+struct mrc_dev *mrc_dev_get_by_name(const char *name);
+void mrc_dev_list_add(struct mrc_dev *mdev);
+void mrc_dev_list_del(struct mrc_dev *mdev);
+int mrc_dev_for_each(struct net *net, long *pos,
+		     int (*fn)(struct mrc_dev *mdev, void *arg), void *arg);
+bool mrc_dev_port_active(struct mrc_dev *mdev);
+
+/* mrc_verbs.c */
+extern const struct ib_device_ops mrc_verbs_ops;
+
+/* mrc_genl.c */
+int mrc_genl_init(void);
+void mrc_genl_exit(void);
+
+/* mrc_main.c */
+extern unsigned short mrc_udp_port;
+
+#endif /* MRC_H */

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * MRC device lifetime: creation from `rdma link add`, registration with
+ * the RDMA core, port state tracking, and release.
+ */
+#include <linux/if_arp.h>
+#include <linux/mutex.h>
+#include <rdma/ib_cache.h>
+
+#include "mrc.h"
+#include "mrc_link_params.h"
+#include "mrc_net.h"
+
+/* Serialises newlink so the duplicate checks and registration are atomic. */
+static DEFINE_MUTEX(mrc_link_mutex);
+
+/*
+ * Registered devices, for netlink dumps. A device leaves the list in
+ * dealloc_driver, so holding the lock keeps every listed device alive.
+ */
+static DEFINE_MUTEX(mrc_dev_list_lock);
+static LIST_HEAD(mrc_dev_list);
+
+/**
+ * mrc_dev_list_add() - make a newly enabled device visible to dumps
+ * @mdev: the device
+ */
+void mrc_dev_list_add(struct mrc_dev *mdev)
+{
+	mutex_lock(&mrc_dev_list_lock);
+	list_add_tail(&mdev->list, &mrc_dev_list);
+	mutex_unlock(&mrc_dev_list_lock);
+}
+
+/**
+ * mrc_dev_list_del() - hide a device from dumps; safe if never added
+ * @mdev: the device
+ */
+void mrc_dev_list_del(struct mrc_dev *mdev)
+{
+	mutex_lock(&mrc_dev_list_lock);
+	list_del_init(&mdev->list);
+	mutex_unlock(&mrc_dev_list_lock);
+}
+
+/**
+ * mrc_dev_for_each() - call @fn for each device whose netdev is in @net
+ * @net: namespace filter
+ * @pos: in: how many matching devices to skip; out: how many were visited
+ * @fn: callback; a non-zero return stops the walk and is returned
+ * @arg: passed to @fn
+ *
+ * Return: 0 after a full walk, else what @fn returned.
+ */
+int mrc_dev_for_each(struct net *net, long *pos,
+		     int (*fn)(struct mrc_dev *mdev, void *arg), void *arg)
+{
+	struct mrc_dev *mdev;
+	long idx = 0;
+	int ret = 0;
+
+	mutex_lock(&mrc_dev_list_lock);
+	list_for_each_entry(mdev, &mrc_dev_list, list) {
+		if (!net_eq(dev_net(mdev->ndev), net))
+			continue;
+		if (idx++ < *pos)
+			continue;
+		ret = fn(mdev, arg);
+		if (ret) {
+			idx--;
+			break;
+		}
+	}
+	mutex_unlock(&mrc_dev_list_lock);
+	*pos = idx;
+	return ret;
+}
+
+/**
+ * mrc_dev_get_by_name() - find an MRC device by its RDMA device name
+ * @name: the name
+ *
+ * Return: the device with a reference held (drop it with ib_device_put()),
+ * or NULL when no MRC device has that name.
+ */
+struct mrc_dev *mrc_dev_get_by_name(const char *name)
+{
+	struct ib_device *ibdev;
+
+	ibdev = ib_device_get_by_name(name, (enum rdma_driver_id)MRC_DRIVER_ID);
+	return ibdev ? to_mrc_dev(ibdev) : NULL;
+}
+
+/**
+ * mrc_dev_get_by_netdev() - find the MRC device bound to a netdev
+ * @ndev: the netdev
+ *
+ * Return: the device with a reference held (drop it with ib_device_put()),
+ * or NULL.
+ */
+struct mrc_dev *mrc_dev_get_by_netdev(struct net_device *ndev)
+{
+	struct ib_device *ibdev;
+
+	ibdev = ib_device_get_by_netdev(ndev, (enum rdma_driver_id)MRC_DRIVER_ID);
+	return ibdev ? to_mrc_dev(ibdev) : NULL;
+}
+
+/**
+ * mrc_dev_port_active() - whether the device's netdev can carry traffic
+ * @mdev: the device
+ *
+ * Return: true when the port should be reported ACTIVE.
+ */
+bool mrc_dev_port_active(struct mrc_dev *mdev)
+{
+	return mrc_port_state_from_netdev(netif_running(mdev->ndev),
+					  netif_oper_up(mdev->ndev)) ==
+	       MRC_PORT_ACTIVE;
+}
+
+/**
+ * mrc_port_update() - report a netdev state change as an IB port event
+ * @mdev: the device whose netdev changed
+ *
+ * Called from the netdev notifier under RTNL, which also serialises
+ * updates of @mdev->port_active.
+ */
+void mrc_port_update(struct mrc_dev *mdev)
+{
+	bool active = mrc_dev_port_active(mdev);
+	struct ib_event ev = {
+		.device = &mdev->ib_dev,
+		.element.port_num = MRC_PORT_NUM,
+	};
+
+	if (active == mdev->port_active)
+		return;
+	mdev->port_active = active;
+	ev.event = active ? IB_EVENT_PORT_ACTIVE : IB_EVENT_PORT_ERR;
+	ib_dispatch_event(&ev);
+}
+
+static int mrc_check_netdev(struct net_device *ndev)
+{
+	struct mrc_dev *other;
+
+	if (ndev->type != ARPHRD_ETHER || (ndev->flags & IFF_LOOPBACK)) {
+		pr_warn("%s: netdev %s is not an Ethernet device (type %u)\n",
+			MRC_DRV_NAME, netdev_name(ndev), ndev->type);
+		return -EINVAL;
+	}
+	if (mrc_payload_mtu(ndev->mtu) == 0) {
+		pr_warn("%s: netdev %s MTU %u is too small for MRC (min %u)\n",
+			MRC_DRV_NAME, netdev_name(ndev), ndev->mtu,
+			MRC_PATH_OVERHEAD + MRC_MIN_PAYLOAD_MTU);
+		return -EINVAL;
+	}
+	other = mrc_dev_get_by_netdev(ndev);
+	if (other) {
+		pr_warn("%s: netdev %s already carries MRC device %s\n",
+			MRC_DRV_NAME, netdev_name(ndev),
+			dev_name(&other->ib_dev.dev));
+		ib_device_put(&other->ib_dev);
+		return -EEXIST;
+	}
+	return 0;
+}
+
+static int mrc_check_name(const char *ibdev_name)
+{
+	struct ib_device *other;
+
+	other = ib_device_get_by_name(ibdev_name, RDMA_DRIVER_UNKNOWN);
+	if (other) {
+		ib_device_put(other);
+		pr_warn("%s: RDMA device name %s is already in use\n",
+			MRC_DRV_NAME, ibdev_name);
+		return -EEXIST;
+	}
+	return 0;
+}
+
+static int mrc_register(struct mrc_dev *mdev, const char *ibdev_name)
+{
+	struct ib_device *ibdev = &mdev->ib_dev;
+	__be64 guid;
+	int err;
+
+	strscpy(ibdev->node_desc, "mrc", sizeof(ibdev->node_desc));
+	ibdev->node_type = RDMA_NODE_IB_CA;
+	ibdev->phys_port_cnt = 1;
+	ibdev->num_comp_vectors = num_possible_cpus();
+	ibdev->local_dma_lkey = 0;
+	guid = mrc_guid_from_mac(mdev->ndev->dev_addr);
+	memcpy(&ibdev->node_guid, &guid, sizeof(guid));
+
+	ib_set_device_ops(ibdev, &mrc_verbs_ops);
+	err = ib_device_set_netdev(ibdev, mdev->ndev, MRC_PORT_NUM);
+	if (err)
+		return err;
+
+	return ib_register_device(ibdev, ibdev_name, NULL);
+}
+
+/**
+ * mrc_newlink() - `rdma link add NAME type mrc netdev NDEV`
+ * @ibdev_name: requested RDMA device name
+ * @ndev: the Ethernet netdev to run on; the caller holds a reference
+ *
+ * Return: 0 or a negative errno; on error nothing is left registered.
+ */
+int mrc_newlink(const char *ibdev_name, struct net_device *ndev)
+{
+	struct mrc_net *mn;
+	struct mrc_dev *mdev;
+	int err;
+
+	mutex_lock(&mrc_link_mutex);
+	err = mrc_check_netdev(ndev);
+	if (!err)
+		err = mrc_check_name(ibdev_name);
+	if (err)
+		goto out_unlock;
+
+	mdev = ib_alloc_device(mrc_dev, ib_dev);
+	if (!mdev) {
+		err = -ENOMEM;
+		goto out_unlock;
+	}
+	INIT_LIST_HEAD(&mdev->list);
+	mdev->ndev = ndev;
+	netdev_hold(ndev, &mdev->ndev_tracker, GFP_KERNEL);
+	atomic_set(&mdev->num_pd, 0);
+
+	mn = mrc_net_get(dev_net(ndev), mrc_udp_port);
+	if (IS_ERR(mn)) {
+		err = PTR_ERR(mn);
+		pr_warn("%s: cannot open UDP port %u for %s: %d\n",
+			MRC_DRV_NAME, mrc_udp_port, netdev_name(ndev), err);
+		goto out_dealloc;
+	}
+	mdev->net = mn;
+	mdev->udp_port = mrc_udp_port;
+
+	err = mrc_register(mdev, ibdev_name);
+	if (err) {
+		pr_warn("%s: registering %s on %s failed: %d\n", MRC_DRV_NAME,
+			ibdev_name, netdev_name(ndev), err);
+		goto out_dealloc;
+	}
+	mutex_unlock(&mrc_link_mutex);
+	return 0;
+
+out_dealloc:
+	/* Calls mrc_dealloc_driver(), which releases what was taken. */
+	ib_dealloc_device(&mdev->ib_dev);
+out_unlock:
+	mutex_unlock(&mrc_link_mutex);
+	return err;
+}

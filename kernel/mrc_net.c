@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Network glue: one UDP tunnel socket per network namespace, shared by the
+ * MRC devices whose netdevs live there, and netdev event handling.
+ */
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <linux/wait.h>
+#include <net/netns/generic.h>
+#include <net/udp_tunnel.h>
+
+#include "mrc.h"
+#include "mrc_net.h"
+
+/**
+ * struct mrc_net - per-namespace MRC state
+ * @lock: serialises socket creation and teardown
+ * @sock: the UDP tunnel socket, NULL while no device uses this namespace
+ * @port: UDP port @sock is bound to
+ * @users: MRC devices holding a reference on @sock
+ * @idle: woken when @users drops to zero, for namespace teardown
+ */
+struct mrc_net {
+	struct mutex lock;
+	struct socket *sock;
+	u16 port;
+	unsigned int users;
+	wait_queue_head_t idle;
+};
+
+static unsigned int mrc_net_id __read_mostly;
+
+static int mrc_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
+{
+	/* No transport engine consumes packets yet: drop them here. */
+	kfree_skb(skb);
+	return 0;
+}
+
+static struct socket *mrc_udp_sock_create(struct net *net, u16 port)
+{
+	struct udp_tunnel_sock_cfg tunnel_cfg = {
+		.encap_type = 1,
+		.encap_rcv = mrc_udp_encap_recv,
+	};
+	struct udp_port_cfg cfg = {
+		.family = AF_INET6,
+		.local_ip6 = IN6ADDR_ANY_INIT,
+		.local_udp_port = htons(port),
+		.ipv6_v6only = 0,
+	};
+	struct socket *sock;
+	int err;
+
+	err = udp_sock_create(net, &cfg, &sock);
+	if (err == -EAFNOSUPPORT) {
+		/* IPv6 disabled on this host: serve IPv4 only. */
+		memset(&cfg, 0, sizeof(cfg));
+		cfg.family = AF_INET;
+		cfg.local_udp_port = htons(port);
+		err = udp_sock_create(net, &cfg, &sock);
+	}
+	if (err)
+		return ERR_PTR(err);
+
+	setup_udp_tunnel_sock(net, sock, &tunnel_cfg);
+	return sock;
+}
+
+struct mrc_net *mrc_net_get(struct net *net, u16 port)
+{
+	struct mrc_net *mn = net_generic(net, mrc_net_id);
+	struct socket *sock;
+
+	mutex_lock(&mn->lock);
+	if (!mn->sock) {
+		sock = mrc_udp_sock_create(net, port);
+		if (IS_ERR(sock)) {
+			mutex_unlock(&mn->lock);
+			return ERR_CAST(sock);
+		}
+		mn->sock = sock;
+		mn->port = port;
+	} else if (mn->port != port) {
+		/* One socket per namespace: all devices share its port. */
+		mutex_unlock(&mn->lock);
+		return ERR_PTR(-EADDRINUSE);
+	}
+	mn->users++;
+	mutex_unlock(&mn->lock);
+	return mn;
+}
+
+void mrc_net_put(struct mrc_net *mn)
+{
+	struct socket *sock = NULL;
+
+	mutex_lock(&mn->lock);
+	if (!WARN_ON(mn->users == 0) && --mn->users == 0) {
+		sock = mn->sock;
+		mn->sock = NULL;
+	}
+	mutex_unlock(&mn->lock);
+
+	if (sock) {
+		udp_tunnel_sock_release(sock);
+		wake_up_all(&mn->idle);
+	}
+}
+
+static int __net_init mrc_net_ns_init(struct net *net)
+{
+	struct mrc_net *mn = net_generic(net, mrc_net_id);
+
+	mutex_init(&mn->lock);
+	init_waitqueue_head(&mn->idle);
+	return 0;
+}
+
+static void __net_exit mrc_net_ns_exit(struct net *net)
+{
+	struct mrc_net *mn = net_generic(net, mrc_net_id);
+
+	/*
+	 * Devices on this namespace's netdevs were queued for unregistration
+	 * when those netdevs went away; wait until the last one has dropped
+	 * its socket reference so nothing outlives the namespace.
+	 */
+	wait_event(mn->idle, READ_ONCE(mn->users) == 0);
+	mutex_destroy(&mn->lock);
+}
+
+static struct pernet_operations mrc_net_ops = {
+	.init = mrc_net_ns_init,
+	.exit = mrc_net_ns_exit,
+	.id = &mrc_net_id,
+	.size = sizeof(struct mrc_net),
+};
+
+static int mrc_netdev_event(struct notifier_block *nb, unsigned long event,
+			    void *ptr)
+{
+	struct net_device *ndev = netdev_notifier_info_to_dev(ptr);
+	struct mrc_dev *mdev = mrc_dev_get_by_netdev(ndev);
+
+	if (!mdev)
+		return NOTIFY_DONE;
+
+	switch (event) {
+	case NETDEV_UNREGISTER:
+		/* The core may take RTNL while unregistering: defer it. */
+		ib_unregister_device_queued(&mdev->ib_dev);
+		break;
+	case NETDEV_UP:
+	case NETDEV_DOWN:
+	case NETDEV_CHANGE:
+	case NETDEV_CHANGEMTU:
+		mrc_port_update(mdev);
+		break;
+	default:
+		break;
+	}
+	ib_device_put(&mdev->ib_dev);
+	return NOTIFY_OK;
+}
+
+static struct notifier_block mrc_netdev_notifier = {
+	.notifier_call = mrc_netdev_event,
+};
+
+/**
+ * mrc_net_init() - register the pernet state and the netdev notifier
+ *
+ * Return: 0 or a negative errno.
+ */
+int mrc_net_init(void)
+{
+	int err;
+
+	err = register_pernet_subsys(&mrc_net_ops);
+	if (err)
+		return err;
+
+	err = register_netdevice_notifier(&mrc_netdev_notifier);
+	if (err)
+		unregister_pernet_subsys(&mrc_net_ops);
+	return err;
+}
+
+/**
+ * mrc_net_exit() - undo mrc_net_init(); all devices must be gone
+ */
+void mrc_net_exit(void)
+{
+	unregister_netdevice_notifier(&mrc_netdev_notifier);
+	unregister_pernet_subsys(&mrc_net_ops);
+}

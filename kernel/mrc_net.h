@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Per-network-namespace UDP tunnel socket and netdev event glue.
+ */
+#ifndef MRC_NET_H
+#define MRC_NET_H
+
+#include <net/net_namespace.h>
+
+struct mrc_net;
+
+int mrc_net_init(void);
+void mrc_net_exit(void);
+
+/**
+ * mrc_net_get() - take a user reference on @net's MRC UDP socket
+ * @net: namespace of the netdev an MRC device is created on
+ * @port: UDP port the socket must listen on
+ *
+ * Creates the socket on first use. The socket lives while at least one
+ * device in @net holds a reference, so an idle namespace owns no port.
+ *
+ * Return: the per-netns state, or an ERR_PTR (-EADDRINUSE when the port
+ * is taken in @net).
+ */
+struct mrc_net *mrc_net_get(struct net *net, u16 port);
+
+/**
+ * mrc_net_put() - drop a reference taken by mrc_net_get()
+ * @mn: per-netns state; the socket is closed with the last reference
+ */
+void mrc_net_put(struct mrc_net *mn);
+
+#endif /* MRC_NET_H */

@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Verbs entry points of the MRC device. The transport objects (QP, CQ,
+ * MR) are not implemented yet: their mandatory entry points answer
+ * -EOPNOTSUPP and the device attributes advertise zero of each, so
+ * nothing above us believes they exist.
+ */
+#include <rdma/ib_mad.h>
+#include <rdma/ib_verbs.h>
+
+#include "mrc.h"
+#include "mrc_link_params.h"
+#include "mrc_net.h"
+
+/* Placeholders the core allocates before calling create_qp/create_cq. */
+struct mrc_qp {
+	struct ib_qp ibqp;
+};
+
+struct mrc_cq {
+	struct ib_cq ibcq;
+};
+
+static bool mrc_udata_in_clear(struct ib_udata *udata)
+{
+	/* No driver input is defined yet; reserve it by demanding zeros. */
+	return !udata || !udata->inlen ||
+	       ib_is_udata_cleared(udata, 0, udata->inlen);
+}
+
+static int mrc_query_device(struct ib_device *ibdev,
+			    struct ib_device_attr *attr, struct ib_udata *uhw)
+{
+	if (uhw && (uhw->inlen || uhw->outlen))
+		return -EINVAL;
+
+	memset(attr, 0, sizeof(*attr));
+	attr->sys_image_guid = ibdev->node_guid;
+	attr->page_size_cap = PAGE_SIZE;
+	attr->max_pd = MRC_MAX_PD;
+	attr->max_pkeys = 1;
+	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
+	return 0;
+}
+
+static int mrc_query_port(struct ib_device *ibdev, u32 port_num,
+			  struct ib_port_attr *attr)
+{
+	struct mrc_dev *mdev = to_mrc_dev(ibdev);
+	unsigned int mtu = mrc_payload_mtu(READ_ONCE(mdev->ndev->mtu));
+	bool up = mrc_dev_port_active(mdev);
+
+	/* The core zeroes @attr and validates @port_num before calling. */
+	attr->state = up ? IB_PORT_ACTIVE : IB_PORT_DOWN;
+	attr->phys_state = up ? IB_PORT_PHYS_STATE_LINK_UP :
+				IB_PORT_PHYS_STATE_DISABLED;
+	attr->max_mtu = IB_MTU_4096;
+	attr->active_mtu = mtu ? ib_mtu_int_to_enum(mtu) : IB_MTU_256;
+	attr->gid_tbl_len = MRC_GID_TABLE_LEN;
+	attr->pkey_tbl_len = 1;
+	attr->max_msg_sz = 1U << 30;
+	return ib_get_eth_speed(ibdev, port_num, &attr->active_speed,
+				&attr->active_width);
+}
+
+static int mrc_get_port_immutable(struct ib_device *ibdev, u32 port_num,
+				  struct ib_port_immutable *immutable)
+{
+	struct ib_port_attr attr = {};
+	int err;
+
+	/*
+	 * RoCEv2-style addressing (GIDs from the netdev's IP addresses).
+	 * The MAD and CM capability bits join once a GSI QP exists.
+	 */
+	immutable->core_cap_flags = RDMA_CORE_CAP_PROT_ROCE_UDP_ENCAP |
+				    RDMA_CORE_CAP_ETH_AH;
+	err = ib_query_port(ibdev, port_num, &attr);
+	if (err)
+		return err;
+	immutable->pkey_tbl_len = attr.pkey_tbl_len;
+	immutable->gid_tbl_len = attr.gid_tbl_len;
+	return 0;
+}
+
+static enum rdma_link_layer mrc_get_link_layer(struct ib_device *ibdev,
+					       u32 port_num)
+{
+	return IB_LINK_LAYER_ETHERNET;
+}
+
+static int mrc_query_pkey(struct ib_device *ibdev, u32 port_num, u16 index,
+			  u16 *pkey)
+{
+	if (index > 0)
+		return -EINVAL;
+	*pkey = IB_DEFAULT_PKEY_FULL;
+	return 0;
+}
+
+static int mrc_alloc_ucontext(struct ib_ucontext *ibuc, struct ib_udata *udata)
+{
+	return mrc_udata_in_clear(udata) ? 0 : -EINVAL;
+}
+
+static void mrc_dealloc_ucontext(struct ib_ucontext *ibuc)
+{
+}
+
+static int mrc_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	struct mrc_dev *mdev = to_mrc_dev(ibpd->device);
+
+	if (!mrc_udata_in_clear(udata))
+		return -EINVAL;
+	if (atomic_inc_return(&mdev->num_pd) > MRC_MAX_PD) {
+		atomic_dec(&mdev->num_pd);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int mrc_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	atomic_dec(&to_mrc_dev(ibpd->device)->num_pd);
+	return 0;
+}
+
+static int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
+			 struct ib_udata *udata)
+{
+	return -EOPNOTSUPP;
+}
+
+static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
+			 int mask, struct ib_udata *udata)
+{
+	return -EOPNOTSUPP;
+}
+
+static int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+			 const struct ib_send_wr **bad_wr)
+{
+	*bad_wr = wr;
+	return -EOPNOTSUPP;
+}
+
+static int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+			 const struct ib_recv_wr **bad_wr)
+{
+	*bad_wr = wr;
+	return -EOPNOTSUPP;
+}
+
+static int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+			 struct ib_udata *udata)
+{
+	return -EOPNOTSUPP;
+}
+
+static int mrc_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
+{
+	return 0;
+}
+
+static int mrc_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
+{
+	return 0;
+}
+
+static int mrc_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
+{
+	return -EOPNOTSUPP;
+}
+
+static struct ib_mr *mrc_get_dma_mr(struct ib_pd *ibpd, int access)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static struct ib_mr *mrc_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
+				     u64 iova, int access,
+				     struct ib_udata *udata)
+{
+	return ERR_PTR(-EOPNOTSUPP);
+}
+
+static int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
+{
+	return -EOPNOTSUPP;
+}
+
+static int mrc_enable_driver(struct ib_device *ibdev)
+{
+	struct mrc_dev *mdev = to_mrc_dev(ibdev);
+
+	mdev->port_active = mrc_dev_port_active(mdev);
+	mrc_dev_list_add(mdev);
+	dev_info(&ibdev->dev, "added on %s, UDP port %u\n",
+		 netdev_name(mdev->ndev), mdev->udp_port);
+	return 0;
+}
+
+/* Also reached from ib_dealloc_device() after a failed registration. */
+static void mrc_dealloc_driver(struct ib_device *ibdev)
+{
+	struct mrc_dev *mdev = to_mrc_dev(ibdev);
+
+	mrc_dev_list_del(mdev);
+	if (mdev->net) {
+		mrc_net_put(mdev->net);
+		mdev->net = NULL;
+	}
+	if (mdev->ndev) {
+		netdev_put(mdev->ndev, &mdev->ndev_tracker);
+		mdev->ndev = NULL;
+	}
+}
+
+const struct ib_device_ops mrc_verbs_ops = {
+	.owner = THIS_MODULE,
+	.driver_id = (enum rdma_driver_id)MRC_DRIVER_ID,
+	.uverbs_abi_ver = MRC_UVERBS_ABI_VERSION,
+	.uverbs_no_driver_id_binding = 1,
+
+	.alloc_pd = mrc_alloc_pd,
+	.alloc_ucontext = mrc_alloc_ucontext,
+	.create_cq = mrc_create_cq,
+	.create_qp = mrc_create_qp,
+	.dealloc_driver = mrc_dealloc_driver,
+	.dealloc_pd = mrc_dealloc_pd,
+	.dealloc_ucontext = mrc_dealloc_ucontext,
+	.dereg_mr = mrc_dereg_mr,
+	.destroy_cq = mrc_destroy_cq,
+	.destroy_qp = mrc_destroy_qp,
+	.enable_driver = mrc_enable_driver,
+	.get_dma_mr = mrc_get_dma_mr,
+	.get_link_layer = mrc_get_link_layer,
+	.get_port_immutable = mrc_get_port_immutable,
+	.modify_qp = mrc_modify_qp,
+	.poll_cq = mrc_poll_cq,
+	.post_recv = mrc_post_recv,
+	.post_send = mrc_post_send,
+	.query_device = mrc_query_device,
+	.query_pkey = mrc_query_pkey,
+	.query_port = mrc_query_port,
+	.reg_user_mr = mrc_reg_user_mr,
+	.req_notify_cq = mrc_req_notify_cq,
+
+	INIT_RDMA_OBJ_SIZE(ib_cq, mrc_cq, ibcq),
+	INIT_RDMA_OBJ_SIZE(ib_pd, mrc_pd, ibpd),
+	INIT_RDMA_OBJ_SIZE(ib_qp, mrc_qp, ibqp),
+	INIT_RDMA_OBJ_SIZE(ib_ucontext, mrc_ucontext, ibuc),
+};

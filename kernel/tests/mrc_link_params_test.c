@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * KUnit tests for the link parameters MRC derives from its netdev.
+ */
+#include <kunit/test.h>
+
+#include "../mrc_link_params.h"
+
+static void payload_mtu_standard_ethernet(struct kunit *test)
+{
+	/* 1500 - 136 bytes of headers leaves 1364: the largest fit is 1024. */
+	KUNIT_EXPECT_EQ(test, mrc_payload_mtu(1500), 1024U);
+}
+
+static void payload_mtu_jumbo(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, mrc_payload_mtu(9000), 4096U);
+	KUNIT_EXPECT_EQ(test, mrc_payload_mtu(65535), 4096U);
+}
+
+static void payload_mtu_exact_boundaries(struct kunit *test)
+{
+	unsigned int mtu;
+
+	for (mtu = 256; mtu <= 4096; mtu <<= 1) {
+		KUNIT_EXPECT_EQ(test, mrc_payload_mtu(mtu + MRC_PATH_OVERHEAD),
+				mtu);
+		if (mtu > 256)
+			KUNIT_EXPECT_EQ(test,
+					mrc_payload_mtu(mtu + MRC_PATH_OVERHEAD - 1),
+					mtu / 2);
+	}
+}
+
+static void payload_mtu_too_small(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, mrc_payload_mtu(0), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_payload_mtu(68), 0U);
+	KUNIT_EXPECT_EQ(test,
+			mrc_payload_mtu(MRC_PATH_OVERHEAD + 255), 0U);
+}
+
+static void guid_is_modified_eui64(struct kunit *test)
+{
+	static const u8 mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
+	static const u8 want[8] = { 0x50, 0x54, 0x00, 0xff,
+				    0xfe, 0x12, 0x34, 0x56 };
+	__be64 guid = mrc_guid_from_mac(mac);
+
+	KUNIT_EXPECT_EQ(test, memcmp(&guid, want, sizeof(want)), 0);
+}
+
+static void guid_flips_universal_local_bit(struct kunit *test)
+{
+	static const u8 mac[6] = { 0x00, 0x11, 0x22, 0x33, 0x44, 0x55 };
+	__be64 guid = mrc_guid_from_mac(mac);
+	const u8 *b = (const u8 *)&guid;
+
+	KUNIT_EXPECT_EQ(test, b[0], 0x02);
+	KUNIT_EXPECT_EQ(test, b[3], 0xff);
+	KUNIT_EXPECT_EQ(test, b[4], 0xfe);
+	KUNIT_EXPECT_EQ(test, b[7], 0x55);
+}
+
+static void port_state_needs_admin_and_oper_up(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, mrc_port_state_from_netdev(true, true),
+			MRC_PORT_ACTIVE);
+	KUNIT_EXPECT_EQ(test, mrc_port_state_from_netdev(true, false),
+			MRC_PORT_DOWN);
+	KUNIT_EXPECT_EQ(test, mrc_port_state_from_netdev(false, true),
+			MRC_PORT_DOWN);
+	KUNIT_EXPECT_EQ(test, mrc_port_state_from_netdev(false, false),
+			MRC_PORT_DOWN);
+}
+
+static struct kunit_case mrc_link_params_cases[] = {
+	KUNIT_CASE(payload_mtu_standard_ethernet),
+	KUNIT_CASE(payload_mtu_jumbo),
+	KUNIT_CASE(payload_mtu_exact_boundaries),
+	KUNIT_CASE(payload_mtu_too_small),
+	KUNIT_CASE(guid_is_modified_eui64),
+	KUNIT_CASE(guid_flips_universal_local_bit),
+	KUNIT_CASE(port_state_needs_admin_and_oper_up),
+	{}
+};
+
+static struct kunit_suite mrc_link_params_suite = {
+	.name = "mrc_link_params",
+	.test_cases = mrc_link_params_cases,
+};
+kunit_test_suite(mrc_link_params_suite);
+
+MODULE_LICENSE("Dual BSD/GPL");

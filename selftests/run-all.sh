@@ -1,0 +1,92 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Run every MRC test suite and end with one line: "N passed, N failed".
+#
+#   MRC_SUITES   suites to run (default "kunit gtest vm")
+#   MRC_VM_TESTS glob of VM tests to run (default "*")
+#
+# Each test case counts once: KUnit cases, GoogleTest tests (via CTest)
+# and TAP points of the VM tests. A suite that cannot run at all (build
+# failure, crash, timeout) counts as one failure.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+suites=${MRC_SUITES:-kunit gtest vm}
+logdir=$top/build/test-logs
+mkdir -p "$logdir"
+
+passed=0
+failed=0
+
+# tap_count FILE INDENT: add the ok / not ok lines of FILE at INDENT to
+# the totals; leave this file's failures in $tap_failed.
+tap_failed=0
+tap_count() {
+	local p
+	p=$(grep -Ec "^$2ok [0-9]+" "$1")
+	tap_failed=$(grep -Ec "^$2not ok [0-9]+" "$1")
+	passed=$((passed + p))
+	failed=$((failed + tap_failed))
+}
+
+run_kunit() {
+	local log=$logdir/kunit.log
+	echo "== KUnit (UML) =="
+	"$here/kunit/run-kunit.sh" > "$log" 2> "$logdir/kunit.err"
+	local rc=$?
+	grep -E '^\s+(not )?ok [0-9]+|^# Totals' "$log"
+	# KUnit cases are indented one level under their suite.
+	tap_count "$log" '    '
+	if [ $rc -ne 0 ] && [ "$tap_failed" = 0 ]; then
+		echo "kunit: run failed (rc $rc), see $logdir/kunit.err"
+		tail -n 20 "$logdir/kunit.err"
+		failed=$((failed + 1))
+	fi
+}
+
+run_gtest() {
+	local log=$logdir/gtest.log total nfail
+	echo "== GoogleTest =="
+	ctest --test-dir "$top/build/cmake" --output-on-failure > "$log" 2>&1
+	local rc=$?
+	grep -E 'Test +#|tests passed' "$log" | sed 's/^ *//'
+	total=$(sed -n 's/.*tests failed out of \([0-9]*\)/\1/p' "$log")
+	nfail=$(sed -n 's/.*, \([0-9]*\) tests failed out of.*/\1/p' "$log")
+	if [ -z "$total" ]; then
+		echo "gtest: ctest did not run (rc $rc), see $log"
+		failed=$((failed + 1))
+		return
+	fi
+	passed=$((passed + total - nfail))
+	failed=$((failed + nfail))
+}
+
+run_vm() {
+	local t name log rc
+	echo "== VM tests (Debian $("$here/vm/kver.sh")) =="
+	for t in "$here"/vm/tests/${MRC_VM_TESTS:-*}.sh; do
+		name=$(basename "$t" .sh)
+		log=$logdir/vm-$name.log
+		echo "-- $name"
+		"$here/vm/run-vm.sh" "$t" 2>&1 | tee "$log"
+		rc=${PIPESTATUS[0]}
+		tap_count "$log" ''
+		if [ $rc -ne 0 ] && [ "$tap_failed" = 0 ]; then
+			echo "vm: $name exited $rc without a failing test point"
+			failed=$((failed + 1))
+		fi
+	done
+}
+
+for s in $suites; do
+	case $s in
+	kunit) run_kunit ;;
+	gtest) run_gtest ;;
+	vm) run_vm ;;
+	*) echo "run-all: unknown suite '$s'" >&2; failed=$((failed + 1)) ;;
+	esac
+done
+
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]

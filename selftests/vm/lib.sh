@@ -1,0 +1,137 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# TAP helpers and fixtures for guest test scripts. Source it; end the
+# script with done_testing, which prints the plan and sets the exit status.
+
+_tap_n=0
+_tap_failed=0
+
+ok() {
+	_tap_n=$((_tap_n + 1))
+	echo "ok $_tap_n - $*"
+}
+
+not_ok() {
+	_tap_n=$((_tap_n + 1))
+	_tap_failed=$((_tap_failed + 1))
+	echo "not ok $_tap_n - $*"
+}
+
+diag() {
+	sed 's/^/# /'
+}
+
+# check DESC CMD...: passes when CMD exits 0.
+check() {
+	local desc=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		ok "$desc"
+	else
+		not_ok "$desc"
+		{ echo "command: $*"; echo "$out"; } | diag
+	fi
+}
+
+# check_fails DESC CMD...: passes when CMD exits non-zero.
+check_fails() {
+	local desc=$1 out
+	shift
+	if out=$("$@" 2>&1); then
+		not_ok "$desc"
+		{ echo "unexpected success: $*"; echo "$out"; } | diag
+	else
+		ok "$desc"
+		echo "$out" | head -n 3 | diag
+	fi
+}
+
+# check_output DESC REGEX CMD...: CMD succeeds and its output matches REGEX.
+check_output() {
+	local desc=$1 re=$2 out
+	shift 2
+	if out=$("$@" 2>&1) && grep -Eq -- "$re" <<<"$out"; then
+		ok "$desc"
+	else
+		not_ok "$desc"
+		{ echo "command: $*"; echo "wanted: /$re/"; echo "$out"; } | diag
+	fi
+}
+
+# check_no_output DESC REGEX CMD...: CMD's output does not match REGEX.
+check_no_output() {
+	local desc=$1 re=$2 out
+	shift 2
+	out=$("$@" 2>&1)
+	if grep -Eq -- "$re" <<<"$out"; then
+		not_ok "$desc"
+		{ echo "command: $*"; echo "unwanted: /$re/"; echo "$out"; } | diag
+	else
+		ok "$desc"
+	fi
+}
+
+# wait_until SECONDS CMD...: poll CMD every 0.2 s until it succeeds.
+wait_until() {
+	local deadline=$((SECONDS + $1))
+	shift
+	until "$@" >/dev/null 2>&1; do
+		[ $SECONDS -ge $deadline ] && return 1
+		sleep 0.2
+	done
+}
+
+done_testing() {
+	echo "1..$_tap_n"
+	[ $_tap_failed -eq 0 ]
+	exit
+}
+
+# Kernel log lines that must never appear: warnings, oopses, leaks.
+DMESG_BAD='WARNING:|BUG:|Call Trace|refcount_t|unregister_netdevice: waiting|kmemleak|general protection'
+
+dmesg_mark() {
+	dmesg --clear
+}
+
+check_dmesg_clean() {
+	check_no_output "${1:-no kernel warning in dmesg}" "$DMESG_BAD" dmesg
+}
+
+MRC_PORT=${MRC_PORT:-4792}
+
+# The UDP socket of MRC, as ss shows it, in the current namespace.
+mrc_socket_count() {
+	ss -Huan "sport = :$MRC_PORT" | wc -l
+}
+
+rdma_dev_exists() {
+	[ -e "/sys/class/infiniband/$1" ]
+}
+
+rdma_dev_absent() {
+	! rdma_dev_exists "$1"
+}
+
+# veth_pair A B [NS_A NS_B]: a veth pair, up, with 10.0.0.1/2 and fd00::1/2.
+veth_pair() {
+	local a=$1 b=$2 nsa=${3:-} nsb=${4:-}
+	ip link add "$a" type veth peer name "$b" || return
+	if [ -n "$nsa" ]; then ip link set "$a" netns "$nsa" || return; fi
+	if [ -n "$nsb" ]; then ip link set "$b" netns "$nsb" || return; fi
+	_in_ns "$nsa" ip addr add 10.0.0.1/24 dev "$a"
+	_in_ns "$nsa" ip -6 addr add fd00::1/64 dev "$a" nodad
+	_in_ns "$nsa" ip link set "$a" up
+	_in_ns "$nsb" ip addr add 10.0.0.2/24 dev "$b"
+	_in_ns "$nsb" ip -6 addr add fd00::2/64 dev "$b" nodad
+	_in_ns "$nsb" ip link set "$b" up
+}
+
+_in_ns() {
+	local ns=$1
+	shift
+	if [ -n "$ns" ]; then ip netns exec "$ns" "$@"; else "$@"; fi
+}
+
+# Path of build artefacts on the host root, shared into the guest.
+MRC_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+MRC_BUILD=${MRC_BUILD:-$MRC_TOP/build/cmake}

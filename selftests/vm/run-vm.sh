@@ -1,0 +1,76 @@
+#!/bin/bash
+# Boot the Debian 6.1 kernel under qemu, install the build stage into the
+# guest and run one guest test script there.
+#
+# Usage: run-vm.sh [-t SECONDS] [-s STAGE_DIR] TEST_SCRIPT
+# Prints the script's output (TAP) and exits with its status. The full
+# serial console log of a failed run is kept in $MRC_VM_LOGDIR.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+limit=300
+stage=$top/build/stage
+
+while getopts "t:s:" opt; do
+	case $opt in
+	t) limit=$OPTARG ;;
+	s) stage=$OPTARG ;;
+	*) echo "usage: $0 [-t SECONDS] [-s STAGE] TEST" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -eq 1 ] || { echo "usage: $0 [-t SECONDS] [-s STAGE] TEST" >&2; exit 2; }
+test=$(realpath "$1")
+[ -r "$test" ] || { echo "run-vm: no such test: $1" >&2; exit 2; }
+[ -d "$stage" ] || { echo "run-vm: stage $stage missing (make stage)" >&2; exit 2; }
+
+kver=$("$here/kver.sh")
+cache=${MRC_CACHE:-/var/cache/mrc}
+logdir=${MRC_VM_LOGDIR:-$top/build/vm-logs}
+mkdir -p "$cache" "$logdir"
+
+initrd=$cache/initramfs-$kver.cpio.gz
+if [ ! -s "$initrd" ] || [ "$here/initramfs-init" -nt "$initrd" ] ||
+   [ "$here/mkinitramfs.sh" -nt "$initrd" ]; then
+	"$here/mkinitramfs.sh" "$kver" "$initrd"
+fi
+
+# TCG by default: nested KVM on the build machines hangs at boot.
+accel=tcg,thread=multi
+if [ "${MRC_VM_ACCEL:-tcg}" = kvm ] && [ -w /dev/kvm ]; then
+	accel=kvm
+fi
+
+name=$(basename "$test" .sh)
+log=$logdir/$name.console.log
+cmdline="console=ttyS0 quiet panic=-1 loglevel=4 mrcvm.run=$here/guest-init.sh"
+cmdline="$cmdline mrcvm.test=$test mrcvm.stage=$(realpath "$stage") mrcvm.timeout=$limit"
+
+# Stream the guest's test output live (between the markers) while the
+# whole console, cleaned of carriage returns and terminal escapes, goes
+# to the log.
+set +e
+timeout -k 10 $((limit + 120)) qemu-system-x86_64 \
+	-accel "$accel" -m "${MRC_VM_MEM:-2G}" -smp "${MRC_VM_CPUS:-2}" \
+	-kernel "/boot/vmlinuz-$kver" -initrd "$initrd" -append "$cmdline" \
+	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+	-nographic -nodefaults -serial stdio -no-reboot -net none \
+	< /dev/null 2>&1 |
+	sed -u -e 's/\r//g' -e 's/\x1b\[[0-9;?]*[a-zA-Z]//g' -e 's/\x1bc//g' |
+	tee "$log" |
+	awk '/^MRC-VM-EXIT: /{p=0} p{print; fflush()} /^MRC-VM-BEGIN$/{p=1}'
+qemu_rc=${PIPESTATUS[0]}
+set -e
+
+rc=$(sed -n 's/^MRC-VM-EXIT: \([0-9]*\)$/\1/p' "$log" | tail -n1)
+if [ -z "$rc" ]; then
+	echo "run-vm: $name: no exit status from the guest (qemu rc $qemu_rc); console log: $log" >&2
+	exit 124
+fi
+if [ "$rc" != 0 ]; then
+	echo "run-vm: $name: exit $rc; console log: $log" >&2
+elif [ -z "${MRC_VM_KEEP_LOG:-}" ]; then
+	rm -f "$log"
+fi
+exit "$rc"
