@@ -21,7 +21,7 @@
  * @idle: woken when @users drops to zero, for namespace teardown
  */
 struct mrc_net {
-	struct mutex lock;
+	struct mutex lock; /* guards sock, port and users */
 	struct socket *sock;
 	u16 port;
 	unsigned int users;

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # Run every MRC test suite and end with one line: "N passed, N failed".
 #
-#   MRC_SUITES   suites to run (default "kunit gtest vm")
+#   MRC_SUITES   suites to run (default "kunit style gtest vm")
 #   MRC_VM_TESTS glob of VM tests to run (default "*")
 #
 # Each test case counts once: KUnit cases, GoogleTest tests (via CTest)
@@ -12,7 +12,7 @@ set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
-suites=${MRC_SUITES:-kunit gtest vm}
+suites=${MRC_SUITES:-kunit style gtest vm}
 logdir=$top/build/test-logs
 mkdir -p "$logdir"
 
@@ -62,6 +62,30 @@ run_gtest() {
 	failed=$((failed + nfail))
 }
 
+# Kernel style: every kernel source must be checkpatch.pl --strict clean.
+run_style() {
+	local cp f out
+	echo "== Kernel style (checkpatch.pl --strict) =="
+	cp=$(ls "${MRC_CACHE:-/var/cache/mrc}"/linux-source-6.1/scripts/checkpatch.pl 2>/dev/null)
+	if [ -z "$cp" ]; then
+		echo "style: checkpatch.pl not found (the kunit suite extracts it)"
+		failed=$((failed + 1))
+		return
+	fi
+	for f in "$top"/kernel/*.[ch] "$top"/kernel/uapi/*.h "$top"/kernel/tests/*.c; do
+		case $f in *.mod.c) continue ;; esac
+		if out=$("$cp" --strict --no-tree --terse -f "$f" 2>&1) &&
+		   ! grep -q 'ERROR\|WARNING\|CHECK' <<<"$out"; then
+			echo "ok - ${f#"$top"/}"
+			passed=$((passed + 1))
+		else
+			echo "not ok - ${f#"$top"/}"
+			echo "$out" | grep -v '^total' | sed 's/^/# /'
+			failed=$((failed + 1))
+		fi
+	done
+}
+
 run_vm() {
 	local t name log rc
 	echo "== VM tests (Debian $("$here/vm/kver.sh")) =="
@@ -82,6 +106,7 @@ run_vm() {
 for s in $suites; do
 	case $s in
 	kunit) run_kunit ;;
+	style) run_style ;;
 	gtest) run_gtest ;;
 	vm) run_vm ;;
 	*) echo "run-all: unknown suite '$s'" >&2; failed=$((failed + 1)) ;;

@@ -89,6 +89,7 @@ static struct kunit_suite mrc_link_params_suite = {
 	.name = "mrc_link_params",
 	.test_cases = mrc_link_params_cases,
 };
+
 kunit_test_suite(mrc_link_params_suite);
 
 MODULE_LICENSE("Dual BSD/GPL");

@@ -57,14 +57,16 @@ check_output() {
 	fi
 }
 
-# check_no_output DESC REGEX CMD...: CMD's output does not match REGEX.
+# check_no_output DESC REGEX CMD...: CMD succeeds and its output does not
+# match REGEX.
 check_no_output() {
-	local desc=$1 re=$2 out
+	local desc=$1 re=$2 out rc
 	shift 2
 	out=$("$@" 2>&1)
-	if grep -Eq -- "$re" <<<"$out"; then
+	rc=$?
+	if [ $rc -ne 0 ] || grep -Eq -- "$re" <<<"$out"; then
 		not_ok "$desc"
-		{ echo "command: $*"; echo "unwanted: /$re/"; echo "$out"; } | diag
+		{ echo "command: $* (exit $rc)"; echo "unwanted: /$re/"; echo "$out"; } | diag
 	else
 		ok "$desc"
 	fi

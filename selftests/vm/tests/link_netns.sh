@@ -6,7 +6,9 @@
 dmesg_mark
 ip netns add nsA
 ip netns add nsB
-veth_pair vethA vethB nsA nsB
+# One pair per namespace: deleting nsA must not take nsB's netdev along.
+veth_pair vethA vethA1 nsA
+veth_pair vethB vethB1 nsB
 
 check "rdma link add inside nsA" \
 	ip netns exec nsA rdma link add mrcA type mrc netdev vethA

@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# MRC for Linux: top-level build.
+#
+#   make                      build mrc.ko, the provider and the tools
+#   make install [DESTDIR=]   install them (a real node: as root, no DESTDIR)
+#   make check                every test suite; ends with "N passed, N failed"
+#   make demo                 boot the test VM and show MRC at work
+#
+# Every target first installs missing Debian packages (scripts/setup-deps.sh).
+
+SHELL := /bin/bash
+TOP := $(CURDIR)
+KVER ?= $(shell $(TOP)/selftests/vm/kver.sh 2>/dev/null)
+KDIR ?= /lib/modules/$(KVER)/build
+BUILD ?= $(TOP)/build
+CMAKE_BUILD := $(BUILD)/cmake
+STAGE := $(BUILD)/stage
+PREFIX ?= /usr
+JOBS ?= $(shell nproc)
+
+.PHONY: all deps module userspace install install-module install-userspace \
+	stage check demo clean
+
+all: module userspace
+
+deps:
+	@$(TOP)/scripts/setup-deps.sh
+
+module: deps
+	@test -n "$(KVER)" || { echo "make: no kernel headers (KVER=?)" >&2; exit 1; }
+	$(MAKE) -C $(KDIR) M=$(TOP) modules
+
+userspace: deps
+	cmake -S $(TOP) -B $(CMAKE_BUILD) -DCMAKE_INSTALL_PREFIX=$(PREFIX) \
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo
+	cmake --build $(CMAKE_BUILD) -j$(JOBS)
+
+install: install-module install-userspace
+
+install-module: module
+	install -D -m 0644 kernel/mrc.ko $(DESTDIR)/lib/modules/$(KVER)/updates/mrc.ko
+	install -D -m 0644 kernel/uapi/mrc-abi.h $(DESTDIR)$(PREFIX)/include/rdma/mrc-abi.h
+	install -D -m 0644 kernel/uapi/mrc-genl.h $(DESTDIR)$(PREFIX)/include/rdma/mrc-genl.h
+	@if [ -z "$(DESTDIR)" ]; then depmod -a $(KVER); fi
+
+install-userspace: userspace
+	DESTDIR=$(DESTDIR) cmake --install $(CMAKE_BUILD)
+
+# A fresh install tree for the test VM, with module dependency files made
+# here on the host.
+stage: all
+	rm -rf $(STAGE)
+	$(MAKE) --no-print-directory install DESTDIR=$(STAGE)
+	$(TOP)/scripts/depmod-stage.sh $(STAGE) $(KVER)
+
+check: stage
+	@$(TOP)/selftests/run-all.sh
+
+demo: stage
+	@$(TOP)/selftests/vm/run-vm.sh -t 240 $(TOP)/selftests/vm/demo/demo.sh
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(TOP) clean
+	rm -rf $(BUILD)
