@@ -226,7 +226,6 @@ const struct ib_device_ops mrc_verbs_ops = {
 	.owner = THIS_MODULE,
 	.driver_id = (enum rdma_driver_id)MRC_DRIVER_ID,
 	.uverbs_abi_ver = MRC_UVERBS_ABI_VERSION,
-	.uverbs_no_driver_id_binding = 1,
 
 	.alloc_pd = mrc_alloc_pd,
 	.alloc_ucontext = mrc_alloc_ucontext,

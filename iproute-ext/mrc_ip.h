@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// The whole of mrc-ip behind main(): parse, execute, report. Streams and the
+// sysfs root are parameters so tests can run the tool in-process.
+#ifndef MRC_IP_MRC_IP_H
+#define MRC_IP_MRC_IP_H
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "sysfs_reader.h"
+
+namespace mrc_ip {
+
+// args excludes the program name. Returns the process exit status.
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
+        const SysfsReader& sysfs);
+
+}  // namespace mrc_ip
+
+#endif  // MRC_IP_MRC_IP_H

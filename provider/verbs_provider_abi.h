@@ -1,0 +1,315 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Our own declarations of libibverbs' private provider interface,
+ * IBVERBS_PRIVATE_34 (rdma-core v43..v56, Debian 12 ships v44).
+ *
+ * Debian's libibverbs-dev installs no infiniband/driver.h, so a provider built
+ * against the distribution library has to describe that interface itself.
+ * Everything below mirrors a layout that libibverbs reads or writes through
+ * the pointers we hand it; nothing here is ours to change. The static
+ * asserts at the end pin what can be checked against the public headers.
+ *
+ * The header is valid C and C++ so it can be compared member by member
+ * against the upstream definitions by a C translation unit.
+ */
+#ifndef MRC_VERBS_PROVIDER_ABI_H
+#define MRC_VERBS_PROVIDER_ABI_H
+
+#include <assert.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <infiniband/verbs.h>
+#include <rdma/ib_user_verbs.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The private ABI generation; part of the registration symbol's name. */
+#define MRC_IBVERBS_PABI_VERSION 34
+
+/*
+ * Per-device record libibverbs builds from sysfs/netlink. Providers only
+ * receive and store pointers to it, so we keep it opaque and never depend on
+ * its layout.
+ */
+struct verbs_sysfs_dev;
+
+/* libibverbs' wrapper around ibv_mr; only passed through by pointer here. */
+struct verbs_mr;
+
+/* Values of verbs_match_ent.kind. */
+enum {
+    VERBS_MATCH_SENTINEL = 0,
+    VERBS_MATCH_PCI = 1,
+    VERBS_MATCH_MODALIAS = 2,
+    VERBS_MATCH_DRIVER_ID = 3,
+};
+
+/* One row of a provider's match table; a zeroed row ends the table. */
+struct verbs_match_ent {
+    void* driver_data;
+    union {
+        const char* modalias; /* fnmatch() pattern, for VERBS_MATCH_MODALIAS */
+        uint64_t driver_id;   /* RDMA_NLDEV_ATTR_UVERBS_DRIVER_ID value */
+    } u;
+    uint16_t vendor; /* PCI ids, for VERBS_MATCH_PCI only */
+    uint16_t device;
+    uint8_t kind;
+};
+
+/*
+ * The name fallback: libibverbs matches modalias-kind rows against the string
+ * "rdma_device:N<ibdev name>" when the driver id did not match.
+ */
+#define MRC_VERBS_NAME_PATTERN(prefix) "rdma_device:*N" prefix "*"
+
+struct verbs_device;
+struct verbs_context;
+
+/* What a provider registers: how to recognise its devices and build them. */
+struct verbs_device_ops {
+    const char* name;
+
+    /* Inclusive range of the per-device uverbs ABI (sysfs abi_version). */
+    uint32_t match_min_abi_version;
+    uint32_t match_max_abi_version;
+    const struct verbs_match_ent* match_table;
+    const struct verbs_device_ops** static_providers;
+
+    bool (*match_device)(struct verbs_sysfs_dev* sysfs_dev);
+
+    struct verbs_context* (*alloc_context)(struct ibv_device* device, int cmd_fd,
+                                           void* private_data);
+    struct verbs_context* (*import_context)(struct ibv_device* device, int cmd_fd);
+
+    struct verbs_device* (*alloc_device)(struct verbs_sysfs_dev* sysfs_dev);
+    void (*uninit_device)(struct verbs_device* device);
+};
+
+/* A doubly linked list hook with the layout of libibverbs' list nodes. */
+struct verbs_list_link {
+    struct verbs_list_link* next;
+    struct verbs_list_link* prev;
+};
+
+/*
+ * The device object a provider allocates in alloc_device() and frees in
+ * uninit_device(). libibverbs fills every member after alloc_device returns:
+ * it must come back zeroed apart from provider-private data placed after it.
+ */
+struct verbs_device {
+    struct ibv_device device; /* public part; libibverbs casts back from it */
+    const struct verbs_device_ops* ops;
+    int refcount; /* a C11 atomic_int in libibverbs; same size and alignment */
+    struct verbs_list_link entry;
+    struct verbs_sysfs_dev* sysfs;
+    uint64_t core_support;
+};
+
+/*
+ * Every verb a provider can implement, in the order libibverbs' copy loop in
+ * verbs_set_ops() expects (alphabetical). NULL members keep libibverbs'
+ * defaults, which fail with EOPNOTSUPP.
+ */
+struct verbs_context_ops {
+    int (*advise_mr)(struct ibv_pd* pd, enum ibv_advise_mr_advice advice, uint32_t flags,
+                     struct ibv_sge* sg_list, uint32_t num_sges);
+    struct ibv_dm* (*alloc_dm)(struct ibv_context* context, struct ibv_alloc_dm_attr* attr);
+    struct ibv_mw* (*alloc_mw)(struct ibv_pd* pd, enum ibv_mw_type type);
+    struct ibv_mr* (*alloc_null_mr)(struct ibv_pd* pd);
+    struct ibv_pd* (*alloc_parent_domain)(struct ibv_context* context,
+                                          struct ibv_parent_domain_init_attr* attr);
+    struct ibv_pd* (*alloc_pd)(struct ibv_context* context);
+    struct ibv_td* (*alloc_td)(struct ibv_context* context, struct ibv_td_init_attr* init_attr);
+    void (*async_event)(struct ibv_context* context, struct ibv_async_event* event);
+    int (*attach_counters_point_flow)(struct ibv_counters* counters,
+                                      struct ibv_counter_attach_attr* attr, struct ibv_flow* flow);
+    int (*attach_mcast)(struct ibv_qp* qp, const union ibv_gid* gid, uint16_t lid);
+    int (*bind_mw)(struct ibv_qp* qp, struct ibv_mw* mw, struct ibv_mw_bind* mw_bind);
+    int (*close_xrcd)(struct ibv_xrcd* xrcd);
+    void (*cq_event)(struct ibv_cq* cq);
+    struct ibv_ah* (*create_ah)(struct ibv_pd* pd, struct ibv_ah_attr* attr);
+    struct ibv_counters* (*create_counters)(struct ibv_context* context,
+                                            struct ibv_counters_init_attr* init_attr);
+    struct ibv_cq* (*create_cq)(struct ibv_context* context, int cqe,
+                                struct ibv_comp_channel* channel, int comp_vector);
+    struct ibv_cq_ex* (*create_cq_ex)(struct ibv_context* context,
+                                      struct ibv_cq_init_attr_ex* init_attr);
+    struct ibv_flow* (*create_flow)(struct ibv_qp* qp, struct ibv_flow_attr* flow_attr);
+    struct ibv_flow_action* (*create_flow_action_esp)(struct ibv_context* context,
+                                                      struct ibv_flow_action_esp_attr* attr);
+    struct ibv_qp* (*create_qp)(struct ibv_pd* pd, struct ibv_qp_init_attr* attr);
+    struct ibv_qp* (*create_qp_ex)(struct ibv_context* context,
+                                   struct ibv_qp_init_attr_ex* qp_init_attr_ex);
+    struct ibv_rwq_ind_table* (*create_rwq_ind_table)(
+        struct ibv_context* context, struct ibv_rwq_ind_table_init_attr* init_attr);
+    struct ibv_srq* (*create_srq)(struct ibv_pd* pd, struct ibv_srq_init_attr* srq_init_attr);
+    struct ibv_srq* (*create_srq_ex)(struct ibv_context* context,
+                                     struct ibv_srq_init_attr_ex* srq_init_attr_ex);
+    struct ibv_wq* (*create_wq)(struct ibv_context* context, struct ibv_wq_init_attr* wq_init_attr);
+    int (*dealloc_mw)(struct ibv_mw* mw);
+    int (*dealloc_pd)(struct ibv_pd* pd);
+    int (*dealloc_td)(struct ibv_td* td);
+    int (*dereg_mr)(struct verbs_mr* vmr);
+    int (*destroy_ah)(struct ibv_ah* ah);
+    int (*destroy_counters)(struct ibv_counters* counters);
+    int (*destroy_cq)(struct ibv_cq* cq);
+    int (*destroy_flow)(struct ibv_flow* flow);
+    int (*destroy_flow_action)(struct ibv_flow_action* action);
+    int (*destroy_qp)(struct ibv_qp* qp);
+    int (*destroy_rwq_ind_table)(struct ibv_rwq_ind_table* rwq_ind_table);
+    int (*destroy_srq)(struct ibv_srq* srq);
+    int (*destroy_wq)(struct ibv_wq* wq);
+    int (*detach_mcast)(struct ibv_qp* qp, const union ibv_gid* gid, uint16_t lid);
+    void (*free_context)(struct ibv_context* context);
+    int (*free_dm)(struct ibv_dm* dm);
+    int (*get_srq_num)(struct ibv_srq* srq, uint32_t* srq_num);
+    struct ibv_dm* (*import_dm)(struct ibv_context* context, uint32_t dm_handle);
+    struct ibv_mr* (*import_mr)(struct ibv_pd* pd, uint32_t mr_handle);
+    struct ibv_pd* (*import_pd)(struct ibv_context* context, uint32_t pd_handle);
+    int (*modify_cq)(struct ibv_cq* cq, struct ibv_modify_cq_attr* attr);
+    int (*modify_flow_action_esp)(struct ibv_flow_action* action,
+                                  struct ibv_flow_action_esp_attr* attr);
+    int (*modify_qp)(struct ibv_qp* qp, struct ibv_qp_attr* attr, int attr_mask);
+    int (*modify_qp_rate_limit)(struct ibv_qp* qp, struct ibv_qp_rate_limit_attr* attr);
+    int (*modify_srq)(struct ibv_srq* srq, struct ibv_srq_attr* srq_attr, int srq_attr_mask);
+    int (*modify_wq)(struct ibv_wq* wq, struct ibv_wq_attr* wq_attr);
+    struct ibv_qp* (*open_qp)(struct ibv_context* context, struct ibv_qp_open_attr* attr);
+    struct ibv_xrcd* (*open_xrcd)(struct ibv_context* context,
+                                  struct ibv_xrcd_init_attr* xrcd_init_attr);
+    int (*poll_cq)(struct ibv_cq* cq, int num_entries, struct ibv_wc* wc);
+    int (*post_recv)(struct ibv_qp* qp, struct ibv_recv_wr* wr, struct ibv_recv_wr** bad_wr);
+    int (*post_send)(struct ibv_qp* qp, struct ibv_send_wr* wr, struct ibv_send_wr** bad_wr);
+    int (*post_srq_ops)(struct ibv_srq* srq, struct ibv_ops_wr* op, struct ibv_ops_wr** bad_op);
+    int (*post_srq_recv)(struct ibv_srq* srq, struct ibv_recv_wr* recv_wr,
+                         struct ibv_recv_wr** bad_recv_wr);
+    int (*query_device_ex)(struct ibv_context* context,
+                           const struct ibv_query_device_ex_input* input,
+                           struct ibv_device_attr_ex* attr, size_t attr_size);
+    int (*query_ece)(struct ibv_qp* qp, struct ibv_ece* ece);
+    int (*query_port)(struct ibv_context* context, uint8_t port_num,
+                      struct ibv_port_attr* port_attr);
+    int (*query_qp)(struct ibv_qp* qp, struct ibv_qp_attr* attr, int attr_mask,
+                    struct ibv_qp_init_attr* init_attr);
+    int (*query_qp_data_in_order)(struct ibv_qp* qp, enum ibv_wr_opcode op, uint32_t flags);
+    int (*query_rt_values)(struct ibv_context* context, struct ibv_values_ex* values);
+    int (*query_srq)(struct ibv_srq* srq, struct ibv_srq_attr* srq_attr);
+    int (*read_counters)(struct ibv_counters* counters, uint64_t* counters_value,
+                         uint32_t ncounters, uint32_t flags);
+    struct ibv_mr* (*reg_dm_mr)(struct ibv_pd* pd, struct ibv_dm* dm, uint64_t dm_offset,
+                                size_t length, unsigned int access);
+    struct ibv_mr* (*reg_dmabuf_mr)(struct ibv_pd* pd, uint64_t offset, size_t length,
+                                    uint64_t iova, int fd, int access);
+    struct ibv_mr* (*reg_mr)(struct ibv_pd* pd, void* addr, size_t length, uint64_t hca_va,
+                             int access);
+    int (*req_notify_cq)(struct ibv_cq* cq, int solicited_only);
+    int (*rereg_mr)(struct verbs_mr* vmr, int flags, struct ibv_pd* pd, void* addr, size_t length,
+                    int access);
+    int (*resize_cq)(struct ibv_cq* cq, int cqe);
+    int (*set_ece)(struct ibv_qp* qp, struct ibv_ece* ece);
+    void (*unimport_dm)(struct ibv_dm* dm);
+    void (*unimport_mr)(struct ibv_mr* mr);
+    void (*unimport_pd)(struct ibv_pd* pd);
+};
+
+/*
+ * Write-path command buffers: the uverbs command header followed by the core
+ * payload of <rdma/ib_user_verbs.h>, spelled out flat so no flexible array
+ * member is nested. libibverbs fills the header and the response pointer; a
+ * provider with driver data would append it after these.
+ */
+struct ibv_get_context {
+    struct ib_uverbs_cmd_hdr hdr;
+    __aligned_u64 response;
+};
+
+struct ibv_alloc_pd {
+    struct ib_uverbs_cmd_hdr hdr;
+    __aligned_u64 response;
+};
+
+struct ibv_query_port {
+    struct ib_uverbs_cmd_hdr hdr;
+    __aligned_u64 response;
+    __u8 port_num;
+    __u8 reserved[7];
+};
+
+/* Registration; the PABI number in the name makes a mismatch fail to link. */
+void verbs_register_driver_34(const struct verbs_device_ops* ops);
+
+/*
+ * calloc()s alloc_size bytes, initialises the verbs_context found at
+ * context_offset inside them and takes ownership of cmd_fd (closing it on
+ * failure). Returns the start of the allocation; the caller free()s it.
+ */
+void* _verbs_init_and_alloc_context(struct ibv_device* device, int cmd_fd, size_t alloc_size,
+                                    struct verbs_context* context_offset, uint32_t driver_id);
+/* Releases what the call above set up (fds, device reference); not the memory. */
+void verbs_uninit_context(struct verbs_context* context);
+/* Installs the non-NULL members of ops into the context. */
+void verbs_set_ops(struct verbs_context* vctx, const struct verbs_context_ops* ops);
+
+/* The ibv_cmd_* helpers return 0 or a positive errno value. */
+int ibv_cmd_get_context(struct verbs_context* context, struct ibv_get_context* cmd, size_t cmd_size,
+                        struct ib_uverbs_get_context_resp* resp, size_t resp_size);
+int ibv_cmd_query_device_any(struct ibv_context* context,
+                             const struct ibv_query_device_ex_input* input,
+                             struct ibv_device_attr_ex* attr, size_t attr_size,
+                             struct ib_uverbs_ex_query_device_resp* resp, size_t* resp_size);
+int ibv_cmd_query_port(struct ibv_context* context, uint8_t port_num,
+                       struct ibv_port_attr* port_attr, struct ibv_query_port* cmd,
+                       size_t cmd_size);
+int ibv_cmd_alloc_pd(struct ibv_context* context, struct ibv_pd* pd, struct ibv_alloc_pd* cmd,
+                     size_t cmd_size, struct ib_uverbs_alloc_pd_resp* resp, size_t resp_size);
+int ibv_cmd_dealloc_pd(struct ibv_pd* pd);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* Layout checks against facts the public headers let us verify. */
+static_assert(sizeof(struct verbs_match_ent) == 24, "verbs_match_ent layout");
+static_assert(offsetof(struct verbs_match_ent, kind) == 20, "verbs_match_ent.kind");
+static_assert(sizeof(int) == 4, "refcount stands in for a 4-byte atomic_int");
+static_assert(offsetof(struct verbs_device, device) == 0, "ibv_device must lead verbs_device");
+static_assert(offsetof(struct verbs_device, ops) == sizeof(struct ibv_device), "verbs_device.ops");
+static_assert(offsetof(struct verbs_device, entry) == sizeof(struct ibv_device) + 16,
+              "verbs_device.entry");
+static_assert(sizeof(struct verbs_device) == sizeof(struct ibv_device) + 48, "verbs_device size");
+static_assert(sizeof(struct verbs_device_ops) == 9 * sizeof(void*), "verbs_device_ops size");
+/* 76 verbs; Debian's verbs_set_ops() reads exactly offsets 0..600. */
+static_assert(sizeof(struct verbs_context_ops) == 76 * sizeof(void*), "verbs_context_ops size");
+static_assert(offsetof(struct verbs_context_ops, alloc_pd) == 5 * sizeof(void*),
+              "verbs_context_ops.alloc_pd");
+static_assert(offsetof(struct verbs_context_ops, dealloc_pd) == 26 * sizeof(void*),
+              "verbs_context_ops.dealloc_pd");
+static_assert(offsetof(struct verbs_context_ops, free_context) == 39 * sizeof(void*),
+              "verbs_context_ops.free_context");
+static_assert(offsetof(struct verbs_context_ops, query_device_ex) == 58 * sizeof(void*),
+              "verbs_context_ops.query_device_ex");
+static_assert(offsetof(struct verbs_context_ops, query_port) == 60 * sizeof(void*),
+              "verbs_context_ops.query_port");
+static_assert(sizeof(struct ibv_get_context) ==
+                  sizeof(struct ib_uverbs_cmd_hdr) + sizeof(struct ib_uverbs_get_context),
+              "ibv_get_context");
+static_assert(sizeof(struct ibv_alloc_pd) ==
+                  sizeof(struct ib_uverbs_cmd_hdr) + sizeof(struct ib_uverbs_alloc_pd),
+              "ibv_alloc_pd");
+static_assert(sizeof(struct ibv_query_port) ==
+                  sizeof(struct ib_uverbs_cmd_hdr) + sizeof(struct ib_uverbs_query_port),
+              "ibv_query_port");
+static_assert(offsetof(struct ibv_query_port, port_num) ==
+                  sizeof(struct ib_uverbs_cmd_hdr) +
+                      offsetof(struct ib_uverbs_query_port, port_num),
+              "ibv_query_port.port_num");
+/* The context a provider embeds must end with the public ibv_context. */
+static_assert(offsetof(struct verbs_context, context) + sizeof(struct ibv_context) ==
+                  sizeof(struct verbs_context),
+              "verbs_context layout");
+
+#endif /* MRC_VERBS_PROVIDER_ABI_H */
