@@ -54,6 +54,7 @@ static int mrc_query_port(struct ib_device *ibdev, u32 port_num,
 	attr->state = up ? IB_PORT_ACTIVE : IB_PORT_DOWN;
 	attr->phys_state = up ? IB_PORT_PHYS_STATE_LINK_UP :
 				IB_PORT_PHYS_STATE_DISABLED;
+	attr->max_vl_num = 1;
 	attr->max_mtu = IB_MTU_4096;
 	attr->active_mtu = mtu ? ib_mtu_int_to_enum(mtu) : IB_MTU_256;
 	attr->gid_tbl_len = MRC_GID_TABLE_LEN;

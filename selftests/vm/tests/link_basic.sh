@@ -57,5 +57,13 @@ check_output "mrc-ip -j dev show prints JSON" \
 check_fails "mrc-ip dev show of an unknown device fails" mrc-ip dev show nosuch
 
 check "rdma link delete mrc0" rdma link delete mrc0
+
+# A name without the mrc prefix: only the driver-id match can find the
+# provider for it, so this proves that match works.
+check "rdma link add fabric7 (no mrc prefix)" \
+	rdma link add fabric7 type mrc netdev veth1
+check_output "libibverbs binds fabric7 to our provider by driver id" \
+	'provider libmrc-rdmav34.so loaded' "$PROBE" fabric7
+check "rdma link delete fabric7" rdma link delete fabric7
 check_dmesg_clean
 done_testing

@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * KUnit tests for the MRC wire format: round trips for every opcode and
+ * one test per validation rule.
+ */
+#include <kunit/test.h>
+
+#include "../mrc_wire.h"
+
+#define TEST_MTU 4096
+
+/* A valid single-packet message of @opcode with @payload bytes. */
+static void mk_pkt(struct mrc_pkt *pkt, u8 opcode, unsigned int payload)
+{
+	memset(pkt, 0, sizeof(*pkt));
+	pkt->opcode = opcode;
+	pkt->dqpn = 0x123456;
+	pkt->psn = 0xfffffff0;
+	pkt->ev = 77;
+	pkt->ev_seq = 4242;
+	pkt->timestamp = 0xabcdef01;
+	pkt->payload_len = payload;
+
+	switch (opcode) {
+	case MRC_OP_SEND_IMM:
+	case MRC_OP_WRITE_IMM:
+		pkt->flags |= MRC_FLAG_IMM;
+		pkt->dph.imm = 0xdeadbeef;
+		fallthrough;
+	case MRC_OP_SEND:
+	case MRC_OP_WRITE:
+	case MRC_OP_READ_RESP:
+		pkt->flags |= MRC_FLAG_FIRST | MRC_FLAG_LAST;
+		pkt->dph.msn = 9;
+		pkt->dph.msg_len = payload;
+		break;
+	case MRC_OP_SACK:
+		pkt->sack.base_psn = 1000;
+		pkt->sack.nwords = 2;
+		pkt->sack.bitmap[0] = 0x8000000000000001ULL;
+		pkt->sack.bitmap[1] = 0x00ff00ff00ff00ffULL;
+		break;
+	case MRC_OP_NACK:
+		pkt->aeth.syndrome = MRC_SYN_TRIMMED;
+		break;
+	case MRC_OP_CMP_SWP:
+	case MRC_OP_FETCH_ADD:
+		pkt->atomic.va = 0x7f0000001000ULL;
+		pkt->atomic.rkey = 0x55;
+		pkt->atomic.swap_add = 0x1122334455667788ULL;
+		pkt->atomic.compare = opcode == MRC_OP_CMP_SWP ? 42 : 0;
+		break;
+	case MRC_OP_PROBE:
+	case MRC_OP_PROBE_REPLY:
+		pkt->dqpn = 0;
+		pkt->psn = 0;
+		pkt->probe_id = 0x31337;
+		break;
+	}
+	if (opcode == MRC_OP_WRITE || opcode == MRC_OP_WRITE_IMM ||
+	    opcode == MRC_OP_READ_REQ) {
+		pkt->reth.va = 0xffff888012345678ULL;
+		pkt->reth.rkey = 0xcafe;
+		pkt->reth.len = opcode == MRC_OP_READ_REQ ? 65536 : payload;
+	}
+	if (mrc_wire_ext_mask(opcode) & MRC_EXT_AETH) {
+		pkt->aeth.cum_psn = 0x10;
+		pkt->aeth.msn = 3;
+		pkt->aeth.ev = 76;
+		pkt->aeth.ce_count = 5;
+		pkt->aeth.ev_seq = 4241;
+		pkt->aeth.timestamp = 0xabcdef00;
+		pkt->aeth.window = 256;
+	}
+	if (opcode == MRC_OP_ATOMIC_RESP)
+		pkt->atomic_orig = 0x0102030405060708ULL;
+}
+
+static const u8 all_opcodes[] = {
+	MRC_OP_SEND, MRC_OP_SEND_IMM, MRC_OP_WRITE, MRC_OP_WRITE_IMM,
+	MRC_OP_READ_REQ, MRC_OP_READ_RESP, MRC_OP_CMP_SWP, MRC_OP_FETCH_ADD,
+	MRC_OP_ATOMIC_RESP, MRC_OP_ACK, MRC_OP_SACK, MRC_OP_NACK,
+	MRC_OP_PROBE, MRC_OP_PROBE_REPLY,
+};
+
+static bool has_payload(u8 opcode)
+{
+	return mrc_wire_ext_mask(opcode) & MRC_EXT_DPH;
+}
+
+/* Encode @in with @payload bytes after the headers into @buf. */
+static unsigned int encode(struct kunit *test, const struct mrc_pkt *in,
+			   u8 *buf, size_t room)
+{
+	unsigned int hdr_len = 0;
+
+	KUNIT_ASSERT_EQ(test, mrc_wire_encode(in, TEST_MTU, buf, room,
+					      &hdr_len), MRC_WIRE_OK);
+	KUNIT_ASSERT_EQ(test, hdr_len, mrc_wire_hdr_len(in));
+	memset(buf + hdr_len, 0xa5, in->payload_len);
+	return hdr_len + in->payload_len;
+}
+
+static void roundtrip_every_opcode(struct kunit *test)
+{
+	u8 *buf = kunit_kzalloc(test, 8192, GFP_KERNEL);
+	struct mrc_pkt in, out;
+	unsigned int i, len;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (i = 0; i < ARRAY_SIZE(all_opcodes); i++) {
+		u8 op = all_opcodes[i];
+
+		mk_pkt(&in, op, has_payload(op) ? 1000 : 0);
+		len = encode(test, &in, buf, 8192);
+		KUNIT_EXPECT_EQ_MSG(test, mrc_wire_decode(buf, len, TEST_MTU, &out),
+				    MRC_WIRE_OK, "opcode %s",
+				    mrc_wire_opcode_name(op));
+		in.hdr_len = out.hdr_len;
+		KUNIT_EXPECT_EQ(test, out.hdr_len % 4, 0U);
+		KUNIT_EXPECT_EQ_MSG(test, memcmp(&in, &out, sizeof(in)), 0,
+				    "opcode %s", mrc_wire_opcode_name(op));
+	}
+}
+
+static void bth_layout_is_big_endian(struct kunit *test)
+{
+	u8 buf[64];
+	struct mrc_pkt in;
+	unsigned int hdr_len;
+
+	mk_pkt(&in, MRC_OP_ACK, 0);
+	KUNIT_ASSERT_EQ(test, mrc_wire_encode(&in, TEST_MTU, buf, sizeof(buf),
+					      &hdr_len), MRC_WIRE_OK);
+	KUNIT_EXPECT_EQ(test, hdr_len, (unsigned int)(MRC_BTH_LEN + MRC_AETH_LEN));
+	KUNIT_EXPECT_EQ(test, buf[0], 0x10);
+	KUNIT_EXPECT_EQ(test, buf[1], MRC_OP_ACK);
+	KUNIT_EXPECT_EQ(test, buf[4], 0x00);
+	KUNIT_EXPECT_EQ(test, buf[5], 0x12);
+	KUNIT_EXPECT_EQ(test, buf[7], 0x56);
+	KUNIT_EXPECT_EQ(test, buf[8], 0xff);
+	KUNIT_EXPECT_EQ(test, buf[11], 0xf0);
+	KUNIT_EXPECT_EQ(test, buf[13], 77);
+	KUNIT_EXPECT_EQ(test, buf[15], hdr_len / 4);
+}
+
+/* Decode a valid @op packet after @mutate changed its encoded bytes. */
+static enum mrc_wire_err decode_mutated(struct kunit *test, u8 op,
+					unsigned int payload,
+					void (*mutate)(u8 *buf, unsigned int *len))
+{
+	u8 *buf = kunit_kzalloc(test, 8192, GFP_KERNEL);
+	struct mrc_pkt in, out;
+	unsigned int len;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	mk_pkt(&in, op, payload);
+	len = encode(test, &in, buf, 8192);
+	mutate(buf, &len);
+	return mrc_wire_decode(buf, len, TEST_MTU, &out);
+}
+
+static void cut_to_20(u8 *b, unsigned int *len)
+{
+	*len = 20;
+}
+
+static void bad_version(u8 *b, unsigned int *len)
+{
+	b[0] = 0x20;
+}
+
+static void rsvd_nibble(u8 *b, unsigned int *len)
+{
+	b[0] = 0x11;
+}
+
+static void bad_opcode(u8 *b, unsigned int *len)
+{
+	b[1] = 0x0f;
+}
+
+static void rsvd_flag(u8 *b, unsigned int *len)
+{
+	b[2] |= 0x80;
+}
+
+static void rsvd_qpn(u8 *b, unsigned int *len)
+{
+	b[4] = 1;
+}
+
+static void hdr_words_small(u8 *b, unsigned int *len)
+{
+	b[15] -= 1;
+}
+
+static void hdr_words_big(u8 *b, unsigned int *len)
+{
+	b[14] = 0xff;
+}
+
+static void drop_last_byte_of_hdr(u8 *b, unsigned int *len)
+{
+	*len = 47;
+}
+
+static void rejects_malformed_bth(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, decode_mutated(test, MRC_OP_ACK, 0, cut_to_20),
+			MRC_WIRE_E_SHORT);
+	KUNIT_EXPECT_EQ(test, decode_mutated(test, MRC_OP_ACK, 0, bad_version),
+			MRC_WIRE_E_VERSION);
+	KUNIT_EXPECT_EQ(test, decode_mutated(test, MRC_OP_ACK, 0, rsvd_nibble),
+			MRC_WIRE_E_VERSION);
+	KUNIT_EXPECT_EQ(test, decode_mutated(test, MRC_OP_ACK, 0, bad_opcode),
+			MRC_WIRE_E_OPCODE);
+	KUNIT_EXPECT_EQ(test, decode_mutated(test, MRC_OP_ACK, 0, rsvd_flag),
+			MRC_WIRE_E_RSVD_FLAGS);
+	KUNIT_EXPECT_EQ(test, decode_mutated(test, MRC_OP_ACK, 0, rsvd_qpn),
+			MRC_WIRE_E_RSVD_QPN);
+	KUNIT_EXPECT_EQ(test, decode_mutated(test, MRC_OP_ACK, 0,
+					     hdr_words_small),
+			MRC_WIRE_E_HDR_LEN);
+	KUNIT_EXPECT_EQ(test, decode_mutated(test, MRC_OP_ACK, 0, hdr_words_big),
+			MRC_WIRE_E_HDR_LEN);
+	KUNIT_EXPECT_EQ(test, decode_mutated(test, MRC_OP_ACK, 0,
+					     drop_last_byte_of_hdr),
+			MRC_WIRE_E_HDR_LEN);
+}
+
+static void add_payload(u8 *b, unsigned int *len)
+{
+	*len += 8;
+}
+
+static void rejects_payload_where_none_belongs(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, decode_mutated(test, MRC_OP_ACK, 0, add_payload),
+			MRC_WIRE_E_PAYLOAD);
+	KUNIT_EXPECT_EQ(test, decode_mutated(test, MRC_OP_READ_REQ, 0,
+					     add_payload),
+			MRC_WIRE_E_PAYLOAD);
+	KUNIT_EXPECT_EQ(test, decode_mutated(test, MRC_OP_PROBE, 0, add_payload),
+			MRC_WIRE_E_PAYLOAD);
+}
+
+static void mtu_is_enforced(struct kunit *test)
+{
+	u8 *buf = kunit_kzalloc(test, 8192, GFP_KERNEL);
+	struct mrc_pkt in, out;
+	unsigned int len, hdr_len;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	mk_pkt(&in, MRC_OP_SEND, 1024);
+	len = encode(test, &in, buf, 8192);
+	KUNIT_EXPECT_EQ(test, mrc_wire_decode(buf, len, 1024, &out), MRC_WIRE_OK);
+	KUNIT_EXPECT_EQ(test, mrc_wire_decode(buf, len, 512, &out),
+			MRC_WIRE_E_MTU);
+	KUNIT_EXPECT_EQ(test, mrc_wire_encode(&in, 512, buf, 8192, &hdr_len),
+			MRC_WIRE_E_MTU);
+}
+
+/* Encode-side checks: a sender cannot build what its peer would drop. */
+static enum mrc_wire_err encode_err(struct mrc_pkt *pkt)
+{
+	u8 buf[MRC_WIRE_MAX_HDR_LEN];
+	unsigned int hdr_len;
+
+	return mrc_wire_encode(pkt, TEST_MTU, buf, sizeof(buf), &hdr_len);
+}
+
+static void dph_rules(struct kunit *test)
+{
+	struct mrc_pkt p;
+
+	mk_pkt(&p, MRC_OP_SEND, 100);
+	p.dph.msg_len = MRC_MAX_MSG_LEN + 1;
+	p.flags &= ~MRC_FLAG_LAST;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_MSG_LEN);
+
+	mk_pkt(&p, MRC_OP_SEND, 100);
+	p.dph.msg_len = 50;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_OFFSET);
+
+	mk_pkt(&p, MRC_OP_SEND, 100);
+	p.dph.msg_len = 1000;
+	p.dph.offset = 0xfffffff0;	/* would wrap offset + payload */
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_OFFSET);
+
+	/* A middle packet: neither FIRST nor LAST. */
+	mk_pkt(&p, MRC_OP_SEND, 100);
+	p.dph.msg_len = 300;
+	p.dph.offset = 100;
+	p.flags &= ~(MRC_FLAG_FIRST | MRC_FLAG_LAST);
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_OK);
+	p.flags |= MRC_FLAG_FIRST;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_FIRST_LAST);
+	p.flags &= ~MRC_FLAG_FIRST;
+	p.flags |= MRC_FLAG_LAST;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_FIRST_LAST);
+
+	/* First packet without FIRST. */
+	mk_pkt(&p, MRC_OP_WRITE, 100);
+	p.flags &= ~MRC_FLAG_FIRST;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_FIRST_LAST);
+
+	/* A zero-length message is one packet, FIRST and LAST. */
+	mk_pkt(&p, MRC_OP_SEND, 0);
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_OK);
+}
+
+static void immediate_rules(struct kunit *test)
+{
+	struct mrc_pkt p;
+
+	mk_pkt(&p, MRC_OP_SEND_IMM, 10);
+	p.flags &= ~MRC_FLAG_IMM;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_IMM);
+
+	mk_pkt(&p, MRC_OP_SEND, 10);
+	p.flags |= MRC_FLAG_IMM;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_IMM);
+
+	mk_pkt(&p, MRC_OP_WRITE, 10);
+	p.dph.imm = 1;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_IMM);
+
+	mk_pkt(&p, MRC_OP_ACK, 0);
+	p.flags |= MRC_FLAG_IMM;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_IMM);
+}
+
+static void reth_and_atomic_rules(struct kunit *test)
+{
+	struct mrc_pkt p;
+
+	mk_pkt(&p, MRC_OP_READ_REQ, 0);
+	p.reth.len = MRC_MAX_MSG_LEN + 1;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_DMA_LEN);
+
+	mk_pkt(&p, MRC_OP_READ_REQ, 0);
+	p.reth.len = MRC_MAX_MSG_LEN;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_OK);
+
+	mk_pkt(&p, MRC_OP_WRITE, 100);
+	p.reth.len = 101;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_DMA_LEN);
+
+	mk_pkt(&p, MRC_OP_CMP_SWP, 0);
+	p.atomic.va |= 4;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_ATOMIC_ALIGN);
+}
+
+static void syndrome_rules(struct kunit *test)
+{
+	struct mrc_pkt p;
+
+	mk_pkt(&p, MRC_OP_ACK, 0);
+	p.aeth.syndrome = MRC_SYN_RNR;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_SYNDROME);
+
+	mk_pkt(&p, MRC_OP_NACK, 0);
+	p.aeth.syndrome = MRC_SYN_ACK;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_SYNDROME);
+
+	mk_pkt(&p, MRC_OP_NACK, 0);
+	p.aeth.syndrome = MRC_SYN_MAX + 1;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_SYNDROME);
+
+	mk_pkt(&p, MRC_OP_SACK, 0);
+	p.aeth.syndrome = MRC_SYN_TRIMMED;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_SYNDROME);
+}
+
+static void sack_zero_words(u8 *b, unsigned int *len)
+{
+	b[52] = 0;
+}
+
+static void sack_five_words(u8 *b, unsigned int *len)
+{
+	b[52] = 5;
+}
+
+static void sack_cut_bitmap(u8 *b, unsigned int *len)
+{
+	*len -= 4;
+}
+
+static void sack_rules(struct kunit *test)
+{
+	struct mrc_pkt p;
+
+	KUNIT_EXPECT_EQ(test, decode_mutated(test, MRC_OP_SACK, 0,
+					     sack_zero_words),
+			MRC_WIRE_E_SACK_WORDS);
+	KUNIT_EXPECT_EQ(test, decode_mutated(test, MRC_OP_SACK, 0,
+					     sack_five_words),
+			MRC_WIRE_E_SACK_WORDS);
+	KUNIT_EXPECT_EQ(test, decode_mutated(test, MRC_OP_SACK, 0,
+					     sack_cut_bitmap),
+			MRC_WIRE_E_HDR_LEN);
+
+	mk_pkt(&p, MRC_OP_SACK, 0);
+	p.sack.nwords = MRC_SACK_MAX_WORDS;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_OK);
+	KUNIT_EXPECT_EQ(test, mrc_wire_hdr_len(&p),
+			(unsigned int)MRC_WIRE_MAX_HDR_LEN);
+	p.sack.nwords = 0;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_SACK_WORDS);
+}
+
+static void trim_rules(struct kunit *test)
+{
+	struct mrc_pkt p;
+
+	/* A trimmed middle-of-message packet: header only, LAST not implied. */
+	mk_pkt(&p, MRC_OP_WRITE, 0);
+	p.dph.msg_len = 4096;
+	p.reth.len = 4096;
+	p.dph.offset = 1024;
+	p.flags = MRC_FLAG_TRIM;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_OK);
+
+	p.payload_len = 8;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_TRIM);
+
+	mk_pkt(&p, MRC_OP_ACK, 0);
+	p.flags = MRC_FLAG_TRIM;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_TRIM);
+}
+
+static void encode_needs_room(struct kunit *test)
+{
+	struct mrc_pkt p;
+	u8 buf[MRC_WIRE_MAX_HDR_LEN];
+	unsigned int hdr_len;
+
+	mk_pkt(&p, MRC_OP_WRITE, 100);
+	KUNIT_EXPECT_EQ(test, mrc_wire_encode(&p, TEST_MTU, buf,
+					      mrc_wire_hdr_len(&p) - 1, &hdr_len),
+			MRC_WIRE_E_NOSPACE);
+	p.opcode = 0x7e;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_OPCODE);
+}
+
+static void names_cover_every_value(struct kunit *test)
+{
+	unsigned int i;
+
+	for (i = 0; i < MRC_WIRE_E_COUNT; i++)
+		KUNIT_EXPECT_STRNEQ(test, mrc_wire_err_name(i), "?");
+	KUNIT_EXPECT_STREQ(test, mrc_wire_err_name(MRC_WIRE_E_COUNT), "?");
+	for (i = 0; i < ARRAY_SIZE(all_opcodes); i++)
+		KUNIT_EXPECT_STRNEQ(test, mrc_wire_opcode_name(all_opcodes[i]),
+				    "?");
+	KUNIT_EXPECT_STREQ(test, mrc_wire_opcode_name(0xff), "?");
+}
+
+/* Every truncation of every valid packet must be rejected, never misread. */
+static void every_truncation_is_rejected(struct kunit *test)
+{
+	u8 *buf = kunit_kzalloc(test, 8192, GFP_KERNEL);
+	struct mrc_pkt in, out;
+	unsigned int i, len, cut;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (i = 0; i < ARRAY_SIZE(all_opcodes); i++) {
+		u8 op = all_opcodes[i];
+
+		mk_pkt(&in, op, 0);
+		len = encode(test, &in, buf, 8192);
+		for (cut = 0; cut < len; cut++)
+			KUNIT_EXPECT_NE_MSG(test,
+					    mrc_wire_decode(buf, cut, TEST_MTU, &out),
+					    MRC_WIRE_OK, "%s cut to %u",
+					    mrc_wire_opcode_name(op), cut);
+	}
+}
+
+static struct kunit_case mrc_wire_cases[] = {
+	KUNIT_CASE(roundtrip_every_opcode),
+	KUNIT_CASE(bth_layout_is_big_endian),
+	KUNIT_CASE(rejects_malformed_bth),
+	KUNIT_CASE(rejects_payload_where_none_belongs),
+	KUNIT_CASE(mtu_is_enforced),
+	KUNIT_CASE(dph_rules),
+	KUNIT_CASE(immediate_rules),
+	KUNIT_CASE(reth_and_atomic_rules),
+	KUNIT_CASE(syndrome_rules),
+	KUNIT_CASE(sack_rules),
+	KUNIT_CASE(trim_rules),
+	KUNIT_CASE(encode_needs_room),
+	KUNIT_CASE(names_cover_every_value),
+	KUNIT_CASE(every_truncation_is_rejected),
+	{}
+};
+
+static struct kunit_suite mrc_wire_suite = {
+	.name = "mrc_wire",
+	.test_cases = mrc_wire_cases,
+};
+
+kunit_test_suite(mrc_wire_suite);
+
+MODULE_LICENSE("Dual BSD/GPL");
