@@ -5,19 +5,25 @@
 
 namespace mrc_ip {
 
-// Text:  mrc0: parent veth0 udp_port 4792 state ACTIVE
+// Text:  mrc0: netdev veth0 ifindex 5 udp_port 4792 state ACTIVE mtu 1024
 // Attributes the kernel did not provide are left out, as ip does.
 void print_devices_text(std::ostream& out, const std::vector<MrcDevice>& devices) {
     for (const MrcDevice& dev : devices) {
         out << dev.name << ':';
-        if (dev.parent) {
-            out << " parent " << *dev.parent;
+        if (dev.netdev) {
+            out << " netdev " << *dev.netdev;
+        }
+        if (dev.netdev_ifindex) {
+            out << " ifindex " << *dev.netdev_ifindex;
         }
         if (dev.udp_port) {
             out << " udp_port " << *dev.udp_port;
         }
         if (dev.state) {
             out << " state " << *dev.state;
+        }
+        if (dev.mtu) {
+            out << " mtu " << *dev.mtu;
         }
         out << '\n';
     }
@@ -30,9 +36,13 @@ void print_devices_json(std::ostream& out, const std::vector<MrcDevice>& devices
         json.begin_object();
         json.key("ifname");
         json.string_value(dev.name);
-        if (dev.parent) {
-            json.key("parent");
-            json.string_value(*dev.parent);
+        if (dev.netdev) {
+            json.key("netdev");
+            json.string_value(*dev.netdev);
+        }
+        if (dev.netdev_ifindex) {
+            json.key("ifindex");
+            json.uint_value(*dev.netdev_ifindex);
         }
         if (dev.udp_port) {
             json.key("udp_port");
@@ -41,6 +51,10 @@ void print_devices_json(std::ostream& out, const std::vector<MrcDevice>& devices
         if (dev.state) {
             json.key("state");
             json.string_value(*dev.state);
+        }
+        if (dev.mtu) {
+            json.key("mtu");
+            json.uint_value(*dev.mtu);
         }
         json.end_object();
     }

@@ -8,7 +8,7 @@
 #include <ostream>
 #include <vector>
 
-#include "sysfs_reader.h"
+#include "mrc_device.h"
 
 namespace mrc_ip {
 

@@ -9,7 +9,7 @@
 
 int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
-    int status = mrc_ip::run(args, std::cout, std::cerr, mrc_ip::SysfsReader("/sys"));
+    int status = mrc_ip::run(args, std::cout, std::cerr);
 
     // A full disk or closed pipe must not look like success to scripts.
     std::cout.flush();

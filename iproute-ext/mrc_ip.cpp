@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "mrc_ip.h"
 
-#include <optional>
-#include <utility>
 #include <variant>
 
 #include "cmdline.h"
 #include "dev_show.h"
+#include "mrc-genl.h"
+#include "mrc_genl.h"
 
 #ifndef MRC_VERSION
 #error "MRC_VERSION must be defined by the build"
@@ -28,17 +28,35 @@ constexpr const char* kDevUsage =
 constexpr int kExitOk = 0;
 constexpr int kExitError = 1;
 
-int dev_show(const Command& cmd, std::ostream& out, std::ostream& err, const SysfsReader& sysfs) {
-    std::vector<MrcDevice> devices;
-    if (cmd.device) {
-        std::optional<MrcDevice> dev = sysfs.find_device(*cmd.device);
-        if (!dev) {
-            err << "mrc-ip: device \"" << *cmd.device << "\" not found\n";
-            return kExitError;
-        }
-        devices.push_back(std::move(*dev));
-    } else {
-        devices = sysfs.list_devices();
+// Reports a failed query; a missing family is never mistaken for an empty
+// device list.
+int query_failed(const QueryStatus& qs, const Command& cmd, std::ostream& err) {
+    switch (qs.error) {
+        case QueryError::FamilyMissing:
+            err << "mrc-ip: generic netlink family \"" MRC_GENL_NAME
+                   "\" not found (is the mrc module loaded?)\n";
+            break;
+        case QueryError::NoSuchDevice:
+            err << "mrc-ip: device \"" << cmd.device.value_or("") << "\" not found\n";
+            break;
+        case QueryError::None:
+        case QueryError::Failed:
+            err << "mrc-ip: " << qs.message << '\n';
+            break;
+    }
+    return kExitError;
+}
+
+int dev_show(const Command& cmd, std::ostream& out, std::ostream& err) {
+    MrcGenlClient client;
+    if (QueryStatus qs = client.open(); !qs.ok()) {
+        return query_failed(qs, cmd, err);
+    }
+    std::vector<MrcDevice> devices(cmd.device ? 1 : 0);
+    QueryStatus qs =
+        cmd.device ? client.get_device(*cmd.device, devices.front()) : client.list_devices(devices);
+    if (!qs.ok()) {
+        return query_failed(qs, cmd, err);
     }
 
     if (cmd.options.json) {
@@ -51,8 +69,7 @@ int dev_show(const Command& cmd, std::ostream& out, std::ostream& err, const Sys
 
 }  // namespace
 
-int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
-        const SysfsReader& sysfs) {
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     ParseResult parsed = parse_command_line(args);
     if (const ParseError* error = std::get_if<ParseError>(&parsed)) {
         if (error->show_usage) {
@@ -75,7 +92,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
             out << kDevUsage;
             return kExitOk;
         case Action::DevShow:
-            return dev_show(cmd, out, err, sysfs);
+            return dev_show(cmd, out, err);
     }
     return kExitError;
 }

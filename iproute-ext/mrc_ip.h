@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// The whole of mrc-ip behind main(): parse, execute, report. Streams and the
-// sysfs root are parameters so tests can run the tool in-process.
+// The whole of mrc-ip behind main(): parse, execute, report. The streams are
+// parameters so tests can run the tool in-process; devices always come from
+// the kernel's generic netlink family "mrc".
 #ifndef MRC_IP_MRC_IP_H
 #define MRC_IP_MRC_IP_H
 
@@ -9,13 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "sysfs_reader.h"
-
 namespace mrc_ip {
 
 // args excludes the program name. Returns the process exit status.
-int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
-        const SysfsReader& sysfs);
+int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
 
 }  // namespace mrc_ip
 

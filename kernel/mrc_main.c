@@ -4,10 +4,12 @@
  * transport. Module entry points and the `rdma link` type.
  */
 #include <linux/module.h>
+#include <net/genetlink.h>
 #include <rdma/rdma_netlink.h>
 
 #include "mrc.h"
 #include "mrc_net.h"
+#include "uapi/mrc-genl.h"
 
 unsigned short mrc_udp_port = MRC_DEFAULT_UDP_PORT;
 
@@ -73,3 +75,4 @@ MODULE_AUTHOR("MRC for Linux developers");
 MODULE_DESCRIPTION("Soft RDMA driver for the OCP Multipath Reliable Connection transport");
 MODULE_LICENSE("Dual BSD/GPL");
 MODULE_ALIAS_RDMA_LINK("mrc");
+MODULE_ALIAS_GENL_FAMILY(MRC_GENL_NAME);

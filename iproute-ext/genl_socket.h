@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// A generic netlink socket on top of libnl-3: family lookup and one
+// request/answer exchange at a time, with the kernel's extended ACK message
+// (extack) carried into the error text. Nothing in here knows about MRC.
+#ifndef MRC_IP_GENL_SOCKET_H
+#define MRC_IP_GENL_SOCKET_H
+
+#include <linux/netlink.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+
+struct nl_msg;
+struct nl_sock;
+
+namespace mrc_ip {
+
+struct NlSockDeleter {
+    void operator()(nl_sock* sk) const;
+};
+struct NlMsgDeleter {
+    void operator()(nl_msg* msg) const;
+};
+using NlSockPtr = std::unique_ptr<nl_sock, NlSockDeleter>;
+using NlMsgPtr = std::unique_ptr<nl_msg, NlMsgDeleter>;
+
+// Outcome of a netlink operation.
+struct Status {
+    int error = 0;        // 0, or a positive errno (EIO for local libnl failures)
+    std::string message;  // for errors: readable text, with the kernel's extack if any
+
+    bool ok() const { return error == 0; }
+    static Status kernel(int error, const std::string& extack);
+    static Status local(int error, const std::string& message);
+};
+
+// The NLMSGERR_ATTR_MSG text of an NLMSG_ERROR or NLMSG_DONE message, or ""
+// when the kernel sent none. Safe on truncated or malformed messages.
+std::string extack_message(const nlmsghdr* nlh);
+
+class GenlSocket {
+public:
+    // Answers of the request's family, one message at a time. A non-ok
+    // Status ends the exchange with that error (the rest is drained).
+    using ReplyHandler = std::function<Status(nlmsghdr*)>;
+
+    // Opens and connects a NETLINK_GENERIC socket with extended ACKs on.
+    Status connect();
+
+    // The id of a registered family; error ENOENT when there is none.
+    Status resolve_family(const std::string& name, uint16_t& id);
+
+    // A request header for family/cmd; flags adds e.g. NLM_F_DUMP. Null when
+    // out of memory.
+    static NlMsgPtr new_request(uint16_t family, uint8_t cmd, uint8_t version, int flags);
+
+    // Sends request and hands every answer to on_reply until the kernel's
+    // ACK (doit) or NLMSG_DONE (dump). Kernel errors come back as Status.
+    Status transact(nl_msg* request, const ReplyHandler& on_reply);
+
+private:
+    NlSockPtr sk_;
+};
+
+}  // namespace mrc_ip
+
+#endif  // MRC_IP_GENL_SOCKET_H

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "mrc_device.h"
+
+#include <netlink/attr.h>
+#include <netlink/genl/genl.h>
+
+#include <algorithm>
+#include <array>
+#include <string>
+
+#include "mrc-genl.h"
+
+namespace mrc_ip {
+namespace {
+
+using Policy = std::array<nla_policy, MRC_ATTR_MAX + 1>;
+
+// libnl checks only a minimum size for integer types, so give exact sizes.
+// String maxlen counts the NUL, which libnl requires as the last byte.
+const Policy& dev_policy() {
+    static const Policy policy = [] {
+        auto fixed = [](uint16_t type, uint16_t size) { return nla_policy{type, size, size}; };
+        Policy p{};
+        p[MRC_ATTR_DEV_NAME] = {NLA_STRING, 0, kMaxDevNameLen + 1};
+        p[MRC_ATTR_DEV_INDEX] = fixed(NLA_U32, sizeof(uint32_t));
+        p[MRC_ATTR_NETDEV_NAME] = {NLA_STRING, 0, kMaxNetdevNameLen + 1};
+        p[MRC_ATTR_NETDEV_IFINDEX] = fixed(NLA_U32, sizeof(uint32_t));
+        p[MRC_ATTR_UDP_PORT] = fixed(NLA_U16, sizeof(uint16_t));
+        p[MRC_ATTR_PORT_STATE] = fixed(NLA_U8, sizeof(uint8_t));
+        p[MRC_ATTR_ACTIVE_MTU] = fixed(NLA_U32, sizeof(uint32_t));
+        return p;
+    }();
+    return policy;
+}
+
+std::optional<MrcDevice> reject(std::string* why, const char* reason) {
+    if (why != nullptr) {
+        *why = reason;
+    }
+    return std::nullopt;
+}
+
+std::optional<uint32_t> get_u32(const nlattr* attr) {
+    return attr != nullptr ? std::optional<uint32_t>(nla_get_u32(attr)) : std::nullopt;
+}
+
+bool is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
+
+std::string_view digit_run(std::string_view s, std::size_t pos) {
+    std::size_t end = pos;
+    while (end < s.size() && is_digit(s[end])) {
+        ++end;
+    }
+    return s.substr(pos, end - pos);
+}
+
+// Orders decimal digit strings by value; equal values order by length so
+// that "1" and "01" still compare unequal.
+int compare_numbers(std::string_view a, std::string_view b) {
+    auto strip = [](std::string_view d) {
+        std::size_t nz = d.find_first_not_of('0');
+        return nz == std::string_view::npos ? std::string_view() : d.substr(nz);
+    };
+    std::string_view va = strip(a);
+    std::string_view vb = strip(b);
+    if (va.size() != vb.size()) {
+        return va.size() < vb.size() ? -1 : 1;
+    }
+    if (int c = va.compare(vb); c != 0) {
+        return c;
+    }
+    if (a.size() != b.size()) {
+        return a.size() < b.size() ? -1 : 1;
+    }
+    return 0;
+}
+
+}  // namespace
+
+std::optional<MrcDevice> parse_dev_reply(const nlmsghdr* nlh, std::string* why) {
+    auto* hdr = const_cast<nlmsghdr*>(nlh);  // libnl's parsers are not const-correct
+    if (nlh == nullptr || nlh->nlmsg_len < NLMSG_HDRLEN || !genlmsg_valid_hdr(hdr, 0)) {
+        return reject(why, "truncated message");
+    }
+    if (genlmsg_hdr(hdr)->cmd != MRC_CMD_DEV_GET) {
+        return reject(why, "not a device reply");
+    }
+    nlattr* tb[MRC_ATTR_MAX + 1] = {};
+    if (genlmsg_parse(hdr, 0, tb, MRC_ATTR_MAX, dev_policy().data()) < 0) {
+        return reject(why, "malformed attribute");
+    }
+    if (tb[MRC_ATTR_DEV_NAME] == nullptr) {
+        return reject(why, "no device name");
+    }
+
+    MrcDevice dev;
+    dev.name = nla_get_string(tb[MRC_ATTR_DEV_NAME]);
+    if (dev.name.empty()) {
+        return reject(why, "empty device name");
+    }
+    if (const nlattr* a = tb[MRC_ATTR_NETDEV_NAME]; a != nullptr && *nla_get_string(a) != '\0') {
+        dev.netdev = nla_get_string(a);
+    }
+    dev.netdev_ifindex = get_u32(tb[MRC_ATTR_NETDEV_IFINDEX]);
+    dev.dev_index = get_u32(tb[MRC_ATTR_DEV_INDEX]);
+    dev.mtu = get_u32(tb[MRC_ATTR_ACTIVE_MTU]);
+    if (const nlattr* a = tb[MRC_ATTR_UDP_PORT]) {
+        dev.udp_port = nla_get_u16(a);
+    }
+    if (const nlattr* a = tb[MRC_ATTR_PORT_STATE]) {
+        dev.state = port_state_name(nla_get_u8(a));
+    }
+    return dev;
+}
+
+std::string port_state_name(uint8_t state) {
+    switch (state) {
+        case MRC_PORT_STATE_DOWN:
+            return "DOWN";
+        case MRC_PORT_STATE_ACTIVE:
+            return "ACTIVE";
+    }
+    return "UNKNOWN(" + std::to_string(state) + ")";
+}
+
+bool natural_less(std::string_view a, std::string_view b) {
+    std::size_t i = 0;
+    std::size_t j = 0;
+    while (i < a.size() && j < b.size()) {
+        if (is_digit(a[i]) && is_digit(b[j])) {
+            std::string_view da = digit_run(a, i);
+            std::string_view db = digit_run(b, j);
+            if (int c = compare_numbers(da, db); c != 0) {
+                return c < 0;
+            }
+            i += da.size();
+            j += db.size();
+            continue;
+        }
+        if (a[i] != b[j]) {
+            return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[j]);
+        }
+        ++i;
+        ++j;
+    }
+    return a.size() - i < b.size() - j;
+}
+
+void sort_devices(std::vector<MrcDevice>& devices) {
+    std::stable_sort(devices.begin(), devices.end(), [](const MrcDevice& a, const MrcDevice& b) {
+        return natural_less(a.name, b.name);
+    });
+}
+
+}  // namespace mrc_ip
