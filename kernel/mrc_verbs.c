@@ -60,8 +60,16 @@ static int mrc_query_port(struct ib_device *ibdev, u32 port_num,
 	attr->gid_tbl_len = MRC_GID_TABLE_LEN;
 	attr->pkey_tbl_len = 1;
 	attr->max_msg_sz = 1U << 30;
-	return ib_get_eth_speed(ibdev, port_num, &attr->active_speed,
-				&attr->active_width);
+	/*
+	 * The speed is informational: while the netdev is going away the
+	 * core can no longer resolve it, and the query must still succeed.
+	 */
+	if (ib_get_eth_speed(ibdev, port_num, &attr->active_speed,
+			     &attr->active_width)) {
+		attr->active_speed = IB_SPEED_SDR;
+		attr->active_width = IB_WIDTH_1X;
+	}
+	return 0;
 }
 
 static int mrc_get_port_immutable(struct ib_device *ibdev, u32 port_num,

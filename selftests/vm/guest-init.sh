@@ -21,7 +21,9 @@ finish() {
 	/bin/busybox poweroff -f
 }
 
-mount -t tmpfs tmpfs /tmp
+# The overlay is already writable, so /tmp stays as the host's (the
+# checkout may live there). /run gets a fresh tmpfs so the host's runtime
+# state (its /run/netns among it) does not leak in.
 mount -t tmpfs tmpfs /run
 mkdir -p /run/netns /root
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null

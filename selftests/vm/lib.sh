@@ -89,7 +89,7 @@ done_testing() {
 }
 
 # Kernel log lines that must never appear: warnings, oopses, leaks.
-DMESG_BAD='WARNING:|BUG:|Call Trace|refcount_t|unregister_netdevice: waiting|kmemleak|general protection'
+DMESG_BAD='WARNING:|BUG:|Call Trace|refcount_t|unregister_netdevice: waiting|kmemleak|general protection|infiniband .* failed|ib_query_port failed'
 
 dmesg_mark() {
 	dmesg --clear

@@ -34,7 +34,7 @@ run ip -n hostA -br addr show ethA
 run ip -n hostB -br addr show ethB
 
 step "rdma link add loads mrc.ko on demand and creates one MRC device per host"
-run lsmod | grep -w mrc || echo "    (mrc not loaded yet)"
+grep -qw ^mrc /proc/modules || echo "    (mrc is not loaded yet)"
 run ip netns exec hostA rdma link add mrcA type mrc netdev ethA || exit 1
 run ip netns exec hostB rdma link add mrcB type mrc netdev ethB || exit 1
 run grep -w ^mrc /proc/modules
@@ -51,7 +51,7 @@ run ip netns exec hostA "$PROBE" mrcA
 
 step "mrc-ip talks to the driver over generic netlink (text and JSON)"
 run ip netns exec hostA mrc-ip dev show
-run ip netns exec hostB mrc-ip -p dev show
+run ip netns exec hostB mrc-ip -j -p dev show
 
 step "Each host has its own MRC UDP socket (port 4792; rxe keeps 4791)"
 run ip netns exec hostA ss -Huan
@@ -64,11 +64,12 @@ ip -n hostB link set ethB up
 sleep 1
 run ip netns exec hostB ibv_devinfo -d mrcB | grep -E '^\s+state'
 
-step "Tear down: deleting hostA's namespace takes mrcA with it; rmmod the rest"
+step "Tear down: deleting hostA's namespace deletes ethA and its veth peer ethB, and both MRC devices with them"
 ip netns del hostA
-for _ in $(seq 50); do [ -e /sys/class/infiniband/mrcA ] || break; sleep 0.2; done
+for _ in $(seq 50); do ls /sys/class/infiniband | grep -q mrc || break; sleep 0.2; done
 run rdma link show
 run rmmod mrc
-run dmesg | grep -E 'mrc' | tail -n 8
+printf '$ dmesg | grep mrc\n'
+dmesg | grep -E 'mrc: |infiniband mrc' | sed 's/^/    /'
 
 printf '\nDemo complete.\n'
