@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * AIMD congestion window. Slow start doubles the window each round trip
+ * until ssthresh, then it grows by one PSN per window acknowledged. A
+ * loss or an ECN mark halves it, at most once per window of data (the
+ * PSNs sent before the reaction); a timeout drops it to the minimum.
+ */
+#include <linux/kernel.h>
+
+#include "mrc_cwnd.h"
+#include "mrc_psn.h"
+
+/**
+ * mrc_cwnd_init() - start a window
+ * @cc: state
+ * @max: largest window (the send window size)
+ * @next_psn: PSN the sender will use next
+ */
+void mrc_cwnd_init(struct mrc_cwnd *cc, u32 max, u32 next_psn)
+{
+	cc->max = max_t(u32, max, MRC_CWND_MIN);
+	cc->cwnd = min_t(u32, cc->max, MRC_CWND_INIT);
+	cc->ssthresh = cc->max;
+	cc->acc = 0;
+	cc->recover = next_psn;
+}
+
+/**
+ * mrc_cwnd_on_ack() - grow for newly acknowledged PSNs
+ * @cc: state
+ * @acked: PSNs the last acknowledgment covered for the first time
+ */
+void mrc_cwnd_on_ack(struct mrc_cwnd *cc, u32 acked)
+{
+	if (cc->cwnd < cc->ssthresh) {
+		cc->cwnd = min(cc->cwnd + acked, cc->ssthresh);
+		return;
+	}
+	cc->acc += acked;
+	while (cc->acc >= cc->cwnd && cc->cwnd < cc->max) {
+		cc->acc -= cc->cwnd;
+		cc->cwnd++;
+	}
+	if (cc->cwnd >= cc->max)
+		cc->acc = 0;
+}
+
+/**
+ * mrc_cwnd_on_congestion() - halve for a loss or an ECN mark
+ * @cc: state
+ * @una: oldest unacknowledged PSN
+ * @next_psn: PSN the sender will use next
+ *
+ * Return: true when the window was reduced, false when this congestion
+ * belongs to a window already reacted to.
+ */
+bool mrc_cwnd_on_congestion(struct mrc_cwnd *cc, u32 una, u32 next_psn)
+{
+	if (mrc_psn_before(una, cc->recover))
+		return false;
+	cc->ssthresh = max(cc->cwnd / 2, (u32)MRC_CWND_MIN);
+	cc->cwnd = cc->ssthresh;
+	cc->acc = 0;
+	cc->recover = next_psn;
+	return true;
+}
+
+/**
+ * mrc_cwnd_on_timeout() - collapse after a retransmission timeout
+ * @cc: state
+ * @next_psn: PSN the sender will use next
+ */
+void mrc_cwnd_on_timeout(struct mrc_cwnd *cc, u32 next_psn)
+{
+	cc->ssthresh = max(cc->cwnd / 2, (u32)MRC_CWND_MIN);
+	cc->cwnd = MRC_CWND_MIN;
+	cc->acc = 0;
+	cc->recover = next_psn;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Per-QP congestion window: AIMD on loss and ECN, in PSNs. Pure
+ * arithmetic behind a small interface, so NSCC can replace it later.
+ */
+#ifndef MRC_CWND_H
+#define MRC_CWND_H
+
+#include <linux/types.h>
+
+#define MRC_CWND_MIN		8
+#define MRC_CWND_INIT		32
+
+/**
+ * struct mrc_cwnd - congestion window state
+ * @cwnd: PSNs that may be outstanding
+ * @ssthresh: slow start ends here
+ * @acc: acknowledged PSNs towards the next additive increase
+ * @max: the window never grows past this (the send window)
+ * @recover: no second decrease until the cumulative ACK passes this PSN
+ */
+struct mrc_cwnd {
+	u32 cwnd;
+	u32 ssthresh;
+	u32 acc;
+	u32 max;
+	u32 recover;
+};
+
+void mrc_cwnd_init(struct mrc_cwnd *cc, u32 max, u32 next_psn);
+void mrc_cwnd_on_ack(struct mrc_cwnd *cc, u32 acked);
+bool mrc_cwnd_on_congestion(struct mrc_cwnd *cc, u32 una, u32 next_psn);
+void mrc_cwnd_on_timeout(struct mrc_cwnd *cc, u32 next_psn);
+
+/* PSNs that may be sent now with @outstanding already in flight. */
+static inline u32 mrc_cwnd_room(const struct mrc_cwnd *cc, u32 outstanding)
+{
+	return outstanding >= cc->cwnd ? 0 : cc->cwnd - outstanding;
+}
+
+#endif /* MRC_CWND_H */

@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * MRC send window: the requester's record of outstanding PSNs.
+ *
+ * PSNs in [una, nxt) are outstanding: sent and not yet covered by a
+ * cumulative ACK. Each has an entry in a ring of roundup_pow_of_two(size)
+ * entries indexed by psn & (ring - 1) (a power of two divides 2^32, so
+ * the ring stays contiguous across the PSN wrap). An entry is SACKED
+ * once a SACK reported it, LOST while its retransmission is pending.
+ *
+ * Loss inference (RFC 6675 "DupThresh", per PSN rather than per byte):
+ * an outstanding PSN that is not SACKED is lost once at least dupthresh
+ * PSNs after it are SACKED. mrc_txwin_detect_losses() examines each PSN
+ * at most once, in PSN order, behind a scan point: a retransmission is
+ * never inferred lost again from SACKs of packets sent before it (that
+ * would retransmit on every SACK); its loss is left to the timer or to
+ * per-EV gap detection, which call mrc_txwin_mark_lost(). SACK state is
+ * never reneged: the responder placed a SACKed packet in memory.
+ *
+ * No locking inside: the caller serialises all calls on a window.
+ */
+#ifndef MRC_TXWIN_H
+#define MRC_TXWIN_H
+
+#include <linux/types.h>
+
+#include "mrc_psn.h"
+
+#define MRC_TXWIN_MAX		8192	/* most outstanding PSNs */
+
+#define MRC_TXE_SACKED		0x01	/* reported received by a SACK */
+#define MRC_TXE_LOST		0x02	/* retransmission pending */
+
+/**
+ * struct mrc_tx_entry - per-PSN send state
+ * @ts: time of the last transmission, 1.024 us units
+ * @ev: EV index of the last transmission
+ * @flags: %MRC_TXE_SACKED, %MRC_TXE_LOST
+ * @tx_count: transmissions so far (1 after the first), saturating
+ */
+struct mrc_tx_entry {
+	u32 ts;
+	u16 ev;
+	u8 flags;
+	u8 tx_count;
+};
+
+/**
+ * struct mrc_txwin - send window state
+ * @ent: entry ring
+ * @mask: ring size minus one (the ring is a power of two)
+ * @size: most outstanding PSNs
+ * @una: oldest unacknowledged PSN
+ * @nxt: PSN the next new packet gets
+ * @nsacked: SACKED entries in [@una, @nxt)
+ * @nlost: LOST entries in [@una, @nxt)
+ * @scan: loss detection has examined [@una, @scan)
+ * @scan_sacked: SACKED entries in [@scan, @nxt)
+ * @retx_hint: no LOST entry lies in [@una, @retx_hint)
+ */
+struct mrc_txwin {
+	struct mrc_tx_entry *ent;
+	u32 mask;
+	u32 size;
+	u32 una;
+	u32 nxt;
+	u32 nsacked;
+	u32 nlost;
+	u32 scan;
+	u32 scan_sacked;
+	u32 retx_hint;
+};
+
+/**
+ * mrc_txwin_init() - allocate a send window
+ * @win: window to set up
+ * @start_psn: PSN of the first packet
+ * @size: most outstanding PSNs, 1..%MRC_TXWIN_MAX (a power of two uses
+ *        the ring fully; other sizes, such as an MPR of 3 * 128, work too)
+ *
+ * Context: process context; allocates with GFP_KERNEL.
+ * Return: 0, -EINVAL for a bad @size or -ENOMEM.
+ */
+int mrc_txwin_init(struct mrc_txwin *win, u32 start_psn, u32 size);
+
+/**
+ * mrc_txwin_destroy() - free a send window
+ * @win: window set up by mrc_txwin_init(), or zeroed; may be called twice
+ */
+void mrc_txwin_destroy(struct mrc_txwin *win);
+
+/**
+ * mrc_txwin_reset() - drop every outstanding PSN and restart at a PSN
+ * @win: an initialised window
+ * @start_psn: PSN of the next packet
+ */
+void mrc_txwin_reset(struct mrc_txwin *win, u32 start_psn);
+
+/**
+ * mrc_txwin_push() - assign the next PSN to a new packet
+ * @win: the window
+ * @ev: EV index the packet is sent on
+ * @ts: send time, 1.024 us units
+ * @psn: set to the PSN assigned
+ *
+ * Return: 0, or -ENOSPC when @size PSNs are already outstanding.
+ */
+int mrc_txwin_push(struct mrc_txwin *win, u16 ev, u32 ts, u32 *psn);
+
+/**
+ * mrc_txwin_on_ack() - apply a cumulative acknowledgment
+ * @win: the window
+ * @cum_psn: every PSN before it was received
+ *
+ * A stale @cum_psn (before una) or one beyond nxt is ignored: una never
+ * moves backwards nor past PSNs not sent yet.
+ *
+ * Return: the number of PSNs newly acknowledged (0 if ignored).
+ */
+u32 mrc_txwin_on_ack(struct mrc_txwin *win, u32 cum_psn);
+
+/**
+ * mrc_txwin_on_sack() - apply a SACK bitmap
+ * @win: the window
+ * @base: PSN of bit 0 of word 0
+ * @nwords: words in @bitmap
+ * @bitmap: bit i of word w set means PSN @base + 64 * w + i was received
+ *
+ * Marks outstanding PSNs SACKED (cancelling a pending retransmission);
+ * bits for PSNs outside [una, nxt) are ignored.
+ *
+ * Return: the number of PSNs newly SACKED.
+ */
+u32 mrc_txwin_on_sack(struct mrc_txwin *win, u32 base, unsigned int nwords,
+		      const u64 *bitmap);
+
+/**
+ * mrc_txwin_mark_lost() - mark one PSN for retransmission
+ * @win: the window
+ * @psn: the PSN (from a NACK, a per-EV gap or a timer)
+ *
+ * Return: true if @psn was outstanding, not SACKED and not already LOST.
+ */
+bool mrc_txwin_mark_lost(struct mrc_txwin *win, u32 psn);
+
+/**
+ * mrc_txwin_mark_all_lost() - mark every outstanding, un-SACKED PSN lost
+ * @win: the window
+ *
+ * What a retransmission timeout does (RFC 6675 section 5.1). Costs a
+ * walk over the outstanding PSNs.
+ *
+ * Return: the number of PSNs newly marked.
+ */
+u32 mrc_txwin_mark_all_lost(struct mrc_txwin *win);
+
+/**
+ * mrc_txwin_detect_losses() - infer losses from SACKs
+ * @win: the window
+ * @dupthresh: SACKED PSNs after a hole that prove it lost (0 counts as 1)
+ *
+ * Marks LOST every outstanding, un-SACKED PSN followed by at least
+ * @dupthresh SACKED PSNs, examining each PSN once (see the file comment).
+ * Amortised O(1) per PSN.
+ *
+ * Return: the number of PSNs newly marked.
+ */
+u32 mrc_txwin_detect_losses(struct mrc_txwin *win, u32 dupthresh);
+
+/**
+ * mrc_txwin_next_retransmit() - find the next PSN to retransmit
+ * @win: the window
+ * @psn: in: where to start looking (una or earlier for the first);
+ *       out: the lowest LOST PSN at or after that point
+ *
+ * Iterate with ``psn = mrc_txwin_oldest_unacked(win); while
+ * (mrc_txwin_next_retransmit(win, &psn)) { ...; psn++; }``, or call it
+ * from una after each mrc_txwin_on_retransmit(), which clears LOST.
+ *
+ * Return: true when a LOST PSN was found.
+ */
+bool mrc_txwin_next_retransmit(struct mrc_txwin *win, u32 *psn);
+
+/**
+ * mrc_txwin_on_retransmit() - record a retransmission
+ * @win: the window
+ * @psn: the PSN sent again
+ * @ev: EV index it went out on
+ * @ts: send time, 1.024 us units
+ *
+ * Clears LOST, stores @ev and @ts and counts the transmission.
+ *
+ * Return: 0, or -ERANGE when @psn is not outstanding.
+ */
+int mrc_txwin_on_retransmit(struct mrc_txwin *win, u32 psn, u16 ev, u32 ts);
+
+/**
+ * mrc_txwin_entry() - per-PSN state of an outstanding PSN
+ * @win: the window
+ * @psn: the PSN
+ *
+ * Return: the entry, or NULL when @psn is not outstanding. Valid until
+ * the next call that moves una.
+ */
+static inline const struct mrc_tx_entry *
+mrc_txwin_entry(const struct mrc_txwin *win, u32 psn)
+{
+	if (!mrc_psn_in_range(psn, win->una, win->nxt))
+		return NULL;
+	return &win->ent[psn & win->mask];
+}
+
+/**
+ * mrc_txwin_oldest_unacked() - oldest unacknowledged PSN
+ * @win: the window
+ *
+ * Return: una; equal to mrc_txwin_next_psn() when nothing is outstanding.
+ */
+static inline u32 mrc_txwin_oldest_unacked(const struct mrc_txwin *win)
+{
+	return win->una;
+}
+
+/**
+ * mrc_txwin_next_psn() - PSN the next new packet will get
+ * @win: the window
+ *
+ * Return: nxt.
+ */
+static inline u32 mrc_txwin_next_psn(const struct mrc_txwin *win)
+{
+	return win->nxt;
+}
+
+/**
+ * mrc_txwin_outstanding() - PSNs sent and not cumulatively acknowledged
+ * @win: the window
+ *
+ * Return: nxt - una.
+ */
+static inline u32 mrc_txwin_outstanding(const struct mrc_txwin *win)
+{
+	return win->nxt - win->una;
+}
+
+/**
+ * mrc_txwin_in_flight() - PSNs presumed in the network
+ * @win: the window
+ *
+ * RFC 6675 "pipe" in packets: outstanding PSNs neither SACKED nor waiting
+ * for retransmission. A retransmitted PSN counts again.
+ *
+ * Return: the number of PSNs in flight.
+ */
+static inline u32 mrc_txwin_in_flight(const struct mrc_txwin *win)
+{
+	return win->nxt - win->una - win->nsacked - win->nlost;
+}
+
+/**
+ * mrc_txwin_lost() - PSNs waiting for retransmission
+ * @win: the window
+ *
+ * Return: the number of LOST PSNs.
+ */
+static inline u32 mrc_txwin_lost(const struct mrc_txwin *win)
+{
+	return win->nlost;
+}
+
+/**
+ * mrc_txwin_sacked() - outstanding PSNs already SACKED
+ * @win: the window
+ *
+ * Return: the number of SACKED PSNs.
+ */
+static inline u32 mrc_txwin_sacked(const struct mrc_txwin *win)
+{
+	return win->nsacked;
+}
+
+#endif /* MRC_TXWIN_H */

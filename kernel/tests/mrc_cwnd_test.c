@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * KUnit tests for the AIMD congestion window.
+ */
+#include <kunit/test.h>
+
+#include "../mrc_cwnd.h"
+
+static void starts_at_init_and_respects_max(struct kunit *test)
+{
+	struct mrc_cwnd cc;
+
+	mrc_cwnd_init(&cc, 1024, 100);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, (u32)MRC_CWND_INIT);
+	mrc_cwnd_init(&cc, 16, 100);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 16U);
+	mrc_cwnd_init(&cc, 1, 100);
+	KUNIT_EXPECT_EQ(test, cc.max, (u32)MRC_CWND_MIN);
+}
+
+static void slow_start_then_additive(struct kunit *test)
+{
+	struct mrc_cwnd cc;
+
+	mrc_cwnd_init(&cc, 1024, 0);
+	mrc_cwnd_on_ack(&cc, 32);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 64U);
+	KUNIT_EXPECT_TRUE(test, mrc_cwnd_on_congestion(&cc, 10, 200));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 32U);
+	KUNIT_EXPECT_EQ(test, cc.ssthresh, 32U);
+	/* Congestion avoidance: one PSN per window acknowledged. */
+	mrc_cwnd_on_ack(&cc, 31);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 32U);
+	mrc_cwnd_on_ack(&cc, 1);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 33U);
+}
+
+static void grows_no_further_than_max(struct kunit *test)
+{
+	struct mrc_cwnd cc;
+	int i;
+
+	mrc_cwnd_init(&cc, 64, 0);
+	for (i = 0; i < 100; i++)
+		mrc_cwnd_on_ack(&cc, 64);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 64U);
+}
+
+static void one_decrease_per_window(struct kunit *test)
+{
+	struct mrc_cwnd cc;
+
+	mrc_cwnd_init(&cc, 1024, 1000);
+	mrc_cwnd_on_ack(&cc, 96);		/* 128 */
+	KUNIT_EXPECT_TRUE(test, mrc_cwnd_on_congestion(&cc, 1000, 1100));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 64U);
+	/* Losses of PSNs sent before the reaction do not count again. */
+	KUNIT_EXPECT_FALSE(test, mrc_cwnd_on_congestion(&cc, 1050, 1120));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 64U);
+	KUNIT_EXPECT_TRUE(test, mrc_cwnd_on_congestion(&cc, 1100, 1200));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 32U);
+}
+
+static void never_below_min(struct kunit *test)
+{
+	struct mrc_cwnd cc;
+	u32 psn = 0;
+	int i;
+
+	mrc_cwnd_init(&cc, 1024, 0);
+	for (i = 0; i < 20; i++, psn += 10)
+		mrc_cwnd_on_congestion(&cc, psn, psn + 10);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, (u32)MRC_CWND_MIN);
+}
+
+static void timeout_collapses(struct kunit *test)
+{
+	struct mrc_cwnd cc;
+
+	mrc_cwnd_init(&cc, 1024, 0);
+	mrc_cwnd_on_ack(&cc, 200);
+	mrc_cwnd_on_timeout(&cc, 500);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, (u32)MRC_CWND_MIN);
+	KUNIT_EXPECT_EQ(test, cc.ssthresh, 116U);
+	KUNIT_EXPECT_EQ(test, mrc_cwnd_room(&cc, 3), (u32)MRC_CWND_MIN - 3);
+	KUNIT_EXPECT_EQ(test, mrc_cwnd_room(&cc, 100), 0U);
+}
+
+static void works_across_psn_wrap(struct kunit *test)
+{
+	struct mrc_cwnd cc;
+
+	mrc_cwnd_init(&cc, 1024, 0xfffffff0);
+	KUNIT_EXPECT_FALSE(test, mrc_cwnd_on_congestion(&cc, 0xffffffe0,
+							0xfffffff8));
+	KUNIT_EXPECT_TRUE(test, mrc_cwnd_on_congestion(&cc, 0x10, 0x40));
+}
+
+static struct kunit_case mrc_cwnd_cases[] = {
+	KUNIT_CASE(starts_at_init_and_respects_max),
+	KUNIT_CASE(slow_start_then_additive),
+	KUNIT_CASE(grows_no_further_than_max),
+	KUNIT_CASE(one_decrease_per_window),
+	KUNIT_CASE(never_below_min),
+	KUNIT_CASE(timeout_collapses),
+	KUNIT_CASE(works_across_psn_wrap),
+	{}
+};
+
+static struct kunit_suite mrc_cwnd_suite = {
+	.name = "mrc_cwnd",
+	.test_cases = mrc_cwnd_cases,
+};
+
+kunit_test_suite(mrc_cwnd_suite);
+
+MODULE_LICENSE("Dual BSD/GPL");

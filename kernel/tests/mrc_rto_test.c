@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * KUnit tests for the MRC retransmission timeout: attribute encoding,
+ * clamps, the RFC 6298 estimator, backoff and retry exhaustion.
+ */
+#include <kunit/test.h>
+#include <linux/limits.h>
+
+#include "../mrc_rto.h"
+
+#define MS	1000000ULL
+#define T14_NS	(1024ULL << 14)		/* 16.78 ms */
+
+static void timeout_encoding(struct kunit *test)
+{
+	/* 1.024 us * 2^t, not IB's 4.096 us * 2^t. */
+	KUNIT_EXPECT_EQ(test, mrc_rto_from_ib_timeout(14), T14_NS);
+	KUNIT_EXPECT_EQ(test, mrc_rto_from_ib_timeout(8), 262144ULL);
+	KUNIT_EXPECT_EQ(test, mrc_rto_from_ib_timeout(20), 1073741824ULL);
+	KUNIT_EXPECT_EQ(test, mrc_rto_from_ib_timeout(24), 17179869184ULL);
+	/* 0 selects the default. */
+	KUNIT_EXPECT_EQ(test, mrc_rto_from_ib_timeout(0), T14_NS);
+	/* Clamped at both ends. */
+	KUNIT_EXPECT_EQ(test, mrc_rto_from_ib_timeout(25), MRC_RTO_MAX_NS);
+	KUNIT_EXPECT_EQ(test, mrc_rto_from_ib_timeout(31), MRC_RTO_MAX_NS);
+	KUNIT_EXPECT_EQ(test, mrc_rto_from_ib_timeout(255), MRC_RTO_MAX_NS);
+	KUNIT_EXPECT_EQ(test, mrc_rto_from_ib_timeout(1), MRC_RTO_MIN_NS);
+	KUNIT_EXPECT_EQ(test, mrc_rto_from_ib_timeout(7), MRC_RTO_MIN_NS);
+	KUNIT_EXPECT_EQ(test, MRC_RTO_MAX_NS, 17179869184ULL);
+}
+
+static void init_uses_attribute(struct kunit *test)
+{
+	struct mrc_rto rto;
+
+	KUNIT_EXPECT_EQ(test, mrc_rto_init(&rto, 14, 8), -EINVAL);
+	KUNIT_ASSERT_EQ(test, mrc_rto_init(&rto, 14, 7), 0);
+	KUNIT_EXPECT_EQ(test, mrc_rto_base_ns(&rto), T14_NS);
+	KUNIT_EXPECT_EQ(test, mrc_rto_timeout_ns(&rto), T14_NS);
+	KUNIT_EXPECT_EQ(test, mrc_rto_srtt_ns(&rto), 0ULL);
+	KUNIT_EXPECT_EQ(test, mrc_rto_rttvar_ns(&rto), 0ULL);
+	KUNIT_EXPECT_EQ(test, mrc_rto_retries(&rto), 0U);
+	/* Re-init forgets samples and retries. */
+	mrc_rto_sample(&rto, 3 * MS);
+	mrc_rto_on_timeout(&rto);
+	KUNIT_ASSERT_EQ(test, mrc_rto_init(&rto, 0, 0), 0);
+	KUNIT_EXPECT_EQ(test, mrc_rto_base_ns(&rto), T14_NS);
+	KUNIT_EXPECT_EQ(test, mrc_rto_retries(&rto), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_rto_srtt_ns(&rto), 0ULL);
+}
+
+static void estimator_rfc6298_steps(struct kunit *test)
+{
+	struct mrc_rto rto;
+
+	KUNIT_ASSERT_EQ(test, mrc_rto_init(&rto, 14, 7), 0);
+	/* First sample: SRTT = R, RTTVAR = R / 2, RTO = R + 4 RTTVAR. */
+	mrc_rto_sample(&rto, 4 * MS);
+	KUNIT_EXPECT_EQ(test, mrc_rto_srtt_ns(&rto), 4 * MS);
+	KUNIT_EXPECT_EQ(test, mrc_rto_rttvar_ns(&rto), 2 * MS);
+	KUNIT_EXPECT_EQ(test, mrc_rto_base_ns(&rto), 12 * MS);
+	/* RTTVAR = 3/4 * 2 + 1/4 * |4 - 2|, SRTT = 7/8 * 4 + 1/8 * 2. */
+	mrc_rto_sample(&rto, 2 * MS);
+	KUNIT_EXPECT_EQ(test, mrc_rto_rttvar_ns(&rto), 2 * MS);
+	KUNIT_EXPECT_EQ(test, mrc_rto_srtt_ns(&rto), 3750000ULL);
+	KUNIT_EXPECT_EQ(test, mrc_rto_base_ns(&rto), 11750000ULL);
+	/* A zero RTT is a valid sample. */
+	mrc_rto_sample(&rto, 0);
+	KUNIT_EXPECT_EQ(test, mrc_rto_rttvar_ns(&rto), 2437500ULL);
+	KUNIT_EXPECT_EQ(test, mrc_rto_srtt_ns(&rto), 3281250ULL);
+}
+
+static void estimator_converges(struct kunit *test)
+{
+	struct mrc_rto rto;
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, mrc_rto_init(&rto, 14, 7), 0);
+	/* From a 12 ms outlier down to a steady 5 ms. */
+	mrc_rto_sample(&rto, 12 * MS);
+	for (i = 0; i < 300; i++)
+		mrc_rto_sample(&rto, 5 * MS);
+	KUNIT_EXPECT_EQ(test, mrc_rto_srtt_ns(&rto), 5 * MS);
+	KUNIT_EXPECT_LT(test, mrc_rto_rttvar_ns(&rto), 4ULL);
+	/* 4 RTTVAR is below the clock granularity: RTO = SRTT + G. */
+	KUNIT_EXPECT_EQ(test, mrc_rto_base_ns(&rto), 5 * MS + MRC_TS_UNIT_NS);
+
+	/* Jitter between 4 and 6 ms: SRTT near 5, RTTVAR near 1. */
+	for (i = 0; i < 300; i++)
+		mrc_rto_sample(&rto, (i & 1 ? 6 : 4) * MS);
+	KUNIT_EXPECT_GE(test, mrc_rto_srtt_ns(&rto), 4900000ULL);
+	KUNIT_EXPECT_LE(test, mrc_rto_srtt_ns(&rto), 5100000ULL);
+	KUNIT_EXPECT_GE(test, mrc_rto_rttvar_ns(&rto), 900000ULL);
+	KUNIT_EXPECT_LE(test, mrc_rto_rttvar_ns(&rto), 1200000ULL);
+	KUNIT_EXPECT_GE(test, mrc_rto_base_ns(&rto), 8500000ULL);
+	KUNIT_EXPECT_LE(test, mrc_rto_base_ns(&rto), 10 * MS);
+}
+
+static void estimate_is_clamped(struct kunit *test)
+{
+	struct mrc_rto rto;
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, mrc_rto_init(&rto, 14, 7), 0);
+	/* Never above the attribute. */
+	mrc_rto_sample(&rto, 100 * MS);
+	KUNIT_EXPECT_EQ(test, mrc_rto_base_ns(&rto), T14_NS);
+	/* Absurd samples are capped without overflowing. */
+	mrc_rto_sample(&rto, U64_MAX);
+	KUNIT_EXPECT_EQ(test, mrc_rto_base_ns(&rto), T14_NS);
+	KUNIT_EXPECT_LE(test, mrc_rto_srtt_ns(&rto), MRC_RTO_MAX_NS);
+
+	/* Never below the floor. */
+	KUNIT_ASSERT_EQ(test, mrc_rto_init(&rto, 14, 7), 0);
+	for (i = 0; i < 100; i++)
+		mrc_rto_sample(&rto, 10000);
+	KUNIT_EXPECT_EQ(test, mrc_rto_srtt_ns(&rto), 10000ULL);
+	KUNIT_EXPECT_EQ(test, mrc_rto_base_ns(&rto), MRC_RTO_FLOOR_NS);
+
+	/* An attribute below the floor pins the RTO to the attribute. */
+	KUNIT_ASSERT_EQ(test, mrc_rto_init(&rto, 8, 7), 0);
+	mrc_rto_sample(&rto, 10000);
+	KUNIT_EXPECT_EQ(test, mrc_rto_base_ns(&rto), 262144ULL);
+	mrc_rto_sample(&rto, 50 * MS);
+	KUNIT_EXPECT_EQ(test, mrc_rto_base_ns(&rto), 262144ULL);
+}
+
+static void set_timeout_keeps_estimate(struct kunit *test)
+{
+	struct mrc_rto rto;
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, mrc_rto_init(&rto, 14, 7), 0);
+	mrc_rto_set_timeout(&rto, 10);
+	KUNIT_EXPECT_EQ(test, mrc_rto_base_ns(&rto), 1024ULL << 10);
+	mrc_rto_set_timeout(&rto, 14);
+	for (i = 0; i < 100; i++)
+		mrc_rto_sample(&rto, 5 * MS);
+	mrc_rto_set_timeout(&rto, 12);
+	KUNIT_EXPECT_EQ(test, mrc_rto_base_ns(&rto), 1024ULL << 12);
+	mrc_rto_set_timeout(&rto, 20);
+	KUNIT_EXPECT_EQ(test, mrc_rto_base_ns(&rto), 5 * MS + MRC_TS_UNIT_NS);
+	KUNIT_EXPECT_EQ(test, mrc_rto_srtt_ns(&rto), 5 * MS);
+}
+
+static void backoff_and_exhaustion(struct kunit *test)
+{
+	struct mrc_rto rto;
+	unsigned int i;
+
+	/* ibv retry_cnt 3: three retries, each interval doubled. */
+	KUNIT_ASSERT_EQ(test, mrc_rto_init(&rto, 14, 3), 0);
+	for (i = 1; i <= 3; i++) {
+		KUNIT_EXPECT_FALSE(test, mrc_rto_on_timeout(&rto));
+		KUNIT_EXPECT_EQ(test, mrc_rto_retries(&rto), i);
+		KUNIT_EXPECT_EQ(test, mrc_rto_timeout_ns(&rto), T14_NS << i);
+	}
+	KUNIT_EXPECT_TRUE(test, mrc_rto_on_timeout(&rto));
+	KUNIT_EXPECT_TRUE(test, mrc_rto_on_timeout(&rto));
+	KUNIT_EXPECT_EQ(test, mrc_rto_retries(&rto), 3U);
+	/* Progress starts over. */
+	mrc_rto_on_progress(&rto);
+	KUNIT_EXPECT_EQ(test, mrc_rto_retries(&rto), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_rto_timeout_ns(&rto), T14_NS);
+	KUNIT_EXPECT_FALSE(test, mrc_rto_on_timeout(&rto));
+
+	/* retry_cnt 0: the first expiry is fatal. */
+	KUNIT_ASSERT_EQ(test, mrc_rto_init(&rto, 14, 0), 0);
+	KUNIT_EXPECT_TRUE(test, mrc_rto_on_timeout(&rto));
+
+	/* The backed-off timer stops at MRC_RTO_MAX_NS. */
+	KUNIT_ASSERT_EQ(test, mrc_rto_init(&rto, 23, 7), 0);
+	KUNIT_EXPECT_FALSE(test, mrc_rto_on_timeout(&rto));
+	KUNIT_EXPECT_EQ(test, mrc_rto_timeout_ns(&rto), MRC_RTO_MAX_NS);
+	KUNIT_EXPECT_FALSE(test, mrc_rto_on_timeout(&rto));
+	KUNIT_EXPECT_EQ(test, mrc_rto_timeout_ns(&rto), MRC_RTO_MAX_NS);
+}
+
+static void ocp_linear_then_exponential(struct kunit *test)
+{
+	struct mrc_rto rto;
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, mrc_rto_init(&rto, 14, 7), 0);
+	KUNIT_EXPECT_EQ(test, mrc_rto_set_retry(&rto, 8, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mrc_rto_set_retry(&rto, 0, 26), -EINVAL);
+	KUNIT_ASSERT_EQ(test, mrc_rto_set_retry(&rto, 2, 3), 0);
+	for (i = 0; i < 2; i++) {
+		KUNIT_EXPECT_FALSE(test, mrc_rto_on_timeout(&rto));
+		KUNIT_EXPECT_EQ(test, mrc_rto_timeout_ns(&rto), T14_NS);
+	}
+	for (i = 1; i <= 3; i++) {
+		KUNIT_EXPECT_FALSE(test, mrc_rto_on_timeout(&rto));
+		KUNIT_EXPECT_EQ(test, mrc_rto_timeout_ns(&rto), T14_NS << i);
+	}
+	KUNIT_EXPECT_TRUE(test, mrc_rto_on_timeout(&rto));
+
+	/* exp_cnt 25 retries forever; the timer saturates. */
+	KUNIT_ASSERT_EQ(test, mrc_rto_set_retry(&rto, 7, MRC_RTO_EXP_INFINITE),
+			0);
+	mrc_rto_on_progress(&rto);
+	for (i = 0; i < 1000; i++)
+		KUNIT_ASSERT_FALSE(test, mrc_rto_on_timeout(&rto));
+	KUNIT_EXPECT_EQ(test, mrc_rto_retries(&rto), 1000U);
+	KUNIT_EXPECT_EQ(test, mrc_rto_timeout_ns(&rto), MRC_RTO_MAX_NS);
+}
+
+static void timestamp_units(struct kunit *test)
+{
+	u32 echoed = 0xfffffffe, now = 3;
+
+	KUNIT_EXPECT_EQ(test, mrc_ts_to_ns(0), 0ULL);
+	KUNIT_EXPECT_EQ(test, mrc_ts_to_ns(1), 1024ULL);
+	/* The difference is taken modulo 2^32, across the wrap. */
+	KUNIT_EXPECT_EQ(test, mrc_ts_to_ns(now - echoed), 5120ULL);
+	KUNIT_EXPECT_EQ(test, mrc_ts_to_ns(U32_MAX), 1024ULL * U32_MAX);
+}
+
+static struct kunit_case mrc_rto_cases[] = {
+	KUNIT_CASE(timeout_encoding),
+	KUNIT_CASE(init_uses_attribute),
+	KUNIT_CASE(estimator_rfc6298_steps),
+	KUNIT_CASE(estimator_converges),
+	KUNIT_CASE(estimate_is_clamped),
+	KUNIT_CASE(set_timeout_keeps_estimate),
+	KUNIT_CASE(backoff_and_exhaustion),
+	KUNIT_CASE(ocp_linear_then_exponential),
+	KUNIT_CASE(timestamp_units),
+	{}
+};
+
+static struct kunit_suite mrc_rto_suite = {
+	.name = "mrc_rto",
+	.test_cases = mrc_rto_cases,
+};
+
+kunit_test_suite(mrc_rto_suite);
+
+MODULE_LICENSE("Dual BSD/GPL");

@@ -1,0 +1,487 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * KUnit tests for the MRC send window: PSN assignment, cumulative and
+ * selective acknowledgments, loss inference, retransmission order, the
+ * PSN wrap, and a randomised check of the scoreboard's invariants.
+ */
+#include <kunit/test.h>
+#include <linux/prandom.h>
+
+#include "../mrc_txwin.h"
+
+struct win_args {
+	u32 start;
+	u32 size;
+};
+
+static int win_res_init(struct kunit_resource *res, void *context)
+{
+	const struct win_args *a = context;
+	struct mrc_txwin *win = kzalloc(sizeof(*win), GFP_KERNEL);
+
+	if (!win)
+		return -ENOMEM;
+	if (mrc_txwin_init(win, a->start, a->size)) {
+		kfree(win);
+		return -EINVAL;
+	}
+	res->data = win;
+	return 0;
+}
+
+static void win_res_free(struct kunit_resource *res)
+{
+	mrc_txwin_destroy(res->data);
+	kfree(res->data);
+}
+
+/* A window that lives until the end of the test. */
+static struct mrc_txwin *new_win(struct kunit *test, u32 start, u32 size)
+{
+	struct win_args a = { .start = start, .size = size };
+	struct mrc_txwin *win;
+
+	win = kunit_alloc_resource(test, win_res_init, win_res_free,
+				   GFP_KERNEL, &a);
+	KUNIT_ASSERT_NOT_NULL(test, win);
+	return win;
+}
+
+/* Push @n packets on EV 7, sent at time 1000 + PSN offset. */
+static void push_n(struct kunit *test, struct mrc_txwin *win, u32 n)
+{
+	u32 i, psn;
+
+	for (i = 0; i < n; i++) {
+		KUNIT_ASSERT_EQ(test, mrc_txwin_push(win, 7, 1000 + i, &psn), 0);
+		KUNIT_ASSERT_EQ(test, psn + 1, mrc_txwin_next_psn(win));
+	}
+}
+
+/* SACK the PSNs @first .. @last, as one SACK based at @first. */
+static u32 sack_range(struct mrc_txwin *win, u32 first, u32 last)
+{
+	u64 bm[4] = {};
+	u32 i;
+
+	for (i = 0; i <= last - first; i++)
+		bm[i / 64] |= BIT_ULL(i % 64);
+	return mrc_txwin_on_sack(win, first, 4, bm);
+}
+
+static u8 flags_of(struct mrc_txwin *win, u32 psn)
+{
+	const struct mrc_tx_entry *e = mrc_txwin_entry(win, psn);
+
+	return e ? e->flags : 0xff;
+}
+
+static void init_checks_size(struct kunit *test)
+{
+	struct mrc_txwin win = {};
+	static const u32 good[] = { 1, 384, 1024, 8192 };
+	unsigned int i;
+
+	KUNIT_EXPECT_EQ(test, mrc_txwin_init(&win, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_init(&win, 0, 8193), -EINVAL);
+	for (i = 0; i < ARRAY_SIZE(good); i++) {
+		KUNIT_EXPECT_EQ(test, mrc_txwin_init(&win, 9, good[i]), 0);
+		KUNIT_EXPECT_EQ(test, mrc_txwin_oldest_unacked(&win), 9U);
+		KUNIT_EXPECT_EQ(test, mrc_txwin_next_psn(&win), 9U);
+		KUNIT_EXPECT_EQ(test, mrc_txwin_outstanding(&win), 0U);
+		KUNIT_EXPECT_EQ(test, mrc_txwin_in_flight(&win), 0U);
+		mrc_txwin_destroy(&win);
+		KUNIT_EXPECT_NULL(test, win.ent);
+		mrc_txwin_destroy(&win);
+	}
+}
+
+static void push_assigns_psns(struct kunit *test)
+{
+	struct mrc_txwin *win = new_win(test, 0xfffffffe, 4);
+	struct mrc_txwin *odd = new_win(test, 0, 384);
+	const struct mrc_tx_entry *e;
+	u32 psn;
+
+	KUNIT_EXPECT_EQ(test, mrc_txwin_push(win, 3, 77, &psn), 0);
+	KUNIT_EXPECT_EQ(test, psn, 0xfffffffeU);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_push(win, 4, 78, &psn), 0);
+	KUNIT_EXPECT_EQ(test, psn, 0xffffffffU);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_push(win, 5, 79, &psn), 0);
+	KUNIT_EXPECT_EQ(test, psn, 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_push(win, 6, 80, &psn), 0);
+	KUNIT_EXPECT_EQ(test, psn, 1U);
+	/* Full. */
+	psn = 1234;
+	KUNIT_EXPECT_EQ(test, mrc_txwin_push(win, 6, 81, &psn), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, psn, 1234U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_next_psn(win), 2U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_outstanding(win), 4U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_in_flight(win), 4U);
+
+	e = mrc_txwin_entry(win, 0);
+	KUNIT_ASSERT_NOT_NULL(test, e);
+	KUNIT_EXPECT_EQ(test, e->ev, 5);
+	KUNIT_EXPECT_EQ(test, e->ts, 79U);
+	KUNIT_EXPECT_EQ(test, e->tx_count, 1);
+	KUNIT_EXPECT_EQ(test, e->flags, 0);
+	KUNIT_EXPECT_NULL(test, mrc_txwin_entry(win, 2));
+	KUNIT_EXPECT_NULL(test, mrc_txwin_entry(win, 0xfffffffd));
+
+	/* An ACK makes room; reused slots start clean. */
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_ack(win, 0), 2U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_push(win, 9, 90, &psn), 0);
+	KUNIT_EXPECT_EQ(test, psn, 2U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_entry(win, 2)->ev, 9);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_push(win, 9, 91, &psn), 0);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_push(win, 9, 92, &psn), -ENOSPC);
+
+	/* A window that is not a power of two holds exactly its size. */
+	push_n(test, odd, 384);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_push(odd, 0, 0, &psn), -ENOSPC);
+}
+
+static void stale_acks_ignored(struct kunit *test)
+{
+	struct mrc_txwin *win = new_win(test, 100, 64);
+
+	push_n(test, win, 10);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_ack(win, 105), 5U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_oldest_unacked(win), 105U);
+	/* Backwards, repeated, beyond nxt, far away: all ignored. */
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_ack(win, 103), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_ack(win, 105), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_ack(win, 111), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_ack(win, 0x80000000), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_ack(win, 0xffffffff), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_oldest_unacked(win), 105U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_outstanding(win), 5U);
+	/* Exactly nxt acknowledges everything. */
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_ack(win, 110), 5U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_outstanding(win), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_ack(win, 110), 0U);
+}
+
+static void acks_across_wrap(struct kunit *test)
+{
+	struct mrc_txwin *win = new_win(test, 0xfffffff8, 32);
+
+	push_n(test, win, 16);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_ack(win, 0xfffffffc), 4U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_ack(win, 0xfffffff9), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_ack(win, 3), 7U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_ack(win, 9), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_ack(win, 8), 5U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_oldest_unacked(win), 8U);
+}
+
+static void sack_marks_window_only(struct kunit *test)
+{
+	struct mrc_txwin *win = new_win(test, 0xfffffffa, 64);
+	u64 bm[2];
+
+	push_n(test, win, 12);		/* 0xfffffffa .. 5 */
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_ack(win, 0xfffffffc), 2U);
+	/* Base 0xfffffff0: bits 0..11 are before una, 22.. beyond nxt. */
+	bm[0] = GENMASK_ULL(63, 0);
+	bm[1] = GENMASK_ULL(63, 0);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_sack(win, 0xfffffff0, 2, bm), 10U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_sacked(win), 10U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_in_flight(win), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_outstanding(win), 10U);
+	/* Again: nothing new. */
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_sack(win, 0xfffffff0, 2, bm), 0U);
+
+	mrc_txwin_reset(win, 0xfffffffe);
+	push_n(test, win, 6);		/* 0xfffffffe .. 3 */
+	bm[0] = BIT_ULL(0) | BIT_ULL(3) | BIT_ULL(5) | BIT_ULL(6) | BIT_ULL(63);
+	bm[1] = BIT_ULL(0);
+	/* Base 0xfffffffe: PSNs 0xfffffffe, 1, 3 are in; 4, 61, 62 out. */
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_sack(win, 0xfffffffe, 2, bm), 3U);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 0xfffffffe), MRC_TXE_SACKED);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 0xffffffff), 0);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 0), 0);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 1), MRC_TXE_SACKED);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 2), 0);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 3), MRC_TXE_SACKED);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_in_flight(win), 3U);
+	/* Zero words change nothing. */
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_sack(win, 0, 0, bm), 0U);
+}
+
+static void detect_losses_dupthresh(struct kunit *test)
+{
+	struct mrc_txwin *win = new_win(test, 0, 64);
+	u32 psn;
+
+	push_n(test, win, 20);
+	sack_range(win, 5, 6);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_lost(win), 0U);
+	sack_range(win, 7, 7);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3), 5U);
+	for (psn = 0; psn < 5; psn++)
+		KUNIT_EXPECT_EQ(test, flags_of(win, psn), MRC_TXE_LOST);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_in_flight(win), 20U - 3 - 5);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3), 0U);
+
+	/* 8 and 9 need three SACKed PSNs after them, not one or two. */
+	sack_range(win, 10, 10);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3), 0U);
+	sack_range(win, 11, 11);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3), 0U);
+	sack_range(win, 12, 12);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3), 2U);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 8), MRC_TXE_LOST);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 9), MRC_TXE_LOST);
+	for (psn = 13; psn < 20; psn++)
+		KUNIT_EXPECT_EQ(test, flags_of(win, psn), 0);
+
+	/* Retransmissions are not inferred lost again by older SACKs. */
+	for (psn = 0; psn < 5; psn++)
+		KUNIT_EXPECT_EQ(test, mrc_txwin_on_retransmit(win, psn, 1, 2), 0);
+	sack_range(win, 13, 16);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_lost(win), 2U);
+
+	/* dupthresh 0 works as 1: 17 is followed by SACKed 18. */
+	sack_range(win, 18, 18);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 0), 1U);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 17), MRC_TXE_LOST);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 19), 0);
+}
+
+static void ack_releases_scoreboard(struct kunit *test)
+{
+	struct mrc_txwin *win = new_win(test, 0xfffffffd, 16);
+
+	push_n(test, win, 10);		/* 0xfffffffd .. 6 */
+	sack_range(win, 0xfffffffe, 0);
+	mrc_txwin_mark_lost(win, 1);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_sacked(win), 3U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_lost(win), 1U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_ack(win, 2), 5U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_sacked(win), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_lost(win), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_in_flight(win), 5U);
+	/* The acked SACKs no longer count towards loss inference. */
+	sack_range(win, 4, 4);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 2), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 1), 2U);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 2), MRC_TXE_LOST);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 3), MRC_TXE_LOST);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 5), 0);
+}
+
+static void mark_lost_rules(struct kunit *test)
+{
+	struct mrc_txwin *win = new_win(test, 10, 16);
+	const struct mrc_tx_entry *e;
+	u32 psn, i;
+
+	push_n(test, win, 4);		/* 10 .. 13 */
+	sack_range(win, 11, 11);
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_mark_lost(win, 9));
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_mark_lost(win, 14));
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_mark_lost(win, 11));
+	KUNIT_EXPECT_TRUE(test, mrc_txwin_mark_lost(win, 12));
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_mark_lost(win, 12));
+	KUNIT_EXPECT_EQ(test, mrc_txwin_lost(win), 1U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_in_flight(win), 2U);
+	/* A SACK cancels the pending retransmission. */
+	sack_range(win, 12, 12);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_lost(win), 0U);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 12), MRC_TXE_SACKED);
+	psn = 10;
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_next_retransmit(win, &psn));
+
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_retransmit(win, 9, 0, 0), -ERANGE);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_retransmit(win, 14, 0, 0), -ERANGE);
+	for (i = 0; i < 300; i++)
+		KUNIT_ASSERT_EQ(test, mrc_txwin_on_retransmit(win, 13, 2, i), 0);
+	e = mrc_txwin_entry(win, 13);
+	KUNIT_EXPECT_EQ(test, e->tx_count, 255);
+	KUNIT_EXPECT_EQ(test, e->ts, 299U);
+}
+
+static void mark_all_lost_on_timeout(struct kunit *test)
+{
+	struct mrc_txwin *win = new_win(test, 0, 8);
+	u32 psn = 0, order[8], n = 0;
+
+	push_n(test, win, 8);
+	sack_range(win, 3, 3);
+	mrc_txwin_mark_lost(win, 5);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_mark_all_lost(win), 6U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_lost(win), 7U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_in_flight(win), 0U);
+	while (mrc_txwin_next_retransmit(win, &psn))
+		order[n++] = psn++;
+	KUNIT_ASSERT_EQ(test, n, 7U);
+	KUNIT_EXPECT_EQ(test, order[0], 0U);
+	KUNIT_EXPECT_EQ(test, order[3], 4U);
+	KUNIT_EXPECT_EQ(test, order[6], 7U);
+}
+
+static void retransmit_order(struct kunit *test)
+{
+	static const u32 lost[] = { 0xfffffffa, 0xffffffff, 0, 5 };
+	struct mrc_txwin *win = new_win(test, 0xfffffff0, 32);
+	const struct mrc_tx_entry *e;
+	u32 psn, i;
+
+	push_n(test, win, 24);		/* 0xfffffff0 .. 7 */
+	psn = 0xfffffff0;
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_next_retransmit(win, &psn));
+	/* Marked out of order, found in PSN order across the wrap. */
+	mrc_txwin_mark_lost(win, 5);
+	mrc_txwin_mark_lost(win, 0xffffffff);
+	mrc_txwin_mark_lost(win, 0);
+	mrc_txwin_mark_lost(win, 0xfffffffa);
+
+	/* Walking with a cursor leaves the marks alone. */
+	psn = 0xfffffff0;
+	for (i = 0; i < ARRAY_SIZE(lost); i++, psn++) {
+		KUNIT_ASSERT_TRUE(test, mrc_txwin_next_retransmit(win, &psn));
+		KUNIT_EXPECT_EQ(test, psn, lost[i]);
+	}
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_next_retransmit(win, &psn));
+	KUNIT_EXPECT_EQ(test, mrc_txwin_lost(win), 4U);
+	/* A cursor before una starts at una, one at or past nxt finds none. */
+	psn = 8;
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_next_retransmit(win, &psn));
+	psn = 100;
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_next_retransmit(win, &psn));
+	psn = 0xffffff00;
+	KUNIT_EXPECT_TRUE(test, mrc_txwin_next_retransmit(win, &psn));
+	KUNIT_EXPECT_EQ(test, psn, lost[0]);
+
+	/* Consuming from una: each retransmission clears its mark. */
+	for (i = 0; i < 2; i++) {
+		psn = mrc_txwin_oldest_unacked(win);
+		KUNIT_ASSERT_TRUE(test, mrc_txwin_next_retransmit(win, &psn));
+		KUNIT_EXPECT_EQ(test, psn, lost[i]);
+		KUNIT_EXPECT_EQ(test, mrc_txwin_on_retransmit(win, psn, 40 + i,
+							      5000 + i), 0);
+		e = mrc_txwin_entry(win, psn);
+		KUNIT_EXPECT_EQ(test, e->flags, 0);
+		KUNIT_EXPECT_EQ(test, e->ev, 40 + i);
+		KUNIT_EXPECT_EQ(test, e->ts, 5000U + i);
+		KUNIT_EXPECT_EQ(test, e->tx_count, 2);
+	}
+	/* A new loss below the ones left comes out first. */
+	mrc_txwin_mark_lost(win, 0xfffffff3);
+	psn = mrc_txwin_oldest_unacked(win);
+	KUNIT_ASSERT_TRUE(test, mrc_txwin_next_retransmit(win, &psn));
+	KUNIT_EXPECT_EQ(test, psn, 0xfffffff3U);
+	mrc_txwin_on_retransmit(win, psn, 1, 1);
+	/* An ACK past a lost PSN drops it. */
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_ack(win, 1), 17U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_lost(win), 1U);
+	psn = 0;
+	KUNIT_ASSERT_TRUE(test, mrc_txwin_next_retransmit(win, &psn));
+	KUNIT_EXPECT_EQ(test, psn, 5U);
+	mrc_txwin_on_retransmit(win, psn, 1, 1);
+	psn = 1;
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_next_retransmit(win, &psn));
+	KUNIT_EXPECT_EQ(test, mrc_txwin_lost(win), 0U);
+}
+
+/* Recount the scoreboard and check the cached counts and loss rule. */
+static void check_scoreboard(struct kunit *test, struct mrc_txwin *win,
+			     u32 dupthresh)
+{
+	u32 una = mrc_txwin_oldest_unacked(win), nxt = mrc_txwin_next_psn(win);
+	u32 psn, sacked = 0, lost = 0, after = 0, found = 0;
+	const struct mrc_tx_entry *e;
+
+	for (psn = nxt - 1; psn != una - 1; psn--) {
+		e = mrc_txwin_entry(win, psn);
+		KUNIT_ASSERT_NOT_NULL(test, e);
+		KUNIT_ASSERT_NE(test, e->flags, MRC_TXE_SACKED | MRC_TXE_LOST);
+		sacked += !!(e->flags & MRC_TXE_SACKED);
+		lost += !!(e->flags & MRC_TXE_LOST);
+		/* Sent once, un-SACKed, dupthresh SACKs above: lost. */
+		if (!e->flags && e->tx_count == 1)
+			KUNIT_ASSERT_LT_MSG(test, after, dupthresh, "psn %u", psn);
+		after += !!(e->flags & MRC_TXE_SACKED);
+	}
+	KUNIT_ASSERT_EQ(test, mrc_txwin_sacked(win), sacked);
+	KUNIT_ASSERT_EQ(test, mrc_txwin_lost(win), lost);
+	for (psn = una; mrc_txwin_next_retransmit(win, &psn); psn++)
+		found++;
+	KUNIT_ASSERT_EQ(test, found, lost);
+}
+
+static void random_scoreboard(struct kunit *test)
+{
+	struct mrc_txwin *win = new_win(test, 0xfffff000, 64);
+	u32 step, op, una, out, psn, i, inferred = 0, full = 0;
+	struct rnd_state rnd;
+	u64 bm[4];
+
+	prandom_seed_state(&rnd, 7);
+	for (step = 0; step < 20000; step++) {
+		op = prandom_u32_state(&rnd);
+		una = mrc_txwin_oldest_unacked(win);
+		out = mrc_txwin_outstanding(win);
+		switch (op % 8) {
+		case 0: case 1: case 2:
+			for (i = op % 13; i; i--)
+				full += mrc_txwin_push(win, i, step, &psn) ==
+					-ENOSPC;
+			break;
+		case 3:
+			mrc_txwin_on_ack(win, una + (op >> 8) % (out + 8) - 4);
+			break;
+		case 4: case 5:
+			for (i = 0; i < 4; i++)
+				bm[i] = (u64)prandom_u32_state(&rnd) << 32 |
+					prandom_u32_state(&rnd);
+			bm[op % 3] = 0;
+			mrc_txwin_on_sack(win, una + (op >> 8) % (out + 64) - 32,
+					  4, bm);
+			break;
+		case 6:
+			mrc_txwin_mark_lost(win, una + (op >> 8) % (out + 1));
+			break;
+		case 7:
+			psn = una;
+			for (i = op % 4; i && mrc_txwin_next_retransmit(win, &psn);
+			     i--)
+				mrc_txwin_on_retransmit(win, psn, 0, step);
+			break;
+		}
+		inferred += mrc_txwin_detect_losses(win, 3);
+		check_scoreboard(test, win, 3);
+	}
+	/* The run exercised loss inference and a full window. */
+	KUNIT_EXPECT_GT(test, inferred, 100U);
+	KUNIT_EXPECT_GT(test, full, 0U);
+	/* The sequence did cross the PSN wrap. */
+	KUNIT_EXPECT_LT(test, mrc_txwin_oldest_unacked(win), 0x80000000U);
+}
+
+static struct kunit_case mrc_txwin_cases[] = {
+	KUNIT_CASE(init_checks_size),
+	KUNIT_CASE(push_assigns_psns),
+	KUNIT_CASE(stale_acks_ignored),
+	KUNIT_CASE(acks_across_wrap),
+	KUNIT_CASE(sack_marks_window_only),
+	KUNIT_CASE(detect_losses_dupthresh),
+	KUNIT_CASE(ack_releases_scoreboard),
+	KUNIT_CASE(mark_lost_rules),
+	KUNIT_CASE(mark_all_lost_on_timeout),
+	KUNIT_CASE(retransmit_order),
+	KUNIT_CASE(random_scoreboard),
+	{}
+};
+
+static struct kunit_suite mrc_txwin_suite = {
+	.name = "mrc_txwin",
+	.test_cases = mrc_txwin_cases,
+};
+
+kunit_test_suite(mrc_txwin_suite);
+
+MODULE_LICENSE("Dual BSD/GPL");
