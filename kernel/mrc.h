@@ -7,6 +7,7 @@
 
 #include <linux/netdevice.h>
 #include <rdma/ib_verbs.h>
+#include <rdma/uverbs_ioctl.h>
 
 #include "uapi/mrc-abi.h"
 
@@ -27,6 +28,10 @@ struct mrc_net;
  * @port_active: last port state reported to the core, for event dedup
  * @num_pd: protection domains currently allocated
  * @list: entry in the driver's device list, for netlink dumps
+ * @mr_xa: memory regions by key index (key >> 8)
+ * @qp_xa: queue pairs by QPN
+ * @next_qpn: cyclic QPN allocation cursor
+ * @atomic_lock: makes remote atomics atomic with respect to each other
  */
 struct mrc_dev {
 	struct ib_device ib_dev;
@@ -37,6 +42,10 @@ struct mrc_dev {
 	bool port_active;
 	atomic_t num_pd;
 	struct list_head list;
+	struct xarray mr_xa;
+	struct xarray qp_xa;
+	u32 next_qpn;
+	spinlock_t atomic_lock; /* serialises remote atomic operations */
 };
 
 struct mrc_pd {
@@ -50,6 +59,14 @@ struct mrc_ucontext {
 static inline struct mrc_dev *to_mrc_dev(struct ib_device *ibdev)
 {
 	return container_of(ibdev, struct mrc_dev, ib_dev);
+}
+
+/* The user context a verb's udata belongs to, NULL for kernel callers. */
+static inline struct ib_ucontext *mrc_udata_ucontext(struct ib_udata *udata)
+{
+	if (!udata)
+		return NULL;
+	return &rdma_udata_to_drv_context(udata, struct mrc_ucontext, ibuc)->ibuc;
 }
 
 /* mrc_device.c */

@@ -195,6 +195,9 @@ static int mrc_register(struct mrc_dev *mdev, const char *ibdev_name)
 	guid = mrc_guid_from_mac(mdev->ndev->dev_addr);
 	memcpy(&ibdev->node_guid, &guid, sizeof(guid));
 
+	/* Doorbells and CQ arming go through these write() commands. */
+	ibdev->uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_POST_SEND) |
+				  BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
 	ib_set_device_ops(ibdev, &mrc_verbs_ops);
 	err = ib_device_set_netdev(ibdev, mdev->ndev, MRC_PORT_NUM);
 	if (err)
@@ -229,6 +232,9 @@ int mrc_newlink(const char *ibdev_name, struct net_device *ndev)
 		goto out_unlock;
 	}
 	INIT_LIST_HEAD(&mdev->list);
+	xa_init_flags(&mdev->mr_xa, XA_FLAGS_ALLOC1);
+	xa_init_flags(&mdev->qp_xa, XA_FLAGS_ALLOC);
+	spin_lock_init(&mdev->atomic_lock);
 	mdev->ndev = ndev;
 	netdev_hold(ndev, &mdev->ndev_tracker, GFP_KERNEL);
 	atomic_set(&mdev->num_pd, 0);

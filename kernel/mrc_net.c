@@ -11,6 +11,7 @@
 
 #include "mrc.h"
 #include "mrc_net.h"
+#include "mrc_qp.h"
 
 /**
  * struct mrc_net - per-namespace MRC state
@@ -30,18 +31,11 @@ struct mrc_net {
 
 static unsigned int mrc_net_id __read_mostly;
 
-static int mrc_udp_encap_recv(struct sock *sk, struct sk_buff *skb)
-{
-	/* No transport engine consumes packets yet: drop them here. */
-	kfree_skb(skb);
-	return 0;
-}
-
 static struct socket *mrc_udp_sock_create(struct net *net, u16 port)
 {
 	struct udp_tunnel_sock_cfg tunnel_cfg = {
 		.encap_type = 1,
-		.encap_rcv = mrc_udp_encap_recv,
+		.encap_rcv = mrc_rx_skb,
 	};
 	struct udp_port_cfg cfg = {
 		.family = AF_INET6,
@@ -106,6 +100,11 @@ void mrc_net_put(struct mrc_net *mn)
 		udp_tunnel_sock_release(sock);
 		wake_up_all(&mn->idle);
 	}
+}
+
+struct socket *mrc_net_sock(struct mrc_net *mn)
+{
+	return mn->sock;
 }
 
 static int __net_init mrc_net_ns_init(struct net *net)

@@ -31,4 +31,12 @@ struct mrc_net *mrc_net_get(struct net *net, u16 port);
  */
 void mrc_net_put(struct mrc_net *mn);
 
+/**
+ * mrc_net_sock() - the UDP socket of a namespace's MRC state
+ * @mn: state from mrc_net_get(); the caller holds a reference
+ *
+ * Return: the socket.
+ */
+struct socket *mrc_net_sock(struct mrc_net *mn);
+
 #endif /* MRC_NET_H */

@@ -1,25 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Verbs entry points of the MRC device. The transport objects (QP, CQ,
- * MR) are not implemented yet: their mandatory entry points answer
- * -EOPNOTSUPP and the device attributes advertise zero of each, so
- * nothing above us believes they exist.
+ * Device-level verbs of the MRC device (device and port queries, user
+ * contexts, PDs) and the ops table that names every verb.
  */
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
 
 #include "mrc.h"
+#include "mrc_qp.h"
 #include "mrc_link_params.h"
 #include "mrc_net.h"
-
-/* Placeholders the core allocates before calling create_qp/create_cq. */
-struct mrc_qp {
-	struct ib_qp ibqp;
-};
-
-struct mrc_cq {
-	struct ib_cq ibcq;
-};
 
 static bool mrc_udata_in_clear(struct ib_udata *udata)
 {
@@ -36,9 +26,27 @@ static int mrc_query_device(struct ib_device *ibdev,
 
 	memset(attr, 0, sizeof(*attr));
 	attr->sys_image_guid = ibdev->node_guid;
+	attr->max_mr_size = 1ULL << 40;
 	attr->page_size_cap = PAGE_SIZE;
+	attr->max_qp = MRC_MAX_QP;
+	attr->max_qp_wr = MRC_MAX_QP_WR;
+	attr->device_cap_flags = IB_DEVICE_RC_RNR_NAK_GEN;
+	attr->max_send_sge = MRC_MAX_SGE;
+	attr->max_recv_sge = MRC_MAX_SGE;
+	attr->max_sge_rd = MRC_MAX_SGE;
+	attr->max_cq = MRC_MAX_CQ;
+	attr->max_cqe = MRC_MAX_CQE;
+	attr->max_mr = MRC_MAX_MR;
 	attr->max_pd = MRC_MAX_PD;
+	attr->max_qp_rd_atom = MRC_MAX_RD_ATOMIC;
+	attr->max_qp_init_rd_atom = MRC_MAX_RD_ATOMIC;
+	attr->max_res_rd_atom = MRC_MAX_RD_ATOMIC * MRC_MAX_QP;
+	attr->atomic_cap = IB_ATOMIC_HCA;
+	attr->max_srq = MRC_MAX_SRQ;
+	attr->max_srq_wr = MRC_MAX_QP_WR;
+	attr->max_srq_sge = MRC_MAX_SGE;
 	attr->max_pkeys = 1;
+	attr->local_ca_ack_delay = 15;
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	return 0;
 }
@@ -135,75 +143,6 @@ static int mrc_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 	return 0;
 }
 
-static int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
-			 struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr,
-			 int mask, struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
-{
-	return 0;
-}
-
-static int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
-			 const struct ib_send_wr **bad_wr)
-{
-	*bad_wr = wr;
-	return -EOPNOTSUPP;
-}
-
-static int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
-			 const struct ib_recv_wr **bad_wr)
-{
-	*bad_wr = wr;
-	return -EOPNOTSUPP;
-}
-
-static int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
-			 struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
-static int mrc_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
-{
-	return 0;
-}
-
-static int mrc_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
-{
-	return 0;
-}
-
-static int mrc_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
-{
-	return -EOPNOTSUPP;
-}
-
-static struct ib_mr *mrc_get_dma_mr(struct ib_pd *ibpd, int access)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
-static struct ib_mr *mrc_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
-				     u64 iova, int access,
-				     struct ib_udata *udata)
-{
-	return ERR_PTR(-EOPNOTSUPP);
-}
-
-static int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
-{
-	return -EOPNOTSUPP;
-}
-
 static int mrc_enable_driver(struct ib_device *ibdev)
 {
 	struct mrc_dev *mdev = to_mrc_dev(ibdev);
@@ -240,28 +179,38 @@ const struct ib_device_ops mrc_verbs_ops = {
 	.alloc_ucontext = mrc_alloc_ucontext,
 	.create_cq = mrc_create_cq,
 	.create_qp = mrc_create_qp,
+	.create_srq = mrc_create_srq,
 	.dealloc_driver = mrc_dealloc_driver,
 	.dealloc_pd = mrc_dealloc_pd,
 	.dealloc_ucontext = mrc_dealloc_ucontext,
 	.dereg_mr = mrc_dereg_mr,
 	.destroy_cq = mrc_destroy_cq,
 	.destroy_qp = mrc_destroy_qp,
+	.destroy_srq = mrc_destroy_srq,
 	.enable_driver = mrc_enable_driver,
 	.get_dma_mr = mrc_get_dma_mr,
 	.get_link_layer = mrc_get_link_layer,
 	.get_port_immutable = mrc_get_port_immutable,
+	.mmap = mrc_mmap,
+	.mmap_free = mrc_mmap_free,
 	.modify_qp = mrc_modify_qp,
+	.modify_srq = mrc_modify_srq,
 	.poll_cq = mrc_poll_cq,
 	.post_recv = mrc_post_recv,
 	.post_send = mrc_post_send,
+	.post_srq_recv = mrc_post_srq_recv,
 	.query_device = mrc_query_device,
 	.query_pkey = mrc_query_pkey,
 	.query_port = mrc_query_port,
+	.query_qp = mrc_query_qp,
+	.query_srq = mrc_query_srq,
 	.reg_user_mr = mrc_reg_user_mr,
 	.req_notify_cq = mrc_req_notify_cq,
+	.resize_cq = mrc_resize_cq,
 
 	INIT_RDMA_OBJ_SIZE(ib_cq, mrc_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_pd, mrc_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_qp, mrc_qp, ibqp),
+	INIT_RDMA_OBJ_SIZE(ib_srq, mrc_srq, ibsrq),
 	INIT_RDMA_OBJ_SIZE(ib_ucontext, mrc_ucontext, ibuc),
 };

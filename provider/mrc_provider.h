@@ -9,16 +9,19 @@
 
 #include <cstddef>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
+#include <new>
 #include <type_traits>
 
 #include "verbs_provider_abi.h"
 
 namespace mrc {
 
-// Our objects are created by calloc(), either by libibverbs
-// (_verbs_init_and_alloc_context) or by us, and released by free(): they must
-// be plain C-compatible aggregates that are valid when zero-filled.
+// Plain objects (context, PD, MR, AH) are created by calloc(), either by
+// libibverbs (_verbs_init_and_alloc_context) or by us, and released by
+// free(): they must be C-compatible aggregates that are valid when
+// zero-filled. Objects with C++ members use make_object() below.
 template <typename T>
 constexpr bool kCObject = std::conjunction_v<std::is_standard_layout<T>, std::is_trivial<T>>;
 
@@ -35,6 +38,49 @@ CPtr<T> calloc_object() noexcept {
     static_assert(kCObject<T>);
     return CPtr<T>(static_cast<T*>(std::calloc(1, sizeof(T))));
 }
+
+// Objects with C++ members (ring mappings, locks) come from calloc() too,
+// constructed in place: the module then needs no operator new, so no
+// libstdc++. The C struct libibverbs sees stays first and zero-filled.
+struct DestroyDeleter {
+    template <typename T>
+    void operator()(T* p) const noexcept {
+        p->~T();
+        std::free(p);
+    }
+};
+
+template <typename T>
+using ObjPtr = std::unique_ptr<T, DestroyDeleter>;
+
+// Value-initialised object owned by an ObjPtr; null on allocation failure.
+template <typename T>
+ObjPtr<T> make_object() noexcept {
+    static_assert(std::is_standard_layout_v<T>, "container_of needs offsetof");
+    static_assert(alignof(T) <= alignof(std::max_align_t));
+    void* mem = std::calloc(1, sizeof(T));
+    return ObjPtr<T>(mem != nullptr ? new (mem) T() : nullptr);
+}
+
+// A core uverbs response followed by the provider's driver data (the kernel
+// driver's udata), laid out as the ibv_cmd_* helpers expect: they take
+// core() and size() and write the core part; the kernel writes the rest.
+template <typename Core, typename Driver>
+class DriverResp {
+    static_assert(sizeof(Core) % alignof(Driver) == 0, "driver data would be misaligned");
+
+public:
+    Core* core() noexcept { return reinterpret_cast<Core*>(buf_); }
+    static constexpr size_t size() noexcept { return sizeof(buf_); }
+    Driver driver() const noexcept {
+        Driver d;
+        std::memcpy(&d, buf_ + sizeof(Core), sizeof(d));
+        return d;
+    }
+
+private:
+    alignas(8) unsigned char buf_[sizeof(Core) + sizeof(Driver)] = {};
+};
 
 // Step from a member back to the object containing it.
 template <typename Outer, typename Member>
@@ -69,12 +115,42 @@ inline Pd* to_pd(ibv_pd* pd) noexcept {
 // mrc_context.cpp
 verbs_context* alloc_context(ibv_device* ibdev, int cmd_fd, void* private_data) noexcept;
 
-// mrc_verbs.cpp: the verbs implemented so far.
+// mrc_verbs.cpp: device, port and protection domain verbs.
 int query_device_ex(ibv_context* context, const ibv_query_device_ex_input* input,
                     ibv_device_attr_ex* attr, size_t attr_size) noexcept;
 int query_port(ibv_context* context, uint8_t port_num, ibv_port_attr* port_attr) noexcept;
 ibv_pd* alloc_pd(ibv_context* context) noexcept;
 int dealloc_pd(ibv_pd* pd) noexcept;
+
+// mrc_mr.cpp
+ibv_mr* reg_mr(ibv_pd* pd, void* addr, size_t length, uint64_t hca_va, int access) noexcept;
+int dereg_mr(verbs_mr* vmr) noexcept;
+
+// mrc_ah.cpp
+ibv_ah* create_ah(ibv_pd* pd, ibv_ah_attr* attr) noexcept;
+int destroy_ah(ibv_ah* ah) noexcept;
+
+// mrc_cq.cpp (req_notify_cq is ibv_cmd_req_notify_cq itself)
+ibv_cq* create_cq(ibv_context* context, int cqe, ibv_comp_channel* channel,
+                  int comp_vector) noexcept;
+int poll_cq(ibv_cq* cq, int num_entries, ibv_wc* wc) noexcept;
+int resize_cq(ibv_cq* cq, int cqe) noexcept;
+int destroy_cq(ibv_cq* cq) noexcept;
+
+// mrc_qp.cpp
+ibv_qp* create_qp(ibv_pd* pd, ibv_qp_init_attr* attr) noexcept;
+int query_qp(ibv_qp* qp, ibv_qp_attr* attr, int attr_mask, ibv_qp_init_attr* init_attr) noexcept;
+int modify_qp(ibv_qp* qp, ibv_qp_attr* attr, int attr_mask) noexcept;
+int destroy_qp(ibv_qp* qp) noexcept;
+int post_send(ibv_qp* qp, ibv_send_wr* wr, ibv_send_wr** bad_wr) noexcept;
+int post_recv(ibv_qp* qp, ibv_recv_wr* wr, ibv_recv_wr** bad_wr) noexcept;
+
+// mrc_srq.cpp
+ibv_srq* create_srq(ibv_pd* pd, ibv_srq_init_attr* attr) noexcept;
+int modify_srq(ibv_srq* srq, ibv_srq_attr* attr, int attr_mask) noexcept;
+int query_srq(ibv_srq* srq, ibv_srq_attr* attr) noexcept;
+int destroy_srq(ibv_srq* srq) noexcept;
+int post_srq_recv(ibv_srq* srq, ibv_recv_wr* wr, ibv_recv_wr** bad_wr) noexcept;
 
 }  // namespace mrc
 

@@ -38,8 +38,32 @@ extern "C" {
  */
 struct verbs_sysfs_dev;
 
-/* libibverbs' wrapper around ibv_mr; only passed through by pointer here. */
-struct verbs_mr;
+/* libibverbs' XRC domain wrapper; only ever reached through a pointer here. */
+struct verbs_xrcd;
+
+/*
+ * libibverbs' wrapper around ibv_mr. The provider allocates it in reg_mr();
+ * ibv_cmd_reg_mr() fills it, ibv_dereg_mr() reads mr_type and access back.
+ */
+struct verbs_mr {
+    struct ibv_mr ibv_mr;
+    int mr_type; /* enum ibv_mr_type in libibverbs: IBV_MR_TYPE_MR is 0 */
+    int access;
+};
+
+/*
+ * libibverbs' wrapper around ibv_qp. ibv_qp_to_qp_ex() casts every ibv_qp
+ * to it and reads comp_mask, so a provider QP must start with one (a zeroed
+ * comp_mask says "no ibv_qp_ex support").
+ */
+struct verbs_qp {
+    union {
+        struct ibv_qp qp;
+        struct ibv_qp_ex qp_ex;
+    };
+    uint32_t comp_mask;
+    struct verbs_xrcd* xrcd;
+};
 
 /* Values of verbs_match_ent.kind. */
 enum {
@@ -239,6 +263,121 @@ struct ibv_query_port {
     __u8 reserved[7];
 };
 
+/*
+ * Commands with a response carry its address in the payload ("response");
+ * libibverbs fills it from the resp argument of the ibv_cmd_* call. A
+ * provider's driver data would follow the core payload; MRC sends none.
+ */
+struct ibv_create_cq {
+    struct ib_uverbs_cmd_hdr hdr;
+    __aligned_u64 response;
+    __aligned_u64 user_handle;
+    __u32 cqe;
+    __u32 comp_vector;
+    __s32 comp_channel;
+    __u32 reserved;
+};
+
+struct ibv_resize_cq {
+    struct ib_uverbs_cmd_hdr hdr;
+    __aligned_u64 response;
+    __u32 cq_handle;
+    __u32 cqe;
+};
+
+struct ibv_create_qp {
+    struct ib_uverbs_cmd_hdr hdr;
+    __aligned_u64 response;
+    __aligned_u64 user_handle;
+    __u32 pd_handle;
+    __u32 send_cq_handle;
+    __u32 recv_cq_handle;
+    __u32 srq_handle;
+    __u32 max_send_wr;
+    __u32 max_recv_wr;
+    __u32 max_send_sge;
+    __u32 max_recv_sge;
+    __u32 max_inline_data;
+    __u8 sq_sig_all;
+    __u8 qp_type;
+    __u8 is_srq;
+    __u8 reserved;
+};
+
+struct ibv_query_qp {
+    struct ib_uverbs_cmd_hdr hdr;
+    __aligned_u64 response;
+    __u32 qp_handle;
+    __u32 attr_mask;
+};
+
+/* No response: libibverbs sends it with out_words 0. */
+struct ibv_modify_qp {
+    struct ib_uverbs_cmd_hdr hdr;
+    struct ib_uverbs_qp_dest dest;
+    struct ib_uverbs_qp_dest alt_dest;
+    __u32 qp_handle;
+    __u32 attr_mask;
+    __u32 qkey;
+    __u32 rq_psn;
+    __u32 sq_psn;
+    __u32 dest_qp_num;
+    __u32 qp_access_flags;
+    __u16 pkey_index;
+    __u16 alt_pkey_index;
+    __u8 qp_state;
+    __u8 cur_qp_state;
+    __u8 path_mtu;
+    __u8 path_mig_state;
+    __u8 en_sqd_async_notify;
+    __u8 max_rd_atomic;
+    __u8 max_dest_rd_atomic;
+    __u8 min_rnr_timer;
+    __u8 port_num;
+    __u8 timeout;
+    __u8 retry_cnt;
+    __u8 rnr_retry;
+    __u8 alt_port_num;
+    __u8 alt_timeout;
+    __u8 reserved[2];
+};
+
+struct ibv_create_srq {
+    struct ib_uverbs_cmd_hdr hdr;
+    __aligned_u64 response;
+    __aligned_u64 user_handle;
+    __u32 pd_handle;
+    __u32 max_wr;
+    __u32 max_sge;
+    __u32 srq_limit;
+};
+
+/* No response. */
+struct ibv_modify_srq {
+    struct ib_uverbs_cmd_hdr hdr;
+    __u32 srq_handle;
+    __u32 attr_mask;
+    __u32 max_wr;
+    __u32 srq_limit;
+};
+
+struct ibv_query_srq {
+    struct ib_uverbs_cmd_hdr hdr;
+    __aligned_u64 response;
+    __u32 srq_handle;
+    __u32 reserved;
+};
+
+struct ibv_reg_mr {
+    struct ib_uverbs_cmd_hdr hdr;
+    __aligned_u64 response;
+    __aligned_u64 start;
+    __aligned_u64 length;
+    __aligned_u64 hca_va;
+    __u32 pd_handle;
+    __u32 access_flags;
+};
+
 /* Registration; the PABI number in the name makes a mismatch fail to link. */
 void verbs_register_driver_34(const struct verbs_device_ops* ops);
 
@@ -267,6 +406,52 @@ int ibv_cmd_query_port(struct ibv_context* context, uint8_t port_num,
 int ibv_cmd_alloc_pd(struct ibv_context* context, struct ibv_pd* pd, struct ibv_alloc_pd* cmd,
                      size_t cmd_size, struct ib_uverbs_alloc_pd_resp* resp, size_t resp_size);
 int ibv_cmd_dealloc_pd(struct ibv_pd* pd);
+
+/*
+ * Creation helpers take the provider's command and response buffers: the
+ * core structure, then the provider's driver data up to cmd_size/resp_size.
+ * The kernel driver sees the bytes after the core response as its udata.
+ */
+int ibv_cmd_create_cq(struct ibv_context* context, int cqe, struct ibv_comp_channel* channel,
+                      int comp_vector, struct ibv_cq* cq, struct ibv_create_cq* cmd,
+                      size_t cmd_size, struct ib_uverbs_create_cq_resp* resp, size_t resp_size);
+int ibv_cmd_req_notify_cq(struct ibv_cq* cq, int solicited_only);
+int ibv_cmd_resize_cq(struct ibv_cq* cq, int cqe, struct ibv_resize_cq* cmd, size_t cmd_size,
+                      struct ib_uverbs_resize_cq_resp* resp, size_t resp_size);
+int ibv_cmd_destroy_cq(struct ibv_cq* cq);
+
+int ibv_cmd_create_qp(struct ibv_pd* pd, struct ibv_qp* qp, struct ibv_qp_init_attr* attr,
+                      struct ibv_create_qp* cmd, size_t cmd_size,
+                      struct ib_uverbs_create_qp_resp* resp, size_t resp_size);
+int ibv_cmd_query_qp(struct ibv_qp* qp, struct ibv_qp_attr* qp_attr, int attr_mask,
+                     struct ibv_qp_init_attr* qp_init_attr, struct ibv_query_qp* cmd,
+                     size_t cmd_size);
+int ibv_cmd_modify_qp(struct ibv_qp* qp, struct ibv_qp_attr* attr, int attr_mask,
+                      struct ibv_modify_qp* cmd, size_t cmd_size);
+int ibv_cmd_destroy_qp(struct ibv_qp* qp);
+/*
+ * Passes the work requests through the kernel's post_send. With wr NULL it
+ * sends an empty command (wr_count 0): the doorbell of a ring-based QP.
+ */
+int ibv_cmd_post_send(struct ibv_qp* ibqp, struct ibv_send_wr* wr, struct ibv_send_wr** bad_wr);
+
+int ibv_cmd_create_srq(struct ibv_pd* pd, struct ibv_srq* srq, struct ibv_srq_init_attr* attr,
+                       struct ibv_create_srq* cmd, size_t cmd_size,
+                       struct ib_uverbs_create_srq_resp* resp, size_t resp_size);
+int ibv_cmd_modify_srq(struct ibv_srq* srq, struct ibv_srq_attr* srq_attr, int srq_attr_mask,
+                       struct ibv_modify_srq* cmd, size_t cmd_size);
+int ibv_cmd_query_srq(struct ibv_srq* srq, struct ibv_srq_attr* srq_attr, struct ibv_query_srq* cmd,
+                      size_t cmd_size);
+int ibv_cmd_destroy_srq(struct ibv_srq* srq);
+
+int ibv_cmd_reg_mr(struct ibv_pd* pd, void* addr, size_t length, uint64_t hca_va, int access,
+                   struct verbs_mr* vmr, struct ibv_reg_mr* cmd, size_t cmd_size,
+                   struct ib_uverbs_reg_mr_resp* resp, size_t resp_size);
+int ibv_cmd_dereg_mr(struct verbs_mr* vmr);
+
+int ibv_cmd_create_ah(struct ibv_pd* pd, struct ibv_ah* ah, struct ibv_ah_attr* attr,
+                      struct ib_uverbs_create_ah_resp* resp, size_t resp_size);
+int ibv_cmd_destroy_ah(struct ibv_ah* ah);
 
 #ifdef __cplusplus
 }
@@ -307,6 +492,135 @@ static_assert(offsetof(struct ibv_query_port, port_num) ==
                   sizeof(struct ib_uverbs_cmd_hdr) +
                       offsetof(struct ib_uverbs_query_port, port_num),
               "ibv_query_port.port_num");
+static_assert(offsetof(struct verbs_context_ops, create_cq) == 15 * sizeof(void*),
+              "verbs_context_ops.create_cq");
+static_assert(offsetof(struct verbs_context_ops, create_qp) == 19 * sizeof(void*),
+              "verbs_context_ops.create_qp");
+static_assert(offsetof(struct verbs_context_ops, dereg_mr) == 28 * sizeof(void*),
+              "verbs_context_ops.dereg_mr");
+static_assert(offsetof(struct verbs_context_ops, poll_cq) == 53 * sizeof(void*),
+              "verbs_context_ops.poll_cq");
+static_assert(offsetof(struct verbs_context_ops, post_send) == 55 * sizeof(void*),
+              "verbs_context_ops.post_send");
+static_assert(offsetof(struct verbs_context_ops, reg_mr) == 68 * sizeof(void*),
+              "verbs_context_ops.reg_mr");
+static_assert(offsetof(struct verbs_context_ops, resize_cq) == 71 * sizeof(void*),
+              "verbs_context_ops.resize_cq");
+
+static_assert(offsetof(struct verbs_mr, ibv_mr) == 0, "ibv_mr must lead verbs_mr");
+static_assert(offsetof(struct verbs_mr, mr_type) == sizeof(struct ibv_mr), "verbs_mr.mr_type");
+static_assert(sizeof(struct verbs_mr) == sizeof(struct ibv_mr) + 8, "verbs_mr size");
+static_assert(offsetof(struct ibv_qp_ex, qp_base) == 0, "ibv_qp must lead ibv_qp_ex");
+static_assert(offsetof(struct verbs_qp, qp) == 0, "ibv_qp must lead verbs_qp");
+static_assert(offsetof(struct verbs_qp, comp_mask) == sizeof(struct ibv_qp_ex),
+              "verbs_qp.comp_mask");
+static_assert(sizeof(struct verbs_qp) == sizeof(struct ibv_qp_ex) + 16, "verbs_qp size");
+
+/*
+ * Each command is the header followed by the kernel's payload, member for
+ * member: check sizes and every offset against <rdma/ib_user_verbs.h>.
+ */
+#define MRC_CMD_SIZE(cmd, kabi)                                                                 \
+    static_assert(sizeof(struct cmd) == sizeof(struct ib_uverbs_cmd_hdr) + sizeof(struct kabi), \
+                  #cmd " size")
+#define MRC_CMD_FIELD(cmd, kabi, field)                                                \
+    static_assert(offsetof(struct cmd, field) ==                                       \
+                      sizeof(struct ib_uverbs_cmd_hdr) + offsetof(struct kabi, field), \
+                  #cmd "." #field)
+
+MRC_CMD_SIZE(ibv_create_cq, ib_uverbs_create_cq);
+MRC_CMD_FIELD(ibv_create_cq, ib_uverbs_create_cq, response);
+MRC_CMD_FIELD(ibv_create_cq, ib_uverbs_create_cq, user_handle);
+MRC_CMD_FIELD(ibv_create_cq, ib_uverbs_create_cq, cqe);
+MRC_CMD_FIELD(ibv_create_cq, ib_uverbs_create_cq, comp_vector);
+MRC_CMD_FIELD(ibv_create_cq, ib_uverbs_create_cq, comp_channel);
+MRC_CMD_FIELD(ibv_create_cq, ib_uverbs_create_cq, reserved);
+
+MRC_CMD_SIZE(ibv_resize_cq, ib_uverbs_resize_cq);
+MRC_CMD_FIELD(ibv_resize_cq, ib_uverbs_resize_cq, response);
+MRC_CMD_FIELD(ibv_resize_cq, ib_uverbs_resize_cq, cq_handle);
+MRC_CMD_FIELD(ibv_resize_cq, ib_uverbs_resize_cq, cqe);
+
+MRC_CMD_SIZE(ibv_create_qp, ib_uverbs_create_qp);
+MRC_CMD_FIELD(ibv_create_qp, ib_uverbs_create_qp, response);
+MRC_CMD_FIELD(ibv_create_qp, ib_uverbs_create_qp, user_handle);
+MRC_CMD_FIELD(ibv_create_qp, ib_uverbs_create_qp, pd_handle);
+MRC_CMD_FIELD(ibv_create_qp, ib_uverbs_create_qp, send_cq_handle);
+MRC_CMD_FIELD(ibv_create_qp, ib_uverbs_create_qp, recv_cq_handle);
+MRC_CMD_FIELD(ibv_create_qp, ib_uverbs_create_qp, srq_handle);
+MRC_CMD_FIELD(ibv_create_qp, ib_uverbs_create_qp, max_send_wr);
+MRC_CMD_FIELD(ibv_create_qp, ib_uverbs_create_qp, max_recv_wr);
+MRC_CMD_FIELD(ibv_create_qp, ib_uverbs_create_qp, max_send_sge);
+MRC_CMD_FIELD(ibv_create_qp, ib_uverbs_create_qp, max_recv_sge);
+MRC_CMD_FIELD(ibv_create_qp, ib_uverbs_create_qp, max_inline_data);
+MRC_CMD_FIELD(ibv_create_qp, ib_uverbs_create_qp, sq_sig_all);
+MRC_CMD_FIELD(ibv_create_qp, ib_uverbs_create_qp, qp_type);
+MRC_CMD_FIELD(ibv_create_qp, ib_uverbs_create_qp, is_srq);
+MRC_CMD_FIELD(ibv_create_qp, ib_uverbs_create_qp, reserved);
+
+MRC_CMD_SIZE(ibv_query_qp, ib_uverbs_query_qp);
+MRC_CMD_FIELD(ibv_query_qp, ib_uverbs_query_qp, response);
+MRC_CMD_FIELD(ibv_query_qp, ib_uverbs_query_qp, qp_handle);
+MRC_CMD_FIELD(ibv_query_qp, ib_uverbs_query_qp, attr_mask);
+
+MRC_CMD_SIZE(ibv_modify_qp, ib_uverbs_modify_qp);
+MRC_CMD_FIELD(ibv_modify_qp, ib_uverbs_modify_qp, dest);
+MRC_CMD_FIELD(ibv_modify_qp, ib_uverbs_modify_qp, alt_dest);
+MRC_CMD_FIELD(ibv_modify_qp, ib_uverbs_modify_qp, qp_handle);
+MRC_CMD_FIELD(ibv_modify_qp, ib_uverbs_modify_qp, attr_mask);
+MRC_CMD_FIELD(ibv_modify_qp, ib_uverbs_modify_qp, qkey);
+MRC_CMD_FIELD(ibv_modify_qp, ib_uverbs_modify_qp, rq_psn);
+MRC_CMD_FIELD(ibv_modify_qp, ib_uverbs_modify_qp, sq_psn);
+MRC_CMD_FIELD(ibv_modify_qp, ib_uverbs_modify_qp, dest_qp_num);
+MRC_CMD_FIELD(ibv_modify_qp, ib_uverbs_modify_qp, qp_access_flags);
+MRC_CMD_FIELD(ibv_modify_qp, ib_uverbs_modify_qp, pkey_index);
+MRC_CMD_FIELD(ibv_modify_qp, ib_uverbs_modify_qp, alt_pkey_index);
+MRC_CMD_FIELD(ibv_modify_qp, ib_uverbs_modify_qp, qp_state);
+MRC_CMD_FIELD(ibv_modify_qp, ib_uverbs_modify_qp, cur_qp_state);
+MRC_CMD_FIELD(ibv_modify_qp, ib_uverbs_modify_qp, path_mtu);
+MRC_CMD_FIELD(ibv_modify_qp, ib_uverbs_modify_qp, path_mig_state);
+MRC_CMD_FIELD(ibv_modify_qp, ib_uverbs_modify_qp, en_sqd_async_notify);
+MRC_CMD_FIELD(ibv_modify_qp, ib_uverbs_modify_qp, max_rd_atomic);
+MRC_CMD_FIELD(ibv_modify_qp, ib_uverbs_modify_qp, max_dest_rd_atomic);
+MRC_CMD_FIELD(ibv_modify_qp, ib_uverbs_modify_qp, min_rnr_timer);
+MRC_CMD_FIELD(ibv_modify_qp, ib_uverbs_modify_qp, port_num);
+MRC_CMD_FIELD(ibv_modify_qp, ib_uverbs_modify_qp, timeout);
+MRC_CMD_FIELD(ibv_modify_qp, ib_uverbs_modify_qp, retry_cnt);
+MRC_CMD_FIELD(ibv_modify_qp, ib_uverbs_modify_qp, rnr_retry);
+MRC_CMD_FIELD(ibv_modify_qp, ib_uverbs_modify_qp, alt_port_num);
+MRC_CMD_FIELD(ibv_modify_qp, ib_uverbs_modify_qp, alt_timeout);
+MRC_CMD_FIELD(ibv_modify_qp, ib_uverbs_modify_qp, reserved);
+
+MRC_CMD_SIZE(ibv_create_srq, ib_uverbs_create_srq);
+MRC_CMD_FIELD(ibv_create_srq, ib_uverbs_create_srq, response);
+MRC_CMD_FIELD(ibv_create_srq, ib_uverbs_create_srq, user_handle);
+MRC_CMD_FIELD(ibv_create_srq, ib_uverbs_create_srq, pd_handle);
+MRC_CMD_FIELD(ibv_create_srq, ib_uverbs_create_srq, max_wr);
+MRC_CMD_FIELD(ibv_create_srq, ib_uverbs_create_srq, max_sge);
+MRC_CMD_FIELD(ibv_create_srq, ib_uverbs_create_srq, srq_limit);
+
+MRC_CMD_SIZE(ibv_modify_srq, ib_uverbs_modify_srq);
+MRC_CMD_FIELD(ibv_modify_srq, ib_uverbs_modify_srq, srq_handle);
+MRC_CMD_FIELD(ibv_modify_srq, ib_uverbs_modify_srq, attr_mask);
+MRC_CMD_FIELD(ibv_modify_srq, ib_uverbs_modify_srq, max_wr);
+MRC_CMD_FIELD(ibv_modify_srq, ib_uverbs_modify_srq, srq_limit);
+
+MRC_CMD_SIZE(ibv_query_srq, ib_uverbs_query_srq);
+MRC_CMD_FIELD(ibv_query_srq, ib_uverbs_query_srq, response);
+MRC_CMD_FIELD(ibv_query_srq, ib_uverbs_query_srq, srq_handle);
+MRC_CMD_FIELD(ibv_query_srq, ib_uverbs_query_srq, reserved);
+
+MRC_CMD_SIZE(ibv_reg_mr, ib_uverbs_reg_mr);
+MRC_CMD_FIELD(ibv_reg_mr, ib_uverbs_reg_mr, response);
+MRC_CMD_FIELD(ibv_reg_mr, ib_uverbs_reg_mr, start);
+MRC_CMD_FIELD(ibv_reg_mr, ib_uverbs_reg_mr, length);
+MRC_CMD_FIELD(ibv_reg_mr, ib_uverbs_reg_mr, hca_va);
+MRC_CMD_FIELD(ibv_reg_mr, ib_uverbs_reg_mr, pd_handle);
+MRC_CMD_FIELD(ibv_reg_mr, ib_uverbs_reg_mr, access_flags);
+
+#undef MRC_CMD_FIELD
+#undef MRC_CMD_SIZE
+
 /* The context a provider embeds must end with the public ibv_context. */
 static_assert(offsetof(struct verbs_context, context) + sizeof(struct ibv_context) ==
                   sizeof(struct verbs_context),

@@ -25,4 +25,101 @@
 /* Name prefix the provider accepts when the driver id is not reported. */
 #define MRC_DEVICE_NAME_PREFIX "mrc"
 
+/*
+ * Queues (SQ, RQ, SRQ, CQ) are rings of fixed-size slots in memory shared
+ * by the kernel and the provider through mmap() of the uverbs file at
+ * mrc_ring_info.mmap_offset. The mapping starts with struct mrc_ring_ctrl;
+ * slot i of the ring lies at MRC_RING_SLOTS_OFFSET + i * slot_size.
+ *
+ * Indices are free-running 32-bit counters; slot = index & (num_slots - 1).
+ * The producer writes a slot, then publishes it with a release store of
+ * prod; the consumer reads prod with an acquire load, reads the slot, then
+ * releases it by storing cons. The kernel treats everything the provider
+ * writes as untrusted: it copies each slot once and validates it.
+ *
+ * Producers: provider for SQ, RQ and SRQ; kernel for CQ.
+ */
+struct mrc_ring_ctrl {
+	__u32 prod;
+	__u32 reserved0[15];	/* prod and cons on separate cache lines */
+	__u32 cons;
+	__u32 reserved1[15];
+};
+
+#define MRC_RING_SLOTS_OFFSET	128
+
+/* Where a ring lives; part of the create responses. */
+struct mrc_ring_info {
+	__aligned_u64 mmap_offset;
+	__u32 mmap_size;
+	__u32 num_slots;	/* a power of two */
+	__u32 slot_size;	/* bytes, a multiple of 64 */
+	__u32 reserved;
+};
+
+struct mrc_sge {
+	__aligned_u64 addr;
+	__u32 length;
+	__u32 lkey;
+};
+
+/* SQ slot: a send work request. Values are those of libibverbs. */
+struct mrc_send_wqe {
+	__aligned_u64 wr_id;
+	__u32 opcode;		/* enum ibv_wr_opcode */
+	__u32 send_flags;	/* enum ibv_send_flags */
+	__u32 imm_data;		/* network byte order, as in ibv_send_wr */
+	__u32 num_sge;		/* 0 when IBV_SEND_INLINE */
+	__u32 inline_len;	/* bytes of inline data after the header */
+	__u32 reserved0;
+	__aligned_u64 remote_addr;
+	__u32 rkey;
+	__u32 reserved1;
+	__aligned_u64 compare_add;
+	__aligned_u64 swap;
+	/* followed by num_sge struct mrc_sge, or inline_len bytes */
+};
+
+/* RQ and SRQ slot: a receive work request. */
+struct mrc_recv_wqe {
+	__aligned_u64 wr_id;
+	__u32 num_sge;
+	__u32 reserved;
+	/* followed by num_sge struct mrc_sge */
+};
+
+/* CQ slot: a work completion. Values are those of libibverbs. */
+struct mrc_cqe {
+	__aligned_u64 wr_id;
+	__u32 status;		/* enum ibv_wc_status */
+	__u32 opcode;		/* enum ibv_wc_opcode */
+	__u32 vendor_err;
+	__u32 byte_len;
+	__u32 imm_data;		/* network byte order */
+	__u32 qp_num;
+	__u32 src_qp;
+	__u32 wc_flags;		/* enum ibv_wc_flags */
+	__u16 pkey_index;
+	__u16 slid;
+	__u8 sl;
+	__u8 dlid_path_bits;
+	__u16 reserved;
+};
+
+/* Driver data of ibv_create_cq / ibv_resize_cq responses. */
+struct mrc_create_cq_resp {
+	struct mrc_ring_info ring;
+};
+
+/* Driver data of ibv_create_qp responses; rq is zero with an SRQ. */
+struct mrc_create_qp_resp {
+	struct mrc_ring_info sq;
+	struct mrc_ring_info rq;
+};
+
+/* Driver data of ibv_create_srq responses. */
+struct mrc_create_srq_resp {
+	struct mrc_ring_info ring;
+};
+
 #endif /* MRC_ABI_USER_H */

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Completer: acknowledgments, SACKs, NACKs and READ/ATOMIC responses
+ * arriving at the requester.
+ */
+#include "mrc_qp.h"
+
+/* The send WQE a PSN of ours belongs to, if that PSN is still tracked. */
+static struct mrc_swqe *mrc_comp_wqe_of(struct mrc_qp *qp, u32 psn)
+{
+	u32 idx = qp->psn_wqe[psn & (MRC_QP_WINDOW - 1)];
+	struct mrc_swqe *w;
+
+	if (idx - qp->sq.own >= qp->sq_send - qp->sq.own + 1 ||
+	    idx - qp->sq.own >= mrc_ring_num_slots(&qp->sq))
+		return NULL;
+	w = &qp->swqe[idx & qp->sq.mask];
+	if (!w->sent || psn - w->first_psn >= w->sent)
+		return NULL;
+	return w;
+}
+
+static void mrc_comp_sample_rtt(struct mrc_qp *qp, const struct mrc_pkt *pkt)
+{
+	u32 elapsed;
+
+	if (!pkt->aeth.timestamp)
+		return;
+	elapsed = mrc_now_ts() - pkt->aeth.timestamp;
+	if (elapsed < (1U << 24))
+		mrc_rto_sample(&qp->rto, mrc_ts_to_ns(elapsed));
+}
+
+static void mrc_comp_nack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
+{
+	struct mrc_swqe *w;
+	int status;
+
+	switch (pkt->aeth.syndrome) {
+	case MRC_SYN_TRIMMED:
+		mrc_txwin_mark_lost(&qp->txwin, pkt->psn);
+		return;
+	case MRC_SYN_PSN_SEQ_ERR:
+		mrc_txwin_mark_all_lost(&qp->txwin);
+		return;
+	case MRC_SYN_RNR:
+		/* The receiver has no WQE yet: the timer retries. */
+		return;
+	case MRC_SYN_REMOTE_ACCESS:
+		status = IB_WC_REM_ACCESS_ERR;
+		break;
+	case MRC_SYN_INVALID_REQ:
+		status = IB_WC_REM_INV_REQ_ERR;
+		break;
+	default:
+		status = IB_WC_REM_OP_ERR;
+		break;
+	}
+	w = mrc_comp_wqe_of(qp, pkt->psn);
+	if (w && w->status == IB_WC_SUCCESS) {
+		w->status = status;
+		w->state = MRC_SWQE_DONE;
+	}
+}
+
+static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
+{
+	u32 acked, lost = 0;
+
+	mrc_comp_sample_rtt(qp, pkt);
+	acked = mrc_txwin_on_ack(&qp->txwin, pkt->aeth.cum_psn);
+	if (pkt->opcode == MRC_OP_SACK)
+		mrc_txwin_on_sack(&qp->txwin, pkt->sack.base_psn,
+				  pkt->sack.nwords, pkt->sack.bitmap);
+	if (pkt->opcode == MRC_OP_NACK)
+		mrc_comp_nack(qp, pkt);
+	if (mrc_txwin_sacked(&qp->txwin))
+		lost = mrc_txwin_detect_losses(&qp->txwin, MRC_DUPTHRESH);
+	if (acked) {
+		mrc_rto_on_progress(&qp->rto);
+		mrc_cwnd_on_ack(&qp->cc, acked);
+	}
+	if (lost || pkt->aeth.ce_count)
+		mrc_cwnd_on_congestion(&qp->cc, mrc_txwin_oldest_unacked(&qp->txwin),
+				       mrc_txwin_next_psn(&qp->txwin));
+	return acked || lost || mrc_txwin_lost(&qp->txwin);
+}
+
+/* A READ response: place it by its PSN and count it. */
+static void mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+			       const void *payload)
+{
+	struct mrc_swqe *w = mrc_comp_wqe_of(qp, pkt->psn);
+	u32 bit = pkt->psn & (MRC_QP_WINDOW - 1);
+	u32 offset, plen;
+	u64 one = 1;
+	int status;
+
+	if (!w || w->wqe.opcode != IB_WR_RDMA_READ ||
+	    w->state == MRC_SWQE_DONE || test_bit(bit, qp->rd_got)) {
+		pr_debug("mrc: qp %u read resp psn %u dropped (w %d own %u send %u)\n",
+			 qp->ibqp.qp_num, pkt->psn, !!w, qp->sq.own, qp->sq_send);
+		return;
+	}
+	offset = (pkt->psn - w->first_psn) * qp->mtu;
+	plen = min(qp->mtu, w->length - min(offset, w->length));
+	if (pkt->payload_len != plen)
+		return;
+
+	status = mrc_req_copy(qp, w, offset, (void *)payload, plen, true);
+	if (status != IB_WC_SUCCESS) {
+		w->status = status;
+		w->state = MRC_SWQE_DONE;
+		return;
+	}
+	set_bit(bit, qp->rd_got);
+	if (qp->rd_pending)
+		qp->rd_pending--;
+	mrc_txwin_on_sack(&qp->txwin, pkt->psn, 1, &one);
+	if (++w->got == w->npkts)
+		w->state = MRC_SWQE_DONE;
+}
+
+static void mrc_comp_atomic_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt)
+{
+	struct mrc_swqe *w = mrc_comp_wqe_of(qp, pkt->psn);
+	u64 orig = pkt->atomic_orig;
+	int status;
+
+	if (!w || !mrc_op_is_read_atomic(w->wqe.opcode) ||
+	    w->wqe.opcode == IB_WR_RDMA_READ || w->state == MRC_SWQE_DONE)
+		return;
+	status = mrc_req_copy(qp, w, 0, &orig, sizeof(orig), true);
+	w->status = status;
+	w->state = MRC_SWQE_DONE;
+}
+
+/**
+ * mrc_comp_rx() - a response or acknowledgment for one of our requests
+ * @qp: the QP
+ * @pkt: validated headers
+ * @payload: the payload (READ responses)
+ */
+void mrc_comp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+		 const void *payload)
+{
+	bool kick = false;
+
+	spin_lock(&qp->lock);
+	if (qp->state != IB_QPS_RTS && qp->state != IB_QPS_SQD)
+		goto out;
+
+	switch (pkt->opcode) {
+	case MRC_OP_READ_RESP:
+		mrc_comp_read_resp(qp, pkt, payload);
+		break;
+	case MRC_OP_ATOMIC_RESP:
+		kick = mrc_comp_ack(qp, pkt);
+		mrc_comp_atomic_resp(qp, pkt);
+		break;
+	case MRC_OP_ACK:
+	case MRC_OP_SACK:
+	case MRC_OP_NACK:
+		kick = mrc_comp_ack(qp, pkt);
+		break;
+	default:
+		goto out;
+	}
+	mrc_req_complete(qp);
+	mrc_req_arm_rto(qp, kick);
+	/* Window space or losses: let the requester send. */
+	if (kick || qp->sq_send != qp->sq_fetch)
+		queue_work(system_unbound_wq, &qp->req_work);
+out:
+	spin_unlock(&qp->lock);
+}

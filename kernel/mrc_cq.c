@@ -1,0 +1,265 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Completion queues: a ring of struct mrc_cqe that the engine fills and a
+ * process (through the provider) or an in-kernel consumer drains.
+ */
+#include <linux/slab.h>
+
+#include "mrc_obj.h"
+
+/* Kernel rings carry the QP pointer ib_poll_cq() users expect. */
+struct mrc_kcqe {
+	struct mrc_cqe cqe;
+	struct ib_qp *qp;
+};
+
+static u32 mrc_cq_slot_size(bool is_user)
+{
+	return is_user ? sizeof(struct mrc_cqe) : sizeof(struct mrc_kcqe);
+}
+
+static int mrc_cq_copy_resp(struct ib_udata *udata,
+			    const struct mrc_ring_info *info)
+{
+	struct mrc_create_cq_resp resp = { .ring = *info };
+
+	if (udata->outlen < sizeof(resp))
+		return -EINVAL;
+	return ib_copy_to_udata(udata, &resp, sizeof(resp));
+}
+
+/**
+ * mrc_create_cq() - ib_device_ops.create_cq
+ * @ibcq: core-allocated CQ
+ * @attr: requested size, vector, flags
+ * @udata: user data; NULL for kernel consumers
+ *
+ * Return: 0 or a negative errno.
+ */
+int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+		  struct ib_udata *udata)
+{
+	struct mrc_cq *cq = to_mrc_cq(ibcq);
+	struct ib_ucontext *uctx = mrc_udata_ucontext(udata);
+	struct mrc_ring_info info;
+	int err;
+
+	if (attr->flags)
+		return -EOPNOTSUPP;
+	if (attr->cqe < 1 || attr->cqe > MRC_MAX_CQE)
+		return -EINVAL;
+	if (attr->comp_vector >= ibcq->device->num_comp_vectors)
+		return -EINVAL;
+
+	spin_lock_init(&cq->lock);
+	cq->is_user = !!udata;
+	err = mrc_ring_init(&cq->ring, attr->cqe + 1, mrc_cq_slot_size(cq->is_user),
+			    uctx, &info);
+	if (err)
+		return err;
+
+	if (udata) {
+		err = mrc_cq_copy_resp(udata, &info);
+		if (err) {
+			mrc_ring_destroy(&cq->ring);
+			return err;
+		}
+	}
+	ibcq->cqe = mrc_ring_num_slots(&cq->ring) - 1;
+	return 0;
+}
+
+/**
+ * mrc_destroy_cq() - ib_device_ops.destroy_cq
+ * @ibcq: the CQ; no QP uses it any more
+ * @udata: unused
+ *
+ * Return: 0.
+ */
+int mrc_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
+{
+	mrc_ring_destroy(&to_mrc_cq(ibcq)->ring);
+	return 0;
+}
+
+/* CQEs produced but not yet consumed; the consumer index is untrusted. */
+static u32 mrc_cq_pending(struct mrc_cq *cq)
+{
+	return mrc_ring_num_slots(&cq->ring) - mrc_ring_space(&cq->ring);
+}
+
+/**
+ * mrc_resize_cq() - ib_device_ops.resize_cq
+ * @ibcq: the CQ
+ * @cqe: new minimum capacity
+ * @udata: user data; the response names the new ring to map
+ *
+ * Pending completions move to the new ring; the caller unmaps the old one.
+ *
+ * Return: 0 or a negative errno.
+ */
+int mrc_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
+{
+	struct mrc_cq *cq = to_mrc_cq(ibcq);
+	struct ib_ucontext *uctx = mrc_udata_ucontext(udata);
+	struct mrc_ring_info info;
+	struct mrc_ring new_ring, old_ring;
+	u32 pending, cons, i;
+	int err;
+
+	if (cqe < 1 || cqe > MRC_MAX_CQE)
+		return -EINVAL;
+	err = mrc_ring_init(&new_ring, cqe + 1, cq->ring.slot_size, uctx, &info);
+	if (err)
+		return err;
+	if (udata) {
+		err = mrc_cq_copy_resp(udata, &info);
+		if (err)
+			goto out_destroy_new;
+	}
+
+	spin_lock_irq(&cq->lock);
+	pending = mrc_cq_pending(cq);
+	if (pending > mrc_ring_num_slots(&new_ring) - 1) {
+		spin_unlock_irq(&cq->lock);
+		err = -EINVAL;
+		goto out_destroy_new;
+	}
+	cons = cq->ring.own - pending;
+	for (i = 0; i < pending; i++) {
+		memcpy(mrc_ring_slot(&new_ring, i),
+		       mrc_ring_slot(&cq->ring, cons + i), cq->ring.slot_size);
+		mrc_ring_produce(&new_ring);
+	}
+	old_ring = cq->ring;
+	cq->ring = new_ring;
+	ibcq->cqe = mrc_ring_num_slots(&cq->ring) - 1;
+	spin_unlock_irq(&cq->lock);
+
+	mrc_ring_destroy(&old_ring);
+	return 0;
+
+out_destroy_new:
+	mrc_ring_destroy(&new_ring);
+	return err;
+}
+
+static void mrc_cqe_to_wc(const struct mrc_kcqe *k, struct ib_wc *wc)
+{
+	memset(wc, 0, sizeof(*wc));
+	wc->wr_id = k->cqe.wr_id;
+	wc->status = k->cqe.status;
+	wc->opcode = k->cqe.opcode;
+	wc->vendor_err = k->cqe.vendor_err;
+	wc->byte_len = k->cqe.byte_len;
+	wc->ex.imm_data = (__force __be32)k->cqe.imm_data;
+	wc->qp = k->qp;
+	wc->src_qp = k->cqe.src_qp;
+	wc->wc_flags = k->cqe.wc_flags;
+	wc->port_num = MRC_PORT_NUM;
+}
+
+/**
+ * mrc_poll_cq() - ib_device_ops.poll_cq, for in-kernel consumers
+ * @ibcq: the CQ
+ * @num_entries: room at @wc
+ * @wc: completions out
+ *
+ * Return: completions returned.
+ */
+int mrc_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc)
+{
+	struct mrc_cq *cq = to_mrc_cq(ibcq);
+	unsigned long flags;
+	int n = 0;
+	u32 cons;
+
+	if (cq->is_user)
+		return 0;
+	spin_lock_irqsave(&cq->lock, flags);
+	cons = cq->ring.ctrl->cons;
+	while (n < num_entries && cons != cq->ring.own) {
+		mrc_cqe_to_wc(mrc_ring_slot(&cq->ring, cons), &wc[n]);
+		cons++;
+		n++;
+	}
+	/* Slots read above may be reused once cons moves. */
+	smp_store_release(&cq->ring.ctrl->cons, cons);
+	spin_unlock_irqrestore(&cq->lock, flags);
+	return n;
+}
+
+/**
+ * mrc_req_notify_cq() - ib_device_ops.req_notify_cq
+ * @ibcq: the CQ
+ * @flags: IB_CQ_SOLICITED or IB_CQ_NEXT_COMP, maybe IB_CQ_REPORT_MISSED_EVENTS
+ *
+ * Return: 1 when missed events were asked for and completions are
+ * pending, else 0.
+ */
+int mrc_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
+{
+	struct mrc_cq *cq = to_mrc_cq(ibcq);
+	unsigned long irqflags;
+	int ret = 0;
+
+	spin_lock_irqsave(&cq->lock, irqflags);
+	/* NEXT_COMP includes solicited completions: never downgrade it. */
+	if (cq->notify != IB_CQ_NEXT_COMP)
+		cq->notify = flags & IB_CQ_SOLICITED_MASK;
+	if ((flags & IB_CQ_REPORT_MISSED_EVENTS) && mrc_cq_pending(cq))
+		ret = 1;
+	spin_unlock_irqrestore(&cq->lock, irqflags);
+	return ret;
+}
+
+/**
+ * mrc_cq_post() - add a completion and raise the armed event
+ * @cq: the CQ
+ * @cqe: the completion
+ * @qp: the QP it belongs to, for in-kernel consumers
+ * @solicited: the completion answers a solicited request
+ *
+ * Return: 0, or -ENOSPC when the CQ overflowed (the consumer gets an
+ * IB_EVENT_CQ_ERR and the completion is lost, as on hardware).
+ */
+int mrc_cq_post(struct mrc_cq *cq, const struct mrc_cqe *cqe,
+		struct ib_qp *qp, bool solicited)
+{
+	struct ib_event ev = {
+		.device = cq->ibcq.device,
+		.element.cq = &cq->ibcq,
+		.event = IB_EVENT_CQ_ERR,
+	};
+	unsigned long flags;
+	bool notify = false;
+	struct mrc_kcqe *slot;
+
+	spin_lock_irqsave(&cq->lock, flags);
+	if (!mrc_ring_space(&cq->ring)) {
+		pr_debug("mrc: cq overflow: prod %u cons %u slots %u\n",
+			 cq->ring.own, READ_ONCE(cq->ring.ctrl->cons),
+			 mrc_ring_num_slots(&cq->ring));
+		cq->overflowed = true;
+		spin_unlock_irqrestore(&cq->lock, flags);
+		if (cq->ibcq.event_handler)
+			cq->ibcq.event_handler(&ev, cq->ibcq.cq_context);
+		return -ENOSPC;
+	}
+	slot = mrc_ring_slot(&cq->ring, cq->ring.own);
+	memcpy(&slot->cqe, cqe, sizeof(*cqe));
+	if (!cq->is_user)
+		slot->qp = qp;
+	mrc_ring_produce(&cq->ring);
+
+	if (cq->notify == IB_CQ_NEXT_COMP ||
+	    (cq->notify == IB_CQ_SOLICITED && solicited)) {
+		cq->notify = 0;
+		notify = true;
+	}
+	spin_unlock_irqrestore(&cq->lock, flags);
+
+	if (notify && cq->ibcq.comp_handler)
+		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
+	return 0;
+}

@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Verbs objects of the MRC device: CQ, MR, SRQ and QP as the transport
+ * engine sees them.
+ */
+#ifndef MRC_OBJ_H
+#define MRC_OBJ_H
+
+#include <linux/refcount.h>
+#include <linux/spinlock.h>
+#include <linux/workqueue.h>
+#include <net/ipv6.h>
+#include <rdma/ib_umem.h>
+#include <rdma/ib_verbs.h>
+
+#include "mrc.h"
+#include "mrc_ring.h"
+
+#define MRC_MAX_QP_WR		4096
+#define MRC_MAX_SGE		16
+#define MRC_MAX_INLINE		256
+#define MRC_MAX_CQE		(MRC_RING_MAX_SLOTS - 1)
+#define MRC_MAX_QP		0x10000
+#define MRC_MAX_CQ		0x10000
+#define MRC_MAX_MR		0x40000
+#define MRC_MAX_SRQ		0x1000
+#define MRC_MAX_RD_ATOMIC	16
+#define MRC_MIN_QPN		16
+#define MRC_MAX_QPN		MRC_QPN_LIMIT
+#define MRC_QPN_LIMIT		0x00ffffffU
+
+/**
+ * struct mrc_cq - completion queue
+ * @ibcq: core object
+ * @lock: serialises producers of @ring and the notify state
+ * @ring: CQE ring; the kernel produces, userspace or ib_poll_cq consumes
+ * @notify: armed events (IB_CQ_SOLICITED or IB_CQ_NEXT_COMP), 0 if none
+ * @overflowed: a completion was lost because the ring was full
+ * @is_user: @ring is mapped into a process
+ */
+struct mrc_cq {
+	struct ib_cq ibcq;
+	spinlock_t lock; /* protects ring production and notify */
+	struct mrc_ring ring;
+	u8 notify;
+	bool overflowed;
+	bool is_user;
+};
+
+/**
+ * struct mrc_mr - memory region
+ * @ibmr: core object; lkey == rkey
+ * @umem: pinned user memory, NULL for the kernel DMA MR
+ * @iova: first valid address (ignored for the DMA MR, which spans all)
+ * @length: bytes
+ * @access: IB_ACCESS_* flags
+ * @pages: the pinned pages of @umem in order, for byte-granular access
+ * @npages: entries in @pages
+ * @ref: users (engine lookups) + 1 for the registration
+ * @done: completed when @ref drops to zero, so dereg can wait
+ */
+struct mrc_mr {
+	struct ib_mr ibmr;
+	struct ib_umem *umem;
+	struct page **pages;
+	unsigned long npages;
+	u64 iova;
+	u64 length;
+	int access;
+	refcount_t ref;
+	struct completion done;
+};
+
+/**
+ * struct mrc_srq - shared receive queue
+ * @ibsrq: core object
+ * @lock: serialises consumers of @ring
+ * @ring: receive WQE ring; the owner produces, the responder consumes
+ * @max_sge: SGEs per receive WQE
+ * @limit: srq_limit armed by ibv_modify_srq, 0 when not armed
+ */
+struct mrc_srq {
+	struct ib_srq ibsrq;
+	spinlock_t lock; /* protects ring consumption and limit */
+	struct mrc_ring ring;
+	u32 max_sge;
+	u32 limit;
+};
+
+struct mrc_qp;
+
+static inline struct mrc_cq *to_mrc_cq(struct ib_cq *ibcq)
+{
+	return container_of(ibcq, struct mrc_cq, ibcq);
+}
+
+static inline struct mrc_mr *to_mrc_mr(struct ib_mr *ibmr)
+{
+	return container_of(ibmr, struct mrc_mr, ibmr);
+}
+
+static inline struct mrc_srq *to_mrc_srq(struct ib_srq *ibsrq)
+{
+	return container_of(ibsrq, struct mrc_srq, ibsrq);
+}
+
+/* mrc_cq.c */
+int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
+		  struct ib_udata *udata);
+int mrc_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
+int mrc_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata);
+int mrc_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
+int mrc_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
+int mrc_cq_post(struct mrc_cq *cq, const struct mrc_cqe *cqe,
+		struct ib_qp *qp, bool solicited);
+
+/* mrc_mr.c */
+struct ib_mr *mrc_get_dma_mr(struct ib_pd *ibpd, int access);
+struct ib_mr *mrc_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
+			      u64 iova, int access, struct ib_udata *udata);
+int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+struct mrc_mr *mrc_mr_get(struct mrc_dev *mdev, u32 key, struct ib_pd *pd,
+			  int access, u64 iova, u64 len, int *status);
+void mrc_mr_put(struct mrc_mr *mr);
+int mrc_mr_copy(struct mrc_mr *mr, u64 iova, void *buf, u32 len, bool to_mr);
+int mrc_mr_atomic(struct mrc_mr *mr, u64 iova, bool cmp_swp, u64 compare,
+		  u64 swap_add, u64 *orig);
+
+/* mrc_srq.c */
+int mrc_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
+		   struct ib_udata *udata);
+int mrc_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
+		   enum ib_srq_attr_mask mask, struct ib_udata *udata);
+int mrc_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr);
+int mrc_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata);
+int mrc_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
+		      const struct ib_recv_wr **bad_wr);
+int mrc_srq_take(struct mrc_srq *srq, struct mrc_recv_wqe *wqe,
+		 struct mrc_sge *sge);
+
+#endif /* MRC_OBJ_H */

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * RC queue pairs: creation, the IB state machine (modify/query), and
+ * destruction. The data path lives in mrc_req.c and mrc_resp.c.
+ */
+#include <linux/slab.h>
+#include <rdma/ib_addr.h>
+#include <rdma/ib_cache.h>
+
+#include "mrc_qp.h"
+
+static u32 mrc_sq_data_size(u32 max_sge, u32 max_inline)
+{
+	return max_t(u32, max_sge * sizeof(struct mrc_sge), max_inline);
+}
+
+static int mrc_qp_check_cap(const struct ib_qp_init_attr *init)
+{
+	const struct ib_qp_cap *cap = &init->cap;
+
+	if (init->qp_type != IB_QPT_RC)
+		return -EOPNOTSUPP;
+	if (init->create_flags)
+		return -EOPNOTSUPP;
+	if (!init->send_cq || !init->recv_cq)
+		return -EINVAL;
+	if (!cap->max_send_wr || cap->max_send_wr > MRC_MAX_QP_WR ||
+	    cap->max_send_sge > MRC_MAX_SGE ||
+	    cap->max_inline_data > MRC_MAX_INLINE)
+		return -EINVAL;
+	if (!init->srq && (!cap->max_recv_wr || cap->max_recv_wr > MRC_MAX_QP_WR ||
+			   cap->max_recv_sge > MRC_MAX_SGE))
+		return -EINVAL;
+	return 0;
+}
+
+static int mrc_qp_alloc_queues(struct mrc_qp *qp, struct ib_qp_init_attr *init,
+			       struct ib_ucontext *uctx,
+			       struct mrc_create_qp_resp *resp)
+{
+	struct ib_qp_cap *cap = &init->cap;
+	u32 slots;
+	int err;
+
+	qp->sq_max_sge = max_t(u32, cap->max_send_sge, 1);
+	qp->sq_max_inline = cap->max_inline_data;
+	qp->swqe_data_size = mrc_sq_data_size(qp->sq_max_sge, qp->sq_max_inline);
+	err = mrc_ring_init(&qp->sq, cap->max_send_wr,
+			    sizeof(struct mrc_send_wqe) + qp->swqe_data_size,
+			    uctx, &resp->sq);
+	if (err)
+		return err;
+	slots = mrc_ring_num_slots(&qp->sq);
+	cap->max_send_wr = slots;
+	cap->max_send_sge = (qp->sq.slot_size - sizeof(struct mrc_send_wqe)) /
+			    sizeof(struct mrc_sge);
+	cap->max_send_sge = min_t(u32, cap->max_send_sge, MRC_MAX_SGE);
+	qp->sq_max_sge = cap->max_send_sge;
+
+	qp->swqe = kvcalloc(slots, sizeof(*qp->swqe), GFP_KERNEL);
+	qp->swqe_data = kvcalloc(slots, qp->swqe_data_size, GFP_KERNEL);
+	if (!qp->swqe || !qp->swqe_data)
+		return -ENOMEM;
+
+	if (init->srq) {
+		qp->srq = to_mrc_srq(init->srq);
+		cap->max_recv_wr = 0;
+		cap->max_recv_sge = 0;
+		return 0;
+	}
+	qp->rq_max_sge = max_t(u32, cap->max_recv_sge, 1);
+	err = mrc_ring_init(&qp->rq, cap->max_recv_wr,
+			    sizeof(struct mrc_recv_wqe) +
+			    qp->rq_max_sge * sizeof(struct mrc_sge),
+			    uctx, &resp->rq);
+	if (err)
+		return err;
+	cap->max_recv_wr = mrc_ring_num_slots(&qp->rq);
+	cap->max_recv_sge = qp->rq_max_sge;
+	return 0;
+}
+
+static int mrc_qp_alloc_windows(struct mrc_qp *qp)
+{
+	int err;
+
+	qp->psn_wqe = kvcalloc(MRC_QP_WINDOW, sizeof(*qp->psn_wqe), GFP_KERNEL);
+	qp->rmsg = kvcalloc(MRC_QP_WINDOW, sizeof(*qp->rmsg), GFP_KERNEL);
+	qp->rd_got = bitmap_zalloc(MRC_QP_WINDOW, GFP_KERNEL);
+	if (!qp->psn_wqe || !qp->rmsg || !qp->rd_got)
+		return -ENOMEM;
+	if (qp->srq) {
+		qp->rmsg_sge = kvcalloc(MRC_QP_WINDOW * MRC_MAX_SGE,
+					sizeof(*qp->rmsg_sge), GFP_KERNEL);
+		if (!qp->rmsg_sge)
+			return -ENOMEM;
+	}
+	err = mrc_txwin_init(&qp->txwin, 0, MRC_QP_WINDOW);
+	if (err)
+		return err;
+	err = mrc_rxwin_init(&qp->rxwin, 0, MRC_QP_WINDOW);
+	if (err)
+		return err;
+	return mrc_rto_init(&qp->rto, 0, 7);
+}
+
+/* Undo create; safe on a partially built QP (zeroed by the core). */
+static void mrc_qp_free(struct mrc_qp *qp)
+{
+	hrtimer_cancel(&qp->rto_timer);
+	cancel_work_sync(&qp->req_work);
+	cancel_work_sync(&qp->tx_work);
+	skb_queue_purge(&qp->txq);
+	if (qp->rxwin.map)
+		mrc_rxwin_destroy(&qp->rxwin);
+	if (qp->txwin.ent)
+		mrc_txwin_destroy(&qp->txwin);
+	kvfree(qp->rmsg_sge);
+	bitmap_free(qp->rd_got);
+	kvfree(qp->rmsg);
+	kvfree(qp->psn_wqe);
+	kvfree(qp->swqe_data);
+	kvfree(qp->swqe);
+	if (qp->rq.ctrl)
+		mrc_ring_destroy(&qp->rq);
+	if (qp->sq.ctrl)
+		mrc_ring_destroy(&qp->sq);
+}
+
+/**
+ * mrc_create_qp() - ib_device_ops.create_qp
+ * @ibqp: core-allocated QP
+ * @init: requested attributes; capabilities are updated to what we give
+ * @udata: user data; the response names the rings to map
+ *
+ * Return: 0 or a negative errno.
+ */
+int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
+		  struct ib_udata *udata)
+{
+	struct mrc_dev *mdev = to_mrc_dev(ibqp->device);
+	struct mrc_qp *qp = to_mrc_qp(ibqp);
+	struct ib_ucontext *uctx = NULL;
+	struct mrc_create_qp_resp resp = {};
+	u32 qpn;
+	int err;
+
+	err = mrc_qp_check_cap(init);
+	if (err)
+		return err;
+	if (udata) {
+		if (udata->outlen < sizeof(resp))
+			return -EINVAL;
+		uctx = mrc_udata_ucontext(udata);
+	}
+
+	qp->mdev = mdev;
+	qp->is_user = !!udata;
+	qp->sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
+	qp->state = IB_QPS_RESET;
+	refcount_set(&qp->ref, 1);
+	init_completion(&qp->done);
+	spin_lock_init(&qp->lock);
+	mutex_init(&qp->modify_lock);
+	skb_queue_head_init(&qp->txq);
+	INIT_WORK(&qp->req_work, mrc_req_work);
+	INIT_WORK(&qp->tx_work, mrc_tx_work);
+	hrtimer_init(&qp->rto_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	qp->rto_timer.function = mrc_rto_fire;
+	mrc_cwnd_init(&qp->cc, MRC_QP_WINDOW, 0);
+	qp->path_mtu = IB_MTU_1024;
+	qp->mtu = 1024;
+
+	err = mrc_qp_alloc_queues(qp, init, uctx, &resp);
+	if (!err)
+		err = mrc_qp_alloc_windows(qp);
+	if (err)
+		goto err_free;
+
+	err = xa_alloc_cyclic(&mdev->qp_xa, &qpn, qp,
+			      XA_LIMIT(MRC_MIN_QPN, MRC_QPN_LIMIT),
+			      &mdev->next_qpn, GFP_KERNEL);
+	if (err < 0)
+		goto err_free;
+	ibqp->qp_num = qpn;
+
+	if (udata) {
+		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+		if (err)
+			goto err_erase;
+	}
+	return 0;
+
+err_erase:
+	xa_erase(&mdev->qp_xa, qpn);
+err_free:
+	mrc_qp_free(qp);
+	return err;
+}
+
+/**
+ * mrc_qp_get() - look up a QP for the receive path
+ * @mdev: the device
+ * @qpn: destination QPN from a packet, untrusted
+ *
+ * Return: the QP with a reference (mrc_qp_put() it), or NULL.
+ */
+struct mrc_qp *mrc_qp_get(struct mrc_dev *mdev, u32 qpn)
+{
+	struct mrc_qp *qp;
+
+	rcu_read_lock();
+	qp = xa_load(&mdev->qp_xa, qpn);
+	if (qp && !refcount_inc_not_zero(&qp->ref))
+		qp = NULL;
+	rcu_read_unlock();
+	return qp;
+}
+
+/**
+ * mrc_qp_put() - drop a reference from mrc_qp_get()
+ * @qp: the QP
+ */
+void mrc_qp_put(struct mrc_qp *qp)
+{
+	if (refcount_dec_and_test(&qp->ref))
+		complete(&qp->done);
+}
+
+/**
+ * mrc_destroy_qp() - ib_device_ops.destroy_qp
+ * @ibqp: the QP
+ * @udata: unused
+ *
+ * Return: 0.
+ */
+int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
+{
+	struct mrc_qp *qp = to_mrc_qp(ibqp);
+
+	xa_erase(&qp->mdev->qp_xa, ibqp->qp_num);
+	spin_lock_bh(&qp->lock);
+	qp->state = IB_QPS_RESET;
+	spin_unlock_bh(&qp->lock);
+	mrc_qp_put(qp);
+	wait_for_completion(&qp->done);
+	mrc_qp_free(qp);
+	return 0;
+}

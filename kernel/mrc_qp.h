@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Reliable-connection queue pairs: object state shared by the verbs entry
+ * points (mrc_qp.c) and the transport engine (requester, responder,
+ * completer, tx, rx).
+ */
+#ifndef MRC_QP_H
+#define MRC_QP_H
+
+#include <linux/hrtimer.h>
+#include <linux/skbuff.h>
+
+#include "mrc_obj.h"
+#include "mrc_rto.h"
+#include "mrc_rxwin.h"
+#include "mrc_txwin.h"
+#include "mrc_wire.h"
+#include "mrc_cwnd.h"
+
+#define MRC_QP_WINDOW		1024	/* PSNs in flight per direction */
+#define MRC_ACK_EVERY		16	/* coalesce: ACK at least this often */
+#define MRC_DUPTHRESH		3	/* SACKed PSNs that prove a loss */
+#define MRC_RD_ATOMIC_CACHE	16	/* remembered atomic results */
+
+/* Progress of a send WQE. */
+enum mrc_swqe_state {
+	MRC_SWQE_QUEUED,	/* fetched, not fully transmitted */
+	MRC_SWQE_SENT,		/* every packet transmitted once */
+	MRC_SWQE_DONE,		/* acknowledged / responded; ready to complete */
+};
+
+/**
+ * struct mrc_swqe - kernel copy of a send WQE and its progress
+ * @wqe: the header as fetched (validated) from the SQ ring
+ * @sge: the validated scatter list (or NULL for inline)
+ * @inline_data: inline payload (or NULL)
+ * @length: total payload bytes (read length for READ)
+ * @first_psn: PSN of the first packet
+ * @npkts: PSNs the WQE uses (READ: one per response packet)
+ * @sent: packets transmitted so far (first transmission)
+ * @got: READ response packets placed
+ * @state: enum mrc_swqe_state
+ * @status: completion status (IB_WC_SUCCESS unless an error)
+ * @rsn: receive sequence number carried in the DPH
+ * @atomic_orig: value returned by an atomic
+ */
+struct mrc_swqe {
+	struct mrc_send_wqe wqe;
+	struct mrc_sge *sge;
+	u8 *inline_data;
+	u32 length;
+	u32 first_psn;
+	u32 npkts;
+	u32 sent;
+	u32 got;
+	u8 state;
+	u8 status;
+	u32 rsn;
+	u64 atomic_orig;
+};
+
+/**
+ * struct mrc_rmsg - responder state of one incoming receive-consuming
+ * message (SEND, SEND_IMM, WRITE_IMM), indexed by its RSN
+ * @valid: slot in use for @rsn
+ * @last_seen: the LAST packet arrived; @last_psn is known
+ * @rsn: receive sequence number
+ * @last_psn: PSN of the message's last packet
+ * @len: message length
+ * @opcode: wire opcode of the message
+ * @imm: immediate data (network order as sent)
+ * @solicited: SE flag of the last packet
+ * @srq_wqe: for SRQ QPs, the WQE taken for this message
+ * @status: IB_WC_SUCCESS or the error that ends the QP
+ */
+struct mrc_rmsg {
+	bool valid;
+	bool last_seen;
+	u32 rsn;
+	u32 last_psn;
+	u32 len;
+	u8 opcode;
+	u32 imm;
+	bool solicited;
+	bool has_srq_wqe;
+	u32 num_sge;
+	u64 srq_wr_id;
+	u8 status;
+};
+
+struct mrc_atomic_result {
+	u32 psn;
+	bool valid;
+	u64 orig;
+};
+
+/**
+ * struct mrc_path - where the QP's packets go
+ * @v4: the peer is reached over IPv4 (RoCE v2 IPv4-mapped GID)
+ * @saddr: our address (from the source GID)
+ * @daddr: the peer's address (from the destination GID)
+ * @sport: UDP source port (per-QP entropy)
+ * @tclass: traffic class / TOS
+ * @hop_limit: hop limit / TTL
+ * @flow_label: IPv6 flow label
+ */
+struct mrc_path {
+	bool v4;
+	struct in6_addr saddr;
+	struct in6_addr daddr;
+	__be16 sport;
+	u8 tclass;
+	u8 hop_limit;
+	u32 flow_label;
+};
+
+/**
+ * struct mrc_qp - an RC queue pair
+ *
+ * @lock protects everything the engine touches; the verbs entry points
+ * take @modify_lock around attribute changes and then @lock.
+ */
+struct mrc_qp {
+	struct ib_qp ibqp;
+	struct mrc_dev *mdev;
+	refcount_t ref;			/* lookups from the receive path */
+	struct completion done;		/* @ref reached zero */
+	spinlock_t lock; /* engine state below */
+	struct mutex modify_lock; /* serialises modify, query and destroy */
+	enum ib_qp_state state;
+	bool is_user;
+	bool sig_all;
+
+	/* attributes */
+	u32 dest_qpn;
+	u32 mtu;
+	enum ib_mtu path_mtu;
+	int access;
+	u8 timeout;
+	u8 retry_cnt;
+	u8 rnr_retry;
+	u8 min_rnr_timer;
+	u8 max_rd_atomic;
+	u8 max_dest_rd_atomic;
+	u16 pkey_index;
+	u32 sq_psn;
+	u32 rq_psn;
+	struct rdma_ah_attr ah_attr;
+	struct mrc_path path;
+
+	/* queues */
+	struct mrc_ring sq;
+	struct mrc_ring rq;
+	struct mrc_srq *srq;
+	u32 sq_max_sge;
+	u32 sq_max_inline;
+	u32 rq_max_sge;
+
+	/* requester and completer */
+	struct mrc_swqe *swqe;		/* one per SQ slot */
+	u8 *swqe_data;			/* SGEs / inline data per slot */
+	u32 swqe_data_size;
+	u32 sq_fetch;			/* next SQ index to fetch */
+	u32 sq_send;			/* WQE being transmitted */
+	u32 next_rsn;
+	u32 *psn_wqe;			/* SQ index by PSN & mask */
+	unsigned long *rd_got;		/* READ responses placed, by PSN */
+	struct mrc_txwin txwin;
+	struct mrc_rto rto;
+	struct hrtimer rto_timer;
+	bool rto_armed;
+	u32 rd_atomic_out;		/* READ/ATOMIC outstanding */
+	bool sq_err;			/* a WQE failed: transmit no more */
+	u32 rd_pending;			/* READ responses asked, not placed */
+	struct mrc_cwnd cc;		/* congestion window */
+	struct work_struct req_work;
+
+	/* responder */
+	struct mrc_rxwin rxwin;
+	struct mrc_rmsg *rmsg;		/* MRC_QP_WINDOW entries by RSN */
+	struct mrc_sge *rmsg_sge;	/* SRQ QPs: SGEs of each rmsg */
+	u32 rsn_complete;		/* next RSN to complete */
+	u32 unacked;			/* packets since the last ACK */
+	u32 ce_count;
+	struct mrc_atomic_result atomic_cache[MRC_RD_ATOMIC_CACHE];
+	u32 atomic_next;
+
+	/* transmit backlog built under @lock, sent after it */
+	struct sk_buff_head txq;
+	struct work_struct tx_work;
+};
+
+static inline struct mrc_qp *to_mrc_qp(struct ib_qp *ibqp)
+{
+	return container_of(ibqp, struct mrc_qp, ibqp);
+}
+
+/* mrc_qp.c */
+int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
+		  struct ib_udata *udata);
+int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		  struct ib_udata *udata);
+int mrc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		 struct ib_qp_init_attr *init);
+int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
+int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		  const struct ib_send_wr **bad_wr);
+int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		  const struct ib_recv_wr **bad_wr);
+struct mrc_qp *mrc_qp_get(struct mrc_dev *mdev, u32 qpn);
+void mrc_qp_put(struct mrc_qp *qp);
+void mrc_qp_error_locked(struct mrc_qp *qp);
+
+/* mrc_req.c: requester */
+u32 mrc_now_ts(void);
+bool mrc_op_is_read_atomic(u32 opcode);
+int mrc_req_copy(struct mrc_qp *qp, struct mrc_swqe *w, u32 offset,
+		 void *buf, u32 len, bool to_sge);
+void mrc_req_complete(struct mrc_qp *qp);
+void mrc_req_arm_rto(struct mrc_qp *qp, bool restart);
+void mrc_req_work(struct work_struct *work);
+void mrc_req_kick(struct mrc_qp *qp);
+enum hrtimer_restart mrc_rto_fire(struct hrtimer *timer);
+void mrc_req_flush(struct mrc_qp *qp);
+
+/* mrc_comp.c: completer */
+void mrc_comp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+		 const void *payload);
+
+/* mrc_resp.c: responder */
+void mrc_resp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+		 const void *payload, bool ce);
+void mrc_resp_flush(struct mrc_qp *qp);
+
+/* mrc_tx.c */
+struct sk_buff *mrc_tx_alloc(struct mrc_qp *qp, struct mrc_pkt *pkt,
+			     void **payload);
+void mrc_tx_queue(struct mrc_qp *qp, struct sk_buff *skb);
+void mrc_tx_work(struct work_struct *work);
+void mrc_tx_flush_now(struct mrc_qp *qp);
+
+/* mrc_rx.c */
+int mrc_rx_skb(struct sock *sk, struct sk_buff *skb);
+
+#endif /* MRC_QP_H */

@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * RC queue pairs: the IB state machine (modify/query), addressing from the
+ * AH attribute, and the post verbs for in-kernel consumers.
+ */
+#include <rdma/ib_addr.h>
+#include <rdma/ib_cache.h>
+
+#include "mrc_link_params.h"
+#include "mrc_qp.h"
+
+static int mrc_qp_set_path(struct mrc_qp *qp, const struct rdma_ah_attr *ah)
+{
+	const struct ib_global_route *grh = rdma_ah_read_grh(ah);
+	const struct ib_gid_attr *sgid_attr = grh->sgid_attr;
+	union {
+		struct sockaddr_in v4;
+		struct sockaddr_in6 v6;
+	} dst, src;
+
+	if (!(rdma_ah_get_ah_flags(ah) & IB_AH_GRH) || !sgid_attr)
+		return -EINVAL;
+	if (sgid_attr->gid_type != IB_GID_TYPE_ROCE_UDP_ENCAP)
+		return -EINVAL;
+
+	rdma_gid2ip((struct sockaddr *)&dst, &grh->dgid);
+	rdma_gid2ip((struct sockaddr *)&src, &sgid_attr->gid);
+	if (dst.v4.sin_family != src.v4.sin_family)
+		return -EINVAL;
+
+	qp->path.v4 = dst.v4.sin_family == AF_INET;
+	if (qp->path.v4) {
+		ipv6_addr_set_v4mapped(dst.v4.sin_addr.s_addr, &qp->path.daddr);
+		ipv6_addr_set_v4mapped(src.v4.sin_addr.s_addr, &qp->path.saddr);
+	} else {
+		qp->path.daddr = dst.v6.sin6_addr;
+		qp->path.saddr = src.v6.sin6_addr;
+	}
+	qp->path.tclass = grh->traffic_class;
+	qp->path.hop_limit = grh->hop_limit ? grh->hop_limit : 64;
+	qp->path.flow_label = grh->flow_label;
+	qp->ah_attr = *ah;
+	qp->ah_attr.grh.sgid_attr = NULL;
+	return 0;
+}
+
+static int mrc_qp_check_attr(struct mrc_qp *qp, const struct ib_qp_attr *attr,
+			     int mask)
+{
+	if ((mask & IB_QP_PORT) && attr->port_num != MRC_PORT_NUM)
+		return -EINVAL;
+	if ((mask & IB_QP_PKEY_INDEX) && attr->pkey_index != 0)
+		return -EINVAL;
+	if ((mask & IB_QP_PATH_MTU) &&
+	    (attr->path_mtu < IB_MTU_256 || attr->path_mtu > IB_MTU_4096))
+		return -EINVAL;
+	if ((mask & IB_QP_TIMEOUT) && attr->timeout > 31)
+		return -EINVAL;
+	if ((mask & IB_QP_RETRY_CNT) && attr->retry_cnt > 7)
+		return -EINVAL;
+	if ((mask & IB_QP_RNR_RETRY) && attr->rnr_retry > 7)
+		return -EINVAL;
+	if ((mask & IB_QP_MAX_QP_RD_ATOMIC) &&
+	    attr->max_rd_atomic > MRC_MAX_RD_ATOMIC)
+		return -EINVAL;
+	if ((mask & IB_QP_MAX_DEST_RD_ATOMIC) &&
+	    attr->max_dest_rd_atomic > MRC_MAX_RD_ATOMIC)
+		return -EINVAL;
+	if ((mask & IB_QP_DEST_QPN) && attr->dest_qp_num > MRC_QPN_LIMIT)
+		return -EINVAL;
+	if ((mask & IB_QP_ACCESS_FLAGS) &&
+	    (attr->qp_access_flags & ~(IB_ACCESS_REMOTE_WRITE |
+				       IB_ACCESS_REMOTE_READ |
+				       IB_ACCESS_REMOTE_ATOMIC |
+				       IB_ACCESS_LOCAL_WRITE)))
+		return -EINVAL;
+	return 0;
+}
+
+/* Largest payload the port carries now, as an IB MTU. */
+static enum ib_mtu mrc_qp_port_mtu(struct mrc_qp *qp)
+{
+	unsigned int mtu = mrc_payload_mtu(READ_ONCE(qp->mdev->ndev->mtu));
+
+	return mtu ? ib_mtu_int_to_enum(mtu) : IB_MTU_256;
+}
+
+static void mrc_qp_reset_locked(struct mrc_qp *qp)
+{
+	mrc_txwin_reset(&qp->txwin, qp->sq_psn);
+	mrc_rxwin_reset(&qp->rxwin, qp->rq_psn);
+	memset(qp->rmsg, 0, MRC_QP_WINDOW * sizeof(*qp->rmsg));
+	memset(qp->atomic_cache, 0, sizeof(qp->atomic_cache));
+	qp->sq_fetch = qp->sq.own;
+	qp->sq_send = qp->sq.own;
+	qp->next_rsn = 0;
+	qp->rsn_complete = 0;
+	qp->rd_atomic_out = 0;
+	qp->sq_err = false;
+	qp->rd_pending = 0;
+	qp->unacked = 0;
+	mrc_cwnd_init(&qp->cc, MRC_QP_WINDOW, qp->sq_psn);
+}
+
+static void mrc_qp_apply(struct mrc_qp *qp, const struct ib_qp_attr *attr,
+			 int mask)
+{
+	if (mask & IB_QP_ACCESS_FLAGS)
+		qp->access = attr->qp_access_flags;
+	if (mask & IB_QP_PATH_MTU) {
+		qp->path_mtu = min(attr->path_mtu, mrc_qp_port_mtu(qp));
+		qp->mtu = ib_mtu_enum_to_int(qp->path_mtu);
+	}
+	if (mask & IB_QP_DEST_QPN)
+		qp->dest_qpn = attr->dest_qp_num;
+	if (mask & IB_QP_TIMEOUT) {
+		qp->timeout = attr->timeout;
+		mrc_rto_set_timeout(&qp->rto, attr->timeout);
+	}
+	if (mask & IB_QP_RETRY_CNT) {
+		qp->retry_cnt = attr->retry_cnt;
+		mrc_rto_set_retry(&qp->rto, attr->retry_cnt, 0);
+	}
+	if (mask & IB_QP_RNR_RETRY)
+		qp->rnr_retry = attr->rnr_retry;
+	if (mask & IB_QP_MIN_RNR_TIMER)
+		qp->min_rnr_timer = attr->min_rnr_timer;
+	if (mask & IB_QP_MAX_QP_RD_ATOMIC)
+		qp->max_rd_atomic = attr->max_rd_atomic;
+	if (mask & IB_QP_MAX_DEST_RD_ATOMIC)
+		qp->max_dest_rd_atomic = attr->max_dest_rd_atomic;
+	if (mask & IB_QP_SQ_PSN) {
+		qp->sq_psn = attr->sq_psn;
+		mrc_txwin_reset(&qp->txwin, qp->sq_psn);
+		mrc_cwnd_init(&qp->cc, MRC_QP_WINDOW, qp->sq_psn);
+	}
+	if (mask & IB_QP_RQ_PSN) {
+		qp->rq_psn = attr->rq_psn;
+		mrc_rxwin_reset(&qp->rxwin, qp->rq_psn);
+	}
+}
+
+/**
+ * mrc_modify_qp() - ib_device_ops.modify_qp
+ * @ibqp: the QP
+ * @attr: new attributes
+ * @mask: IB_QP_* bits of @attr to apply
+ * @udata: user data (none defined)
+ *
+ * Return: 0 or a negative errno; nothing changes on error.
+ */
+int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		  struct ib_udata *udata)
+{
+	struct mrc_qp *qp = to_mrc_qp(ibqp);
+	enum ib_qp_state cur, next;
+	struct mrc_path old_path;
+	int err;
+
+	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
+		return -EOPNOTSUPP;
+
+	mutex_lock(&qp->modify_lock);
+	cur = (mask & IB_QP_CUR_STATE) ? attr->cur_qp_state : qp->state;
+	next = (mask & IB_QP_STATE) ? attr->qp_state : cur;
+	err = -EINVAL;
+	if (cur != qp->state ||
+	    !ib_modify_qp_is_ok(cur, next, IB_QPT_RC, mask))
+		goto out;
+	err = mrc_qp_check_attr(qp, attr, mask);
+	if (err)
+		goto out;
+	old_path = qp->path;
+	if (mask & IB_QP_AV) {
+		err = mrc_qp_set_path(qp, &attr->ah_attr);
+		if (err)
+			goto out;
+		qp->path.sport = cpu_to_be16(rdma_get_udp_sport(qp->path.flow_label,
+								ibqp->qp_num,
+								attr->dest_qp_num));
+	}
+
+	spin_lock_bh(&qp->lock);
+	mrc_qp_apply(qp, attr, mask);
+	if (mask & IB_QP_STATE) {
+		if (next == IB_QPS_RESET)
+			mrc_qp_reset_locked(qp);
+		qp->state = next;
+	}
+	spin_unlock_bh(&qp->lock);
+
+	/* Errors flush, RTS may have work queued: let the engine look. */
+	if (next == IB_QPS_ERR || next == IB_QPS_RTS)
+		mrc_req_kick(qp);
+	err = 0;
+out:
+	mutex_unlock(&qp->modify_lock);
+	return err;
+}
+
+/**
+ * mrc_query_qp() - ib_device_ops.query_qp
+ * @ibqp: the QP
+ * @attr: filled in
+ * @mask: attributes asked for (all are returned)
+ * @init: filled in with creation attributes
+ *
+ * Return: 0.
+ */
+int mrc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
+		 struct ib_qp_init_attr *init)
+{
+	struct mrc_qp *qp = to_mrc_qp(ibqp);
+
+	memset(attr, 0, sizeof(*attr));
+	memset(init, 0, sizeof(*init));
+	mutex_lock(&qp->modify_lock);
+	attr->qp_state = qp->state;
+	attr->cur_qp_state = qp->state;
+	attr->path_mtu = qp->path_mtu;
+	attr->path_mig_state = IB_MIG_MIGRATED;
+	attr->qp_access_flags = qp->access;
+	attr->dest_qp_num = qp->dest_qpn;
+	attr->sq_psn = qp->sq_psn;
+	attr->rq_psn = qp->rq_psn;
+	attr->timeout = qp->timeout;
+	attr->retry_cnt = qp->retry_cnt;
+	attr->rnr_retry = qp->rnr_retry;
+	attr->min_rnr_timer = qp->min_rnr_timer;
+	attr->max_rd_atomic = qp->max_rd_atomic;
+	attr->max_dest_rd_atomic = qp->max_dest_rd_atomic;
+	attr->port_num = MRC_PORT_NUM;
+	attr->ah_attr = qp->ah_attr;
+	attr->cap.max_send_wr = mrc_ring_num_slots(&qp->sq);
+	attr->cap.max_send_sge = qp->sq_max_sge;
+	attr->cap.max_inline_data = qp->sq_max_inline;
+	if (!qp->srq) {
+		attr->cap.max_recv_wr = mrc_ring_num_slots(&qp->rq);
+		attr->cap.max_recv_sge = qp->rq_max_sge;
+	}
+	mutex_unlock(&qp->modify_lock);
+
+	init->qp_type = IB_QPT_RC;
+	init->send_cq = ibqp->send_cq;
+	init->recv_cq = ibqp->recv_cq;
+	init->srq = ibqp->srq;
+	init->cap = attr->cap;
+	init->sq_sig_type = qp->sig_all ? IB_SIGNAL_ALL_WR : IB_SIGNAL_REQ_WR;
+	return 0;
+}
+
+/**
+ * mrc_qp_error_locked() - move the QP to the error state
+ * @qp: the QP, with @qp->lock held
+ *
+ * The requester work flushes outstanding work requests.
+ */
+void mrc_qp_error_locked(struct mrc_qp *qp)
+{
+	struct ib_event ev = {
+		.device = qp->ibqp.device,
+		.element.qp = &qp->ibqp,
+		.event = IB_EVENT_QP_FATAL,
+	};
+
+	if (qp->state == IB_QPS_ERR || qp->state == IB_QPS_RESET)
+		return;
+	qp->state = IB_QPS_ERR;
+	if (qp->ibqp.event_handler)
+		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+	queue_work(system_unbound_wq, &qp->req_work);
+}
+
+/**
+ * mrc_post_send() - ib_device_ops.post_send
+ * @ibqp: the QP
+ * @wr: work requests; ignored for user QPs, whose doorbell this is
+ * @bad_wr: first request not posted
+ *
+ * Return: 0 or a negative errno.
+ */
+int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
+		  const struct ib_send_wr **bad_wr)
+{
+	struct mrc_qp *qp = to_mrc_qp(ibqp);
+	struct mrc_ring_ctrl *ctrl = qp->sq.ctrl;
+	int err = 0;
+
+	if (qp->is_user) {
+		mrc_req_kick(qp);
+		return 0;
+	}
+
+	spin_lock_bh(&qp->lock);
+	for (; wr; wr = wr->next) {
+		u32 prod = ctrl->prod;
+		struct mrc_send_wqe *w;
+		struct mrc_sge *sge;
+		int i;
+
+		if (wr->num_sge > qp->sq_max_sge ||
+		    (wr->send_flags & IB_SEND_INLINE)) {
+			err = -EINVAL;
+			break;
+		}
+		if (prod - ctrl->cons >= mrc_ring_num_slots(&qp->sq)) {
+			err = -ENOMEM;
+			break;
+		}
+		w = mrc_ring_slot(&qp->sq, prod);
+		memset(w, 0, sizeof(*w));
+		w->wr_id = wr->wr_id;
+		w->opcode = wr->opcode;
+		w->send_flags = wr->send_flags;
+		w->imm_data = (__force u32)wr->ex.imm_data;
+		w->num_sge = wr->num_sge;
+		if (wr->opcode == IB_WR_RDMA_WRITE ||
+		    wr->opcode == IB_WR_RDMA_WRITE_WITH_IMM ||
+		    wr->opcode == IB_WR_RDMA_READ) {
+			w->remote_addr = rdma_wr(wr)->remote_addr;
+			w->rkey = rdma_wr(wr)->rkey;
+		} else if (wr->opcode == IB_WR_ATOMIC_CMP_AND_SWP ||
+			   wr->opcode == IB_WR_ATOMIC_FETCH_AND_ADD) {
+			w->remote_addr = atomic_wr(wr)->remote_addr;
+			w->rkey = atomic_wr(wr)->rkey;
+			w->compare_add = atomic_wr(wr)->compare_add;
+			w->swap = atomic_wr(wr)->swap;
+		}
+		sge = (struct mrc_sge *)(w + 1);
+		for (i = 0; i < wr->num_sge; i++) {
+			sge[i].addr = wr->sg_list[i].addr;
+			sge[i].length = wr->sg_list[i].length;
+			sge[i].lkey = wr->sg_list[i].lkey;
+		}
+		/* Publish the WQE written above. */
+		smp_store_release(&ctrl->prod, prod + 1);
+	}
+	spin_unlock_bh(&qp->lock);
+	if (err)
+		*bad_wr = wr;
+	mrc_req_kick(qp);
+	return err;
+}
+
+/**
+ * mrc_post_recv() - ib_device_ops.post_recv, for in-kernel consumers
+ * @ibqp: the QP
+ * @wr: receive requests
+ * @bad_wr: first request not posted
+ *
+ * Return: 0 or a negative errno.
+ */
+int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
+		  const struct ib_recv_wr **bad_wr)
+{
+	struct mrc_qp *qp = to_mrc_qp(ibqp);
+	struct mrc_ring_ctrl *ctrl = qp->rq.ctrl;
+	int err = 0;
+
+	if (qp->srq || qp->is_user) {
+		*bad_wr = wr;
+		return -EINVAL;
+	}
+	spin_lock_bh(&qp->lock);
+	for (; wr; wr = wr->next) {
+		u32 prod = ctrl->prod;
+		struct mrc_recv_wqe *w;
+		struct mrc_sge *sge;
+		int i;
+
+		if (wr->num_sge > qp->rq_max_sge) {
+			err = -EINVAL;
+			break;
+		}
+		if (prod - ctrl->cons >= mrc_ring_num_slots(&qp->rq)) {
+			err = -ENOMEM;
+			break;
+		}
+		w = mrc_ring_slot(&qp->rq, prod);
+		w->wr_id = wr->wr_id;
+		w->num_sge = wr->num_sge;
+		sge = (struct mrc_sge *)(w + 1);
+		for (i = 0; i < wr->num_sge; i++) {
+			sge[i].addr = wr->sg_list[i].addr;
+			sge[i].length = wr->sg_list[i].length;
+			sge[i].lkey = wr->sg_list[i].lkey;
+		}
+		/* Publish the WQE written above. */
+		smp_store_release(&ctrl->prod, prod + 1);
+	}
+	spin_unlock_bh(&qp->lock);
+	if (err)
+		*bad_wr = wr;
+	return err;
+}

@@ -1,0 +1,625 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Requester: fetch send WQEs from the SQ ring, validate them, segment them
+ * into packets by path MTU and transmit within the send window; retransmit
+ * what acknowledgments or the timer show lost.
+ */
+#include <linux/ktime.h>
+
+#include "mrc_qp.h"
+
+#define MRC_READ_CHUNK	64	/* READ response PSNs requested at once */
+
+/* Current time in wire timestamp units (1.024 us). */
+u32 mrc_now_ts(void)
+{
+	return (u32)(ktime_get_ns() >> 10);
+}
+
+bool mrc_op_is_read_atomic(u32 opcode)
+{
+	return opcode == IB_WR_RDMA_READ || opcode == IB_WR_ATOMIC_CMP_AND_SWP ||
+	       opcode == IB_WR_ATOMIC_FETCH_AND_ADD;
+}
+
+static bool mrc_op_consumes_rwqe(u32 opcode)
+{
+	return opcode == IB_WR_SEND || opcode == IB_WR_SEND_WITH_IMM ||
+	       opcode == IB_WR_RDMA_WRITE_WITH_IMM;
+}
+
+/* Copy and check one SQ slot; returns an IB_WC_* status. */
+static int mrc_req_fetch_one(struct mrc_qp *qp, u32 idx)
+{
+	struct mrc_swqe *w = &qp->swqe[idx & qp->sq.mask];
+	const struct mrc_send_wqe *slot = mrc_ring_slot(&qp->sq, idx);
+	u8 *data = qp->swqe_data + (size_t)(idx & qp->sq.mask) * qp->swqe_data_size;
+	u64 total = 0;
+	u32 i;
+
+	memset(w, 0, sizeof(*w));
+	memcpy(&w->wqe, slot, sizeof(w->wqe));
+	switch (w->wqe.opcode) {
+	case IB_WR_SEND:
+	case IB_WR_SEND_WITH_IMM:
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+	case IB_WR_RDMA_READ:
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		break;
+	default:
+		return IB_WC_LOC_QP_OP_ERR;
+	}
+
+	if (w->wqe.send_flags & IB_SEND_INLINE) {
+		if (w->wqe.inline_len > qp->sq_max_inline ||
+		    mrc_op_is_read_atomic(w->wqe.opcode))
+			return IB_WC_LOC_LEN_ERR;
+		memcpy(data, slot + 1, w->wqe.inline_len);
+		w->inline_data = data;
+		total = w->wqe.inline_len;
+	} else {
+		if (w->wqe.num_sge > qp->sq_max_sge)
+			return IB_WC_LOC_LEN_ERR;
+		memcpy(data, slot + 1, w->wqe.num_sge * sizeof(struct mrc_sge));
+		w->sge = (struct mrc_sge *)data;
+		for (i = 0; i < w->wqe.num_sge; i++)
+			total += w->sge[i].length;
+	}
+	if (total > MRC_MAX_MSG_LEN)
+		return IB_WC_LOC_LEN_ERR;
+	w->length = total;
+
+	if (w->wqe.opcode == IB_WR_ATOMIC_CMP_AND_SWP ||
+	    w->wqe.opcode == IB_WR_ATOMIC_FETCH_AND_ADD) {
+		if (w->wqe.num_sge != 1 || total != 8 || (w->wqe.remote_addr & 7))
+			return IB_WC_LOC_LEN_ERR;
+		w->npkts = 1;
+	} else {
+		w->npkts = max_t(u32, 1, DIV_ROUND_UP(total, qp->mtu));
+	}
+	w->rsn = qp->next_rsn;
+	if (mrc_op_consumes_rwqe(w->wqe.opcode))
+		qp->next_rsn++;
+	w->status = IB_WC_SUCCESS;
+	return IB_WC_SUCCESS;
+}
+
+/*
+ * Gather @len bytes at @offset of the WQE's local buffer into @dst, or
+ * scatter @src there (READ/ATOMIC responses). Every SGE is checked
+ * against its MR for the bytes touched.
+ */
+int mrc_req_copy(struct mrc_qp *qp, struct mrc_swqe *w, u32 offset,
+		 void *buf, u32 len, bool to_sge)
+{
+	int access = to_sge ? IB_ACCESS_LOCAL_WRITE : 0;
+	u32 i;
+
+	if (w->inline_data) {
+		memcpy(buf, w->inline_data + offset, len);
+		return IB_WC_SUCCESS;
+	}
+	for (i = 0; i < w->wqe.num_sge && len; i++) {
+		const struct mrc_sge *sge = &w->sge[i];
+		struct mrc_mr *mr;
+		u32 n;
+		int status;
+
+		if (offset >= sge->length) {
+			offset -= sge->length;
+			continue;
+		}
+		n = min(len, sge->length - offset);
+		mr = mrc_mr_get(qp->mdev, sge->lkey, qp->ibqp.pd, access,
+				sge->addr + offset, n, &status);
+		if (!mr)
+			return status;
+		mrc_mr_copy(mr, sge->addr + offset, buf, n, to_sge);
+		mrc_mr_put(mr);
+		buf += n;
+		len -= n;
+		offset = 0;
+	}
+	return len ? IB_WC_LOC_LEN_ERR : IB_WC_SUCCESS;
+}
+
+static u8 mrc_wire_opcode(u32 wr_opcode)
+{
+	switch (wr_opcode) {
+	case IB_WR_SEND:
+		return MRC_OP_SEND;
+	case IB_WR_SEND_WITH_IMM:
+		return MRC_OP_SEND_IMM;
+	case IB_WR_RDMA_WRITE:
+		return MRC_OP_WRITE;
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		return MRC_OP_WRITE_IMM;
+	case IB_WR_RDMA_READ:
+		return MRC_OP_READ_REQ;
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+		return MRC_OP_CMP_SWP;
+	default:
+		return MRC_OP_FETCH_ADD;
+	}
+}
+
+/* Build and queue packet @k (0-based) of a SEND/WRITE WQE. */
+static int mrc_req_send_data(struct mrc_qp *qp, struct mrc_swqe *w, u32 k,
+			     bool retx)
+{
+	u32 offset = k * qp->mtu;
+	u32 plen = min(qp->mtu, w->length - min(offset, w->length));
+	struct mrc_pkt pkt = {};
+	struct sk_buff *skb;
+	void *payload;
+	int status;
+
+	pkt.opcode = mrc_wire_opcode(w->wqe.opcode);
+	pkt.psn = w->first_psn + k;
+	pkt.timestamp = mrc_now_ts();
+	pkt.payload_len = plen;
+	pkt.dph.msn = w->rsn;
+	pkt.dph.offset = offset;
+	pkt.dph.msg_len = w->length;
+	if (k == 0)
+		pkt.flags |= MRC_FLAG_FIRST;
+	if (k == w->npkts - 1) {
+		pkt.flags |= MRC_FLAG_LAST | MRC_FLAG_AR;
+		if (w->wqe.send_flags & IB_SEND_SOLICITED)
+			pkt.flags |= MRC_FLAG_SE;
+	}
+	if (retx)
+		pkt.flags |= MRC_FLAG_RETX | MRC_FLAG_AR;
+	if (pkt.opcode == MRC_OP_SEND_IMM || pkt.opcode == MRC_OP_WRITE_IMM) {
+		pkt.flags |= MRC_FLAG_IMM;
+		pkt.dph.imm = w->wqe.imm_data;
+	}
+	if (pkt.opcode == MRC_OP_WRITE || pkt.opcode == MRC_OP_WRITE_IMM) {
+		pkt.reth.va = w->wqe.remote_addr;
+		pkt.reth.rkey = w->wqe.rkey;
+		pkt.reth.len = w->length;
+	}
+
+	skb = mrc_tx_alloc(qp, &pkt, &payload);
+	if (!skb)
+		return -ENOMEM;
+	status = mrc_req_copy(qp, w, offset, payload, plen, false);
+	if (status != IB_WC_SUCCESS) {
+		kfree_skb(skb);
+		w->status = status;
+		return -EFAULT;
+	}
+	mrc_tx_queue(qp, skb);
+	return 0;
+}
+
+/* READ request for response PSNs [psn, psn + npkts) of a READ WQE. */
+static int mrc_req_send_read(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,
+			     u32 npkts, bool retx)
+{
+	u32 k = psn - w->first_psn;
+	u32 offset = k * qp->mtu;
+	struct mrc_pkt pkt = {};
+	struct sk_buff *skb;
+	void *payload;
+
+	pkt.opcode = MRC_OP_READ_REQ;
+	pkt.psn = psn;
+	pkt.flags = MRC_FLAG_AR | (retx ? MRC_FLAG_RETX : 0);
+	pkt.timestamp = mrc_now_ts();
+	pkt.reth.va = w->wqe.remote_addr + offset;
+	pkt.reth.rkey = w->wqe.rkey;
+	pkt.reth.len = min(w->length - min(offset, w->length), npkts * qp->mtu);
+	skb = mrc_tx_alloc(qp, &pkt, &payload);
+	if (!skb)
+		return -ENOMEM;
+	mrc_tx_queue(qp, skb);
+	return 0;
+}
+
+static int mrc_req_send_atomic(struct mrc_qp *qp, struct mrc_swqe *w, bool retx)
+{
+	struct mrc_pkt pkt = {};
+	struct sk_buff *skb;
+	void *payload;
+
+	pkt.opcode = mrc_wire_opcode(w->wqe.opcode);
+	pkt.psn = w->first_psn;
+	pkt.flags = MRC_FLAG_AR | (retx ? MRC_FLAG_RETX : 0);
+	pkt.timestamp = mrc_now_ts();
+	pkt.atomic.va = w->wqe.remote_addr;
+	pkt.atomic.rkey = w->wqe.rkey;
+	pkt.atomic.swap_add = pkt.opcode == MRC_OP_CMP_SWP ? w->wqe.swap :
+							     w->wqe.compare_add;
+	if (pkt.opcode == MRC_OP_CMP_SWP)
+		pkt.atomic.compare = w->wqe.compare_add;
+	skb = mrc_tx_alloc(qp, &pkt, &payload);
+	if (!skb)
+		return -ENOMEM;
+	mrc_tx_queue(qp, skb);
+	return 0;
+}
+
+/*
+ * PSNs that may still be assigned. Besides the send window, the oldest
+ * uncompleted WQE pins its PSNs: a READ still waiting for responses owns
+ * its slots in psn_wqe and rd_got even after the responder acknowledged
+ * the request.
+ */
+static u32 mrc_req_psn_room(struct mrc_qp *qp)
+{
+	u32 nxt = mrc_txwin_next_psn(&qp->txwin);
+	u32 room = qp->txwin.size - mrc_txwin_outstanding(&qp->txwin);
+	struct mrc_swqe *oldest = &qp->swqe[qp->sq.own & qp->sq.mask];
+
+	if (qp->sq.own != qp->sq_fetch && oldest->sent)
+		room = min(room, MRC_QP_WINDOW - (nxt - oldest->first_psn));
+	/* READ responses in flight load the path as much as requests. */
+	return min(room, mrc_cwnd_room(&qp->cc, mrc_txwin_outstanding(&qp->txwin) +
+						 qp->rd_pending));
+}
+
+/* PSNs a WQE occupies, assigned at first transmission. */
+static int mrc_req_assign_psns(struct mrc_qp *qp, struct mrc_swqe *w, u32 n,
+			       u32 idx)
+{
+	u32 ts = mrc_now_ts();
+	u32 psn, i;
+
+	if (mrc_req_psn_room(qp) < n)
+		return -ENOSPC;
+	for (i = 0; i < n; i++) {
+		mrc_txwin_push(&qp->txwin, 0, ts, &psn);
+		if (w->sent == 0 && i == 0)
+			w->first_psn = psn;
+		qp->psn_wqe[psn & (MRC_QP_WINDOW - 1)] = idx;
+		clear_bit(psn & (MRC_QP_WINDOW - 1), qp->rd_got);
+	}
+	return 0;
+}
+
+/* Transmit what the window allows of the WQE at @idx. */
+static int mrc_req_transmit(struct mrc_qp *qp, u32 idx)
+{
+	struct mrc_swqe *w = &qp->swqe[idx & qp->sq.mask];
+	u32 op = w->wqe.opcode;
+	int err;
+
+	if (mrc_op_is_read_atomic(op)) {
+		u32 n = min3(w->npkts - w->sent, (u32)MRC_READ_CHUNK,
+			     mrc_req_psn_room(qp));
+
+		if (!n)
+			return -ENOSPC;
+		if (w->sent == 0 && qp->rd_atomic_out >= max_t(u8, qp->max_rd_atomic, 1))
+			return -EBUSY;
+		err = mrc_req_assign_psns(qp, w, n, idx);
+		if (err)
+			return err;
+		if (w->sent == 0)
+			qp->rd_atomic_out++;
+		if (op == IB_WR_RDMA_READ)
+			qp->rd_pending += n;
+		if (op == IB_WR_RDMA_READ)
+			err = mrc_req_send_read(qp, w, w->first_psn + w->sent, n,
+						false);
+		else
+			err = mrc_req_send_atomic(qp, w, false);
+		w->sent += n;
+		return err;
+	}
+
+	while (w->sent < w->npkts) {
+		err = mrc_req_assign_psns(qp, w, 1, idx);
+		if (err)
+			return err;
+		err = mrc_req_send_data(qp, w, w->sent, false);
+		w->sent++;
+		if (err == -EFAULT)
+			return err;
+	}
+	return 0;
+}
+
+static u32 mrc_wc_opcode(u32 wr_opcode)
+{
+	switch (wr_opcode) {
+	case IB_WR_RDMA_WRITE:
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		return IB_WC_RDMA_WRITE;
+	case IB_WR_RDMA_READ:
+		return IB_WC_RDMA_READ;
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+		return IB_WC_COMP_SWAP;
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		return IB_WC_FETCH_ADD;
+	default:
+		return IB_WC_SEND;
+	}
+}
+
+static void mrc_req_post_cqe(struct mrc_qp *qp, const struct mrc_send_wqe *wqe,
+			     u32 length, int status)
+{
+	struct mrc_cqe cqe = {
+		.wr_id = wqe->wr_id,
+		.status = status,
+		.opcode = mrc_wc_opcode(wqe->opcode),
+		.byte_len = length,
+		.qp_num = qp->ibqp.qp_num,
+	};
+
+	mrc_cq_post(to_mrc_cq(qp->ibqp.send_cq), &cqe, &qp->ibqp, false);
+}
+
+/* Complete, in order, the WQEs whose every packet is accounted for. */
+void mrc_req_complete(struct mrc_qp *qp)
+{
+	u32 una = mrc_txwin_oldest_unacked(&qp->txwin);
+
+	while (qp->sq.own != qp->sq_send) {
+		struct mrc_swqe *w = &qp->swqe[qp->sq.own & qp->sq.mask];
+		bool rd = mrc_op_is_read_atomic(w->wqe.opcode);
+
+		if (w->status == IB_WC_SUCCESS) {
+			if (rd && w->state != MRC_SWQE_DONE)
+				break;
+			if (!rd && mrc_psn_after(w->first_psn + w->npkts, una))
+				break;
+		}
+		if (rd && w->sent)
+			qp->rd_atomic_out--;
+		if (w->wqe.opcode == IB_WR_RDMA_READ)
+			qp->rd_pending -= min(qp->rd_pending, w->sent - w->got);
+		/*
+		 * Free the slot before the completion is visible: a consumer
+		 * that sees the CQE may post into the slot at once.
+		 */
+		mrc_ring_consume(&qp->sq);
+		if (w->status != IB_WC_SUCCESS || qp->sig_all ||
+		    (w->wqe.send_flags & IB_SEND_SIGNALED))
+			mrc_req_post_cqe(qp, &w->wqe, w->length, w->status);
+		if (w->status != IB_WC_SUCCESS) {
+			mrc_qp_error_locked(qp);
+			break;
+		}
+	}
+}
+
+/* In the error state: every outstanding WQE completes as flushed. */
+static void mrc_req_flush_locked(struct mrc_qp *qp)
+{
+	struct mrc_send_wqe wqe;
+	u32 prod, n;
+
+	/* Pairs with the provider publishing WQEs before prod. */
+	prod = smp_load_acquire(&qp->sq.ctrl->prod);
+	n = prod - qp->sq.own;
+	if (n > mrc_ring_num_slots(&qp->sq))
+		n = qp->sq_fetch - qp->sq.own;
+	while (n--) {
+		u32 idx = qp->sq.own;
+
+		if (idx - qp->sq.own < qp->sq_fetch - qp->sq.own)
+			wqe = qp->swqe[idx & qp->sq.mask].wqe;
+		else
+			memcpy(&wqe, mrc_ring_slot(&qp->sq, idx), sizeof(wqe));
+		mrc_ring_consume(&qp->sq);
+		mrc_req_post_cqe(qp, &wqe, 0, IB_WC_WR_FLUSH_ERR);
+		if (qp->sq_fetch == idx)
+			qp->sq_fetch++;
+	}
+	qp->sq_fetch = qp->sq.own;
+	qp->sq_send = qp->sq.own;
+	qp->rd_atomic_out = 0;
+	qp->rd_pending = 0;
+	hrtimer_try_to_cancel(&qp->rto_timer);
+	qp->rto_armed = false;
+	mrc_resp_flush(qp);
+}
+
+/**
+ * mrc_req_flush() - flush a QP in the error state
+ * @qp: the QP
+ */
+void mrc_req_flush(struct mrc_qp *qp)
+{
+	spin_lock_bh(&qp->lock);
+	if (qp->state == IB_QPS_ERR)
+		mrc_req_flush_locked(qp);
+	spin_unlock_bh(&qp->lock);
+}
+
+/* Something sent is not yet accounted for: the timer must run. */
+static bool mrc_req_busy(struct mrc_qp *qp)
+{
+	return qp->sq.own != qp->sq_send || qp->rd_pending ||
+	       mrc_txwin_outstanding(&qp->txwin);
+}
+
+void mrc_req_arm_rto(struct mrc_qp *qp, bool restart)
+{
+	if (!mrc_req_busy(qp)) {
+		if (qp->rto_armed)
+			hrtimer_try_to_cancel(&qp->rto_timer);
+		qp->rto_armed = false;
+		return;
+	}
+	if (qp->rto_armed && !restart)
+		return;
+	hrtimer_start(&qp->rto_timer, ns_to_ktime(mrc_rto_timeout_ns(&qp->rto)),
+		      HRTIMER_MODE_REL_SOFT);
+	qp->rto_armed = true;
+}
+
+/* Send again every PSN the window marks lost. */
+static void mrc_req_retransmit(struct mrc_qp *qp)
+{
+	u32 psn = mrc_txwin_oldest_unacked(&qp->txwin);
+
+	while (mrc_txwin_next_retransmit(&qp->txwin, &psn)) {
+		u32 idx = qp->psn_wqe[psn & (MRC_QP_WINDOW - 1)];
+		struct mrc_swqe *w = &qp->swqe[idx & qp->sq.mask];
+
+		switch (w->wqe.opcode) {
+		case IB_WR_RDMA_READ:
+			if (!test_bit(psn & (MRC_QP_WINDOW - 1), qp->rd_got))
+				mrc_req_send_read(qp, w, psn, 1, true);
+			break;
+		case IB_WR_ATOMIC_CMP_AND_SWP:
+		case IB_WR_ATOMIC_FETCH_AND_ADD:
+			if (w->state != MRC_SWQE_DONE)
+				mrc_req_send_atomic(qp, w, true);
+			break;
+		default:
+			mrc_req_send_data(qp, w, psn - w->first_psn, true);
+			break;
+		}
+		mrc_txwin_on_retransmit(&qp->txwin, psn, 0, mrc_now_ts());
+		psn++;
+	}
+}
+
+/*
+ * Responses the responder acknowledged executing but that never arrived:
+ * ask again for each READ packet and atomic still missing.
+ */
+static void mrc_req_rerequest(struct mrc_qp *qp)
+{
+	u32 una = mrc_txwin_oldest_unacked(&qp->txwin);
+	u32 idx, k;
+
+	for (idx = qp->sq.own; idx != qp->sq_fetch; idx++) {
+		struct mrc_swqe *w = &qp->swqe[idx & qp->sq.mask];
+
+		if (!w->sent)
+			break;
+		if (w->state == MRC_SWQE_DONE || !mrc_op_is_read_atomic(w->wqe.opcode))
+			continue;
+		for (k = 0; k < w->sent; k++) {
+			u32 psn = w->first_psn + k;
+
+			if (!mrc_psn_before(psn, una))
+				break;
+			if (w->wqe.opcode != IB_WR_RDMA_READ) {
+				mrc_req_send_atomic(qp, w, true);
+				break;
+			}
+			if (!test_bit(psn & (MRC_QP_WINDOW - 1), qp->rd_got))
+				mrc_req_send_read(qp, w, psn, 1, true);
+		}
+	}
+}
+
+/**
+ * mrc_rto_fire() - the retransmission timer expired
+ * @timer: the QP's rto_timer
+ *
+ * Return: HRTIMER_NORESTART; the requester re-arms it.
+ */
+enum hrtimer_restart mrc_rto_fire(struct hrtimer *timer)
+{
+	struct mrc_qp *qp = container_of(timer, struct mrc_qp, rto_timer);
+
+	spin_lock(&qp->lock);
+	qp->rto_armed = false;
+	if ((qp->state != IB_QPS_RTS && qp->state != IB_QPS_SQD) ||
+	    !mrc_req_busy(qp))
+		goto out;
+	pr_debug("mrc: qp %u rto: una %u nxt %u own %u send %u fetch %u rd_pending %u cwnd %u rd_out %u\n",
+		 qp->ibqp.qp_num, mrc_txwin_oldest_unacked(&qp->txwin),
+		 mrc_txwin_next_psn(&qp->txwin), qp->sq.own, qp->sq_send,
+		 qp->sq_fetch, qp->rd_pending, qp->cc.cwnd, qp->rd_atomic_out);
+	if (mrc_rto_on_timeout(&qp->rto)) {
+		struct mrc_swqe *w = &qp->swqe[qp->sq.own & qp->sq.mask];
+
+		w->status = IB_WC_RETRY_EXC_ERR;
+		if (qp->sq.own == qp->sq_send)
+			qp->sq_send++;
+		mrc_req_complete(qp);
+		goto out;
+	}
+	mrc_cwnd_on_timeout(&qp->cc, mrc_txwin_next_psn(&qp->txwin));
+	mrc_txwin_mark_all_lost(&qp->txwin);
+	mrc_req_rerequest(qp);
+out:
+	spin_unlock(&qp->lock);
+	queue_work(system_unbound_wq, &qp->req_work);
+	return HRTIMER_NORESTART;
+}
+
+/* Fetch new WQEs and transmit what the window allows. */
+static void mrc_req_progress(struct mrc_qp *qp)
+{
+	int avail = mrc_ring_avail(&qp->sq);
+
+	if (avail < 0) {
+		qp->sq_err = true;
+		mrc_qp_error_locked(qp);
+		return;
+	}
+	while (!qp->sq_err && qp->sq_fetch - qp->sq.own < (u32)avail) {
+		int status = mrc_req_fetch_one(qp, qp->sq_fetch);
+
+		if (status != IB_WC_SUCCESS) {
+			qp->swqe[qp->sq_fetch & qp->sq.mask].status = status;
+			qp->sq_err = true;
+		}
+		qp->sq_fetch++;
+	}
+
+	while (qp->sq_send != qp->sq_fetch) {
+		struct mrc_swqe *w = &qp->swqe[qp->sq_send & qp->sq.mask];
+
+		if (w->status != IB_WC_SUCCESS) {
+			qp->sq_send++;
+			break;
+		}
+		if ((w->wqe.send_flags & IB_SEND_FENCE) && w->sent == 0 &&
+		    qp->rd_atomic_out)
+			break;
+		if (mrc_req_transmit(qp, qp->sq_send) == -EFAULT) {
+			qp->sq_err = true;
+			qp->sq_send++;
+			break;
+		}
+		if (w->sent < w->npkts)
+			break;
+		w->state = mrc_op_is_read_atomic(w->wqe.opcode) ?
+			   MRC_SWQE_SENT : MRC_SWQE_DONE;
+		qp->sq_send++;
+	}
+}
+
+/**
+ * mrc_req_work() - the requester: retransmit, fetch, transmit, complete
+ * @work: the QP's req_work
+ */
+void mrc_req_work(struct work_struct *work)
+{
+	struct mrc_qp *qp = container_of(work, struct mrc_qp, req_work);
+
+	spin_lock_bh(&qp->lock);
+	if (qp->state == IB_QPS_ERR) {
+		mrc_req_flush_locked(qp);
+	} else if (qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD) {
+		mrc_req_retransmit(qp);
+		if (qp->state == IB_QPS_RTS)
+			mrc_req_progress(qp);
+		mrc_req_complete(qp);
+		mrc_req_arm_rto(qp, false);
+	}
+	spin_unlock_bh(&qp->lock);
+	mrc_tx_flush_now(qp);
+}
+
+/**
+ * mrc_req_kick() - have the requester look at the QP soon
+ * @qp: the QP
+ */
+void mrc_req_kick(struct mrc_qp *qp)
+{
+	queue_work(system_unbound_wq, &qp->req_work);
+}

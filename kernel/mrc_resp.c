@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Responder: place incoming SEND and WRITE packets the moment they arrive,
+ * answer READ and ATOMIC requests, complete receive WQEs in order, and
+ * acknowledge with cumulative ACKs and SACKs.
+ */
+#include "mrc_qp.h"
+
+/* Internal verdicts besides the wire syndromes. */
+#define MRC_RESP_DROP	0xff
+
+static void mrc_resp_send_ack(struct mrc_qp *qp, const struct mrc_pkt *req,
+			      u8 syndrome)
+{
+	struct mrc_pkt pkt = {};
+	struct sk_buff *skb;
+	void *payload;
+
+	pkt.opcode = syndrome ? MRC_OP_NACK : MRC_OP_ACK;
+	pkt.psn = req->psn;
+	pkt.timestamp = mrc_now_ts();
+	pkt.aeth.cum_psn = mrc_rxwin_cum_psn(&qp->rxwin);
+	pkt.aeth.msn = qp->rsn_complete;
+	pkt.aeth.ev = req->ev;
+	pkt.aeth.syndrome = syndrome;
+	pkt.aeth.ce_count = min_t(u32, qp->ce_count, 255);
+	pkt.aeth.ev_seq = req->ev_seq;
+	/* No RTT sample from retransmissions (Karn). */
+	pkt.aeth.timestamp = (req->flags & MRC_FLAG_RETX) ? 0 : req->timestamp;
+	pkt.aeth.window = mrc_rxwin_size(&qp->rxwin) - mrc_rxwin_held(&qp->rxwin);
+	if (!syndrome && mrc_rxwin_held(&qp->rxwin)) {
+		pkt.opcode = MRC_OP_SACK;
+		pkt.sack.nwords = mrc_rxwin_fill_sack(&qp->rxwin,
+						      &pkt.sack.base_psn,
+						      MRC_SACK_MAX_WORDS,
+						      pkt.sack.bitmap);
+	}
+	skb = mrc_tx_alloc(qp, &pkt, &payload);
+	if (!skb)
+		return;
+	mrc_tx_queue(qp, skb);
+	qp->unacked = 0;
+	qp->ce_count = 0;
+}
+
+/* Scatter @len bytes of @src at @offset of a receive WQE's buffers. */
+static int mrc_resp_scatter(struct mrc_qp *qp, const struct mrc_sge *sge,
+			    u32 num_sge, u32 offset, const void *src, u32 len)
+{
+	u32 i;
+
+	for (i = 0; i < num_sge && len; i++) {
+		struct mrc_mr *mr;
+		int status;
+		u32 n;
+
+		if (offset >= sge[i].length) {
+			offset -= sge[i].length;
+			continue;
+		}
+		n = min(len, sge[i].length - offset);
+		mr = mrc_mr_get(qp->mdev, sge[i].lkey, qp->ibqp.pd,
+				IB_ACCESS_LOCAL_WRITE, sge[i].addr + offset, n,
+				&status);
+		if (!mr)
+			return IB_WC_LOC_PROT_ERR;
+		mrc_mr_copy(mr, sge[i].addr + offset, (void *)src, n, true);
+		mrc_mr_put(mr);
+		src += n;
+		len -= n;
+		offset = 0;
+	}
+	return len ? IB_WC_LOC_LEN_ERR : IB_WC_SUCCESS;
+}
+
+/*
+ * The receive WQE of message @rsn: from the RQ slot it names, or taken
+ * from the SRQ when the message's first packet (in arrival order) came.
+ */
+static int mrc_resp_rwqe(struct mrc_qp *qp, struct mrc_rmsg *m, u32 rsn,
+			 struct mrc_recv_wqe *wqe, struct mrc_sge *sge)
+{
+	struct mrc_sge *keep = qp->rmsg_sge +
+			       (size_t)(rsn & (MRC_QP_WINDOW - 1)) * MRC_MAX_SGE;
+	const struct mrc_recv_wqe *slot;
+	u32 idx, posted;
+	int avail;
+
+	if (qp->srq) {
+		if (!m->has_srq_wqe) {
+			if (mrc_srq_take(qp->srq, wqe, keep))
+				return MRC_SYN_RNR;
+			m->has_srq_wqe = true;
+			m->srq_wr_id = wqe->wr_id;
+			m->num_sge = wqe->num_sge;
+		}
+		wqe->wr_id = m->srq_wr_id;
+		wqe->num_sge = m->num_sge;
+		memcpy(sge, keep, m->num_sge * sizeof(*sge));
+		return 0;
+	}
+
+	avail = mrc_ring_avail(&qp->rq);
+	if (avail < 0)
+		return MRC_SYN_REMOTE_OP;
+	posted = avail;
+	idx = rsn - qp->rsn_complete;
+	if (idx >= posted)
+		return MRC_SYN_RNR;
+	slot = mrc_ring_slot(&qp->rq, qp->rq.own + idx);
+	memcpy(wqe, slot, sizeof(*wqe));
+	if (wqe->num_sge > qp->rq_max_sge)
+		return MRC_SYN_REMOTE_OP;
+	memcpy(sge, slot + 1, wqe->num_sge * sizeof(*sge));
+	return 0;
+}
+
+static struct mrc_rmsg *mrc_resp_rmsg(struct mrc_qp *qp, u32 rsn)
+{
+	struct mrc_rmsg *m = &qp->rmsg[rsn & (MRC_QP_WINDOW - 1)];
+
+	if (!m->valid || m->rsn != rsn) {
+		memset(m, 0, sizeof(*m));
+		m->rsn = rsn;
+	}
+	return m;
+}
+
+/* SEND, SEND_IMM and WRITE_IMM: record the message for in-order completion. */
+static int mrc_resp_recv_msg(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+			     const void *payload)
+{
+	struct mrc_sge sge[MRC_MAX_SGE];
+	struct mrc_recv_wqe wqe;
+	struct mrc_rmsg *m;
+	u32 rsn = pkt->dph.msn;
+	int err;
+
+	if (rsn - qp->rsn_complete >= MRC_QP_WINDOW)
+		return MRC_RESP_DROP;
+	m = mrc_resp_rmsg(qp, rsn);
+	err = mrc_resp_rwqe(qp, m, rsn, &wqe, sge);
+	if (err)
+		return err;
+
+	if (pkt->opcode != MRC_OP_WRITE_IMM) {
+		u32 total = 0, i;
+
+		for (i = 0; i < wqe.num_sge; i++)
+			total += sge[i].length;
+		if (pkt->dph.msg_len > total) {
+			m->status = IB_WC_LOC_LEN_ERR;
+			return MRC_SYN_INVALID_REQ;
+		}
+		err = mrc_resp_scatter(qp, sge, wqe.num_sge, pkt->dph.offset,
+				       payload, pkt->payload_len);
+		if (err) {
+			m->status = err;
+			return MRC_SYN_REMOTE_OP;
+		}
+	}
+	m->valid = true;
+	m->len = pkt->dph.msg_len;
+	m->opcode = pkt->opcode;
+	m->imm = pkt->dph.imm;
+	if (pkt->flags & MRC_FLAG_LAST) {
+		m->last_seen = true;
+		m->last_psn = pkt->psn;
+		m->solicited = pkt->flags & MRC_FLAG_SE;
+	}
+	return 0;
+}
+
+static int mrc_resp_write(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+			  const void *payload)
+{
+	struct mrc_mr *mr;
+	int status;
+	u64 va;
+
+	if (!(qp->access & IB_ACCESS_REMOTE_WRITE))
+		return MRC_SYN_REMOTE_ACCESS;
+	if (!pkt->payload_len)
+		return 0;
+	va = pkt->reth.va + pkt->dph.offset;
+	mr = mrc_mr_get(qp->mdev, pkt->reth.rkey, qp->ibqp.pd,
+			IB_ACCESS_REMOTE_WRITE, va, pkt->payload_len, &status);
+	if (!mr)
+		return MRC_SYN_REMOTE_ACCESS;
+	mrc_mr_copy(mr, va, (void *)payload, pkt->payload_len, true);
+	mrc_mr_put(mr);
+	return 0;
+}
+
+/* Answer a READ request (new or repeated: reads are idempotent). */
+static int mrc_resp_read(struct mrc_qp *qp, const struct mrc_pkt *req)
+{
+	u32 len = req->reth.len;
+	u32 npkts = max_t(u32, 1, DIV_ROUND_UP(len, qp->mtu));
+	struct mrc_mr *mr = NULL;
+	int status;
+	u32 k;
+
+	if (!(qp->access & IB_ACCESS_REMOTE_READ))
+		return MRC_SYN_REMOTE_ACCESS;
+	if (npkts > MRC_QP_WINDOW / 2)
+		return MRC_SYN_INVALID_REQ;
+	if (len) {
+		mr = mrc_mr_get(qp->mdev, req->reth.rkey, qp->ibqp.pd,
+				IB_ACCESS_REMOTE_READ, req->reth.va, len, &status);
+		if (!mr)
+			return MRC_SYN_REMOTE_ACCESS;
+	}
+	for (k = 0; k < npkts; k++) {
+		struct mrc_pkt pkt = {};
+		struct sk_buff *skb;
+		void *payload;
+		u32 off = k * qp->mtu;
+
+		pkt.opcode = MRC_OP_READ_RESP;
+		pkt.psn = req->psn + k;
+		pkt.timestamp = mrc_now_ts();
+		pkt.payload_len = min(qp->mtu, len - off);
+		pkt.dph.msn = qp->rsn_complete;
+		pkt.dph.offset = off;
+		pkt.dph.msg_len = len;
+		pkt.flags = (k == 0 ? MRC_FLAG_FIRST : 0) |
+			    (k == npkts - 1 ? MRC_FLAG_LAST : 0);
+		skb = mrc_tx_alloc(qp, &pkt, &payload);
+		if (!skb)
+			break;
+		if (pkt.payload_len)
+			mrc_mr_copy(mr, req->reth.va + off, payload,
+				    pkt.payload_len, false);
+		mrc_tx_queue(qp, skb);
+		mrc_rxwin_accept(&qp->rxwin, req->psn + k);
+	}
+	if (mr)
+		mrc_mr_put(mr);
+	return 0;
+}
+
+static struct mrc_atomic_result *
+mrc_resp_atomic_cached(struct mrc_qp *qp, u32 psn)
+{
+	u32 i;
+
+	for (i = 0; i < MRC_RD_ATOMIC_CACHE; i++)
+		if (qp->atomic_cache[i].valid && qp->atomic_cache[i].psn == psn)
+			return &qp->atomic_cache[i];
+	return NULL;
+}
+
+/* Execute an atomic once; a repeated request gets the remembered result. */
+static int mrc_resp_atomic(struct mrc_qp *qp, const struct mrc_pkt *req,
+			   bool dup)
+{
+	struct mrc_atomic_result *res = mrc_resp_atomic_cached(qp, req->psn);
+	struct mrc_pkt pkt = {};
+	struct sk_buff *skb;
+	struct mrc_mr *mr;
+	void *payload;
+	int status;
+	u64 orig;
+
+	if (dup) {
+		if (!res)
+			return MRC_RESP_DROP;
+		orig = res->orig;
+	} else {
+		if (!(qp->access & IB_ACCESS_REMOTE_ATOMIC))
+			return MRC_SYN_REMOTE_ACCESS;
+		mr = mrc_mr_get(qp->mdev, req->atomic.rkey, qp->ibqp.pd,
+				IB_ACCESS_REMOTE_ATOMIC, req->atomic.va, 8,
+				&status);
+		if (!mr)
+			return MRC_SYN_REMOTE_ACCESS;
+		status = mrc_mr_atomic(mr, req->atomic.va,
+				       req->opcode == MRC_OP_CMP_SWP,
+				       req->atomic.compare, req->atomic.swap_add,
+				       &orig);
+		mrc_mr_put(mr);
+		if (status)
+			return MRC_SYN_INVALID_REQ;
+		res = &qp->atomic_cache[qp->atomic_next++ % MRC_RD_ATOMIC_CACHE];
+		res->valid = true;
+		res->psn = req->psn;
+		res->orig = orig;
+		mrc_rxwin_accept(&qp->rxwin, req->psn);
+	}
+
+	pkt.opcode = MRC_OP_ATOMIC_RESP;
+	pkt.psn = req->psn;
+	pkt.timestamp = mrc_now_ts();
+	pkt.aeth.cum_psn = mrc_rxwin_cum_psn(&qp->rxwin);
+	pkt.aeth.msn = qp->rsn_complete;
+	pkt.aeth.ev = req->ev;
+	pkt.aeth.ev_seq = req->ev_seq;
+	pkt.atomic_orig = orig;
+	skb = mrc_tx_alloc(qp, &pkt, &payload);
+	if (skb)
+		mrc_tx_queue(qp, skb);
+	return 0;
+}
+
+static void mrc_resp_post_recv_cqe(struct mrc_qp *qp, struct mrc_rmsg *m,
+				   u64 wr_id, int status)
+{
+	struct mrc_cqe cqe = {
+		.wr_id = wr_id,
+		.status = status,
+		.opcode = m->opcode == MRC_OP_WRITE_IMM ?
+			  IB_WC_RECV_RDMA_WITH_IMM : IB_WC_RECV,
+		.byte_len = m->len,
+		.qp_num = qp->ibqp.qp_num,
+		.src_qp = qp->dest_qpn,
+	};
+
+	if (m->opcode == MRC_OP_SEND_IMM || m->opcode == MRC_OP_WRITE_IMM) {
+		cqe.imm_data = m->imm;
+		cqe.wc_flags = IB_WC_WITH_IMM;
+	}
+	mrc_cq_post(to_mrc_cq(qp->ibqp.recv_cq), &cqe, &qp->ibqp, m->solicited);
+}
+
+/* Complete, in RSN order, messages whose every PSN has arrived. */
+static void mrc_resp_complete(struct mrc_qp *qp)
+{
+	u32 cum = mrc_rxwin_cum_psn(&qp->rxwin);
+
+	for (;;) {
+		struct mrc_rmsg *m = &qp->rmsg[qp->rsn_complete &
+					       (MRC_QP_WINDOW - 1)];
+		u64 wr_id;
+
+		if (!m->valid || m->rsn != qp->rsn_complete || !m->last_seen ||
+		    !mrc_psn_before(m->last_psn, cum))
+			break;
+		if (qp->srq) {
+			wr_id = m->srq_wr_id;
+		} else {
+			const struct mrc_recv_wqe *slot =
+				mrc_ring_slot(&qp->rq, qp->rq.own);
+
+			wr_id = READ_ONCE(slot->wr_id);
+			/* Free the slot before the completion is visible. */
+			mrc_ring_consume(&qp->rq);
+		}
+		mrc_resp_post_recv_cqe(qp, m, wr_id, m->status);
+		m->valid = false;
+		qp->rsn_complete++;
+	}
+}
+
+/* Run a new request; returns 0, a NACK syndrome or MRC_RESP_DROP. */
+static int mrc_resp_execute(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+			    const void *payload)
+{
+	int err;
+
+	switch (pkt->opcode) {
+	case MRC_OP_WRITE:
+		return mrc_resp_write(qp, pkt, payload);
+	case MRC_OP_WRITE_IMM:
+		err = mrc_resp_write(qp, pkt, payload);
+		return err ? err : mrc_resp_recv_msg(qp, pkt, payload);
+	case MRC_OP_SEND:
+	case MRC_OP_SEND_IMM:
+		return mrc_resp_recv_msg(qp, pkt, payload);
+	case MRC_OP_READ_REQ:
+		return mrc_resp_read(qp, pkt);
+	default:
+		return mrc_resp_atomic(qp, pkt, false);
+	}
+}
+
+/**
+ * mrc_resp_rx() - a request packet for this QP
+ * @qp: the QP
+ * @pkt: validated headers
+ * @payload: the payload
+ * @ce: the packet arrived CE-marked
+ */
+void mrc_resp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+		 const void *payload, bool ce)
+{
+	enum mrc_rx_verdict verdict;
+	bool ack_now;
+	int syn = 0;
+
+	spin_lock(&qp->lock);
+	if (qp->state != IB_QPS_RTR && qp->state != IB_QPS_RTS &&
+	    qp->state != IB_QPS_SQD)
+		goto out;
+	if (ce)
+		qp->ce_count++;
+
+	verdict = mrc_rxwin_check(&qp->rxwin, pkt->psn);
+	if (verdict == MRC_RX_OUT_OF_WINDOW)
+		goto out;
+	if (verdict == MRC_RX_DUPLICATE) {
+		if (pkt->opcode == MRC_OP_READ_REQ)
+			mrc_resp_read(qp, pkt);
+		else if (pkt->opcode == MRC_OP_CMP_SWP ||
+			 pkt->opcode == MRC_OP_FETCH_ADD)
+			mrc_resp_atomic(qp, pkt, true);
+		mrc_resp_send_ack(qp, pkt, 0);
+		goto out;
+	}
+
+	syn = mrc_resp_execute(qp, pkt, payload);
+	if (syn == MRC_RESP_DROP)
+		goto out;
+	if (syn) {
+		pr_debug("mrc: qp %u nack %u for %s psn %u\n", qp->ibqp.qp_num,
+			 syn, mrc_wire_opcode_name(pkt->opcode), pkt->psn);
+		mrc_resp_send_ack(qp, pkt, syn);
+		if (syn != MRC_SYN_RNR)
+			mrc_qp_error_locked(qp);
+		goto out;
+	}
+	/* READ and ATOMIC record their PSNs themselves. */
+	if (pkt->opcode != MRC_OP_READ_REQ && pkt->opcode != MRC_OP_CMP_SWP &&
+	    pkt->opcode != MRC_OP_FETCH_ADD)
+		mrc_rxwin_accept(&qp->rxwin, pkt->psn);
+	mrc_resp_complete(qp);
+
+	ack_now = (pkt->flags & MRC_FLAG_AR) || mrc_rxwin_held(&qp->rxwin) ||
+		  ++qp->unacked >= MRC_ACK_EVERY;
+	if (ack_now)
+		mrc_resp_send_ack(qp, pkt, 0);
+out:
+	spin_unlock(&qp->lock);
+}
+
+/**
+ * mrc_resp_flush() - complete every posted receive WQE as flushed
+ * @qp: the QP in the error state, with @qp->lock held
+ */
+void mrc_resp_flush(struct mrc_qp *qp)
+{
+	struct mrc_rmsg m = { .opcode = MRC_OP_SEND };
+	int avail;
+
+	memset(qp->rmsg, 0, MRC_QP_WINDOW * sizeof(*qp->rmsg));
+	if (qp->srq)
+		return;
+	avail = mrc_ring_avail(&qp->rq);
+	while (avail-- > 0) {
+		const struct mrc_recv_wqe *slot =
+			mrc_ring_slot(&qp->rq, qp->rq.own);
+
+		u64 wr_id = READ_ONCE(slot->wr_id);
+
+		mrc_ring_consume(&qp->rq);
+		mrc_resp_post_recv_cqe(qp, &m, wr_id, IB_WC_WR_FLUSH_ERR);
+	}
+	qp->rsn_complete = 0;
+	qp->next_rsn = 0;
+}

@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Receive: the UDP tunnel socket's encap_rcv. Decodes and validates the
+ * MRC headers, finds the QP and hands the packet to the responder
+ * (requests) or the completer (responses and acknowledgments).
+ */
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <net/inet_ecn.h>
+#include <net/udp.h>
+
+#include "mrc_link_params.h"
+#include "mrc_qp.h"
+
+static bool mrc_rx_is_request(u8 opcode)
+{
+	switch (opcode) {
+	case MRC_OP_SEND:
+	case MRC_OP_SEND_IMM:
+	case MRC_OP_WRITE:
+	case MRC_OP_WRITE_IMM:
+	case MRC_OP_READ_REQ:
+	case MRC_OP_CMP_SWP:
+	case MRC_OP_FETCH_ADD:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The packet's source, as the IPv6 or IPv4-mapped address QPs store. */
+static void mrc_rx_saddr(struct sk_buff *skb, struct in6_addr *saddr, bool *ce)
+{
+	if (ip_hdr(skb)->version == 4) {
+		ipv6_addr_set_v4mapped(ip_hdr(skb)->saddr, saddr);
+		*ce = INET_ECN_is_ce(ip_hdr(skb)->tos);
+	} else {
+		*saddr = ipv6_hdr(skb)->saddr;
+		*ce = INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb)));
+	}
+}
+
+/**
+ * mrc_rx_skb() - encap_rcv of the MRC UDP socket
+ * @sk: the socket
+ * @skb: a UDP datagram whose checksum the UDP layer verified
+ *
+ * Return: 0: the packet is always consumed.
+ */
+int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
+{
+	struct mrc_dev *mdev;
+	struct in6_addr saddr;
+	struct mrc_qp *qp;
+	struct mrc_pkt pkt;
+	unsigned int len;
+	const u8 *data;
+	bool ce;
+
+	if (skb_linearize(skb))
+		goto drop;
+	len = ntohs(udp_hdr(skb)->len);
+	if (len < sizeof(struct udphdr) || skb_transport_offset(skb) < 0 ||
+	    skb_transport_offset(skb) + len > skb->len)
+		goto drop;
+	data = skb_transport_header(skb) + sizeof(struct udphdr);
+	len -= sizeof(struct udphdr);
+	if (mrc_wire_decode(data, len, MRC_MAX_PAYLOAD_MTU, &pkt))
+		goto drop;
+
+	mdev = mrc_dev_get_by_netdev(skb->dev);
+	if (!mdev)
+		goto drop;
+	qp = mrc_qp_get(mdev, pkt.dqpn);
+	if (!qp)
+		goto put_dev;
+
+	mrc_rx_saddr(skb, &saddr, &ce);
+	if (!ipv6_addr_equal(&saddr, &qp->path.daddr) ||
+	    pkt.payload_len > qp->mtu)
+		goto put_qp;
+
+	if (mrc_rx_is_request(pkt.opcode))
+		mrc_resp_rx(qp, &pkt, data + pkt.hdr_len, ce);
+	else
+		mrc_comp_rx(qp, &pkt, data + pkt.hdr_len);
+	mrc_tx_flush_now(qp);
+
+put_qp:
+	mrc_qp_put(qp);
+put_dev:
+	ib_device_put(&mdev->ib_dev);
+drop:
+	consume_skb(skb);
+	return 0;
+}

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Shared receive queues: a ring of receive WQEs several QPs consume.
+ */
+#include "mrc_obj.h"
+
+static u32 mrc_recv_slot_size(u32 max_sge)
+{
+	return sizeof(struct mrc_recv_wqe) + max_sge * sizeof(struct mrc_sge);
+}
+
+/**
+ * mrc_create_srq() - ib_device_ops.create_srq
+ * @ibsrq: core-allocated SRQ
+ * @init: requested attributes
+ * @udata: user data; NULL for kernel consumers
+ *
+ * Return: 0 or a negative errno.
+ */
+int mrc_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
+		   struct ib_udata *udata)
+{
+	struct mrc_srq *srq = to_mrc_srq(ibsrq);
+	struct ib_ucontext *uctx = mrc_udata_ucontext(udata);
+	struct mrc_create_srq_resp resp = {};
+	int err;
+
+	if (init->srq_type != IB_SRQT_BASIC)
+		return -EOPNOTSUPP;
+	if (!init->attr.max_wr || init->attr.max_wr > MRC_MAX_QP_WR ||
+	    !init->attr.max_sge || init->attr.max_sge > MRC_MAX_SGE)
+		return -EINVAL;
+	if (udata && udata->outlen < sizeof(resp))
+		return -EINVAL;
+
+	spin_lock_init(&srq->lock);
+	srq->max_sge = init->attr.max_sge;
+	srq->limit = init->attr.srq_limit;
+	err = mrc_ring_init(&srq->ring, init->attr.max_wr + 1,
+			    mrc_recv_slot_size(srq->max_sge), uctx, &resp.ring);
+	if (err)
+		return err;
+	if (udata) {
+		err = ib_copy_to_udata(udata, &resp, sizeof(resp));
+		if (err) {
+			mrc_ring_destroy(&srq->ring);
+			return err;
+		}
+	}
+	init->attr.max_wr = mrc_ring_num_slots(&srq->ring) - 1;
+	return 0;
+}
+
+/**
+ * mrc_modify_srq() - ib_device_ops.modify_srq: arm the limit event
+ * @ibsrq: the SRQ
+ * @attr: new attributes
+ * @mask: IB_SRQ_LIMIT is supported; resizing is not
+ * @udata: unused
+ *
+ * Return: 0 or a negative errno.
+ */
+int mrc_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
+		   enum ib_srq_attr_mask mask, struct ib_udata *udata)
+{
+	struct mrc_srq *srq = to_mrc_srq(ibsrq);
+
+	if (mask & IB_SRQ_MAX_WR)
+		return -EOPNOTSUPP;
+	if (mask & IB_SRQ_LIMIT) {
+		if (attr->srq_limit >= mrc_ring_num_slots(&srq->ring))
+			return -EINVAL;
+		spin_lock_bh(&srq->lock);
+		srq->limit = attr->srq_limit;
+		spin_unlock_bh(&srq->lock);
+	}
+	return 0;
+}
+
+/**
+ * mrc_query_srq() - ib_device_ops.query_srq
+ * @ibsrq: the SRQ
+ * @attr: filled in
+ *
+ * Return: 0.
+ */
+int mrc_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr)
+{
+	struct mrc_srq *srq = to_mrc_srq(ibsrq);
+
+	attr->max_wr = mrc_ring_num_slots(&srq->ring) - 1;
+	attr->max_sge = srq->max_sge;
+	attr->srq_limit = srq->limit;
+	return 0;
+}
+
+/**
+ * mrc_destroy_srq() - ib_device_ops.destroy_srq
+ * @ibsrq: the SRQ; no QP uses it any more
+ * @udata: unused
+ *
+ * Return: 0.
+ */
+int mrc_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata)
+{
+	mrc_ring_destroy(&to_mrc_srq(ibsrq)->ring);
+	return 0;
+}
+
+/**
+ * mrc_post_srq_recv() - ib_device_ops.post_srq_recv, for kernel users
+ * @ibsrq: the SRQ
+ * @wr: receive requests
+ * @bad_wr: set to the first request not posted
+ *
+ * Return: 0 or a negative errno.
+ */
+int mrc_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
+		      const struct ib_recv_wr **bad_wr)
+{
+	struct mrc_srq *srq = to_mrc_srq(ibsrq);
+	struct mrc_ring_ctrl *ctrl = srq->ring.ctrl;
+	unsigned long flags;
+	int err = 0;
+
+	spin_lock_irqsave(&srq->lock, flags);
+	for (; wr; wr = wr->next) {
+		u32 prod = ctrl->prod;
+		struct mrc_recv_wqe *wqe;
+		struct mrc_sge *sge;
+		int i;
+
+		if (wr->num_sge > srq->max_sge) {
+			err = -EINVAL;
+			break;
+		}
+		if (prod - READ_ONCE(ctrl->cons) >= mrc_ring_num_slots(&srq->ring)) {
+			err = -ENOMEM;
+			break;
+		}
+		wqe = mrc_ring_slot(&srq->ring, prod);
+		sge = (struct mrc_sge *)(wqe + 1);
+		wqe->wr_id = wr->wr_id;
+		wqe->num_sge = wr->num_sge;
+		for (i = 0; i < wr->num_sge; i++) {
+			sge[i].addr = wr->sg_list[i].addr;
+			sge[i].length = wr->sg_list[i].length;
+			sge[i].lkey = wr->sg_list[i].lkey;
+		}
+		/* Publish the WQE written above. */
+		smp_store_release(&ctrl->prod, prod + 1);
+	}
+	spin_unlock_irqrestore(&srq->lock, flags);
+	if (err)
+		*bad_wr = wr;
+	return err;
+}
+
+/**
+ * mrc_srq_take() - take the next receive WQE for an incoming SEND
+ * @srq: the SRQ
+ * @wqe: header copied out of the (untrusted) ring
+ * @sge: room for MRC_MAX_SGE entries, copied out
+ *
+ * Return: 0, -EAGAIN when the SRQ is empty (receiver not ready), or
+ * -EINVAL when the producer wrote an impossible index or SGE count.
+ */
+int mrc_srq_take(struct mrc_srq *srq, struct mrc_recv_wqe *wqe,
+		 struct mrc_sge *sge)
+{
+	struct ib_event ev = {
+		.device = srq->ibsrq.device,
+		.element.srq = &srq->ibsrq,
+		.event = IB_EVENT_SRQ_LIMIT_REACHED,
+	};
+	bool limit_hit = false;
+	unsigned long flags;
+	int avail, err = 0;
+	const void *slot;
+
+	spin_lock_irqsave(&srq->lock, flags);
+	avail = mrc_ring_avail(&srq->ring);
+	if (avail <= 0) {
+		err = avail < 0 ? avail : -EAGAIN;
+		goto out;
+	}
+	slot = mrc_ring_slot(&srq->ring, srq->ring.own);
+	memcpy(wqe, slot, sizeof(*wqe));
+	if (wqe->num_sge > srq->max_sge) {
+		err = -EINVAL;
+		goto out;
+	}
+	memcpy(sge, slot + sizeof(*wqe), wqe->num_sge * sizeof(*sge));
+	mrc_ring_consume(&srq->ring);
+	if (srq->limit && avail - 1 < srq->limit) {
+		srq->limit = 0;
+		limit_hit = true;
+	}
+out:
+	spin_unlock_irqrestore(&srq->lock, flags);
+	if (limit_hit && srq->ibsrq.event_handler)
+		srq->ibsrq.event_handler(&ev, srq->ibsrq.srq_context);
+	return err;
+}

@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Transmit: build MRC packets into skbs and send them through the
+ * namespace's UDP tunnel socket, over IPv6 or IPv4.
+ */
+#include <linux/ip.h>
+#include <net/ip6_route.h>
+#include <net/ipv6_stubs.h>
+#include <net/route.h>
+#include <net/udp_tunnel.h>
+
+#include "mrc_net.h"
+#include "mrc_qp.h"
+
+#define MRC_TX_HEADROOM	(LL_MAX_HEADER + sizeof(struct ipv6hdr) + \
+			 sizeof(struct udphdr) + 64)
+
+/**
+ * mrc_tx_alloc() - allocate a packet and write its MRC headers
+ * @qp: the sending QP (fills the destination QPN)
+ * @pkt: headers; payload_len says how much payload room to reserve
+ * @payload: set to where the payload goes
+ *
+ * Return: the skb, or NULL when memory is short or @pkt breaks a wire
+ * rule (a driver bug, reported once).
+ */
+struct sk_buff *mrc_tx_alloc(struct mrc_qp *qp, struct mrc_pkt *pkt,
+			     void **payload)
+{
+	unsigned int hdr_len = mrc_wire_hdr_len(pkt);
+	enum mrc_wire_err err;
+	struct sk_buff *skb;
+
+	skb = alloc_skb(MRC_TX_HEADROOM + hdr_len + pkt->payload_len,
+			GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	skb_reserve(skb, MRC_TX_HEADROOM);
+	skb_put(skb, hdr_len + pkt->payload_len);
+	pkt->dqpn = qp->dest_qpn;
+	err = mrc_wire_encode(pkt, qp->mtu, skb->data, hdr_len, &hdr_len);
+	if (err) {
+		WARN_ONCE(1, "mrc: building %s: %s\n",
+			  mrc_wire_opcode_name(pkt->opcode),
+			  mrc_wire_err_name(err));
+		kfree_skb(skb);
+		return NULL;
+	}
+	*payload = skb->data + hdr_len;
+	return skb;
+}
+
+/**
+ * mrc_tx_queue() - queue a built packet; mrc_tx_flush_now() sends it
+ * @qp: the QP
+ * @skb: from mrc_tx_alloc()
+ */
+void mrc_tx_queue(struct mrc_qp *qp, struct sk_buff *skb)
+{
+	skb_queue_tail(&qp->txq, skb);
+}
+
+static void mrc_xmit6(struct mrc_qp *qp, struct sock *sk, struct sk_buff *skb)
+{
+	struct net_device *ndev = qp->mdev->ndev;
+	struct flowi6 fl6 = {
+		.flowi6_oif = ndev->ifindex,
+		.flowi6_proto = IPPROTO_UDP,
+		.daddr = qp->path.daddr,
+		.saddr = qp->path.saddr,
+	};
+	struct dst_entry *dst;
+
+	dst = ipv6_stub->ipv6_dst_lookup_flow(dev_net(ndev), sk, &fl6, NULL);
+	if (IS_ERR(dst)) {
+		kfree_skb(skb);
+		return;
+	}
+	udp_tunnel6_xmit_skb(dst, sk, skb, dst->dev, &qp->path.saddr,
+			     &qp->path.daddr, qp->path.tclass,
+			     qp->path.hop_limit,
+			     cpu_to_be32(qp->path.flow_label), qp->path.sport,
+			     htons(qp->mdev->udp_port), false);
+}
+
+static void mrc_xmit4(struct mrc_qp *qp, struct sock *sk, struct sk_buff *skb)
+{
+	struct net_device *ndev = qp->mdev->ndev;
+	__be32 saddr = qp->path.saddr.s6_addr32[3];
+	__be32 daddr = qp->path.daddr.s6_addr32[3];
+	struct flowi4 fl4 = {
+		.flowi4_oif = ndev->ifindex,
+		.flowi4_proto = IPPROTO_UDP,
+		.flowi4_tos = qp->path.tclass & ~INET_ECN_MASK,
+		.daddr = daddr,
+		.saddr = saddr,
+	};
+	struct rtable *rt;
+
+	rt = ip_route_output_key(dev_net(ndev), &fl4);
+	if (IS_ERR(rt)) {
+		kfree_skb(skb);
+		return;
+	}
+	udp_tunnel_xmit_skb(rt, sk, skb, saddr, daddr, qp->path.tclass,
+			    qp->path.hop_limit, htons(IP_DF), qp->path.sport,
+			    htons(qp->mdev->udp_port), false, false);
+}
+
+/**
+ * mrc_tx_flush_now() - send every queued packet of a QP
+ * @qp: the QP; must not be called with @qp->lock held
+ */
+void mrc_tx_flush_now(struct mrc_qp *qp)
+{
+	struct sock *sk = mrc_net_sock(qp->mdev->net)->sk;
+	struct sk_buff *skb;
+
+	local_bh_disable();
+	while ((skb = skb_dequeue(&qp->txq))) {
+		skb->protocol = qp->path.v4 ? htons(ETH_P_IP) : htons(ETH_P_IPV6);
+		if (qp->path.v4)
+			mrc_xmit4(qp, sk, skb);
+		else
+			mrc_xmit6(qp, sk, skb);
+	}
+	local_bh_enable();
+}
+
+/**
+ * mrc_tx_work() - send queued packets from process context
+ * @work: the QP's tx_work
+ */
+void mrc_tx_work(struct work_struct *work)
+{
+	mrc_tx_flush_now(container_of(work, struct mrc_qp, tx_work));
+}

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// Completion queues: the kernel produces completions into a ring mapped from
+// the uverbs fd; poll_cq consumes them without a system call.
+#include <algorithm>
+#include <cerrno>
+#include <mutex>
+#include <utility>
+
+#include "mrc-abi.h"
+#include "mrc_cqe.h"
+#include "mrc_lock.h"
+#include "mrc_mapping.h"
+#include "mrc_provider.h"
+
+namespace mrc {
+namespace {
+
+struct Cq {
+    ibv_cq cq;  // what libibverbs sees; filled by ibv_cmd_create_cq
+    SpinLock lock;
+    MappedRing ring;  // empty only after a resize whose new ring failed to map
+};
+
+Cq* to_cq(ibv_cq* cq) noexcept {
+    return container_of<Cq>(cq, offsetof(Cq, cq));
+}
+
+using CqResp = DriverResp<ib_uverbs_create_cq_resp, mrc_create_cq_resp>;
+using ResizeCqResp = DriverResp<ib_uverbs_resize_cq_resp, mrc_create_cq_resp>;
+
+}  // namespace
+
+ibv_cq* create_cq(ibv_context* context, int cqe, ibv_comp_channel* channel,
+                  int comp_vector) noexcept {
+    ObjPtr<Cq> cq = make_object<Cq>();
+    if (!cq) {
+        errno = ENOMEM;
+        return nullptr;
+    }
+
+    struct ibv_create_cq cmd {};  // "struct": ibv_create_cq is also a function
+    CqResp resp;
+    int ret = ibv_cmd_create_cq(context, cqe, channel, comp_vector, &cq->cq, &cmd, sizeof(cmd),
+                                resp.core(), resp.size());
+    if (ret != 0) {
+        errno = ret;
+        return nullptr;
+    }
+
+    ret = map_ring(context->cmd_fd, resp.driver().ring, sizeof(mrc_cqe), cq->ring);
+    if (ret != 0) {
+        ibv_cmd_destroy_cq(&cq->cq);
+        errno = ret;
+        return nullptr;
+    }
+    return &cq.release()->cq;
+}
+
+int poll_cq(ibv_cq* ibcq, int num_entries, ibv_wc* wc) noexcept {
+    Cq* cq = to_cq(ibcq);
+    std::lock_guard<SpinLock> guard(cq->lock);
+    if (cq->ring.ring.empty()) {
+        return -EIO;
+    }
+
+    ConsumeBatch batch(cq->ring.ring);
+    if (batch.overrun()) {
+        return -EIO;  // the kernel's prod is corrupt: no slot can be trusted
+    }
+    uint32_t n = std::min(batch.ready(), static_cast<uint32_t>(std::max(num_entries, 0)));
+    for (uint32_t i = 0; i < n; ++i) {
+        slot_to_wc(batch.slot(i), wc[i]);
+    }
+    batch.release(n);
+    return static_cast<int>(n);
+}
+
+int resize_cq(ibv_cq* ibcq, int cqe) noexcept {
+    Cq* cq = to_cq(ibcq);
+    // Pollers wait while the kernel moves unpolled completions to the new
+    // ring: they must never read the old one after that.
+    std::lock_guard<SpinLock> guard(cq->lock);
+
+    struct ibv_resize_cq cmd {};
+    ResizeCqResp resp;
+    int ret = ibv_cmd_resize_cq(ibcq, cqe, &cmd, sizeof(cmd), resp.core(), resp.size());
+    if (ret != 0) {
+        return ret;  // the old ring stays in use
+    }
+
+    // The kernel now produces into the new ring only. If it cannot be
+    // mapped the CQ is left without a ring and poll_cq reports the error.
+    MappedRing fresh;
+    ret = map_ring(ibcq->context->cmd_fd, resp.driver().ring, sizeof(mrc_cqe), fresh);
+    cq->ring = std::move(fresh);  // unmaps the old ring
+    return ret;
+}
+
+int destroy_cq(ibv_cq* ibcq) noexcept {
+    int ret = ibv_cmd_destroy_cq(ibcq);
+    if (ret != 0) {
+        return ret;  // the kernel still holds the CQ and its ring
+    }
+    ObjPtr<Cq> cq(to_cq(ibcq));  // unmaps the ring, frees the object
+    return 0;
+}
+
+}  // namespace mrc

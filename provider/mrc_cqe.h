@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// Translation of a CQ ring slot (struct mrc_cqe of mrc-abi.h) into the
+// libibverbs work completion. The kernel writes libibverbs' own values, so
+// this is a field-for-field copy with no remapping.
+#ifndef MRC_CQE_H
+#define MRC_CQE_H
+
+#include <cstring>
+
+#include <infiniband/verbs.h>
+
+#include "mrc-abi.h"
+#include "mrc_ring.h"
+
+namespace mrc {
+
+inline void cqe_to_wc(const mrc_cqe& cqe, ibv_wc& wc) noexcept {
+    wc.wr_id = cqe.wr_id;
+    wc.status = static_cast<ibv_wc_status>(cqe.status);
+    wc.opcode = static_cast<ibv_wc_opcode>(cqe.opcode);
+    wc.vendor_err = cqe.vendor_err;
+    wc.byte_len = cqe.byte_len;
+    wc.imm_data = cqe.imm_data;  // network byte order on both sides
+    wc.qp_num = cqe.qp_num;
+    wc.src_qp = cqe.src_qp;
+    wc.wc_flags = cqe.wc_flags;
+    wc.pkey_index = cqe.pkey_index;
+    wc.slid = cqe.slid;
+    wc.sl = cqe.sl;
+    wc.dlid_path_bits = cqe.dlid_path_bits;
+}
+
+// Reads one completion out of a CQ slot. The copy is taken once, so a slot
+// the producer rewrites later cannot change a completion already returned.
+inline void slot_to_wc(Slot slot, ibv_wc& wc) noexcept {
+    mrc_cqe cqe;
+    std::memcpy(&cqe, slot.data, sizeof(cqe));
+    cqe_to_wc(cqe, wc);
+}
+
+}  // namespace mrc
+
+#endif  // MRC_CQE_H

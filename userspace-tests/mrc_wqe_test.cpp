@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// Work request → ring slot translation: every field of struct mrc_send_wqe
+// and mrc_recv_wqe as the kernel will read it, the limits a slot imposes,
+// and that a rejected request leaves the slot untouched.
+#include "mrc_wqe.h"
+
+#include <arpa/inet.h>
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "mrc-abi.h"
+
+namespace {
+
+using mrc::Slot;
+
+constexpr std::byte kFill{0xa5};
+
+// One slot's worth of memory, pre-filled so untouched bytes are visible.
+class SlotMemory {
+public:
+    explicit SlotMemory(std::size_t size) : words_((size + 7) / 8), size_(size) {
+        std::memset(words_.data(), static_cast<int>(kFill), size_);
+    }
+    Slot slot() { return {reinterpret_cast<std::byte*>(words_.data()), size_}; }
+    mrc_send_wqe send() const {
+        mrc_send_wqe w;
+        std::memcpy(&w, words_.data(), sizeof(w));
+        return w;
+    }
+    mrc_recv_wqe recv() const {
+        mrc_recv_wqe w;
+        std::memcpy(&w, words_.data(), sizeof(w));
+        return w;
+    }
+    mrc_sge sge(std::size_t header, std::size_t i) const {
+        mrc_sge s;
+        std::memcpy(&s, bytes() + header + i * sizeof(s), sizeof(s));
+        return s;
+    }
+    const std::byte* bytes() const { return reinterpret_cast<const std::byte*>(words_.data()); }
+    bool untouched() const {
+        for (std::size_t i = 0; i < size_; ++i) {
+            if (bytes()[i] != kFill) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+private:
+    std::vector<uint64_t> words_;
+    std::size_t size_;
+};
+
+ibv_send_wr send_wr(ibv_wr_opcode op, ibv_sge* sges, int n) {
+    ibv_send_wr wr{};
+    wr.wr_id = 0x1122334455667788ull;
+    wr.opcode = op;
+    wr.sg_list = sges;
+    wr.num_sge = n;
+    wr.send_flags = IBV_SEND_SIGNALED;
+    return wr;
+}
+
+TEST(WqeAbiTest, HeaderAndEntrySizes) {
+    // What the slot capacities below are computed from; the kernel reads
+    // the same layout.
+    EXPECT_EQ(sizeof(mrc_send_wqe), 64u);
+    EXPECT_EQ(sizeof(mrc_recv_wqe), 16u);
+    EXPECT_EQ(sizeof(mrc_sge), 16u);
+    EXPECT_EQ(sizeof(mrc_cqe), 48u);
+    EXPECT_EQ(mrc::send_slot_max_sge(128), 4u);
+    EXPECT_EQ(mrc::send_slot_max_sge(64), 0u);
+    EXPECT_EQ(mrc::send_slot_max_sge(32), 0u);
+    EXPECT_EQ(mrc::send_slot_max_inline(256), 192u);
+    EXPECT_EQ(mrc::recv_slot_max_sge(64), 3u);
+}
+
+TEST(SendWqeTest, RdmaWriteCarriesEveryField) {
+    ibv_sge sges[2] = {{0x1000, 100, 0xaa}, {0x2000, 200, 0xbb}};
+    ibv_send_wr wr = send_wr(IBV_WR_RDMA_WRITE, sges, 2);
+    wr.wr.rdma.remote_addr = 0xdead0000beef;
+    wr.wr.rdma.rkey = 0x4242;
+    wr.imm_data = htonl(0x55);  // not an _WITH_IMM opcode: must not travel
+
+    SlotMemory mem(128);
+    ASSERT_EQ(mrc::build_send_wqe(wr, mem.slot()), 0);
+    mrc_send_wqe w = mem.send();
+    EXPECT_EQ(w.wr_id, wr.wr_id);
+    EXPECT_EQ(w.opcode, static_cast<uint32_t>(IBV_WR_RDMA_WRITE));
+    EXPECT_EQ(w.send_flags, static_cast<uint32_t>(IBV_SEND_SIGNALED));
+    EXPECT_EQ(w.imm_data, 0u);
+    EXPECT_EQ(w.num_sge, 2u);
+    EXPECT_EQ(w.inline_len, 0u);
+    EXPECT_EQ(w.reserved0, 0u);
+    EXPECT_EQ(w.remote_addr, 0xdead0000beefull);
+    EXPECT_EQ(w.rkey, 0x4242u);
+    EXPECT_EQ(w.reserved1, 0u);
+    EXPECT_EQ(w.compare_add, 0u);
+    EXPECT_EQ(w.swap, 0u);
+    for (int i = 0; i < 2; ++i) {
+        mrc_sge s = mem.sge(sizeof(mrc_send_wqe), i);
+        EXPECT_EQ(s.addr, sges[i].addr);
+        EXPECT_EQ(s.length, sges[i].length);
+        EXPECT_EQ(s.lkey, sges[i].lkey);
+    }
+}
+
+TEST(SendWqeTest, ImmediateDataPassesThroughInNetworkOrder) {
+    ibv_sge sge{0x1000, 8, 1};
+    for (ibv_wr_opcode op : {IBV_WR_SEND_WITH_IMM, IBV_WR_RDMA_WRITE_WITH_IMM}) {
+        ibv_send_wr wr = send_wr(op, &sge, 1);
+        wr.imm_data = htonl(0x01020304);
+        wr.wr.rdma.remote_addr = 0x5000;
+        wr.wr.rdma.rkey = 9;
+        SlotMemory mem(128);
+        ASSERT_EQ(mrc::build_send_wqe(wr, mem.slot()), 0) << op;
+        mrc_send_wqe w = mem.send();
+        EXPECT_EQ(w.imm_data, htonl(0x01020304)) << op;
+        EXPECT_EQ(w.opcode, static_cast<uint32_t>(op));
+    }
+}
+
+TEST(SendWqeTest, SendHasNoRemoteAddress) {
+    ibv_sge sge{0x1000, 8, 1};
+    ibv_send_wr wr = send_wr(IBV_WR_SEND, &sge, 1);
+    wr.wr.rdma.remote_addr = 0x5000;  // stale union contents
+    wr.wr.rdma.rkey = 9;
+    SlotMemory mem(128);
+    ASSERT_EQ(mrc::build_send_wqe(wr, mem.slot()), 0);
+    EXPECT_EQ(mem.send().remote_addr, 0u);
+    EXPECT_EQ(mem.send().rkey, 0u);
+}
+
+TEST(SendWqeTest, ReadCarriesRemoteBuffer) {
+    ibv_sge sge{0x1000, 4096, 7};
+    ibv_send_wr wr = send_wr(IBV_WR_RDMA_READ, &sge, 1);
+    wr.wr.rdma.remote_addr = 0x7000;
+    wr.wr.rdma.rkey = 0x77;
+    SlotMemory mem(128);
+    ASSERT_EQ(mrc::build_send_wqe(wr, mem.slot()), 0);
+    EXPECT_EQ(mem.send().remote_addr, 0x7000u);
+    EXPECT_EQ(mem.send().rkey, 0x77u);
+}
+
+TEST(SendWqeTest, AtomicsCarryOperands) {
+    ibv_sge sge{0x1000, 8, 7};
+    ibv_send_wr wr = send_wr(IBV_WR_ATOMIC_CMP_AND_SWP, &sge, 1);
+    wr.wr.atomic.remote_addr = 0x8000;
+    wr.wr.atomic.compare_add = 0x1111222233334444ull;
+    wr.wr.atomic.swap = 0x5555666677778888ull;
+    wr.wr.atomic.rkey = 0x99;
+    SlotMemory mem(128);
+    ASSERT_EQ(mrc::build_send_wqe(wr, mem.slot()), 0);
+    mrc_send_wqe w = mem.send();
+    EXPECT_EQ(w.remote_addr, 0x8000u);
+    EXPECT_EQ(w.compare_add, 0x1111222233334444ull);
+    EXPECT_EQ(w.swap, 0x5555666677778888ull);
+    EXPECT_EQ(w.rkey, 0x99u);
+    EXPECT_EQ(w.num_sge, 1u);
+
+    wr.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
+    SlotMemory fadd(128);
+    ASSERT_EQ(mrc::build_send_wqe(wr, fadd.slot()), 0);
+    EXPECT_EQ(fadd.send().compare_add, 0x1111222233334444ull);
+}
+
+TEST(SendWqeTest, AtomicNeedsOneEightByteBuffer) {
+    ibv_sge sges[2] = {{0x1000, 8, 7}, {0x2000, 8, 7}};
+    ibv_send_wr two = send_wr(IBV_WR_ATOMIC_FETCH_AND_ADD, sges, 2);
+    ibv_send_wr none = send_wr(IBV_WR_ATOMIC_FETCH_AND_ADD, nullptr, 0);
+    ibv_sge four{0x1000, 4, 7};
+    ibv_send_wr short_buf = send_wr(IBV_WR_ATOMIC_CMP_AND_SWP, &four, 1);
+    for (const ibv_send_wr* wr : {&two, &none, &short_buf}) {
+        SlotMemory mem(128);
+        EXPECT_EQ(mrc::build_send_wqe(*wr, mem.slot()), EINVAL);
+        EXPECT_TRUE(mem.untouched());
+    }
+}
+
+TEST(SendWqeTest, UnsupportedOpcodesAreRejected) {
+    ibv_sge sge{0x1000, 8, 1};
+    for (ibv_wr_opcode op : {IBV_WR_LOCAL_INV, IBV_WR_BIND_MW, IBV_WR_SEND_WITH_INV, IBV_WR_TSO,
+                             IBV_WR_DRIVER1, IBV_WR_ATOMIC_WRITE, static_cast<ibv_wr_opcode>(13)}) {
+        ibv_send_wr wr = send_wr(op, &sge, 1);
+        SlotMemory mem(128);
+        EXPECT_EQ(mrc::build_send_wqe(wr, mem.slot()), EINVAL) << op;
+        EXPECT_TRUE(mem.untouched()) << op;
+    }
+}
+
+TEST(SendWqeTest, SgeCountLimitedBySlot) {
+    std::vector<ibv_sge> sges(5, ibv_sge{0x1000, 1, 1});
+    ibv_send_wr wr = send_wr(IBV_WR_SEND, sges.data(), 4);
+    SlotMemory fits(128);  // 64-byte header + 4 * 16
+    EXPECT_EQ(mrc::build_send_wqe(wr, fits.slot()), 0);
+    EXPECT_EQ(fits.send().num_sge, 4u);
+
+    wr.num_sge = 5;
+    SlotMemory too_many(128);
+    EXPECT_EQ(mrc::build_send_wqe(wr, too_many.slot()), EINVAL);
+    EXPECT_TRUE(too_many.untouched());
+}
+
+TEST(SendWqeTest, NegativeOrMissingSgeListRejected) {
+    ibv_send_wr negative = send_wr(IBV_WR_SEND, nullptr, -1);
+    ibv_send_wr missing = send_wr(IBV_WR_SEND, nullptr, 1);
+    for (const ibv_send_wr* wr : {&negative, &missing}) {
+        SlotMemory mem(128);
+        EXPECT_EQ(mrc::build_send_wqe(*wr, mem.slot()), EINVAL);
+        EXPECT_TRUE(mem.untouched());
+    }
+}
+
+TEST(SendWqeTest, ZeroLengthSendNeedsNoSge) {
+    ibv_send_wr wr = send_wr(IBV_WR_SEND, nullptr, 0);
+    SlotMemory mem(64);
+    ASSERT_EQ(mrc::build_send_wqe(wr, mem.slot()), 0);
+    EXPECT_EQ(mem.send().num_sge, 0u);
+}
+
+TEST(SendWqeTest, InlineDataIsGatheredAfterTheHeader) {
+    char a[] = "hello, ";
+    char b[] = "inline world";
+    ibv_sge sges[2] = {{reinterpret_cast<uintptr_t>(a), 7, 0},
+                       {reinterpret_cast<uintptr_t>(b), 12, 0}};
+    ibv_send_wr wr = send_wr(IBV_WR_SEND, sges, 2);
+    wr.send_flags |= IBV_SEND_INLINE;
+    SlotMemory mem(128);
+    ASSERT_EQ(mrc::build_send_wqe(wr, mem.slot()), 0);
+    mrc_send_wqe w = mem.send();
+    EXPECT_EQ(w.num_sge, 0u);
+    EXPECT_EQ(w.inline_len, 19u);
+    EXPECT_EQ(w.send_flags, static_cast<uint32_t>(IBV_SEND_SIGNALED | IBV_SEND_INLINE));
+    EXPECT_EQ(std::memcmp(mem.bytes() + sizeof(mrc_send_wqe), "hello, inline world", 19), 0);
+    EXPECT_EQ(mem.bytes()[sizeof(mrc_send_wqe) + 19], kFill);  // nothing written past it
+}
+
+TEST(SendWqeTest, InlineMayUseMoreSgesThanTheSlotHoldsAsEntries) {
+    // Eight 8-byte pieces: 64 bytes of inline data, though a 128-byte slot
+    // holds only four SGE entries.
+    std::vector<uint64_t> words(8);
+    std::vector<ibv_sge> sges;
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        words[i] = 0x0101010101010101ull * i;
+        sges.push_back({reinterpret_cast<uintptr_t>(&words[i]), 8, 0});
+    }
+    ibv_send_wr wr = send_wr(IBV_WR_RDMA_WRITE_WITH_IMM, sges.data(), 8);
+    wr.send_flags = IBV_SEND_INLINE;
+    SlotMemory mem(128);
+    ASSERT_EQ(mrc::build_send_wqe(wr, mem.slot()), 0);
+    EXPECT_EQ(mem.send().inline_len, 64u);
+    EXPECT_EQ(std::memcmp(mem.bytes() + sizeof(mrc_send_wqe), words.data(), 64), 0);
+}
+
+TEST(SendWqeTest, InlineLargerThanTheSlotRejected) {
+    std::vector<char> data(65, 'x');
+    ibv_sge sge{reinterpret_cast<uintptr_t>(data.data()), 65, 0};
+    ibv_send_wr wr = send_wr(IBV_WR_SEND, &sge, 1);
+    wr.send_flags = IBV_SEND_INLINE;
+    SlotMemory mem(128);  // 64 bytes of room
+    EXPECT_EQ(mrc::build_send_wqe(wr, mem.slot()), EINVAL);
+    EXPECT_TRUE(mem.untouched());
+
+    sge.length = 64;
+    SlotMemory exact(128);
+    EXPECT_EQ(mrc::build_send_wqe(wr, exact.slot()), 0);
+    EXPECT_EQ(exact.send().inline_len, 64u);
+}
+
+TEST(SendWqeTest, InlineLengthsThatWrap32BitsRejected) {
+    char byte = 'x';
+    ibv_sge sges[2] = {{reinterpret_cast<uintptr_t>(&byte), UINT32_MAX, 0},
+                       {reinterpret_cast<uintptr_t>(&byte), 2, 0}};
+    ibv_send_wr wr = send_wr(IBV_WR_SEND, sges, 2);
+    wr.send_flags = IBV_SEND_INLINE;
+    SlotMemory mem(4096);
+    EXPECT_EQ(mrc::build_send_wqe(wr, mem.slot()), EINVAL);
+    EXPECT_TRUE(mem.untouched());
+}
+
+TEST(SendWqeTest, InlineOnlyForSendAndWrite) {
+    uint64_t word = 0;
+    ibv_sge sge{reinterpret_cast<uintptr_t>(&word), 8, 0};
+    for (ibv_wr_opcode op :
+         {IBV_WR_RDMA_READ, IBV_WR_ATOMIC_CMP_AND_SWP, IBV_WR_ATOMIC_FETCH_AND_ADD}) {
+        ibv_send_wr wr = send_wr(op, &sge, 1);
+        wr.send_flags = IBV_SEND_INLINE;
+        SlotMemory mem(128);
+        EXPECT_EQ(mrc::build_send_wqe(wr, mem.slot()), EINVAL) << op;
+        EXPECT_TRUE(mem.untouched()) << op;
+    }
+}
+
+TEST(SendWqeTest, SlotSmallerThanHeaderRejected) {
+    ibv_send_wr wr = send_wr(IBV_WR_SEND, nullptr, 0);
+    SlotMemory mem(32);
+    EXPECT_EQ(mrc::build_send_wqe(wr, mem.slot()), EINVAL);
+    EXPECT_TRUE(mem.untouched());
+}
+
+TEST(RecvWqeTest, CarriesIdAndSges) {
+    ibv_sge sges[3] = {{0x1000, 10, 1}, {0x2000, 20, 2}, {0x3000, 30, 3}};
+    ibv_recv_wr wr{};
+    wr.wr_id = 77;
+    wr.sg_list = sges;
+    wr.num_sge = 3;
+    SlotMemory mem(64);  // 16-byte header + 3 * 16
+    ASSERT_EQ(mrc::build_recv_wqe(wr, mem.slot()), 0);
+    mrc_recv_wqe w = mem.recv();
+    EXPECT_EQ(w.wr_id, 77u);
+    EXPECT_EQ(w.num_sge, 3u);
+    EXPECT_EQ(w.reserved, 0u);
+    for (int i = 0; i < 3; ++i) {
+        mrc_sge s = mem.sge(sizeof(mrc_recv_wqe), i);
+        EXPECT_EQ(s.addr, sges[i].addr);
+        EXPECT_EQ(s.length, sges[i].length);
+        EXPECT_EQ(s.lkey, sges[i].lkey);
+    }
+}
+
+TEST(RecvWqeTest, TooManyOrNegativeSgesRejected) {
+    std::vector<ibv_sge> sges(4, ibv_sge{0x1000, 1, 1});
+    ibv_recv_wr wr{};
+    wr.sg_list = sges.data();
+    wr.num_sge = 4;
+    SlotMemory mem(64);
+    EXPECT_EQ(mrc::build_recv_wqe(wr, mem.slot()), EINVAL);
+    EXPECT_TRUE(mem.untouched());
+
+    wr.num_sge = -2;
+    EXPECT_EQ(mrc::build_recv_wqe(wr, mem.slot()), EINVAL);
+    EXPECT_TRUE(mem.untouched());
+}
+
+TEST(RecvWqeTest, ZeroSgeReceiveIsValid) {
+    ibv_recv_wr wr{};
+    wr.wr_id = 5;
+    SlotMemory mem(64);
+    ASSERT_EQ(mrc::build_recv_wqe(wr, mem.slot()), 0);
+    EXPECT_EQ(mem.recv().num_sge, 0u);
+    EXPECT_EQ(mem.recv().wr_id, 5u);
+}
+
+}  // namespace
