@@ -137,3 +137,50 @@ _in_ns() {
 # Path of build artefacts on the host root, shared into the guest.
 MRC_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 MRC_BUILD=${MRC_BUILD:-$MRC_TOP/build/cmake}
+
+# two_hosts: namespaces hostA and hostB joined by vethA/vethB, an MRC
+# device on each (mrcA, mrcB), and GID indexes GA4/GB4 (IPv4) and
+# GA6/GB6 (IPv6) of their addresses.
+two_hosts() {
+	ip netns add hostA
+	ip netns add hostB
+	veth_pair vethA vethB hostA hostB
+	ip netns exec hostA rdma link add mrcA type mrc netdev vethA
+	ip netns exec hostB rdma link add mrcB type mrc netdev vethB
+	GA4=$(gid_index mrcA '::ffff:10\.0\.0\.1')
+	GB4=$(gid_index mrcB '::ffff:10\.0\.0\.2')
+	GA6=$(gid_index mrcA 'fd00::1')
+	GB6=$(gid_index mrcB 'fd00::2')
+}
+
+# gid_index DEV ADDR-REGEX: the GID table index of an address.
+gid_index() {
+	ibv_devinfo -v -d "$1" |
+		sed -n "s/.*GID\[ *\([0-9]*\)\]:[[:space:]]*$2, RoCE v2/\1/p" |
+		head -n1
+}
+
+# pair NAME SECONDS SERVER-CMD... -- CLIENT-CMD...: run the server in
+# hostA and the client in hostB against it; both must exit 0.
+pair() {
+	local name=$1 limit=$2 sargs=() cargs=() out srv rc src
+	shift 2
+	while [ "$1" != -- ]; do sargs+=("$1"); shift; done
+	shift
+	cargs=("$@")
+	timeout "$limit" ip netns exec hostA "${sargs[@]}" > /tmp/srv.log 2>&1 &
+	srv=$!
+	sleep 1
+	out=$(timeout "$limit" ip netns exec hostB "${cargs[@]}" 2>&1)
+	rc=$?
+	wait $srv
+	src=$?
+	if [ $rc -eq 0 ] && [ $src -eq 0 ]; then
+		ok "$name"
+		echo "$out" | tail -n 2 | diag
+	else
+		not_ok "$name (client rc $rc, server rc $src)"
+		{ echo "client: ${cargs[*]}"; echo "$out" | tail -n 15;
+		  echo "server:"; tail -n 15 /tmp/srv.log; } | diag
+	fi
+}
