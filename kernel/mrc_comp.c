@@ -5,6 +5,22 @@
  */
 #include "mrc_qp.h"
 
+/*
+ * PSNs the peer reported received, from una on without a gap, count as
+ * acknowledged: nothing is lost if the cumulative ACK saying so is.
+ */
+static u32 mrc_comp_ack_sacked_prefix(struct mrc_qp *qp)
+{
+	u32 una = mrc_txwin_oldest_unacked(&qp->txwin);
+	const struct mrc_tx_entry *e;
+	u32 n = 0;
+
+	while ((e = mrc_txwin_entry(&qp->txwin, una + n)) &&
+	       (e->flags & MRC_TXE_SACKED))
+		n++;
+	return n ? mrc_txwin_on_ack(&qp->txwin, una + n) : 0;
+}
+
 /* The send WQE a PSN of ours belongs to, if that PSN is still tracked. */
 static struct mrc_swqe *mrc_comp_wqe_of(struct mrc_qp *qp, u32 psn)
 {
@@ -86,6 +102,22 @@ static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	return acked || lost || mrc_txwin_lost(&qp->txwin);
 }
 
+/*
+ * Responses arrive in order on one path: a response missing while
+ * MRC_DUPTHRESH later ones of the same READ arrived was lost. Ask for it
+ * again at once, each PSN once; the timer covers a lost re-request.
+ */
+static void mrc_comp_read_holes(struct mrc_qp *qp, struct mrc_swqe *w,
+				u32 psn)
+{
+	while (mrc_psn_before(w->rd_scan, psn) &&
+	       psn - w->rd_scan >= MRC_DUPTHRESH) {
+		if (!test_bit(w->rd_scan & (MRC_QP_WINDOW - 1), qp->rd_got))
+			mrc_req_send_read(qp, w, w->rd_scan, 1, true);
+		w->rd_scan++;
+	}
+}
+
 /* A READ response: place it by its PSN and count it. */
 static void mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 			       const void *payload)
@@ -114,11 +146,19 @@ static void mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		return;
 	}
 	set_bit(bit, qp->rd_got);
+	while (mrc_psn_before(w->rd_low, w->first_psn + w->sent) &&
+	       test_bit(w->rd_low & (MRC_QP_WINDOW - 1), qp->rd_got))
+		w->rd_low++;
 	if (qp->rd_pending)
 		qp->rd_pending--;
 	mrc_txwin_on_sack(&qp->txwin, pkt->psn, 1, &one);
-	if (++w->got == w->npkts)
+	if (mrc_comp_ack_sacked_prefix(qp))
+		mrc_rto_on_progress(&qp->rto);
+	if (++w->got == w->npkts) {
 		w->state = MRC_SWQE_DONE;
+		return;
+	}
+	mrc_comp_read_holes(qp, w, pkt->psn);
 }
 
 static void mrc_comp_atomic_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt)

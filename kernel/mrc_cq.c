@@ -156,6 +156,10 @@ static void mrc_cqe_to_wc(const struct mrc_kcqe *k, struct ib_wc *wc)
 	wc->qp = k->qp;
 	wc->src_qp = k->cqe.src_qp;
 	wc->wc_flags = k->cqe.wc_flags;
+	if (k->cqe.wc_flags & IB_WC_GRH) {
+		wc->network_hdr_type = k->cqe.network_hdr_type;
+		wc->wc_flags |= IB_WC_WITH_NETWORK_HDR_TYPE;
+	}
 	wc->port_num = MRC_PORT_NUM;
 }
 

@@ -7,6 +7,7 @@
 #include <rdma/ib_addr.h>
 #include <rdma/ib_cache.h>
 
+#include "mrc_link_params.h"
 #include "mrc_qp.h"
 
 static u32 mrc_sq_data_size(u32 max_sge, u32 max_inline)
@@ -18,7 +19,8 @@ static int mrc_qp_check_cap(const struct ib_qp_init_attr *init)
 {
 	const struct ib_qp_cap *cap = &init->cap;
 
-	if (init->qp_type != IB_QPT_RC)
+	if (init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_UD &&
+	    init->qp_type != IB_QPT_GSI)
 		return -EOPNOTSUPP;
 	if (init->create_flags)
 		return -EOPNOTSUPP;
@@ -115,6 +117,7 @@ static void mrc_qp_free(struct mrc_qp *qp)
 		mrc_rxwin_destroy(&qp->rxwin);
 	if (qp->txwin.ent)
 		mrc_txwin_destroy(&qp->txwin);
+	kvfree(qp->ud_ext);
 	kvfree(qp->rmsg_sge);
 	bitmap_free(qp->rd_got);
 	kvfree(qp->rmsg);
@@ -148,6 +151,9 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	err = mrc_qp_check_cap(init);
 	if (err)
 		return err;
+	/* Datagram QPs need a per-request destination the ring lacks. */
+	if (init->qp_type != IB_QPT_RC && udata)
+		return -EOPNOTSUPP;
 	if (udata) {
 		if (udata->outlen < sizeof(resp))
 			return -EINVAL;
@@ -155,6 +161,7 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	}
 
 	qp->mdev = mdev;
+	qp->type = init->qp_type;
 	qp->is_user = !!udata;
 	qp->sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
 	qp->state = IB_QPS_RESET;
@@ -169,17 +176,28 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->rto_timer.function = mrc_rto_fire;
 	mrc_cwnd_init(&qp->cc, MRC_QP_WINDOW, 0);
 	qp->path_mtu = IB_MTU_1024;
-	qp->mtu = 1024;
 
+	qp->mtu = mrc_payload_mtu(READ_ONCE(mdev->ndev->mtu));
 	err = mrc_qp_alloc_queues(qp, init, uctx, &resp);
 	if (!err)
 		err = mrc_qp_alloc_windows(qp);
+	if (!err && qp->type != IB_QPT_RC) {
+		qp->ud_ext = kvcalloc(mrc_ring_num_slots(&qp->sq),
+				      sizeof(*qp->ud_ext), GFP_KERNEL);
+		if (!qp->ud_ext)
+			err = -ENOMEM;
+	}
 	if (err)
 		goto err_free;
 
-	err = xa_alloc_cyclic(&mdev->qp_xa, &qpn, qp,
-			      XA_LIMIT(MRC_MIN_QPN, MRC_QPN_LIMIT),
-			      &mdev->next_qpn, GFP_KERNEL);
+	if (qp->type == IB_QPT_GSI) {
+		qpn = 1;
+		err = xa_insert(&mdev->qp_xa, qpn, qp, GFP_KERNEL);
+	} else {
+		err = xa_alloc_cyclic(&mdev->qp_xa, &qpn, qp,
+				      XA_LIMIT(MRC_MIN_QPN, MRC_QPN_LIMIT),
+				      &mdev->next_qpn, GFP_KERNEL);
+	}
 	if (err < 0)
 		goto err_free;
 	ibqp->qp_num = qpn;

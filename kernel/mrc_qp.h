@@ -39,6 +39,8 @@ enum mrc_swqe_state {
  * @npkts: PSNs the WQE uses (READ: one per response packet)
  * @sent: packets transmitted so far (first transmission)
  * @got: READ response packets placed
+ * @rd_scan: READ: first PSN not yet examined for a missing response
+ * @rd_low: READ: lowest PSN whose response has not been placed
  * @state: enum mrc_swqe_state
  * @status: completion status (IB_WC_SUCCESS unless an error)
  * @rsn: receive sequence number carried in the DPH
@@ -53,6 +55,8 @@ struct mrc_swqe {
 	u32 npkts;
 	u32 sent;
 	u32 got;
+	u32 rd_scan;
+	u32 rd_low;
 	u8 state;
 	u8 status;
 	u32 rsn;
@@ -88,6 +92,13 @@ struct mrc_rmsg {
 	u8 status;
 };
 
+/* Destination of a UD send, kept beside its SQ slot (kernel QPs only). */
+struct mrc_ud_ext {
+	struct ib_ah *ah;
+	u32 remote_qpn;
+	u32 remote_qkey;
+};
+
 struct mrc_atomic_result {
 	u32 psn;
 	bool valid;
@@ -115,6 +126,16 @@ struct mrc_path {
 };
 
 /**
+ * struct mrc_ah - address handle: where UD datagrams go
+ * @ibah: core object
+ * @path: addresses and UDP source port
+ */
+struct mrc_ah {
+	struct ib_ah ibah;
+	struct mrc_path path;
+};
+
+/**
  * struct mrc_qp - an RC queue pair
  *
  * @lock protects everything the engine touches; the verbs entry points
@@ -128,6 +149,7 @@ struct mrc_qp {
 	spinlock_t lock; /* engine state below */
 	struct mutex modify_lock; /* serialises modify, query and destroy */
 	enum ib_qp_state state;
+	enum ib_qp_type type;
 	bool is_user;
 	bool sig_all;
 
@@ -143,6 +165,7 @@ struct mrc_qp {
 	u8 max_rd_atomic;
 	u8 max_dest_rd_atomic;
 	u16 pkey_index;
+	u32 qkey;
 	u32 sq_psn;
 	u32 rq_psn;
 	struct rdma_ah_attr ah_attr;
@@ -155,6 +178,7 @@ struct mrc_qp {
 	u32 sq_max_sge;
 	u32 sq_max_inline;
 	u32 rq_max_sge;
+	struct mrc_ud_ext *ud_ext;	/* UD/GSI: destination per SQ slot */
 
 	/* requester and completer */
 	struct mrc_swqe *swqe;		/* one per SQ slot */
@@ -172,6 +196,8 @@ struct mrc_qp {
 	u32 rd_atomic_out;		/* READ/ATOMIC outstanding */
 	bool sq_err;			/* a WQE failed: transmit no more */
 	u32 rd_pending;			/* READ responses asked, not placed */
+	u32 rd_pin;			/* lowest PSN a response may still use */
+	bool rd_pin_valid;
 	struct mrc_cwnd cc;		/* congestion window */
 	struct work_struct req_work;
 
@@ -194,6 +220,22 @@ static inline struct mrc_qp *to_mrc_qp(struct ib_qp *ibqp)
 {
 	return container_of(ibqp, struct mrc_qp, ibqp);
 }
+
+static inline struct mrc_ah *to_mrc_ah(struct ib_ah *ibah)
+{
+	return container_of(ibah, struct mrc_ah, ibah);
+}
+
+/* mrc_ah.c */
+int mrc_path_from_ah(struct mrc_path *path, const struct rdma_ah_attr *ah);
+int mrc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
+		  struct ib_udata *udata);
+int mrc_destroy_ah(struct ib_ah *ibah, u32 flags);
+
+/* mrc_ud.c */
+void mrc_ud_send(struct mrc_qp *qp);
+void mrc_ud_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+	       const void *payload, const u8 *grh, u8 net_type);
 
 /* mrc_qp.c */
 int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
@@ -218,6 +260,8 @@ int mrc_req_copy(struct mrc_qp *qp, struct mrc_swqe *w, u32 offset,
 		 void *buf, u32 len, bool to_sge);
 void mrc_req_complete(struct mrc_qp *qp);
 void mrc_req_arm_rto(struct mrc_qp *qp, bool restart);
+int mrc_req_send_read(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,
+		      u32 npkts, bool retx);
 void mrc_req_work(struct work_struct *work);
 void mrc_req_kick(struct mrc_qp *qp);
 enum hrtimer_restart mrc_rto_fire(struct hrtimer *timer);
@@ -236,6 +280,8 @@ void mrc_resp_flush(struct mrc_qp *qp);
 struct sk_buff *mrc_tx_alloc(struct mrc_qp *qp, struct mrc_pkt *pkt,
 			     void **payload);
 void mrc_tx_queue(struct mrc_qp *qp, struct sk_buff *skb);
+void mrc_tx_queue_to(struct mrc_qp *qp, struct sk_buff *skb,
+		     const struct mrc_path *path);
 void mrc_tx_work(struct work_struct *work);
 void mrc_tx_flush_now(struct mrc_qp *qp);
 

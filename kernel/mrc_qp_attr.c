@@ -11,34 +11,10 @@
 
 static int mrc_qp_set_path(struct mrc_qp *qp, const struct rdma_ah_attr *ah)
 {
-	const struct ib_global_route *grh = rdma_ah_read_grh(ah);
-	const struct ib_gid_attr *sgid_attr = grh->sgid_attr;
-	union {
-		struct sockaddr_in v4;
-		struct sockaddr_in6 v6;
-	} dst, src;
+	int err = mrc_path_from_ah(&qp->path, ah);
 
-	if (!(rdma_ah_get_ah_flags(ah) & IB_AH_GRH) || !sgid_attr)
-		return -EINVAL;
-	if (sgid_attr->gid_type != IB_GID_TYPE_ROCE_UDP_ENCAP)
-		return -EINVAL;
-
-	rdma_gid2ip((struct sockaddr *)&dst, &grh->dgid);
-	rdma_gid2ip((struct sockaddr *)&src, &sgid_attr->gid);
-	if (dst.v4.sin_family != src.v4.sin_family)
-		return -EINVAL;
-
-	qp->path.v4 = dst.v4.sin_family == AF_INET;
-	if (qp->path.v4) {
-		ipv6_addr_set_v4mapped(dst.v4.sin_addr.s_addr, &qp->path.daddr);
-		ipv6_addr_set_v4mapped(src.v4.sin_addr.s_addr, &qp->path.saddr);
-	} else {
-		qp->path.daddr = dst.v6.sin6_addr;
-		qp->path.saddr = src.v6.sin6_addr;
-	}
-	qp->path.tclass = grh->traffic_class;
-	qp->path.hop_limit = grh->hop_limit ? grh->hop_limit : 64;
-	qp->path.flow_label = grh->flow_label;
+	if (err)
+		return err;
 	qp->ah_attr = *ah;
 	qp->ah_attr.grh.sgid_attr = NULL;
 	return 0;
@@ -107,6 +83,8 @@ static void mrc_qp_apply(struct mrc_qp *qp, const struct ib_qp_attr *attr,
 {
 	if (mask & IB_QP_ACCESS_FLAGS)
 		qp->access = attr->qp_access_flags;
+	if (mask & IB_QP_QKEY)
+		qp->qkey = attr->qkey;
 	if (mask & IB_QP_PATH_MTU) {
 		qp->path_mtu = min(attr->path_mtu, mrc_qp_port_mtu(qp));
 		qp->mtu = ib_mtu_enum_to_int(qp->path_mtu);
@@ -165,7 +143,7 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	next = (mask & IB_QP_STATE) ? attr->qp_state : cur;
 	err = -EINVAL;
 	if (cur != qp->state ||
-	    !ib_modify_qp_is_ok(cur, next, IB_QPT_RC, mask))
+	    !ib_modify_qp_is_ok(cur, next, qp->type, mask))
 		goto out;
 	err = mrc_qp_check_attr(qp, attr, mask);
 	if (err)
@@ -230,6 +208,7 @@ int mrc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	attr->max_rd_atomic = qp->max_rd_atomic;
 	attr->max_dest_rd_atomic = qp->max_dest_rd_atomic;
 	attr->port_num = MRC_PORT_NUM;
+	attr->qkey = qp->qkey;
 	attr->ah_attr = qp->ah_attr;
 	attr->cap.max_send_wr = mrc_ring_num_slots(&qp->sq);
 	attr->cap.max_send_sge = qp->sq_max_sge;
@@ -240,7 +219,7 @@ int mrc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	}
 	mutex_unlock(&qp->modify_lock);
 
-	init->qp_type = IB_QPT_RC;
+	init->qp_type = qp->type;
 	init->send_cq = ibqp->send_cq;
 	init->recv_cq = ibqp->recv_cq;
 	init->srq = ibqp->srq;
@@ -319,6 +298,12 @@ int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		    wr->opcode == IB_WR_RDMA_READ) {
 			w->remote_addr = rdma_wr(wr)->remote_addr;
 			w->rkey = rdma_wr(wr)->rkey;
+		} else if (qp->ud_ext) {
+			struct mrc_ud_ext *ext = &qp->ud_ext[prod & qp->sq.mask];
+
+			ext->ah = ud_wr(wr)->ah;
+			ext->remote_qpn = ud_wr(wr)->remote_qpn;
+			ext->remote_qkey = ud_wr(wr)->remote_qkey;
 		} else if (wr->opcode == IB_WR_ATOMIC_CMP_AND_SWP ||
 			   wr->opcode == IB_WR_ATOMIC_FETCH_AND_ADD) {
 			w->remote_addr = atomic_wr(wr)->remote_addr;

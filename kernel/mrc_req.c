@@ -195,9 +195,18 @@ static int mrc_req_send_data(struct mrc_qp *qp, struct mrc_swqe *w, u32 k,
 	return 0;
 }
 
-/* READ request for response PSNs [psn, psn + npkts) of a READ WQE. */
-static int mrc_req_send_read(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,
-			     u32 npkts, bool retx)
+/**
+ * mrc_req_send_read() - queue a READ request for some response PSNs
+ * @qp: the QP
+ * @w: the READ WQE
+ * @psn: first response PSN asked for
+ * @npkts: response PSNs asked for
+ * @retx: a repeated request
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int mrc_req_send_read(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,
+		      u32 npkts, bool retx)
 {
 	u32 k = psn - w->first_psn;
 	u32 offset = k * qp->mtu;
@@ -243,19 +252,37 @@ static int mrc_req_send_atomic(struct mrc_qp *qp, struct mrc_swqe *w, bool retx)
 }
 
 /*
- * PSNs that may still be assigned. Besides the send window, the oldest
- * uncompleted WQE pins its PSNs: a READ still waiting for responses owns
- * its slots in psn_wqe and rd_got even after the responder acknowledged
- * the request.
+ * A READ or ATOMIC still waiting for responses owns the psn_wqe and rd_got
+ * slots of its PSNs even after the responder acknowledged the request:
+ * find the lowest such PSN, which new PSNs must not wrap onto.
  */
+static void mrc_req_compute_pin(struct mrc_qp *qp)
+{
+	u32 idx;
+
+	qp->rd_pin_valid = false;
+	for (idx = qp->sq.own; idx != qp->sq_fetch; idx++) {
+		struct mrc_swqe *w = &qp->swqe[idx & qp->sq.mask];
+
+		if (!w->sent)
+			break;
+		if (w->state == MRC_SWQE_DONE || !mrc_op_is_read_atomic(w->wqe.opcode))
+			continue;
+		qp->rd_pin = w->wqe.opcode == IB_WR_RDMA_READ ? w->rd_low :
+							       w->first_psn;
+		qp->rd_pin_valid = true;
+		return;
+	}
+}
+
+/* PSNs that may still be assigned now. */
 static u32 mrc_req_psn_room(struct mrc_qp *qp)
 {
 	u32 nxt = mrc_txwin_next_psn(&qp->txwin);
 	u32 room = qp->txwin.size - mrc_txwin_outstanding(&qp->txwin);
-	struct mrc_swqe *oldest = &qp->swqe[qp->sq.own & qp->sq.mask];
 
-	if (qp->sq.own != qp->sq_fetch && oldest->sent)
-		room = min(room, MRC_QP_WINDOW - (nxt - oldest->first_psn));
+	if (qp->rd_pin_valid)
+		room = min(room, MRC_QP_WINDOW - (nxt - qp->rd_pin));
 	/* READ responses in flight load the path as much as requests. */
 	return min(room, mrc_cwnd_room(&qp->cc, mrc_txwin_outstanding(&qp->txwin) +
 						 qp->rd_pending));
@@ -272,8 +299,11 @@ static int mrc_req_assign_psns(struct mrc_qp *qp, struct mrc_swqe *w, u32 n,
 		return -ENOSPC;
 	for (i = 0; i < n; i++) {
 		mrc_txwin_push(&qp->txwin, 0, ts, &psn);
-		if (w->sent == 0 && i == 0)
+		if (w->sent == 0 && i == 0) {
 			w->first_psn = psn;
+			w->rd_scan = psn;
+			w->rd_low = psn;
+		}
 		qp->psn_wqe[psn & (MRC_QP_WINDOW - 1)] = idx;
 		clear_bit(psn & (MRC_QP_WINDOW - 1), qp->rd_got);
 	}
@@ -570,6 +600,7 @@ static void mrc_req_progress(struct mrc_qp *qp)
 		qp->sq_fetch++;
 	}
 
+	mrc_req_compute_pin(qp);
 	while (qp->sq_send != qp->sq_fetch) {
 		struct mrc_swqe *w = &qp->swqe[qp->sq_send & qp->sq.mask];
 
@@ -604,6 +635,9 @@ void mrc_req_work(struct work_struct *work)
 	spin_lock_bh(&qp->lock);
 	if (qp->state == IB_QPS_ERR) {
 		mrc_req_flush_locked(qp);
+	} else if (qp->type != IB_QPT_RC) {
+		if (qp->state == IB_QPS_RTS)
+			mrc_ud_send(qp);
 	} else if (qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD) {
 		mrc_req_retransmit(qp);
 		if (qp->state == IB_QPS_RTS)

@@ -8,6 +8,7 @@
 #include <linux/ipv6.h>
 #include <net/inet_ecn.h>
 #include <net/udp.h>
+#include <rdma/ib_verbs.h>
 
 #include "mrc_link_params.h"
 #include "mrc_qp.h"
@@ -26,6 +27,18 @@ static bool mrc_rx_is_request(u8 opcode)
 	default:
 		return false;
 	}
+}
+
+/* The 40-byte header area a UD receive gets: RoCE v2 layout. */
+static u8 mrc_rx_grh(struct sk_buff *skb, u8 *grh)
+{
+	memset(grh, 0, 40);
+	if (ip_hdr(skb)->version == 4) {
+		memcpy(grh + 20, ip_hdr(skb), sizeof(struct iphdr));
+		return RDMA_NETWORK_IPV4;
+	}
+	memcpy(grh, ipv6_hdr(skb), sizeof(struct ipv6hdr));
+	return RDMA_NETWORK_IPV6;
 }
 
 /* The packet's source, as the IPv6 or IPv4-mapped address QPs store. */
@@ -76,7 +89,15 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 		goto put_dev;
 
 	mrc_rx_saddr(skb, &saddr, &ce);
-	if (!ipv6_addr_equal(&saddr, &qp->path.daddr) ||
+	if (pkt.opcode == MRC_OP_UD_SEND) {
+		u8 grh[40];
+		u8 net_type = mrc_rx_grh(skb, grh);
+
+		if (qp->type != IB_QPT_RC && pkt.payload_len <= qp->mtu)
+			mrc_ud_rx(qp, &pkt, data + pkt.hdr_len, grh, net_type);
+		goto put_qp;
+	}
+	if (qp->type != IB_QPT_RC || !ipv6_addr_equal(&saddr, &qp->path.daddr) ||
 	    pkt.payload_len > qp->mtu)
 		goto put_qp;
 

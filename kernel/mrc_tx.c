@@ -37,7 +37,9 @@ struct sk_buff *mrc_tx_alloc(struct mrc_qp *qp, struct mrc_pkt *pkt,
 		return NULL;
 	skb_reserve(skb, MRC_TX_HEADROOM);
 	skb_put(skb, hdr_len + pkt->payload_len);
-	pkt->dqpn = qp->dest_qpn;
+	/* UD datagrams name their destination QP per work request. */
+	if (pkt->opcode != MRC_OP_UD_SEND)
+		pkt->dqpn = qp->dest_qpn;
 	err = mrc_wire_encode(pkt, qp->mtu, skb->data, hdr_len, &hdr_len);
 	if (err) {
 		WARN_ONCE(1, "mrc: building %s: %s\n",
@@ -50,24 +52,45 @@ struct sk_buff *mrc_tx_alloc(struct mrc_qp *qp, struct mrc_pkt *pkt,
 	return skb;
 }
 
+/* The path a queued packet takes rides in its control block until sent. */
+static struct mrc_path *mrc_skb_path(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct mrc_path) > sizeof(skb->cb));
+	return (struct mrc_path *)skb->cb;
+}
+
 /**
- * mrc_tx_queue() - queue a built packet; mrc_tx_flush_now() sends it
+ * mrc_tx_queue_to() - queue a built packet for a given path
+ * @qp: the QP
+ * @skb: from mrc_tx_alloc()
+ * @path: where it goes (an AH's path for UD)
+ */
+void mrc_tx_queue_to(struct mrc_qp *qp, struct sk_buff *skb,
+		     const struct mrc_path *path)
+{
+	*mrc_skb_path(skb) = *path;
+	skb_queue_tail(&qp->txq, skb);
+}
+
+/**
+ * mrc_tx_queue() - queue a built packet to the QP's peer
  * @qp: the QP
  * @skb: from mrc_tx_alloc()
  */
 void mrc_tx_queue(struct mrc_qp *qp, struct sk_buff *skb)
 {
-	skb_queue_tail(&qp->txq, skb);
+	mrc_tx_queue_to(qp, skb, &qp->path);
 }
 
-static void mrc_xmit6(struct mrc_qp *qp, struct sock *sk, struct sk_buff *skb)
+static void mrc_xmit6(struct mrc_qp *qp, struct mrc_path *path,
+		      struct sock *sk, struct sk_buff *skb)
 {
 	struct net_device *ndev = qp->mdev->ndev;
 	struct flowi6 fl6 = {
 		.flowi6_oif = ndev->ifindex,
 		.flowi6_proto = IPPROTO_UDP,
-		.daddr = qp->path.daddr,
-		.saddr = qp->path.saddr,
+		.daddr = path->daddr,
+		.saddr = path->saddr,
 	};
 	struct dst_entry *dst;
 
@@ -76,22 +99,23 @@ static void mrc_xmit6(struct mrc_qp *qp, struct sock *sk, struct sk_buff *skb)
 		kfree_skb(skb);
 		return;
 	}
-	udp_tunnel6_xmit_skb(dst, sk, skb, dst->dev, &qp->path.saddr,
-			     &qp->path.daddr, qp->path.tclass,
-			     qp->path.hop_limit,
-			     cpu_to_be32(qp->path.flow_label), qp->path.sport,
+	udp_tunnel6_xmit_skb(dst, sk, skb, dst->dev, &path->saddr,
+			     &path->daddr, path->tclass,
+			     path->hop_limit,
+			     cpu_to_be32(path->flow_label), path->sport,
 			     htons(qp->mdev->udp_port), false);
 }
 
-static void mrc_xmit4(struct mrc_qp *qp, struct sock *sk, struct sk_buff *skb)
+static void mrc_xmit4(struct mrc_qp *qp, const struct mrc_path *path,
+		      struct sock *sk, struct sk_buff *skb)
 {
 	struct net_device *ndev = qp->mdev->ndev;
-	__be32 saddr = qp->path.saddr.s6_addr32[3];
-	__be32 daddr = qp->path.daddr.s6_addr32[3];
+	__be32 saddr = path->saddr.s6_addr32[3];
+	__be32 daddr = path->daddr.s6_addr32[3];
 	struct flowi4 fl4 = {
 		.flowi4_oif = ndev->ifindex,
 		.flowi4_proto = IPPROTO_UDP,
-		.flowi4_tos = qp->path.tclass & ~INET_ECN_MASK,
+		.flowi4_tos = path->tclass & ~INET_ECN_MASK,
 		.daddr = daddr,
 		.saddr = saddr,
 	};
@@ -102,8 +126,8 @@ static void mrc_xmit4(struct mrc_qp *qp, struct sock *sk, struct sk_buff *skb)
 		kfree_skb(skb);
 		return;
 	}
-	udp_tunnel_xmit_skb(rt, sk, skb, saddr, daddr, qp->path.tclass,
-			    qp->path.hop_limit, htons(IP_DF), qp->path.sport,
+	udp_tunnel_xmit_skb(rt, sk, skb, saddr, daddr, path->tclass,
+			    path->hop_limit, htons(IP_DF), path->sport,
 			    htons(qp->mdev->udp_port), false, false);
 }
 
@@ -118,11 +142,14 @@ void mrc_tx_flush_now(struct mrc_qp *qp)
 
 	local_bh_disable();
 	while ((skb = skb_dequeue(&qp->txq))) {
-		skb->protocol = qp->path.v4 ? htons(ETH_P_IP) : htons(ETH_P_IPV6);
-		if (qp->path.v4)
-			mrc_xmit4(qp, sk, skb);
+		struct mrc_path path = *mrc_skb_path(skb);
+
+		memset(skb->cb, 0, sizeof(skb->cb));
+		skb->protocol = path.v4 ? htons(ETH_P_IP) : htons(ETH_P_IPV6);
+		if (path.v4)
+			mrc_xmit4(qp, &path, sk, skb);
 		else
-			mrc_xmit6(qp, sk, skb);
+			mrc_xmit6(qp, &path, sk, skb);
 	}
 	local_bh_enable();
 }

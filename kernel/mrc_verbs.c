@@ -45,6 +45,7 @@ static int mrc_query_device(struct ib_device *ibdev,
 	attr->max_srq = MRC_MAX_SRQ;
 	attr->max_srq_wr = MRC_MAX_QP_WR;
 	attr->max_srq_sge = MRC_MAX_SGE;
+	attr->max_ah = MRC_MAX_QP;
 	attr->max_pkeys = 1;
 	attr->local_ca_ack_delay = 15;
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
@@ -68,6 +69,7 @@ static int mrc_query_port(struct ib_device *ibdev, u32 port_num,
 	attr->gid_tbl_len = MRC_GID_TABLE_LEN;
 	attr->pkey_tbl_len = 1;
 	attr->max_msg_sz = 1U << 30;
+	attr->port_cap_flags = IB_PORT_CM_SUP | IB_PORT_DEVICE_MGMT_SUP;
 	/*
 	 * The speed is informational: while the netdev is going away the
 	 * core can no longer resolve it, and the query must still succeed.
@@ -87,11 +89,11 @@ static int mrc_get_port_immutable(struct ib_device *ibdev, u32 port_num,
 	int err;
 
 	/*
-	 * RoCEv2-style addressing (GIDs from the netdev's IP addresses).
-	 * The MAD and CM capability bits join once a GSI QP exists.
+	 * RoCE v2 style: GIDs from the netdev's IP addresses, MADs (for the
+	 * connection manager) on QP1 as UD datagrams.
 	 */
-	immutable->core_cap_flags = RDMA_CORE_CAP_PROT_ROCE_UDP_ENCAP |
-				    RDMA_CORE_CAP_ETH_AH;
+	immutable->core_cap_flags = RDMA_CORE_PORT_IBA_ROCE_UDP_ENCAP;
+	immutable->max_mad_size = IB_MGMT_MAD_SIZE;
 	err = ib_query_port(ibdev, port_num, &attr);
 	if (err)
 		return err;
@@ -176,12 +178,14 @@ const struct ib_device_ops mrc_verbs_ops = {
 	.uverbs_abi_ver = MRC_UVERBS_ABI_VERSION,
 
 	.alloc_pd = mrc_alloc_pd,
+	.create_ah = mrc_create_ah,
 	.alloc_ucontext = mrc_alloc_ucontext,
 	.create_cq = mrc_create_cq,
 	.create_qp = mrc_create_qp,
 	.create_srq = mrc_create_srq,
 	.dealloc_driver = mrc_dealloc_driver,
 	.dealloc_pd = mrc_dealloc_pd,
+	.destroy_ah = mrc_destroy_ah,
 	.dealloc_ucontext = mrc_dealloc_ucontext,
 	.dereg_mr = mrc_dereg_mr,
 	.destroy_cq = mrc_destroy_cq,
@@ -208,6 +212,7 @@ const struct ib_device_ops mrc_verbs_ops = {
 	.req_notify_cq = mrc_req_notify_cq,
 	.resize_cq = mrc_resize_cq,
 
+	INIT_RDMA_OBJ_SIZE(ib_ah, mrc_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_cq, mrc_cq, ibcq),
 	INIT_RDMA_OBJ_SIZE(ib_pd, mrc_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_qp, mrc_qp, ibqp),

@@ -26,6 +26,7 @@ static const struct mrc_opcode_info mrc_opcodes[] = {
 	[MRC_OP_FETCH_ADD]   = { "FETCH_ADD", MRC_EXT_ATOMIC, false, false },
 	[MRC_OP_ATOMIC_RESP] = { "ATOMIC_RESP", MRC_EXT_AETH | MRC_EXT_ATOMIC_ACK,
 				 false, false },
+	[MRC_OP_UD_SEND]     = { "UD_SEND", MRC_EXT_DETH, true, false },
 	[MRC_OP_ACK]	     = { "ACK", MRC_EXT_AETH, false, false },
 	[MRC_OP_SACK]	     = { "SACK", MRC_EXT_AETH | MRC_EXT_SACK, false, false },
 	[MRC_OP_NACK]	     = { "NACK", MRC_EXT_AETH, false, false },
@@ -101,6 +102,8 @@ static unsigned int mrc_ext_len(unsigned int ext, u8 sack_words)
 		len += MRC_SACKH_BASE_LEN + 8 * sack_words;
 	if (ext & MRC_EXT_PROBE)
 		len += MRC_PROBEH_LEN;
+	if (ext & MRC_EXT_DETH)
+		len += MRC_DETH_LEN;
 	return len;
 }
 
@@ -192,6 +195,8 @@ static enum mrc_wire_err mrc_check(const struct mrc_pkt *pkt,
 		if (err)
 			return err;
 	}
+	if ((op->ext & MRC_EXT_DETH) && (pkt->deth.src_qpn & ~MRC_QPN_MASK))
+		return MRC_WIRE_E_RSVD_QPN;
 	if ((op->ext & MRC_EXT_SACK) &&
 	    (pkt->sack.nwords < 1 || pkt->sack.nwords > MRC_SACK_MAX_WORDS))
 		return MRC_WIRE_E_SACK_WORDS;
@@ -317,8 +322,14 @@ enum mrc_wire_err mrc_wire_decode(const void *buf, size_t len,
 	}
 	if (op->ext & MRC_EXT_SACK)
 		p += mrc_get_sack(pkt, p);
-	if (op->ext & MRC_EXT_PROBE)
+	if (op->ext & MRC_EXT_PROBE) {
 		pkt->probe_id = get_unaligned_be32(p);
+		p += MRC_PROBEH_LEN;
+	}
+	if (op->ext & MRC_EXT_DETH) {
+		pkt->deth.qkey = get_unaligned_be32(p);
+		pkt->deth.src_qpn = get_unaligned_be32(p + 4);
+	}
 
 	return mrc_check(pkt, op, mtu);
 }
@@ -375,6 +386,11 @@ static u8 *mrc_put_ext(const struct mrc_pkt *pkt, unsigned int ext, u8 *p)
 		put_unaligned_be32(pkt->probe_id, p);
 		put_unaligned_be32(0, p + 4);
 		p += MRC_PROBEH_LEN;
+	}
+	if (ext & MRC_EXT_DETH) {
+		put_unaligned_be32(pkt->deth.qkey, p);
+		put_unaligned_be32(pkt->deth.src_qpn, p + 4);
+		p += MRC_DETH_LEN;
 	}
 	return p;
 }

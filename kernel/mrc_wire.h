@@ -21,6 +21,7 @@
 #define MRC_SACKH_BASE_LEN	8
 #define MRC_SACK_MAX_WORDS	4
 #define MRC_PROBEH_LEN		8
+#define MRC_DETH_LEN		8
 /* Largest header: BTH + AETH + a full SACKH. */
 #define MRC_WIRE_MAX_HDR_LEN	(MRC_BTH_LEN + MRC_AETH_LEN + \
 				 MRC_SACKH_BASE_LEN + 8 * MRC_SACK_MAX_WORDS)
@@ -38,6 +39,7 @@ enum mrc_opcode {
 	MRC_OP_CMP_SWP		= 0x06,
 	MRC_OP_FETCH_ADD	= 0x07,
 	MRC_OP_ATOMIC_RESP	= 0x08,
+	MRC_OP_UD_SEND		= 0x09,
 	MRC_OP_ACK		= 0x10,
 	MRC_OP_SACK		= 0x11,
 	MRC_OP_NACK		= 0x12,
@@ -73,6 +75,7 @@ enum mrc_syndrome {
 #define MRC_EXT_ATOMIC_ACK	0x10
 #define MRC_EXT_SACK		0x20
 #define MRC_EXT_PROBE		0x40
+#define MRC_EXT_DETH		0x80
 
 /**
  * struct mrc_pkt - a packet's headers in host byte order
@@ -124,6 +127,10 @@ struct mrc_pkt {
 		u64 bitmap[MRC_SACK_MAX_WORDS];
 	} sack;
 	u32 probe_id;
+	struct {
+		u32 qkey;
+		u32 src_qpn;
+	} deth;
 
 	unsigned int hdr_len;
 	unsigned int payload_len;

@@ -50,6 +50,11 @@ static void mk_pkt(struct mrc_pkt *pkt, u8 opcode, unsigned int payload)
 		pkt->atomic.swap_add = 0x1122334455667788ULL;
 		pkt->atomic.compare = opcode == MRC_OP_CMP_SWP ? 42 : 0;
 		break;
+	case MRC_OP_UD_SEND:
+		pkt->dqpn = 1;
+		pkt->deth.qkey = 0x80010000;
+		pkt->deth.src_qpn = 0x42;
+		break;
 	case MRC_OP_PROBE:
 	case MRC_OP_PROBE_REPLY:
 		pkt->dqpn = 0;
@@ -80,12 +85,12 @@ static const u8 all_opcodes[] = {
 	MRC_OP_SEND, MRC_OP_SEND_IMM, MRC_OP_WRITE, MRC_OP_WRITE_IMM,
 	MRC_OP_READ_REQ, MRC_OP_READ_RESP, MRC_OP_CMP_SWP, MRC_OP_FETCH_ADD,
 	MRC_OP_ATOMIC_RESP, MRC_OP_ACK, MRC_OP_SACK, MRC_OP_NACK,
-	MRC_OP_PROBE, MRC_OP_PROBE_REPLY,
+	MRC_OP_PROBE, MRC_OP_PROBE_REPLY, MRC_OP_UD_SEND,
 };
 
 static bool has_payload(u8 opcode)
 {
-	return mrc_wire_ext_mask(opcode) & MRC_EXT_DPH;
+	return mrc_wire_ext_mask(opcode) & (MRC_EXT_DPH | MRC_EXT_DETH);
 }
 
 /* Encode @in with @payload bytes after the headers into @buf. */
@@ -431,6 +436,21 @@ static void trim_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_TRIM);
 }
 
+static void ud_send_rules(struct kunit *test)
+{
+	struct mrc_pkt p;
+
+	mk_pkt(&p, MRC_OP_UD_SEND, 256);
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_OK);
+	KUNIT_EXPECT_EQ(test, mrc_wire_hdr_len(&p),
+			(unsigned int)(MRC_BTH_LEN + MRC_DETH_LEN));
+	p.deth.src_qpn = 0x1000000;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_RSVD_QPN);
+	mk_pkt(&p, MRC_OP_UD_SEND, 0);
+	p.flags = MRC_FLAG_TRIM;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_TRIM);
+}
+
 static void encode_needs_room(struct kunit *test)
 {
 	struct mrc_pkt p;
@@ -491,6 +511,7 @@ static struct kunit_case mrc_wire_cases[] = {
 	KUNIT_CASE(syndrome_rules),
 	KUNIT_CASE(sack_rules),
 	KUNIT_CASE(trim_rules),
+	KUNIT_CASE(ud_send_rules),
 	KUNIT_CASE(encode_needs_room),
 	KUNIT_CASE(names_cover_every_value),
 	KUNIT_CASE(every_truncation_is_rejected),

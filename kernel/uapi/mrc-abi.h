@@ -103,7 +103,8 @@ struct mrc_cqe {
 	__u16 slid;
 	__u8 sl;
 	__u8 dlid_path_bits;
-	__u16 reserved;
+	__u8 network_hdr_type;	/* UD: enum rdma_network_type */
+	__u8 reserved;
 };
 
 /* Driver data of ibv_create_cq / ibv_resize_cq responses. */

@@ -25,16 +25,21 @@ run_suite() {
 	done
 }
 
-ip -n hostA qdisc add dev vethA root netem loss 1%
-ip -n hostB qdisc add dev vethB root netem loss 1%
-run_suite "loss 1%"
-ip -n hostA qdisc del dev vethA root
-ip -n hostB qdisc del dev vethB root
+# netem NS DEV ARGS...: replace the root qdisc of DEV in NS.
+netem() {
+	local ns=$1 dev=$2
+	shift 2
+	ip netns exec "$ns" tc qdisc replace dev "$dev" root netem "$@"
+}
 
-ip -n hostA qdisc add dev vethA root netem delay 1ms reorder 75% 50%
-ip -n hostB qdisc add dev vethB root netem delay 1ms reorder 75% 50%
-check_output "netem reorders a quarter of the packets" 'reorder 75%' \
-	ip netns exec hostA tc qdisc show dev vethA
+check "netem loss 1% on hostA" netem hostA vethA loss 1%
+check "netem loss 1% on hostB" netem hostB vethB loss 1%
+run_suite "loss 1%"
+check_output "netem dropped packets" 'dropped [1-9]' \
+	ip netns exec hostA tc -s qdisc show dev vethA
+
+check "netem reorder 25% on hostA" netem hostA vethA delay 1ms reorder 75% 50%
+check "netem reorder 25% on hostB" netem hostB vethB delay 1ms reorder 75% 50%
 run_suite "reorder 25%"
 
 ip netns del hostA

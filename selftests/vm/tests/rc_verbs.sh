@@ -33,6 +33,19 @@ for t in ib_write_lat ib_send_lat ib_read_lat; do
 		"$t" -d mrcB -x "$GB4" -n 200 -F 10.0.0.1
 done
 
+# rdma_cm: address and route resolution from the GID table, connection
+# management MADs over QP1.
+modprobe rdma_ucm
+pair "rping -v -C 1000 (rdma_cm)" 180 \
+	rping -s -a 10.0.0.1 -v -C 1000 -- \
+	rping -c -a 10.0.0.1 -v -C 1000
+pair "ucmatose (rdma_cm)" 120 \
+	ucmatose -- \
+	ucmatose -s 10.0.0.1
+pair "ucmatose IPv6 (rdma_cm)" 120 \
+	ucmatose -b fd00::1 -- \
+	ucmatose -s fd00::1
+
 ip netns del hostA
 ip netns del hostB
 check_dmesg_clean

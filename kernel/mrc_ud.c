@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Unreliable datagrams for UD and GSI QPs (QP1 carries the connection
+ * manager's MADs): one UD_SEND packet per work request, no PSN tracking,
+ * and receives delivered behind a RoCE v2 style 40-byte header area.
+ */
+#include <rdma/ib_mad.h>
+
+#include "mrc_qp.h"
+
+#define MRC_GRH_LEN	40
+
+static void mrc_ud_send_cqe(struct mrc_qp *qp, const struct mrc_send_wqe *wqe,
+			    u32 len, int status)
+{
+	struct mrc_cqe cqe = {
+		.wr_id = wqe->wr_id,
+		.status = status,
+		.opcode = IB_WC_SEND,
+		.byte_len = len,
+		.qp_num = qp->ibqp.qp_num,
+	};
+
+	mrc_cq_post(to_mrc_cq(qp->ibqp.send_cq), &cqe, &qp->ibqp, false);
+}
+
+/* Build one datagram from the SQ slot at @idx; returns an IB_WC_* status. */
+static int mrc_ud_send_one(struct mrc_qp *qp, u32 idx, struct mrc_swqe *w)
+{
+	const struct mrc_ud_ext *ext = &qp->ud_ext[idx & qp->sq.mask];
+	const struct mrc_send_wqe *slot = mrc_ring_slot(&qp->sq, idx);
+	struct mrc_pkt pkt = {};
+	struct sk_buff *skb;
+	void *payload;
+	u32 i, len = 0;
+	int status;
+
+	memset(w, 0, sizeof(*w));
+	memcpy(&w->wqe, slot, sizeof(w->wqe));
+	if (w->wqe.opcode != IB_WR_SEND || !ext->ah ||
+	    w->wqe.num_sge > qp->sq_max_sge)
+		return IB_WC_LOC_QP_OP_ERR;
+	w->sge = (struct mrc_sge *)(slot + 1);
+	for (i = 0; i < w->wqe.num_sge; i++)
+		len += w->sge[i].length;
+	if (len > qp->mtu)
+		return IB_WC_LOC_LEN_ERR;
+	w->length = len;
+
+	pkt.opcode = MRC_OP_UD_SEND;
+	pkt.flags = MRC_FLAG_FIRST | MRC_FLAG_LAST;
+	pkt.dqpn = ext->remote_qpn;
+	pkt.payload_len = len;
+	/* A Q_Key with the high bit set means "use the QP's own". */
+	pkt.deth.qkey = (ext->remote_qkey & 0x80000000) ? qp->qkey :
+							 ext->remote_qkey;
+	pkt.deth.src_qpn = qp->ibqp.qp_num;
+	skb = mrc_tx_alloc(qp, &pkt, &payload);
+	if (!skb)
+		return IB_WC_LOC_QP_OP_ERR;
+	status = mrc_req_copy(qp, w, 0, payload, len, false);
+	if (status != IB_WC_SUCCESS) {
+		kfree_skb(skb);
+		return status;
+	}
+	mrc_tx_queue_to(qp, skb, &to_mrc_ah(ext->ah)->path);
+	return IB_WC_SUCCESS;
+}
+
+/**
+ * mrc_ud_send() - send every posted datagram of a UD or GSI QP
+ * @qp: the QP, with @qp->lock held, in RTS
+ *
+ * Datagrams complete as soon as they are handed to the network.
+ */
+void mrc_ud_send(struct mrc_qp *qp)
+{
+	int avail = mrc_ring_avail(&qp->sq);
+
+	while (avail-- > 0) {
+		u32 idx = qp->sq.own;
+		struct mrc_swqe *w = &qp->swqe[idx & qp->sq.mask];
+		int status = mrc_ud_send_one(qp, idx, w);
+
+		mrc_ring_consume(&qp->sq);
+		if (status != IB_WC_SUCCESS || qp->sig_all ||
+		    (w->wqe.send_flags & IB_SEND_SIGNALED))
+			mrc_ud_send_cqe(qp, &w->wqe, w->length, status);
+	}
+	qp->sq_fetch = qp->sq.own;
+	qp->sq_send = qp->sq.own;
+}
+
+/**
+ * mrc_ud_rx() - a datagram for a UD or GSI QP
+ * @qp: the QP
+ * @pkt: validated headers
+ * @payload: the datagram
+ * @grh: the 40-byte header area to deliver in front of it
+ * @net_type: RDMA_NETWORK_IPV4 or RDMA_NETWORK_IPV6
+ *
+ * Datagrams without a posted receive, or with the wrong Q_Key, are
+ * dropped, as on any UD transport.
+ */
+void mrc_ud_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+	       const void *payload, const u8 *grh, u8 net_type)
+{
+	struct mrc_sge sge[MRC_MAX_SGE];
+	struct mrc_recv_wqe wqe;
+	const void *slot;
+	int avail, status;
+	u32 i, room = 0;
+	struct mrc_cqe cqe = {
+		.opcode = IB_WC_RECV,
+		.byte_len = MRC_GRH_LEN + pkt->payload_len,
+		.src_qp = pkt->deth.src_qpn,
+		.wc_flags = IB_WC_GRH,
+		.network_hdr_type = net_type,
+	};
+
+	spin_lock(&qp->lock);
+	if ((qp->state != IB_QPS_RTR && qp->state != IB_QPS_RTS &&
+	     qp->state != IB_QPS_SQD) || pkt->deth.qkey != qp->qkey)
+		goto out;
+	avail = mrc_ring_avail(&qp->rq);
+	if (avail <= 0)
+		goto out;
+	slot = mrc_ring_slot(&qp->rq, qp->rq.own);
+	memcpy(&wqe, slot, sizeof(wqe));
+	if (wqe.num_sge > qp->rq_max_sge)
+		goto out;
+	memcpy(sge, slot + sizeof(wqe), wqe.num_sge * sizeof(*sge));
+	for (i = 0; i < wqe.num_sge; i++)
+		room += sge[i].length;
+
+	mrc_ring_consume(&qp->rq);
+	cqe.wr_id = wqe.wr_id;
+	cqe.qp_num = qp->ibqp.qp_num;
+	if (room < cqe.byte_len) {
+		status = IB_WC_LOC_LEN_ERR;
+	} else {
+		struct mrc_swqe tmp = { .wqe.num_sge = wqe.num_sge, .sge = sge };
+
+		status = mrc_req_copy(qp, &tmp, 0, (void *)grh, MRC_GRH_LEN, true);
+		if (status == IB_WC_SUCCESS)
+			status = mrc_req_copy(qp, &tmp, MRC_GRH_LEN, (void *)payload,
+					      pkt->payload_len, true);
+	}
+	cqe.status = status;
+	mrc_cq_post(to_mrc_cq(qp->ibqp.recv_cq), &cqe, &qp->ibqp, false);
+out:
+	spin_unlock(&qp->lock);
+}

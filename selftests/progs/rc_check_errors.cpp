@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// mrc-rc-check scenarios whose operations must fail: remote access errors
+// (bad rkey, out of bounds, missing MR rights) and retry exhaustion after the
+// link is cut. The requester must report the right status, leave the target
+// memory alone and flush what is posted afterwards.
+
+#include "rc_check_scenarios.h"
+
+#include <cstdio>
+
+namespace rc_check {
+
+namespace {
+
+constexpr int kLocal = IBV_ACCESS_LOCAL_WRITE;
+constexpr size_t kLen = 4096;
+
+struct ErrPair {
+    Pair p;
+    Region* a = nullptr;  // A's local buffer: WRITE source or READ destination
+    Region* b = nullptr;  // B's target
+};
+
+// A pair with a kLen buffer on each side, both filled with patterns. B's
+// region has b_access and, past its registered end, b_slack more bytes.
+Err make_err_pair(Env& env, Rng& rng, int b_access, size_t b_slack, ErrPair* out) {
+    if (auto err = make_pair(env, rng, QpCaps{}, &out->p))
+        return err;
+    if (auto err = out->p.a.add_region(kLen, kLocal, &out->a))
+        return err;
+    if (auto err = out->p.b.add_region(kLen, b_access, &out->b, b_slack))
+        return err;
+    out->a->reset(rng.next());
+    out->b->reset(rng.next());
+    return std::nullopt;
+}
+
+// After an error completion, a new WR on A must complete with WR_FLUSH_ERR.
+Err expect_flushed(Env& env, ErrPair& e, uint64_t wr_id) {
+    if (auto err = post_rdma(e.p.a, IBV_WR_RDMA_WRITE, wr_id, {e.a->sge(0, kLen)}, e.b->addr(0),
+                             e.b->rkey()))
+        return err;
+    return in("WR posted after the error",
+              expect_wc(e.p.a, Queue::kSend, env.opt.wait_ms, {wr_id, IBV_WC_WR_FLUSH_ERR}));
+}
+
+}  // namespace
+
+Err scenario_bad_rkey(Env& env, Rng& rng) {
+    ErrPair e;
+    if (auto err = make_err_pair(env, rng, kDefaultAccess, 0, &e))
+        return err;
+    if (auto err = post_rdma(e.p.a, IBV_WR_RDMA_WRITE, 1, {e.a->sge(0, kLen)}, e.b->addr(0),
+                             e.b->rkey() ^ 0x80))
+        return err;
+    if (auto err = expect_wc(e.p.a, Queue::kSend, env.opt.wait_ms, {1, IBV_WC_REM_ACCESS_ERR}))
+        return err;
+    if (auto err = e.b->verify("B memory after the rejected WRITE"))
+        return err;
+    if (auto err = expect_flushed(env, e, 2))
+        return err;
+    if (auto err = e.b->verify("B memory after the flushed WRITE"))
+        return err;
+    return expect_quiet(e.p);
+}
+
+Err scenario_out_of_bounds(Env& env, Rng& rng) {
+    // B's buffer is 2 * kLen bytes of which the first kLen are registered.
+    ErrPair e;
+    if (auto err = make_err_pair(env, rng, kDefaultAccess, kLen, &e))
+        return err;
+    const size_t n = 101;
+    if (auto err = post_rdma(e.p.a, IBV_WR_RDMA_WRITE, 1, {e.a->sge(0, n)}, e.b->addr(kLen - n + 1),
+                             e.b->rkey()))
+        return err;
+    if (auto err = expect_wc(e.p.a, Queue::kSend, env.opt.wait_ms, {1, IBV_WC_REM_ACCESS_ERR}))
+        return err;
+    if (auto err = e.b->verify("B memory (MR and the bytes past it)"))
+        return err;
+    return expect_quiet(e.p);
+}
+
+Err scenario_no_remote_write(Env& env, Rng& rng) {
+    {
+        ErrPair e;
+        if (auto err = make_err_pair(env, rng, kLocal | IBV_ACCESS_REMOTE_READ, 0, &e))
+            return err;
+        if (auto err = post_rdma(e.p.a, IBV_WR_RDMA_WRITE, 1, {e.a->sge(0, kLen)}, e.b->addr(0),
+                                 e.b->rkey()))
+            return err;
+        if (auto err =
+                in("WRITE to an MR without REMOTE_WRITE",
+                   expect_wc(e.p.a, Queue::kSend, env.opt.wait_ms, {1, IBV_WC_REM_ACCESS_ERR})))
+            return err;
+        if (auto err = e.b->verify("B memory after the rejected WRITE"))
+            return err;
+        if (auto err = expect_quiet(e.p))
+            return err;
+    }
+    ErrPair e;
+    if (auto err = make_err_pair(env, rng, kLocal | IBV_ACCESS_REMOTE_WRITE, 0, &e))
+        return err;
+    if (auto err =
+            post_rdma(e.p.a, IBV_WR_RDMA_READ, 1, {e.a->sge(0, kLen)}, e.b->addr(0), e.b->rkey()))
+        return err;
+    if (auto err = in("READ from an MR without REMOTE_READ",
+                      expect_wc(e.p.a, Queue::kSend, env.opt.wait_ms, {1, IBV_WC_REM_ACCESS_ERR})))
+        return err;
+    if (auto err = e.b->verify("B memory after the rejected READ"))
+        return err;
+    if (auto err = e.a->verify("A buffer after the rejected READ"))
+        return err;
+    return expect_quiet(e.p);
+}
+
+Err scenario_retry_exceeded(Env& env, Rng& rng) {
+    ErrPair e;
+    if (auto err = make_err_pair(env, rng, kDefaultAccess, 0, &e))
+        return err;
+    // The test script cuts the link between these two lines.
+    std::printf("connected\n");
+    std::fflush(stdout);
+    if (auto err = wait_go(env.opt))
+        return err;
+    if (auto err =
+            post_rdma(e.p.a, IBV_WR_RDMA_WRITE, 1, {e.a->sge(0, kLen)}, e.b->addr(0), e.b->rkey()))
+        return err;
+    if (auto err = expect_wc(e.p.a, Queue::kSend, env.opt.wait_ms, {1, IBV_WC_RETRY_EXC_ERR}))
+        return err;
+    if (auto err = expect_flushed(env, e, 2))
+        return err;
+    return expect_quiet(e.p);
+}
+
+}  // namespace rc_check

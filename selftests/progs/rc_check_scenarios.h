@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// mrc-rc-check scenarios. Each creates its own connected pair of QPs and
+// returns std::nullopt on success or the reason it failed.
+
+#ifndef MRC_SELFTESTS_RC_CHECK_SCENARIOS_H
+#define MRC_SELFTESTS_RC_CHECK_SCENARIOS_H
+
+#include "rc_check_harness.h"
+
+namespace rc_check {
+
+// rc_check_data.cpp: operations that must succeed.
+Err scenario_write(Env& env, Rng& rng);
+Err scenario_write_imm(Env& env, Rng& rng);
+Err scenario_send(Env& env, Rng& rng);
+Err scenario_send_multi_sge(Env& env, Rng& rng);
+Err scenario_read(Env& env, Rng& rng);
+Err scenario_atomic(Env& env, Rng& rng);
+Err scenario_order(Env& env, Rng& rng);
+Err scenario_many(Env& env, Rng& rng);
+
+// rc_check_errors.cpp: operations that must fail, and how.
+Err scenario_bad_rkey(Env& env, Rng& rng);
+Err scenario_out_of_bounds(Env& env, Rng& rng);
+Err scenario_no_remote_write(Env& env, Rng& rng);
+Err scenario_retry_exceeded(Env& env, Rng& rng);
+
+}  // namespace rc_check
+
+#endif  // MRC_SELFTESTS_RC_CHECK_SCENARIOS_H
