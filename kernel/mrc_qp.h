@@ -263,6 +263,7 @@ void mrc_req_arm_rto(struct mrc_qp *qp, bool restart);
 int mrc_req_send_read(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,
 		      u32 npkts, bool retx);
 void mrc_req_work(struct work_struct *work);
+void mrc_req_run(struct mrc_qp *qp);
 void mrc_req_kick(struct mrc_qp *qp);
 enum hrtimer_restart mrc_rto_fire(struct hrtimer *timer);
 void mrc_req_flush(struct mrc_qp *qp);

@@ -266,7 +266,12 @@ int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	int err = 0;
 
 	if (qp->is_user) {
-		mrc_req_kick(qp);
+		/*
+		 * The doorbell: run the requester right here in the caller's
+		 * context rather than waking a worker, which costs a context
+		 * switch on every small message.
+		 */
+		mrc_req_run(qp);
 		return 0;
 	}
 

@@ -625,13 +625,12 @@ static void mrc_req_progress(struct mrc_qp *qp)
 }
 
 /**
- * mrc_req_work() - the requester: retransmit, fetch, transmit, complete
- * @work: the QP's req_work
+ * mrc_req_run() - the requester: retransmit, fetch, transmit, complete
+ * @qp: the QP; called from its work item or a doorbell, never with
+ *      @qp->lock held
  */
-void mrc_req_work(struct work_struct *work)
+void mrc_req_run(struct mrc_qp *qp)
 {
-	struct mrc_qp *qp = container_of(work, struct mrc_qp, req_work);
-
 	spin_lock_bh(&qp->lock);
 	if (qp->state == IB_QPS_ERR) {
 		mrc_req_flush_locked(qp);
@@ -647,6 +646,15 @@ void mrc_req_work(struct work_struct *work)
 	}
 	spin_unlock_bh(&qp->lock);
 	mrc_tx_flush_now(qp);
+}
+
+/**
+ * mrc_req_work() - run the requester from the workqueue
+ * @work: the QP's req_work
+ */
+void mrc_req_work(struct work_struct *work)
+{
+	mrc_req_run(container_of(work, struct mrc_qp, req_work));
 }
 
 /**

@@ -170,7 +170,13 @@ pair() {
 	cargs=("$@")
 	timeout "$limit" ip netns exec hostA "${sargs[@]}" > /tmp/srv.log 2>&1 &
 	srv=$!
-	sleep 1
+	# Start the client once the server listens: TCP for the programs that
+	# exchange QP numbers over TCP, a pause for rdma_cm ones.
+	case ${sargs[0]} in
+	rping|ucmatose) sleep 2 ;;
+	*) wait_until 20 bash -c \
+		"ip netns exec hostA ss -Hltn | grep -q ." ;;
+	esac
 	out=$(timeout "$limit" ip netns exec hostB "${cargs[@]}" 2>&1)
 	rc=$?
 	wait $srv

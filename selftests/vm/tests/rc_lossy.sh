@@ -4,8 +4,10 @@
 # loss 1% and, separately, reordering of 25% of the packets.
 . ../lib.sh
 
+CHECK=$MRC_BUILD/selftests/progs/mrc-rc-check
 dmesg_mark
 two_hosts
+modprobe rdma_ucm
 
 run_suite() {
 	local tag=$1
@@ -18,6 +20,12 @@ run_suite() {
 	pair "$tag: ibv_srq_pingpong -c" 120 \
 		ibv_srq_pingpong -d mrcA -g "$GA4" -s 4096 -n 100 -c -- \
 		ibv_srq_pingpong -d mrcB -g "$GB4" -s 4096 -n 100 -c 10.0.0.1
+	check "$tag: mrc-rc-check verifies every byte" \
+		timeout 600 "$CHECK" --dev-a mrcA --gid-a "$GA4" \
+		--dev-b mrcB --gid-b "$GB4" write write-imm send read atomic order
+	pair "$tag: rping -V (verified) -C 200" 180 \
+		rping -s -a 10.0.0.1 -V -C 200 -- \
+		rping -c -a 10.0.0.1 -V -C 200
 	for t in ib_write_bw ib_send_bw ib_read_bw ib_atomic_bw; do
 		pair "$tag: $t" 180 \
 			"$t" -d mrcA -x "$GA4" -n 300 -F -- \
