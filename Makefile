@@ -5,6 +5,7 @@
 #   make install [DESTDIR=]   install them (a real node: as root, no DESTDIR)
 #   make check                every test suite; ends with "N passed, N failed"
 #   make demo                 boot the test VM and show MRC at work
+#   make bench                MRC against rdma_rxe and TCP, in two VMs
 #
 # Every target first installs missing Debian packages (scripts/setup-deps.sh).
 
@@ -19,7 +20,7 @@ PREFIX ?= /usr
 JOBS ?= $(shell nproc)
 
 .PHONY: all deps module userspace install install-module install-userspace \
-	stage check demo clean
+	stage check demo bench clean
 
 all: module userspace
 
@@ -58,6 +59,11 @@ check: stage
 
 demo: stage
 	@$(TOP)/selftests/vm/run-vm.sh -t 240 $(TOP)/selftests/vm/demo/demo.sh
+
+# Benchmarks report figures (table + build/bench/results.json); they do
+# not pass or fail. BENCH_REPS=N sets the repetitions (default 3).
+bench: stage
+	@$(TOP)/selftests/bench/bench.sh
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(TOP) clean

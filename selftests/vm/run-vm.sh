@@ -2,25 +2,36 @@
 # Boot the Debian 6.1 kernel under qemu, install the build stage into the
 # guest and run one guest test script there.
 #
-# Usage: run-vm.sh [-t SECONDS] [-s STAGE_DIR] TEST_SCRIPT
+# Usage: run-vm.sh [-t SECONDS] [-s STAGE_DIR] [-n NAME] TEST_SCRIPT
 # Prints the script's output (TAP) and exits with its status. The full
 # serial console log of a failed run is kept in $MRC_VM_LOGDIR.
+#
+# -n NAME names the VM (default: the script's name): its console log is
+# NAME.console.log and the guest sees mrcvm.name=NAME on its command line,
+# so several VMs can run side by side. Optional environment:
+#   MRC_VM_CPUS, MRC_VM_MEM  vCPUs (default 2) and memory (default 2G)
+#   MRC_VM_QEMU_ARGS         extra qemu arguments, split on white space
+#                            (e.g. a -netdev/-device pair joining two VMs)
+#   MRC_VM_APPEND            extra words for the guest kernel command line
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 limit=300
 stage=$top/build/stage
+name=
+usage="usage: $0 [-t SECONDS] [-s STAGE] [-n NAME] TEST"
 
-while getopts "t:s:" opt; do
+while getopts "t:s:n:" opt; do
 	case $opt in
 	t) limit=$OPTARG ;;
 	s) stage=$OPTARG ;;
-	*) echo "usage: $0 [-t SECONDS] [-s STAGE] TEST" >&2; exit 2 ;;
+	n) name=$OPTARG ;;
+	*) echo "$usage" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 1 ] || { echo "usage: $0 [-t SECONDS] [-s STAGE] TEST" >&2; exit 2; }
+[ $# -eq 1 ] || { echo "$usage" >&2; exit 2; }
 test=$(realpath "$1")
 [ -r "$test" ] || { echo "run-vm: no such test: $1" >&2; exit 2; }
 [ -d "$stage" ] || { echo "run-vm: stage $stage missing (make stage)" >&2; exit 2; }
@@ -42,24 +53,28 @@ if [ "${MRC_VM_ACCEL:-tcg}" = kvm ] && [ -w /dev/kvm ]; then
 	accel=kvm
 fi
 
-name=$(basename "$test" .sh)
+name=${name:-$(basename "$test" .sh)}
 log=$logdir/$name.console.log
 cmdline="console=ttyS0 quiet panic=-1 loglevel=4 mrcvm.run=$here/guest-init.sh"
 cmdline="$cmdline mrcvm.test=$test mrcvm.stage=$(realpath "$stage") mrcvm.timeout=$limit"
+cmdline="$cmdline mrcvm.name=$name${MRC_VM_APPEND:+ $MRC_VM_APPEND}"
+# shellcheck disable=SC2206 # word splitting is the point
+extra=(${MRC_VM_QEMU_ARGS:-})
 
 # Stream the guest's test output live (between the markers) while the
 # whole console, cleaned of carriage returns and terminal escapes, goes
-# to the log.
+# to the log. (sed -u, not awk: Debian's mawk reads a pipe in blocks, which
+# held every line back until the guest powered off.)
 set +e
 timeout -k 10 $((limit + 120)) qemu-system-x86_64 \
 	-accel "$accel" -m "${MRC_VM_MEM:-2G}" -smp "${MRC_VM_CPUS:-2}" \
 	-kernel "/boot/vmlinuz-$kver" -initrd "$initrd" -append "$cmdline" \
 	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
-	-nographic -nodefaults -serial stdio -no-reboot -net none \
+	-nographic -nodefaults -serial stdio -no-reboot -net none "${extra[@]}" \
 	< /dev/null 2>&1 |
 	sed -u -e 's/\r//g' -e 's/\x1b\[[0-9;?]*[a-zA-Z]//g' -e 's/\x1bc//g' |
 	tee "$log" |
-	awk '/^MRC-VM-EXIT: /{p=0} p{print; fflush()} /^MRC-VM-BEGIN$/{p=1}'
+	sed -u -n -e '/^MRC-VM-BEGIN$/,/^MRC-VM-EXIT: /{/^MRC-VM-BEGIN$/d;/^MRC-VM-EXIT: /d;p}'
 qemu_rc=${PIPESTATUS[0]}
 set -e
 

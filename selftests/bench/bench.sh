@@ -1,0 +1,124 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# make bench: MRC against rdma_rxe, with kernel TCP as the ceiling,
+# measured side by side in one run between two VMs (one vCPU each) joined
+# by a qemu stream socket: separate kernels over a real virtio-net link,
+# MRC, rxe and TCP all on eth0 in each guest's initial namespace. (rxe in
+# Linux 6.1 works only in the initial network namespace, so two namespaces
+# in one VM would not be like for like.)
+#
+# Prints each sample as it completes, then a table of medians and ratios,
+# and writes $BENCH_OUT/results.json. Figures are benchmarks, not tests:
+# the exit status is non-zero only when nothing at all could be measured.
+#
+# Environment:
+#   BENCH_REPS       alternated repetitions per metric (default 3)
+#   BENCH_BW_SECS    perftest -D seconds of each bandwidth sample (6)
+#   BENCH_LAT_ITERS  ib_write_lat -n (1000)
+#   BENCH_TCP_SECS   iperf3 -t seconds (5)
+#   BENCH_VM_CPUS    vCPUs per VM (1: the build machines have 2 cores)
+#   BENCH_METRICS    a subset of "tcp write_bw send_bw read_bw write_lat"
+#   BENCH_OUT        output directory (build/bench)
+#   BENCH_STAGE      install tree for the guests (build/stage)
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+reps=${BENCH_REPS:-3}
+bwsecs=${BENCH_BW_SECS:-6}
+latiters=${BENCH_LAT_ITERS:-1000}
+tcpsecs=${BENCH_TCP_SECS:-5}
+cpus=${BENCH_VM_CPUS:-1}
+metrics=${BENCH_METRICS:-tcp write_bw send_bw read_bw write_lat}
+read -ra m <<<"${metrics//,/ }"
+metrics=$(IFS=,; echo "${m[*]}")
+out=${BENCH_OUT:-$top/build/bench}
+stage=${BENCH_STAGE:-$top/build/stage}
+# A bound, not an estimate: a healthy run takes about a third of this.
+limit=$((120 + reps * (8 * (bwsecs + 20) + tcpsecs + 20)))
+
+mkdir -p "$out"
+rm -f "$out"/{server,client}.log "$out"/results.json
+start=$SECONDS
+load_start=$(cut -d' ' -f1 /proc/loadavg)
+# Other VMs on the host skew absolute figures; note them in the results.
+others_start=$(pgrep -c -f '^qemu-system')
+
+# The link: a unix stream socket between the two qemu processes, in a
+# fresh directory (a socket path must stay short, and no stale listener
+# can answer for it). Not a TCP "-netdev socket": qemu sets no TCP_NODELAY
+# there, Nagle's algorithm holds back small frames, and ib_write_lat
+# measured 25 ms over it against well under 1 ms over a unix socket.
+sockdir=$(mktemp -d /tmp/mrc-bench.XXXXXX)
+sock=$sockdir/link.sock
+rm -f "$out"/*.qemu.pid
+
+vm() {
+	local role=$1 server=$2 mac=$3
+	MRC_VM_CPUS=$cpus MRC_VM_LOGDIR=$out/vm-logs MRC_VM_KEEP_LOG=1 \
+	MRC_VM_QEMU_ARGS="-pidfile $out/$role.qemu.pid
+		-netdev stream,id=n0,server=$server,addr.type=unix,addr.path=$sock
+		-device virtio-net-pci,netdev=n0,mac=$mac,romfile=" \
+	MRC_VM_APPEND="bench.reps=$reps bench.bwsecs=$bwsecs bench.latiters=$latiters bench.tcpsecs=$tcpsecs bench.metrics=$metrics" \
+		"$top/selftests/vm/run-vm.sh" -t "$limit" -s "$stage" \
+		-n "bench-$role" "$here/$role.sh"
+}
+
+# Stop whatever VM is still running when this script ends. (run-vm.sh
+# runs qemu under timeout(1), in a process group of its own.)
+stop_vms() {
+	local f
+	for f in "$out"/{server,client}.qemu.pid; do
+		[ -s "$f" ] && kill "$(cat "$f")" 2>/dev/null
+		rm -f "$f"
+	done
+	rm -rf "$sockdir"
+}
+trap stop_vms EXIT
+trap 'exit 130' INT TERM
+
+# The server VM listens on the link, the client VM connects to it.
+vm server on 52:54:00:00:09:01 > "$out/server.log" 2>&1 &
+server=$!
+
+echo "bench: two VMs (TCG, $cpus vCPU each) joined by virtio-net over a qemu stream socket;" \
+	"$reps alternated repetitions"
+for ((i = 0; i < 600; i++)); do
+	[ -S "$sock" ] && [ -n "$(ss -Hlx "src $sock")" ] && break
+	kill -0 $server 2>/dev/null || break
+	sleep 0.1
+done
+if ! [ -S "$sock" ] || [ -z "$(ss -Hlx "src $sock")" ]; then
+	echo "bench: the server VM did not start; see $out/server.log" >&2
+	cat "$out/server.log" >&2
+	exit 1
+fi
+
+# In the background, so that a signal to this script is handled at once.
+vm client off 52:54:00:00:09:02 2>&1 | tee "$out/client.log" &
+wait $!
+
+# The server ends with its last step; give it a little while.
+for ((i = 0; i < 300; i++)); do
+	kill -0 $server 2>/dev/null || break
+	sleep 0.2
+done
+if kill -0 $server 2>/dev/null; then
+	echo "bench: stopping the server VM"
+	stop_vms
+fi
+wait $server 2>/dev/null
+echo "bench: server log: $out/server.log"
+
+commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null)
+if [ -n "$commit" ] && [ -n "$(git -C "$top" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
+	commit="$commit-dirty"
+fi
+python3 "$here/summarize.py" "$out/client.log" "$out/results.json" \
+	--reps "$reps" --kernel "$("$top/selftests/vm/kver.sh")" \
+	--commit "${commit:-unknown}" --vcpus "$cpus" --bw-secs "$bwsecs" \
+	--lat-iters "$latiters" --tcp-secs "$tcpsecs" \
+	--qemu "$(qemu-system-x86_64 --version | head -n1)" \
+	--elapsed $((SECONDS - start)) \
+	--load "$load_start $(cut -d' ' -f1 /proc/loadavg)" \
+	--others "$others_start $(pgrep -c -f '^qemu-system')"

@@ -1,0 +1,110 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# shellcheck shell=bash disable=SC2154 # GIDX_* come from rdma_up
+# Benchmark guest "client" (10.9.0.2): runs the client side of every step
+# of the schedule against the server guest and prints one line per
+# sample, which the host collects:
+#   [K/N] METRIC IMPL rep R: VALUE UNIT    (VALUE "null" when it failed)
+. ./common.sh
+
+link_up "$CLIENT_IP" || { echo "# client: eth0 did not come up"; exit 1; }
+rdma_up "$CLIENT_IP" || { echo "# client: RDMA devices failed"; exit 1; }
+echo "# client: up, mrc0 GID $GIDX_mrc0, rxe0 GID $GIDX_rxe0"
+# The server boots alongside; without a link there is nothing to measure.
+if ! wait_until 120 busybox ping -c 1 -W 1 "$SERVER_IP"; then
+	echo "# client: no ping reply from $SERVER_IP: the link is down"
+	ip -s link show eth0 | diag
+	exit 1
+fi
+
+# not_there_yet OUTPUT: the server of this step is not listening yet.
+not_there_yet() {
+	grep -qE "Couldn't connect to|Unable to init the socket|Connection refused|unable to connect to server" <<<"$1"
+}
+
+# value METRIC OUTPUT: the figure of a finished run, empty if none.
+#   bandwidth tests: the "BW average[MB/sec]" column (MiB/s)
+#   write_lat: t_typical[usec]
+#   tcp: iperf3's received bits_per_second, in MiB/s as perftest counts
+value() {
+	case $1 in
+	*_bw) awk '$1 ~ /^(65536|4096)$/ && NF >= 5 { v = $4 } END { print v }' <<<"$2" ;;
+	write_lat) awk '$1 == 8 && NF >= 6 { v = $5 } END { print v }' <<<"$2" ;;
+	tcp) awk '/"sum_received"/ { r = 1 }
+		  r && /"bits_per_second"/ { gsub(/[^0-9.eE+-]/, "", $2);
+		    printf "%.2f\n", $2 / 8 / 1048576; exit }' <<<"$2" ;;
+	esac
+}
+
+# why RC ERR OUT: one line saying why a run gave no figure.
+why() {
+	local st line
+	case $1 in
+	124 | 137) echo "timed out after ${STEP_LIMIT}s"; return ;;
+	esac
+	line=$(grep -m1 -oE 'Failed status [0-9]+|"error":.*|Couldn.t [^:]*|Unable [^:]*' <<<"$2
+$3")
+	st=${line#Failed status }
+	case $line in
+	"Failed status "*)
+		case $st in
+		4) st="local protection error" ;;
+		5) st="work request flushed" ;;
+		9) st="remote invalid request" ;;
+		10) st="remote access error" ;;
+		11) st="remote operation error" ;;
+		12) st="transport retry counter exceeded" ;;
+		13) st="RNR retry counter exceeded" ;;
+		*) st= ;;
+		esac
+		echo "completion $line${st:+: $st}" ;;
+	"") echo "exit status $1, no figure in the output" ;;
+	*) echo "$line" | tr -d '"' ;;
+	esac
+}
+
+unit() {
+	case $1 in write_lat) echo usec ;; *) echo MiB/s ;; esac
+}
+
+mapfile -t steps <<<"$(schedule)"
+n=${#steps[@]}
+k=0
+measured=0
+for step in "${steps[@]}"; do
+	read -r metric impl rep <<<"$step"
+	k=$((k + 1))
+	cmd=$(bench_cmd "$metric" "$impl" $((PORT_BASE + k)) "$SERVER_IP")
+	# The server may still be finishing an earlier step that failed
+	# here (up to its timeout) or still booting.
+	deadline=$((SECONDS + STEP_LIMIT + 60))
+	tries=0
+	while :; do
+		tries=$((tries + 1))
+		# stderr apart: stdout reaches the pipe only at exit, so a
+		# mixed capture would put the error before the banner.
+		# shellcheck disable=SC2086 # the command is split on purpose
+		out=$(timeout -k 5 "$STEP_LIMIT" $cmd 2>/tmp/step.err)
+		rc=$?
+		err=$(cat /tmp/step.err)
+		v=
+		if [ $rc -eq 0 ]; then
+			v=$(value "$metric" "$out")
+		fi
+		# (iperf3 -J exits 0 when it cannot connect.)
+		if [ -n "$v" ] || ! not_there_yet "$out$err" ||
+		   [ $SECONDS -ge $deadline ]; then
+			break
+		fi
+		sleep 0.5
+	done
+	if [ -n "$v" ]; then
+		measured=$((measured + 1))
+		echo "[$k/$n] $metric $impl rep $rep: $v $(unit "$metric")"
+	else
+		echo "[$k/$n] $metric $impl rep $rep: null ($(why "$rc" "$err" "$out"))"
+		{ echo "$cmd"; echo "$err" | tail -n 10;
+		  echo "$out" | grep -Ev '^ *$|^ *-+$' | tail -n 4;
+		  echo "kernel log:"; dmesg | tail -n 5; } | diag
+	fi
+done
+echo "# client: $measured of $n samples measured"

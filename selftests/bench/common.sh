@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# shellcheck shell=bash disable=SC2034 # variables used by the guest scripts
+# Shared by the two benchmark guests (server.sh, client.sh): parameters
+# from the kernel command line, the link and RDMA device setup, and the
+# measurement schedule, which both guests walk in the same order.
+#
+# The guests coordinate over the benchmark link itself: step K of the
+# schedule uses TCP port PORT_BASE+K for perftest's (or iperf3's) own
+# connection setup. The server runs step K's server under a timeout and
+# moves on; the client retries step K's client until that server accepts.
+# A step that fails or hangs on one side therefore cannot be confused
+# with the next one.
+
+. ../vm/lib.sh
+
+barg() {
+	tr ' ' '\n' < /proc/cmdline | sed -n "s/^bench\.$1=//p" | head -n1
+}
+
+REPS=$(barg reps)
+REPS=${REPS:-3}
+BW_SECS=$(barg bwsecs)		# perftest -D for the bandwidth tests
+BW_SECS=${BW_SECS:-6}
+LAT_ITERS=$(barg latiters)	# ib_write_lat -n
+LAT_ITERS=${LAT_ITERS:-1000}
+TCP_SECS=$(barg tcpsecs)	# iperf3 -t
+TCP_SECS=${TCP_SECS:-5}
+METRICS=$(barg metrics)		# comma-separated subset of the default
+METRICS=${METRICS:-tcp,write_bw,send_bw,read_bw,write_lat}
+METRICS=${METRICS//,/ }
+
+SERVER_IP=10.9.0.1
+CLIENT_IP=10.9.0.2
+PORT_BASE=20000
+# How long one step may run on either side.
+STEP_LIMIT=$((BW_SECS + TCP_SECS + 40))
+
+# link_up ADDR: load virtio_net and put ADDR/24 on eth0.
+link_up() {
+	modprobe virtio_net || return
+	wait_until 20 test -e /sys/class/net/eth0 || return
+	ip addr add "$1/24" dev eth0 || return
+	ip link set eth0 up || return
+	wait_until 20 grep -q up /sys/class/net/eth0/operstate
+}
+
+# rdma_up ADDR: an MRC device (mrc0) and an rxe device (rxe0) on eth0;
+# GIDX_mrc0 and GIDX_rxe0 hold the RoCE v2 GID index of ADDR.
+rdma_up() {
+	local dev gidx re="::ffff:${1//./\\.}"
+	rdma link add mrc0 type mrc netdev eth0 || return
+	rdma link add rxe0 type rxe netdev eth0 || return
+	for dev in mrc0 rxe0; do
+		wait_until 20 test -n "$(gid_index "$dev" "$re")" || {
+			echo "# no RoCE v2 GID for $1 on $dev"
+			ibv_devinfo -v -d "$dev" | grep GID | diag
+			return 1
+		}
+		gidx=$(gid_index "$dev" "$re")
+		printf -v "GIDX_$dev" %s "$gidx"
+	done
+}
+
+# The schedule: one "METRIC IMPL REP" line per step. For every metric,
+# mrc and rxe alternate, the one going first changing with each
+# repetition; each repetition also measures TCP once.
+schedule() {
+	local r m i=0
+	for ((r = 1; r <= REPS; r++)); do
+		for m in $METRICS; do
+			if [ "$m" = tcp ]; then
+				echo "tcp tcp $r"
+				continue
+			fi
+			if (((r + i) % 2)); then
+				echo "$m mrc $r"
+				echo "$m rxe $r"
+			else
+				echo "$m rxe $r"
+				echo "$m mrc $r"
+			fi
+			i=$((i + 1))
+		done
+	done
+}
+
+# bench_cmd METRIC IMPL PORT [SERVER_IP]: the command line of one side of
+# a step (the server side without SERVER_IP).
+bench_cmd() {
+	local metric=$1 impl=$2 port=$3 ip=${4:-} dev gidx
+	if [ "$metric" = tcp ]; then
+		if [ -z "$ip" ]; then
+			echo "iperf3 -s -1 -p $port"
+		else
+			echo "iperf3 -c $ip -p $port -t $TCP_SECS -J"
+		fi
+		return
+	fi
+	dev=${impl}0
+	gidx=GIDX_$dev
+	gidx=${!gidx}
+	case $metric in
+	write_bw) echo "ib_write_bw -d $dev -x $gidx -s 65536 -D $BW_SECS -F -p $port $ip" ;;
+	send_bw) echo "ib_send_bw -d $dev -x $gidx -s 4096 -D $BW_SECS -F -p $port $ip" ;;
+	read_bw) echo "ib_read_bw -d $dev -x $gidx -s 65536 -D $BW_SECS -F -p $port $ip" ;;
+	write_lat) echo "ib_write_lat -d $dev -x $gidx -s 8 -n $LAT_ITERS -F -p $port $ip" ;;
+	esac
+}

@@ -1,0 +1,23 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# shellcheck shell=bash disable=SC2154 # GIDX_* come from rdma_up
+# Benchmark guest "server" (10.9.0.1): runs the server side of every step
+# of the schedule, each under a timeout, in the client's order.
+. ./common.sh
+
+link_up "$SERVER_IP" || { echo "# server: eth0 did not come up"; exit 1; }
+rdma_up "$SERVER_IP" || { echo "# server: RDMA devices failed"; exit 1; }
+echo "# server: up, mrc0 GID $GIDX_mrc0, rxe0 GID $GIDX_rxe0"
+
+k=0
+while read -r metric impl rep; do
+	k=$((k + 1))
+	cmd=$(bench_cmd "$metric" "$impl" $((PORT_BASE + k)))
+	# shellcheck disable=SC2086 # the command is split on purpose
+	timeout -k 5 "$STEP_LIMIT" $cmd > /tmp/step.out 2> /tmp/step.err
+	rc=$?
+	echo "# server: step $k $metric $impl rep $rep: rc $rc"
+	if [ $rc -ne 0 ]; then
+		{ tail -n 10 /tmp/step.err; tail -n 2 /tmp/step.out; } | diag
+	fi
+done <<<"$(schedule)"
+echo "# server: done"
