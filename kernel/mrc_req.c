@@ -488,8 +488,17 @@ void mrc_req_arm_rto(struct mrc_qp *qp, bool restart)
 static void mrc_req_retransmit(struct mrc_qp *qp)
 {
 	u32 psn = mrc_txwin_oldest_unacked(&qp->txwin);
+	u32 in_flight = mrc_txwin_in_flight(&qp->txwin);
+	/*
+	 * Retransmissions obey the congestion window like new data: a
+	 * timeout marks everything lost, and resending it all at once is
+	 * the burst the bottleneck just dropped. Acknowledgments clock out
+	 * the rest. One always goes when nothing is in flight.
+	 */
+	u32 budget = max_t(u32, mrc_cwnd_room(&qp->cc, in_flight), !in_flight);
 
-	while (mrc_txwin_next_retransmit(&qp->txwin, &psn)) {
+	while (budget && mrc_txwin_next_retransmit(&qp->txwin, &psn)) {
+		budget--;
 		u32 idx = qp->psn_wqe[psn & (MRC_QP_WINDOW - 1)];
 		struct mrc_swqe *w = &qp->swqe[idx & qp->sq.mask];
 
