@@ -104,6 +104,19 @@ static inline struct mrc_srq *to_mrc_srq(struct ib_srq *ibsrq)
 	return container_of(ibsrq, struct mrc_srq, ibsrq);
 }
 
+/* Copy a kernel consumer's scatter list into ring format. */
+static inline void mrc_sges_from_ib(struct mrc_sge *dst,
+				    const struct ib_sge *src, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		dst[i].addr = src[i].addr;
+		dst[i].length = src[i].length;
+		dst[i].lkey = src[i].lkey;
+	}
+}
+
 /* mrc_cq.c */
 int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		  struct ib_udata *udata);

@@ -279,8 +279,6 @@ int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	for (; wr; wr = wr->next) {
 		u32 prod = ctrl->prod;
 		struct mrc_send_wqe *w;
-		struct mrc_sge *sge;
-		int i;
 
 		if (wr->num_sge > qp->sq_max_sge ||
 		    (wr->send_flags & IB_SEND_INLINE)) {
@@ -316,12 +314,8 @@ int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 			w->compare_add = atomic_wr(wr)->compare_add;
 			w->swap = atomic_wr(wr)->swap;
 		}
-		sge = (struct mrc_sge *)(w + 1);
-		for (i = 0; i < wr->num_sge; i++) {
-			sge[i].addr = wr->sg_list[i].addr;
-			sge[i].length = wr->sg_list[i].length;
-			sge[i].lkey = wr->sg_list[i].lkey;
-		}
+		mrc_sges_from_ib((struct mrc_sge *)(w + 1), wr->sg_list,
+				 wr->num_sge);
 		/* Publish the WQE written above. */
 		smp_store_release(&ctrl->prod, prod + 1);
 	}
@@ -355,8 +349,6 @@ int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	for (; wr; wr = wr->next) {
 		u32 prod = ctrl->prod;
 		struct mrc_recv_wqe *w;
-		struct mrc_sge *sge;
-		int i;
 
 		if (wr->num_sge > qp->rq_max_sge) {
 			err = -EINVAL;
@@ -369,12 +361,8 @@ int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		w = mrc_ring_slot(&qp->rq, prod);
 		w->wr_id = wr->wr_id;
 		w->num_sge = wr->num_sge;
-		sge = (struct mrc_sge *)(w + 1);
-		for (i = 0; i < wr->num_sge; i++) {
-			sge[i].addr = wr->sg_list[i].addr;
-			sge[i].length = wr->sg_list[i].length;
-			sge[i].lkey = wr->sg_list[i].lkey;
-		}
+		mrc_sges_from_ib((struct mrc_sge *)(w + 1), wr->sg_list,
+				 wr->num_sge);
 		/* Publish the WQE written above. */
 		smp_store_release(&ctrl->prod, prod + 1);
 	}

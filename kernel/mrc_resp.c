@@ -419,14 +419,19 @@ void mrc_resp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 			mrc_qp_error_locked(qp);
 		goto out;
 	}
+	/*
+	 * Acknowledge at once while PSNs are held out of order and when one
+	 * fills the hole: the sender waits for exactly that news.
+	 */
+	ack_now = mrc_rxwin_held(&qp->rxwin);
 	/* READ and ATOMIC record their PSNs themselves. */
 	if (pkt->opcode != MRC_OP_READ_REQ && pkt->opcode != MRC_OP_CMP_SWP &&
 	    pkt->opcode != MRC_OP_FETCH_ADD)
 		mrc_rxwin_accept(&qp->rxwin, pkt->psn);
 	mrc_resp_complete(qp);
 
-	ack_now = (pkt->flags & MRC_FLAG_AR) || mrc_rxwin_held(&qp->rxwin) ||
-		  ++qp->unacked >= MRC_ACK_EVERY;
+	ack_now = ack_now || (pkt->flags & MRC_FLAG_AR) ||
+		  mrc_rxwin_held(&qp->rxwin) || ++qp->unacked >= MRC_ACK_EVERY;
 	if (ack_now)
 		mrc_resp_send_ack(qp, pkt, 0);
 out:

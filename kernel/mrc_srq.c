@@ -127,8 +127,6 @@ int mrc_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 	for (; wr; wr = wr->next) {
 		u32 prod = ctrl->prod;
 		struct mrc_recv_wqe *wqe;
-		struct mrc_sge *sge;
-		int i;
 
 		if (wr->num_sge > srq->max_sge) {
 			err = -EINVAL;
@@ -139,14 +137,10 @@ int mrc_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 			break;
 		}
 		wqe = mrc_ring_slot(&srq->ring, prod);
-		sge = (struct mrc_sge *)(wqe + 1);
 		wqe->wr_id = wr->wr_id;
 		wqe->num_sge = wr->num_sge;
-		for (i = 0; i < wr->num_sge; i++) {
-			sge[i].addr = wr->sg_list[i].addr;
-			sge[i].length = wr->sg_list[i].length;
-			sge[i].lkey = wr->sg_list[i].lkey;
-		}
+		mrc_sges_from_ib((struct mrc_sge *)(wqe + 1), wr->sg_list,
+				 wr->num_sge);
 		/* Publish the WQE written above. */
 		smp_store_release(&ctrl->prod, prod + 1);
 	}
