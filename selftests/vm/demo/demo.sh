@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # The MRC demo, run inside the test VM by `make demo`.
 #
-# Today it shows the foundation: two hosts (network namespaces) joined by a
-# link, MRC loaded on demand, one MRC device per host, and what the RDMA
-# stack, Debian's libibverbs and mrc-ip see. Traffic, multiple paths and
-# failover join as the transport lands.
+# Today: two hosts (network namespaces) joined by a link, MRC loaded on
+# demand, one MRC device per host, what the RDMA stack, Debian's libibverbs
+# and mrc-ip see, and RC traffic from unmodified programs. Multiple paths
+# and failover join as the multipath transport lands.
 set -u
 PROBE=$(cd "$(dirname "$0")/../../.." && pwd)/build/cmake/selftests/progs/mrc-verbs-probe
 
@@ -56,6 +56,21 @@ run ip netns exec hostB mrc-ip -j -p dev show
 step "Each host has its own MRC UDP socket (port 4792; rxe keeps 4791)"
 run ip netns exec hostA ss -Huan
 run ip netns exec hostB ss -Huan
+
+step "Traffic: an unmodified ibv_rc_pingpong (data checked) and ib_write_bw hostB -> hostA"
+GA=$(ibv_devinfo -v -d mrcA | sed -n 's/.*GID\[ *\([0-9]*\)\]:.*::ffff:192\.168\.10\.1, RoCE v2/\1/p')
+GB=$(ibv_devinfo -v -d mrcB | sed -n 's/.*GID\[ *\([0-9]*\)\]:.*::ffff:192\.168\.10\.2, RoCE v2/\1/p')
+ip netns exec hostA ibv_rc_pingpong -d mrcA -g "$GA" -s 4096 -n 200 -c > /dev/null 2>&1 &
+sleep 1
+run ip netns exec hostB ibv_rc_pingpong -d mrcB -g "$GB" -s 4096 -n 200 -c 192.168.10.1
+wait
+ip netns exec hostA ib_write_bw -d mrcA -x "$GA" -D 3 -F > /dev/null 2>&1 &
+sleep 1
+printf '$ ip netns exec hostB ib_write_bw -d mrcB -x %s -D 3 -F 192.168.10.1\n' "$GB"
+ip netns exec hostB ib_write_bw -d mrcB -x "$GB" -D 3 -F 192.168.10.1 2>&1 |
+	grep -A1 '#bytes' | sed 's/^/    /'
+wait
+run ip -n hostB -s link show ethB
 
 step "Port state follows the link: take ethB down, then up"
 ip -n hostB link set ethB down
