@@ -10,7 +10,6 @@
 #include "mrc_obj.h"
 
 #define MRC_KEY_INDEX_SHIFT	8
-#define MRC_MAX_MR_SIZE		BIT_ULL(40)
 
 static const int mrc_mr_access_known = IB_ACCESS_LOCAL_WRITE |
 	IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ |

@@ -23,6 +23,7 @@
 #define MRC_MAX_QP		0x10000
 #define MRC_MAX_CQ		0x10000
 #define MRC_MAX_MR		0x40000
+#define MRC_MAX_MR_SIZE		BIT_ULL(40)
 #define MRC_MAX_SRQ		0x1000
 #define MRC_MAX_RD_ATOMIC	16
 #define MRC_MIN_QPN		16

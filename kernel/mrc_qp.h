@@ -216,6 +216,13 @@ struct mrc_qp {
 	struct work_struct tx_work;
 };
 
+/* States in which the QP accepts incoming requests (IB: RTR and later). */
+static inline bool mrc_qp_receives(const struct mrc_qp *qp)
+{
+	return qp->state == IB_QPS_RTR || qp->state == IB_QPS_RTS ||
+	       qp->state == IB_QPS_SQD;
+}
+
 static inline struct mrc_qp *to_mrc_qp(struct ib_qp *ibqp)
 {
 	return container_of(ibqp, struct mrc_qp, ibqp);

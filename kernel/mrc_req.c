@@ -28,6 +28,12 @@ static bool mrc_op_consumes_rwqe(u32 opcode)
 	       opcode == IB_WR_RDMA_WRITE_WITH_IMM;
 }
 
+/* A READ or ATOMIC that was sent and still waits for its response. */
+static bool mrc_swqe_awaits_response(const struct mrc_swqe *w)
+{
+	return w->state != MRC_SWQE_DONE && mrc_op_is_read_atomic(w->wqe.opcode);
+}
+
 /* Copy and check one SQ slot; returns an IB_WC_* status. */
 static int mrc_req_fetch_one(struct mrc_qp *qp, u32 idx)
 {
@@ -266,7 +272,7 @@ static void mrc_req_compute_pin(struct mrc_qp *qp)
 
 		if (!w->sent)
 			break;
-		if (w->state == MRC_SWQE_DONE || !mrc_op_is_read_atomic(w->wqe.opcode))
+		if (!mrc_swqe_awaits_response(w))
 			continue;
 		qp->rd_pin = w->wqe.opcode == IB_WR_RDMA_READ ? w->rd_low :
 							       w->first_psn;
@@ -535,7 +541,7 @@ static void mrc_req_rerequest(struct mrc_qp *qp)
 
 		if (!w->sent)
 			break;
-		if (w->state == MRC_SWQE_DONE || !mrc_op_is_read_atomic(w->wqe.opcode))
+		if (!mrc_swqe_awaits_response(w))
 			continue;
 		for (k = 0; k < w->sent; k++) {
 			u32 psn = w->first_psn + k;

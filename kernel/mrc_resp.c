@@ -389,8 +389,7 @@ void mrc_resp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	int syn = 0;
 
 	spin_lock(&qp->lock);
-	if (qp->state != IB_QPS_RTR && qp->state != IB_QPS_RTS &&
-	    qp->state != IB_QPS_SQD)
+	if (!mrc_qp_receives(qp))
 		goto out;
 	if (ce)
 		qp->ce_count++;

@@ -119,8 +119,7 @@ void mrc_ud_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	};
 
 	spin_lock(&qp->lock);
-	if ((qp->state != IB_QPS_RTR && qp->state != IB_QPS_RTS &&
-	     qp->state != IB_QPS_SQD) || pkt->deth.qkey != qp->qkey)
+	if (!mrc_qp_receives(qp) || pkt->deth.qkey != qp->qkey)
 		goto out;
 	avail = mrc_ring_avail(&qp->rq);
 	if (avail <= 0)

@@ -7,6 +7,7 @@
 #include <rdma/ib_verbs.h>
 
 #include "mrc.h"
+#include "mrc_obj.h"
 #include "mrc_qp.h"
 #include "mrc_link_params.h"
 #include "mrc_net.h"
@@ -26,7 +27,7 @@ static int mrc_query_device(struct ib_device *ibdev,
 
 	memset(attr, 0, sizeof(*attr));
 	attr->sys_image_guid = ibdev->node_guid;
-	attr->max_mr_size = 1ULL << 40;
+	attr->max_mr_size = MRC_MAX_MR_SIZE;
 	attr->page_size_cap = PAGE_SIZE;
 	attr->max_qp = MRC_MAX_QP;
 	attr->max_qp_wr = MRC_MAX_QP_WR;
