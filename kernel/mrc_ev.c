@@ -1,0 +1,319 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * EV table: per-packet path choice and path health.
+ *
+ * Choice: an EV whose acknowledgment just came back cleanly is reused
+ * first (a FIFO of recycled EVs, as REPS does): it is known to work and
+ * not to be congested. Otherwise a round robin spreads packets evenly
+ * over the GOOD EVs, skipping those with a penalty (ECN marks).
+ *
+ * Health: a loss blamed on a GOOD EV makes it ASSUMED_BAD at once; it
+ * then carries only probes until MRC_EV_PROBES_TO_GOOD consecutive
+ * probes are answered. Fewer than min_active GOOD EVs is not allowed
+ * while ASSUMED_BAD ones exist: the one bad for longest is readmitted.
+ */
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+
+#include "mrc_ev.h"
+
+/**
+ * mrc_ev_init() - set up a table with every EV GOOD
+ * @t: the table
+ * @count: EVs, 1..MRC_EV_COUNT_MAX
+ * @min_active: GOOD EVs to keep (clamped to @count)
+ * @seed: spreads the source ports of different QPs apart
+ *
+ * Return: 0, -EINVAL for a bad @count or -ENOMEM.
+ */
+int mrc_ev_init(struct mrc_ev_table *t, u16 count, u16 min_active, u16 seed)
+{
+	u16 i;
+
+	memset(t, 0, sizeof(*t));
+	if (!count || count > MRC_EV_COUNT_MAX)
+		return -EINVAL;
+	t->ev = kvcalloc(count, sizeof(*t->ev), GFP_KERNEL);
+	t->recycle = kvcalloc(count, sizeof(*t->recycle), GFP_KERNEL);
+	if (!t->ev || !t->recycle) {
+		mrc_ev_destroy(t);
+		return -ENOMEM;
+	}
+	t->count = count;
+	t->ngood = count;
+	t->min_active = min(min_active, count);
+	t->next_probe_id = 1;
+	/* Consecutive ports stay distinct for any count below 2^14. */
+	for (i = 0; i < count; i++)
+		t->ev[i].sport = MRC_EV_SPORT_BASE |
+				 ((seed + i) & MRC_EV_SPORT_MASK);
+	return 0;
+}
+
+/**
+ * mrc_ev_destroy() - free a table (also one that failed to initialise)
+ * @t: the table
+ */
+void mrc_ev_destroy(struct mrc_ev_table *t)
+{
+	kvfree(t->ev);
+	kvfree(t->recycle);
+	t->ev = NULL;
+	t->recycle = NULL;
+	t->count = 0;
+}
+
+static bool mrc_ev_pop_recycled(struct mrc_ev_table *t, u16 *idx)
+{
+	while (t->rc_len) {
+		u16 i = t->recycle[t->rc_head];
+
+		t->rc_head = (t->rc_head + 1) % t->count;
+		t->rc_len--;
+		t->ev[i].recycled = false;
+		if (t->ev[i].state == MRC_EV_GOOD && !t->ev[i].penalty) {
+			*idx = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void mrc_ev_push_recycled(struct mrc_ev_table *t, u16 idx)
+{
+	if (t->ev[idx].recycled || t->rc_len == t->count)
+		return;
+	t->recycle[(t->rc_head + t->rc_len) % t->count] = idx;
+	t->rc_len++;
+	t->ev[idx].recycled = true;
+}
+
+/* Next EV in round-robin order that is in @state; penalties optional. */
+static bool mrc_ev_round_robin(struct mrc_ev_table *t, u8 state,
+			       bool honour_penalty, u16 *idx)
+{
+	u16 n;
+
+	for (n = 0; n < t->count; n++) {
+		struct mrc_ev *ev = &t->ev[t->cursor];
+		u16 i = t->cursor;
+
+		t->cursor = (t->cursor + 1) % t->count;
+		if (ev->state != state)
+			continue;
+		if (honour_penalty && ev->penalty) {
+			ev->penalty--;
+			continue;
+		}
+		*idx = i;
+		return true;
+	}
+	return false;
+}
+
+/**
+ * mrc_ev_choose() - the EV for the next packet
+ * @t: the table
+ *
+ * Return: an EV index. When every EV is penalised the round robin ignores
+ * penalties; when none is GOOD (all denied or bad, which min_active only
+ * allows when it is 0) an ASSUMED_BAD one, and EV 0 as the last resort.
+ */
+u16 mrc_ev_choose(struct mrc_ev_table *t)
+{
+	u16 idx = 0;
+
+	if (mrc_ev_pop_recycled(t, &idx) ||
+	    mrc_ev_round_robin(t, MRC_EV_GOOD, true, &idx) ||
+	    mrc_ev_round_robin(t, MRC_EV_GOOD, false, &idx) ||
+	    mrc_ev_round_robin(t, MRC_EV_ASSUMED_BAD, false, &idx))
+		return idx;
+	return 0;
+}
+
+/**
+ * mrc_ev_on_send() - account a packet sent on an EV
+ * @t: the table
+ * @idx: the EV (below @t->count)
+ *
+ * Return: the packet's per-EV sequence number.
+ */
+u32 mrc_ev_on_send(struct mrc_ev_table *t, u16 idx)
+{
+	t->ev[idx].tx_pkts++;
+	return t->ev[idx].tx_seq++;
+}
+
+/**
+ * mrc_ev_on_delivered() - an acknowledgment echoed this EV
+ * @t: the table
+ * @idx: the echoed EV index (from the network: checked here)
+ * @ce: the acknowledgment reported congestion marks
+ * @rtt_ts: round trip in 1.024 us units, 0 when unknown
+ */
+void mrc_ev_on_delivered(struct mrc_ev_table *t, u16 idx, bool ce,
+			 u32 rtt_ts)
+{
+	struct mrc_ev *ev;
+
+	if (idx >= t->count)
+		return;
+	ev = &t->ev[idx];
+	if (rtt_ts)
+		ev->srtt = ev->srtt ? ev->srtt - (ev->srtt >> 3) + rtt_ts :
+				      rtt_ts << 3;
+	if (ce) {
+		ev->penalty = MRC_EV_CE_PENALTY;
+		return;
+	}
+	if (ev->state == MRC_EV_GOOD)
+		mrc_ev_push_recycled(t, idx);
+}
+
+/* Bring back the EV that has been ASSUMED_BAD the longest. */
+static void mrc_ev_readmit_oldest(struct mrc_ev_table *t, u32 now_ts)
+{
+	u32 age, oldest = 0;
+	u16 i, pick = t->count;
+
+	for (i = 0; i < t->count; i++) {
+		if (t->ev[i].state != MRC_EV_ASSUMED_BAD)
+			continue;
+		age = now_ts - t->ev[i].bad_ts;
+		if (pick == t->count || age > oldest) {
+			pick = i;
+			oldest = age;
+		}
+	}
+	if (pick == t->count)
+		return;
+	t->ev[pick].state = MRC_EV_GOOD;
+	t->ngood++;
+	t->readmitted++;
+}
+
+/**
+ * mrc_ev_on_loss() - a packet last sent on this EV was lost
+ * @t: the table
+ * @idx: the EV
+ * @now_ts: current time, 1.024 us units
+ *
+ * Return: true when the EV went from GOOD to ASSUMED_BAD.
+ */
+bool mrc_ev_on_loss(struct mrc_ev_table *t, u16 idx, u32 now_ts)
+{
+	struct mrc_ev *ev;
+
+	if (idx >= t->count)
+		return false;
+	ev = &t->ev[idx];
+	ev->losses++;
+	if (ev->state != MRC_EV_GOOD)
+		return false;
+	ev->state = MRC_EV_ASSUMED_BAD;
+	ev->bad_ts = now_ts;
+	ev->probe_ts = now_ts;
+	ev->probe_ok = 0;
+	ev->probe_id = 0;
+	t->ngood--;
+	t->marked_bad++;
+	if (t->ngood < t->min_active)
+		mrc_ev_readmit_oldest(t, now_ts);
+	return true;
+}
+
+/**
+ * mrc_ev_next_probe() - an ASSUMED_BAD EV due for a probe
+ * @t: the table
+ * @now_ts: current time, 1.024 us units
+ * @interval_ts: time between probes of one EV
+ * @idx: set to the EV to probe
+ * @probe_id: set to the id the probe must carry
+ *
+ * A probe still unanswered when the next one is due breaks the run of
+ * successes. Call until it returns false.
+ *
+ * Return: true when a probe is to be sent.
+ */
+bool mrc_ev_next_probe(struct mrc_ev_table *t, u32 now_ts, u32 interval_ts,
+		       u16 *idx, u32 *probe_id)
+{
+	u16 i;
+
+	for (i = 0; i < t->count; i++) {
+		struct mrc_ev *ev = &t->ev[i];
+
+		if (ev->state != MRC_EV_ASSUMED_BAD ||
+		    now_ts - ev->probe_ts < interval_ts)
+			continue;
+		if (ev->probe_id)
+			ev->probe_ok = 0;
+		ev->probe_ts = now_ts;
+		ev->probe_id = t->next_probe_id++;
+		if (!t->next_probe_id)
+			t->next_probe_id = 1;
+		*idx = i;
+		*probe_id = ev->probe_id;
+		return true;
+	}
+	return false;
+}
+
+/**
+ * mrc_ev_on_probe_reply() - a PROBE_REPLY arrived
+ * @t: the table
+ * @idx: echoed EV index (from the network: checked here)
+ * @probe_id: echoed probe id
+ *
+ * Return: true when the EV is GOOD again.
+ */
+bool mrc_ev_on_probe_reply(struct mrc_ev_table *t, u16 idx, u32 probe_id)
+{
+	struct mrc_ev *ev;
+
+	if (idx >= t->count)
+		return false;
+	ev = &t->ev[idx];
+	if (ev->state != MRC_EV_ASSUMED_BAD || !probe_id ||
+	    probe_id != ev->probe_id)
+		return false;
+	ev->probe_id = 0;
+	if (++ev->probe_ok < MRC_EV_PROBES_TO_GOOD)
+		return false;
+	ev->state = MRC_EV_GOOD;
+	ev->probe_ok = 0;
+	t->ngood++;
+	t->recovered++;
+	mrc_ev_push_recycled(t, idx);
+	return true;
+}
+
+/**
+ * mrc_ev_set_denied() - take an EV out of use, or give it back
+ * @t: the table
+ * @idx: the EV
+ * @denied: deny (true) or allow (false, it comes back GOOD)
+ *
+ * Return: 0 or -EINVAL for an index out of range.
+ */
+int mrc_ev_set_denied(struct mrc_ev_table *t, u16 idx, bool denied)
+{
+	struct mrc_ev *ev;
+
+	if (idx >= t->count)
+		return -EINVAL;
+	ev = &t->ev[idx];
+	if (denied == (ev->state == MRC_EV_DENIED))
+		return 0;
+	if (denied) {
+		if (ev->state == MRC_EV_GOOD)
+			t->ngood--;
+		ev->state = MRC_EV_DENIED;
+	} else {
+		ev->state = MRC_EV_GOOD;
+		ev->probe_ok = 0;
+		t->ngood++;
+	}
+	return 0;
+}

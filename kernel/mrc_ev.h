@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Entropy values (EVs): the paths one QP sprays its packets over. Each EV
+ * is a UDP source port, which ECMP hashes onto one path of the fabric.
+ * This file keeps the table's health and picks the EV of every packet;
+ * it is pure bookkeeping (no locking, no packets), so KUnit tests it
+ * directly. Documentation/multipath.rst describes the algorithm.
+ */
+#ifndef MRC_EV_H
+#define MRC_EV_H
+
+#include <linux/types.h>
+
+#define MRC_EV_COUNT_DEFAULT	64
+#define MRC_EV_COUNT_MAX	4096
+#define MRC_EV_MIN_ACTIVE_DEFAULT 8
+#define MRC_EV_PROBES_TO_GOOD	3	/* consecutive probe replies */
+#define MRC_EV_CE_PENALTY	4	/* turns skipped after an ECN mark */
+#define MRC_EV_SPORT_BASE	0xc000	/* RoCE v2 source port range */
+#define MRC_EV_SPORT_MASK	0x3fff
+
+enum mrc_ev_state {
+	MRC_EV_GOOD,		/* carries traffic */
+	MRC_EV_ASSUMED_BAD,	/* lost a packet: only probes until it answers */
+	MRC_EV_DENIED,		/* never used (administrative) */
+};
+
+/**
+ * struct mrc_ev - one entropy value
+ * @sport: UDP source port (host order)
+ * @state: enum mrc_ev_state
+ * @penalty: selection turns still to skip (ECN marks)
+ * @probe_ok: consecutive probes answered while ASSUMED_BAD
+ * @recycled: queued in the recycle FIFO
+ * @tx_seq: per-EV sequence of the next packet sent on it
+ * @probe_id: id of the unanswered probe (0: none)
+ * @probe_ts: when the last probe went out
+ * @bad_ts: when it became ASSUMED_BAD
+ * @srtt: smoothed RTT, 1.024 us units scaled by 8 (0: no sample)
+ * @tx_pkts: packets sent on it
+ * @losses: losses blamed on it
+ */
+struct mrc_ev {
+	u16 sport;
+	u8 state;
+	u8 penalty;
+	u8 probe_ok;
+	bool recycled;
+	u32 tx_seq;
+	u32 probe_id;
+	u32 probe_ts;
+	u32 bad_ts;
+	u32 srtt;
+	u64 tx_pkts;
+	u64 losses;
+};
+
+/**
+ * struct mrc_ev_table - the EVs of one QP
+ * @ev: @count entries
+ * @recycle: FIFO of EV indexes that recently delivered cleanly
+ * @count: entries in @ev
+ * @min_active: GOOD EVs the table never drops below (while it can)
+ * @ngood: EVs in state GOOD
+ * @cursor: next EV the round robin looks at
+ * @rc_head: first FIFO slot
+ * @rc_len: FIFO length
+ * @next_probe_id: id source for probes (never 0)
+ * @marked_bad: GOOD -> ASSUMED_BAD transitions
+ * @recovered: ASSUMED_BAD -> GOOD transitions by probing
+ * @readmitted: ASSUMED_BAD -> GOOD to keep @min_active
+ */
+struct mrc_ev_table {
+	struct mrc_ev *ev;
+	u16 *recycle;
+	u16 count;
+	u16 min_active;
+	u16 ngood;
+	u16 cursor;
+	u16 rc_head;
+	u16 rc_len;
+	u32 next_probe_id;
+	u64 marked_bad;
+	u64 recovered;
+	u64 readmitted;
+};
+
+int mrc_ev_init(struct mrc_ev_table *t, u16 count, u16 min_active, u16 seed);
+void mrc_ev_destroy(struct mrc_ev_table *t);
+u16 mrc_ev_choose(struct mrc_ev_table *t);
+u32 mrc_ev_on_send(struct mrc_ev_table *t, u16 idx);
+void mrc_ev_on_delivered(struct mrc_ev_table *t, u16 idx, bool ce,
+			 u32 rtt_ts);
+bool mrc_ev_on_loss(struct mrc_ev_table *t, u16 idx, u32 now_ts);
+bool mrc_ev_next_probe(struct mrc_ev_table *t, u32 now_ts, u32 interval_ts,
+		       u16 *idx, u32 *probe_id);
+bool mrc_ev_on_probe_reply(struct mrc_ev_table *t, u16 idx, u32 probe_id);
+int mrc_ev_set_denied(struct mrc_ev_table *t, u16 idx, bool denied);
+
+/* The EV's UDP source port; @idx must be below @t->count. */
+static inline u16 mrc_ev_sport(const struct mrc_ev_table *t, u16 idx)
+{
+	return t->ev[idx].sport;
+}
+
+/* EVs waiting for probes. */
+static inline u16 mrc_ev_nbad(const struct mrc_ev_table *t)
+{
+	u16 n = 0, i;
+
+	for (i = 0; i < t->count; i++)
+		n += t->ev[i].state == MRC_EV_ASSUMED_BAD;
+	return n;
+}
+
+#endif /* MRC_EV_H */

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * KUnit tests for the EV table: path choice, health and probing.
+ */
+#include <kunit/test.h>
+
+#include "../mrc_ev.h"
+
+static void setup(struct kunit *test, struct mrc_ev_table *t, u16 count,
+		  u16 min_active)
+{
+	KUNIT_ASSERT_EQ(test, mrc_ev_init(t, count, min_active, 7), 0);
+}
+
+static void init_checks_count_and_ports(struct kunit *test)
+{
+	struct mrc_ev_table t;
+	u16 i, j;
+
+	KUNIT_EXPECT_EQ(test, mrc_ev_init(&t, 0, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mrc_ev_init(&t, MRC_EV_COUNT_MAX + 1, 0, 0),
+			-EINVAL);
+	setup(test, &t, 256, 300);
+	KUNIT_EXPECT_EQ(test, t.ngood, 256);
+	KUNIT_EXPECT_EQ(test, t.min_active, 256);
+	for (i = 0; i < t.count; i++) {
+		KUNIT_EXPECT_EQ(test, t.ev[i].state, MRC_EV_GOOD);
+		KUNIT_EXPECT_GE(test, mrc_ev_sport(&t, i), 0xc000);
+		for (j = 0; j < i; j++)
+			KUNIT_EXPECT_NE(test, mrc_ev_sport(&t, i),
+					mrc_ev_sport(&t, j));
+	}
+	mrc_ev_destroy(&t);
+}
+
+static void round_robin_spreads_evenly(struct kunit *test)
+{
+	u16 hits[16] = {};
+	struct mrc_ev_table t;
+	int i;
+
+	setup(test, &t, 16, 4);
+	for (i = 0; i < 16 * 10; i++)
+		hits[mrc_ev_choose(&t)]++;
+	for (i = 0; i < 16; i++)
+		KUNIT_EXPECT_EQ(test, hits[i], 10);
+	mrc_ev_destroy(&t);
+}
+
+static void delivered_ev_is_reused_first(struct kunit *test)
+{
+	struct mrc_ev_table t;
+
+	setup(test, &t, 16, 4);
+	KUNIT_EXPECT_EQ(test, mrc_ev_choose(&t), 0);
+	mrc_ev_on_delivered(&t, 9, false, 0);
+	mrc_ev_on_delivered(&t, 9, false, 0);	/* queued once only */
+	mrc_ev_on_delivered(&t, 3, false, 0);
+	KUNIT_EXPECT_EQ(test, mrc_ev_choose(&t), 9);
+	KUNIT_EXPECT_EQ(test, mrc_ev_choose(&t), 3);
+	KUNIT_EXPECT_EQ(test, mrc_ev_choose(&t), 1);
+	mrc_ev_destroy(&t);
+}
+
+static void ecn_mark_penalises(struct kunit *test)
+{
+	struct mrc_ev_table t;
+	int i, hits = 0;
+
+	setup(test, &t, 4, 1);
+	mrc_ev_on_delivered(&t, 2, true, 0);
+	KUNIT_EXPECT_EQ(test, t.rc_len, 0);
+	/* EV 2 sits out MRC_EV_CE_PENALTY turns of the round robin. */
+	for (i = 0; i < 3 * MRC_EV_CE_PENALTY; i++)
+		hits += mrc_ev_choose(&t) == 2;
+	KUNIT_EXPECT_EQ(test, hits, 0);
+	for (i = 0; i < 8; i++)
+		hits += mrc_ev_choose(&t) == 2;
+	KUNIT_EXPECT_EQ(test, hits, 2);
+	mrc_ev_destroy(&t);
+}
+
+static void loss_makes_ev_assumed_bad(struct kunit *test)
+{
+	struct mrc_ev_table t;
+	int i;
+
+	setup(test, &t, 8, 2);
+	mrc_ev_on_delivered(&t, 5, false, 0);
+	KUNIT_EXPECT_TRUE(test, mrc_ev_on_loss(&t, 5, 100));
+	KUNIT_EXPECT_FALSE(test, mrc_ev_on_loss(&t, 5, 101));
+	KUNIT_EXPECT_EQ(test, t.ev[5].state, MRC_EV_ASSUMED_BAD);
+	KUNIT_EXPECT_EQ(test, t.ngood, 7);
+	KUNIT_EXPECT_EQ(test, t.ev[5].losses, 2ULL);
+	/* Neither the recycle FIFO nor the round robin hands it out. */
+	for (i = 0; i < 100; i++)
+		KUNIT_EXPECT_NE(test, mrc_ev_choose(&t), 5);
+	mrc_ev_destroy(&t);
+}
+
+static void min_active_readmits_oldest(struct kunit *test)
+{
+	struct mrc_ev_table t;
+
+	setup(test, &t, 4, 2);
+	mrc_ev_on_loss(&t, 0, 10);
+	mrc_ev_on_loss(&t, 1, 20);
+	KUNIT_EXPECT_EQ(test, t.ngood, 2);
+	/* A third loss would leave one: EV 0, bad since 10, comes back. */
+	mrc_ev_on_loss(&t, 2, 30);
+	KUNIT_EXPECT_EQ(test, t.ngood, 2);
+	KUNIT_EXPECT_EQ(test, t.ev[0].state, MRC_EV_GOOD);
+	KUNIT_EXPECT_EQ(test, t.ev[1].state, MRC_EV_ASSUMED_BAD);
+	KUNIT_EXPECT_EQ(test, t.readmitted, 1ULL);
+	mrc_ev_destroy(&t);
+}
+
+static void all_bad_still_chooses(struct kunit *test)
+{
+	struct mrc_ev_table t;
+
+	setup(test, &t, 2, 0);
+	mrc_ev_on_loss(&t, 0, 1);
+	mrc_ev_on_loss(&t, 1, 1);
+	KUNIT_EXPECT_EQ(test, t.ngood, 0);
+	KUNIT_EXPECT_LT(test, mrc_ev_choose(&t), 2);
+	mrc_ev_destroy(&t);
+}
+
+static void probes_bring_ev_back(struct kunit *test)
+{
+	struct mrc_ev_table t;
+	u32 id, id2;
+	u16 idx;
+	int i;
+
+	setup(test, &t, 8, 1);
+	mrc_ev_on_loss(&t, 6, 1000);
+	KUNIT_EXPECT_FALSE(test, mrc_ev_next_probe(&t, 1050, 100, &idx, &id));
+	for (i = 0; i < MRC_EV_PROBES_TO_GOOD; i++) {
+		KUNIT_ASSERT_TRUE(test, mrc_ev_next_probe(&t, 1100 + 100 * i,
+							  100, &idx, &id));
+		KUNIT_EXPECT_EQ(test, idx, 6);
+		KUNIT_EXPECT_FALSE(test, mrc_ev_next_probe(&t, 1100 + 100 * i,
+							   100, &idx, &id2));
+		/* Wrong id, wrong EV, out-of-range EV: ignored. */
+		KUNIT_EXPECT_FALSE(test, mrc_ev_on_probe_reply(&t, 6, id + 1));
+		KUNIT_EXPECT_FALSE(test, mrc_ev_on_probe_reply(&t, 5, id));
+		KUNIT_EXPECT_FALSE(test, mrc_ev_on_probe_reply(&t, 999, id));
+		KUNIT_EXPECT_EQ(test, mrc_ev_on_probe_reply(&t, 6, id),
+				i == MRC_EV_PROBES_TO_GOOD - 1);
+		/* A repeated reply does not count twice. */
+		KUNIT_EXPECT_FALSE(test, mrc_ev_on_probe_reply(&t, 6, id));
+	}
+	KUNIT_EXPECT_EQ(test, t.ev[6].state, MRC_EV_GOOD);
+	KUNIT_EXPECT_EQ(test, t.ngood, 8);
+	KUNIT_EXPECT_EQ(test, t.recovered, 1ULL);
+	KUNIT_EXPECT_EQ(test, mrc_ev_choose(&t), 6);	/* recycled */
+	mrc_ev_destroy(&t);
+}
+
+static void unanswered_probe_restarts_count(struct kunit *test)
+{
+	struct mrc_ev_table t;
+	u32 id;
+	u16 idx;
+
+	setup(test, &t, 4, 1);
+	mrc_ev_on_loss(&t, 1, 0);
+	KUNIT_ASSERT_TRUE(test, mrc_ev_next_probe(&t, 10, 10, &idx, &id));
+	mrc_ev_on_probe_reply(&t, 1, id);
+	KUNIT_ASSERT_TRUE(test, mrc_ev_next_probe(&t, 20, 10, &idx, &id));
+	mrc_ev_on_probe_reply(&t, 1, id);
+	KUNIT_EXPECT_EQ(test, t.ev[1].probe_ok, 2);
+	/* This probe is lost: the run of successes starts again. */
+	KUNIT_ASSERT_TRUE(test, mrc_ev_next_probe(&t, 30, 10, &idx, &id));
+	KUNIT_ASSERT_TRUE(test, mrc_ev_next_probe(&t, 40, 10, &idx, &id));
+	KUNIT_EXPECT_EQ(test, t.ev[1].probe_ok, 0);
+	KUNIT_EXPECT_FALSE(test, mrc_ev_on_probe_reply(&t, 1, id));
+	KUNIT_EXPECT_EQ(test, t.ev[1].state, MRC_EV_ASSUMED_BAD);
+	mrc_ev_destroy(&t);
+}
+
+static void denied_ev_is_never_chosen(struct kunit *test)
+{
+	struct mrc_ev_table t;
+	int i;
+
+	setup(test, &t, 4, 1);
+	KUNIT_EXPECT_EQ(test, mrc_ev_set_denied(&t, 4, true), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mrc_ev_set_denied(&t, 2, true), 0);
+	KUNIT_EXPECT_EQ(test, t.ngood, 3);
+	mrc_ev_on_delivered(&t, 2, false, 0);
+	for (i = 0; i < 40; i++)
+		KUNIT_EXPECT_NE(test, mrc_ev_choose(&t), 2);
+	KUNIT_EXPECT_FALSE(test, mrc_ev_on_loss(&t, 2, 5));
+	KUNIT_EXPECT_EQ(test, mrc_ev_set_denied(&t, 2, false), 0);
+	KUNIT_EXPECT_EQ(test, t.ngood, 4);
+	mrc_ev_destroy(&t);
+}
+
+static void sequence_and_rtt_per_ev(struct kunit *test)
+{
+	struct mrc_ev_table t;
+
+	setup(test, &t, 4, 1);
+	KUNIT_EXPECT_EQ(test, mrc_ev_on_send(&t, 3), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_ev_on_send(&t, 3), 1U);
+	KUNIT_EXPECT_EQ(test, mrc_ev_on_send(&t, 0), 0U);
+	KUNIT_EXPECT_EQ(test, t.ev[3].tx_pkts, 2ULL);
+	mrc_ev_on_delivered(&t, 3, false, 80);
+	KUNIT_EXPECT_EQ(test, t.ev[3].srtt, 640U);
+	mrc_ev_on_delivered(&t, 3, false, 160);
+	KUNIT_EXPECT_EQ(test, t.ev[3].srtt, 720U);
+	mrc_ev_destroy(&t);
+}
+
+static struct kunit_case mrc_ev_cases[] = {
+	KUNIT_CASE(init_checks_count_and_ports),
+	KUNIT_CASE(round_robin_spreads_evenly),
+	KUNIT_CASE(delivered_ev_is_reused_first),
+	KUNIT_CASE(ecn_mark_penalises),
+	KUNIT_CASE(loss_makes_ev_assumed_bad),
+	KUNIT_CASE(min_active_readmits_oldest),
+	KUNIT_CASE(all_bad_still_chooses),
+	KUNIT_CASE(probes_bring_ev_back),
+	KUNIT_CASE(unanswered_probe_restarts_count),
+	KUNIT_CASE(denied_ev_is_never_chosen),
+	KUNIT_CASE(sequence_and_rtt_per_ev),
+	{}
+};
+
+static struct kunit_suite mrc_ev_suite = {
+	.name = "mrc_ev",
+	.test_cases = mrc_ev_cases,
+};
+kunit_test_suite(mrc_ev_suite);
+
+MODULE_LICENSE("Dual BSD/GPL");
