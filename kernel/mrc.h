@@ -89,5 +89,7 @@ void mrc_genl_exit(void);
 
 /* mrc_main.c */
 extern unsigned short mrc_udp_port;
+extern unsigned short mrc_ev_count;
+extern unsigned short mrc_ev_min_active;
 
 #endif /* MRC_H */

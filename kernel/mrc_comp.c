@@ -36,15 +36,18 @@ static struct mrc_swqe *mrc_comp_wqe_of(struct mrc_qp *qp, u32 psn)
 	return w;
 }
 
-static void mrc_comp_sample_rtt(struct mrc_qp *qp, const struct mrc_pkt *pkt)
+/* Return: the RTT sample in 1.024 us units, 0 when there is none. */
+static u32 mrc_comp_sample_rtt(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 {
 	u32 elapsed;
 
 	if (!pkt->aeth.timestamp)
-		return;
+		return 0;
 	elapsed = mrc_now_ts() - pkt->aeth.timestamp;
-	if (elapsed < (1U << 24))
-		mrc_rto_sample(&qp->rto, mrc_ts_to_ns(elapsed));
+	if (elapsed >= (1U << 24))
+		return 0;
+	mrc_rto_sample(&qp->rto, mrc_ts_to_ns(elapsed));
+	return max(elapsed, 1U);
 }
 
 static void mrc_comp_nack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
@@ -81,17 +84,19 @@ static void mrc_comp_nack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 
 static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 {
-	u32 acked, lost = 0;
+	u32 acked, nlost, rtt;
+	bool lost;
 
-	mrc_comp_sample_rtt(qp, pkt);
+	rtt = mrc_comp_sample_rtt(qp, pkt);
 	acked = mrc_txwin_on_ack(&qp->txwin, pkt->aeth.cum_psn);
 	if (pkt->opcode == MRC_OP_SACK)
 		mrc_txwin_on_sack(&qp->txwin, pkt->sack.base_psn,
 				  pkt->sack.nwords, pkt->sack.bitmap);
 	if (pkt->opcode == MRC_OP_NACK)
 		mrc_comp_nack(qp, pkt);
-	if (mrc_txwin_sacked(&qp->txwin))
-		lost = mrc_txwin_detect_losses(&qp->txwin, MRC_DUPTHRESH);
+	nlost = mrc_txwin_lost(&qp->txwin);
+	mrc_mp_on_ack(qp, pkt, rtt);
+	lost = mrc_txwin_lost(&qp->txwin) > nlost;
 	if (acked) {
 		mrc_rto_on_progress(&qp->rto);
 		mrc_cwnd_on_ack(&qp->cc, acked);
@@ -102,18 +107,34 @@ static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	return acked || lost || mrc_txwin_lost(&qp->txwin);
 }
 
+/* The EV a READ response PSN was (last) requested on. */
+static u16 mrc_comp_ev_of(struct mrc_qp *qp, u32 psn)
+{
+	const struct mrc_tx_entry *e = mrc_txwin_entry(&qp->txwin, psn);
+
+	return e ? e->ev : U16_MAX;
+}
+
 /*
- * Responses arrive in order on one path: a response missing while
- * MRC_DUPTHRESH later ones of the same READ arrived was lost. Ask for it
- * again at once, each PSN once; the timer covers a lost re-request.
+ * Responses to one request arrive in order on its EV: a response missing
+ * while MRC_DUPTHRESH later ones requested on the same EV arrived was
+ * lost. Ask for it again at once, each PSN once; responses requested on
+ * another EV may simply be slower, so the scan waits for them, and the
+ * timer covers a lost re-request.
  */
 static void mrc_comp_read_holes(struct mrc_qp *qp, struct mrc_swqe *w,
 				u32 psn)
 {
+	u16 ev = mrc_comp_ev_of(qp, psn);
+
 	while (mrc_psn_before(w->rd_scan, psn) &&
-	       psn - w->rd_scan >= MRC_DUPTHRESH) {
-		if (!test_bit(w->rd_scan & (MRC_QP_WINDOW - 1), qp->rd_got))
+	       psn - w->rd_scan >= MRC_DUPTHRESH &&
+	       (test_bit(w->rd_scan & (MRC_QP_WINDOW - 1), qp->rd_got) ||
+		mrc_comp_ev_of(qp, w->rd_scan) == ev)) {
+		if (!test_bit(w->rd_scan & (MRC_QP_WINDOW - 1), qp->rd_got)) {
+			mrc_mp_blame(qp, ev);
 			mrc_req_send_read(qp, w, w->rd_scan, 1, true);
+		}
 		w->rd_scan++;
 	}
 }
@@ -146,6 +167,7 @@ static void mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		return;
 	}
 	set_bit(bit, qp->rd_got);
+	mrc_ev_on_delivered(&qp->evs, pkt->ev, false, 0);
 	while (mrc_psn_before(w->rd_low, w->first_psn + w->sent) &&
 	       test_bit(w->rd_low & (MRC_QP_WINDOW - 1), qp->rd_got))
 		w->rd_low++;
@@ -203,6 +225,9 @@ void mrc_comp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	case MRC_OP_NACK:
 		kick = mrc_comp_ack(qp, pkt);
 		break;
+	case MRC_OP_PROBE_REPLY:
+		mrc_mp_probe_reply_rx(qp, pkt);
+		goto out;
 	default:
 		goto out;
 	}

@@ -304,13 +304,11 @@ int mrc_ev_set_denied(struct mrc_ev_table *t, u16 idx, bool denied)
 	if (idx >= t->count)
 		return -EINVAL;
 	ev = &t->ev[idx];
-	if (denied == (ev->state == MRC_EV_DENIED))
-		return 0;
-	if (denied) {
+	if (denied && ev->state != MRC_EV_DENIED) {
 		if (ev->state == MRC_EV_GOOD)
 			t->ngood--;
 		ev->state = MRC_EV_DENIED;
-	} else {
+	} else if (!denied && ev->state == MRC_EV_DENIED) {
 		ev->state = MRC_EV_GOOD;
 		ev->probe_ok = 0;
 		t->ngood++;

@@ -32,7 +32,10 @@ enum mrc_ev_state {
  * @penalty: selection turns still to skip (ECN marks)
  * @probe_ok: consecutive probes answered while ASSUMED_BAD
  * @recycled: queued in the recycle FIFO
+ * @delivered: @del_seq is valid
  * @tx_seq: per-EV sequence of the next packet sent on it
+ * @del_seq: one past the highest per-EV sequence known delivered (the
+ *	multipath glue keeps it: packets before it on this EV were lost)
  * @probe_id: id of the unanswered probe (0: none)
  * @probe_ts: when the last probe went out
  * @bad_ts: when it became ASSUMED_BAD
@@ -46,7 +49,9 @@ struct mrc_ev {
 	u8 penalty;
 	u8 probe_ok;
 	bool recycled;
+	bool delivered;
 	u32 tx_seq;
+	u32 del_seq;
 	u32 probe_id;
 	u32 probe_ts;
 	u32 bad_ts;

@@ -8,6 +8,7 @@
 #include <rdma/rdma_netlink.h>
 
 #include "mrc.h"
+#include "mrc_ev.h"
 #include "mrc_net.h"
 #include "uapi/mrc-genl.h"
 
@@ -34,6 +35,50 @@ static const struct kernel_param_ops mrc_udp_port_ops = {
 
 module_param_cb(udp_port, &mrc_udp_port_ops, &mrc_udp_port, 0444);
 MODULE_PARM_DESC(udp_port, "UDP port for MRC traffic (default 4792; rxe uses 4791)");
+
+unsigned short mrc_ev_count = MRC_EV_COUNT_DEFAULT;
+unsigned short mrc_ev_min_active = MRC_EV_MIN_ACTIVE_DEFAULT;
+
+static int mrc_set_ev_count(const char *val, const struct kernel_param *kp)
+{
+	unsigned short n;
+
+	if (kstrtou16(val, 0, &n) || n == 0 || n > MRC_EV_COUNT_MAX) {
+		pr_warn("%s: invalid ev_count '%s' (want 1-%u)\n",
+			MRC_DRV_NAME, val, MRC_EV_COUNT_MAX);
+		return -EINVAL;
+	}
+	return param_set_ushort(val, kp);
+}
+
+static const struct kernel_param_ops mrc_ev_count_ops = {
+	.set = mrc_set_ev_count,
+	.get = param_get_ushort,
+};
+
+static int mrc_set_ev_min_active(const char *val,
+				 const struct kernel_param *kp)
+{
+	unsigned short n;
+
+	if (kstrtou16(val, 0, &n) || n > MRC_EV_COUNT_MAX) {
+		pr_warn("%s: invalid ev_min_active '%s' (want 0-%u)\n",
+			MRC_DRV_NAME, val, MRC_EV_COUNT_MAX);
+		return -EINVAL;
+	}
+	return param_set_ushort(val, kp);
+}
+
+static const struct kernel_param_ops mrc_ev_min_active_ops = {
+	.set = mrc_set_ev_min_active,
+	.get = param_get_ushort,
+};
+
+/* Read when a QP is created: a change applies to QPs created later. */
+module_param_cb(ev_count, &mrc_ev_count_ops, &mrc_ev_count, 0644);
+MODULE_PARM_DESC(ev_count, "Entropy values (paths) per QP, 1-4096 (default 64)");
+module_param_cb(ev_min_active, &mrc_ev_min_active_ops, &mrc_ev_min_active, 0644);
+MODULE_PARM_DESC(ev_min_active, "GOOD EVs a QP keeps while any is ASSUMED_BAD (default 8)");
 
 static struct rdma_link_ops mrc_link_ops = {
 	.type = MRC_DRV_NAME,

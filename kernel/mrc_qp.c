@@ -3,6 +3,7 @@
  * RC queue pairs: creation, the IB state machine (modify/query), and
  * destruction. The data path lives in mrc_req.c and mrc_resp.c.
  */
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <rdma/ib_addr.h>
 #include <rdma/ib_cache.h>
@@ -103,6 +104,11 @@ static int mrc_qp_alloc_windows(struct mrc_qp *qp)
 	err = mrc_rxwin_init(&qp->rxwin, 0, MRC_QP_WINDOW);
 	if (err)
 		return err;
+	err = mrc_ev_init(&qp->evs, READ_ONCE(mrc_ev_count),
+			  READ_ONCE(mrc_ev_min_active),
+			  get_random_u32() & MRC_EV_SPORT_MASK);
+	if (err)
+		return err;
 	return mrc_rto_init(&qp->rto, 0, 7);
 }
 
@@ -110,6 +116,7 @@ static int mrc_qp_alloc_windows(struct mrc_qp *qp)
 static void mrc_qp_free(struct mrc_qp *qp)
 {
 	hrtimer_cancel(&qp->rto_timer);
+	hrtimer_cancel(&qp->probe_timer);
 	cancel_work_sync(&qp->req_work);
 	cancel_work_sync(&qp->tx_work);
 	skb_queue_purge(&qp->txq);
@@ -117,6 +124,7 @@ static void mrc_qp_free(struct mrc_qp *qp)
 		mrc_rxwin_destroy(&qp->rxwin);
 	if (qp->txwin.ent)
 		mrc_txwin_destroy(&qp->txwin);
+	mrc_ev_destroy(&qp->evs);
 	kvfree(qp->ud_ext);
 	kvfree(qp->rmsg_sge);
 	bitmap_free(qp->rd_got);
@@ -174,6 +182,8 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	INIT_WORK(&qp->tx_work, mrc_tx_work);
 	hrtimer_init(&qp->rto_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	qp->rto_timer.function = mrc_rto_fire;
+	hrtimer_init(&qp->probe_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	qp->probe_timer.function = mrc_mp_probe_fire;
 	mrc_cwnd_init(&qp->cc, MRC_QP_WINDOW, 0);
 	qp->path_mtu = IB_MTU_1024;
 

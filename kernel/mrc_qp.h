@@ -16,6 +16,7 @@
 #include "mrc_txwin.h"
 #include "mrc_wire.h"
 #include "mrc_cwnd.h"
+#include "mrc_ev.h"
 
 #define MRC_QP_WINDOW		1024	/* PSNs in flight per direction */
 #define MRC_ACK_EVERY		16	/* coalesce: ACK at least this often */
@@ -201,6 +202,14 @@ struct mrc_qp {
 	struct mrc_cwnd cc;		/* congestion window */
 	struct work_struct req_work;
 
+	/* multipath: the EVs this QP sprays over, and their probing */
+	struct mrc_ev_table evs;
+	struct hrtimer probe_timer;
+	bool probe_armed;
+	u64 probes_sent;
+	u64 probe_replies;
+	u64 ev_retx;			/* PSNs resent because their EV failed */
+
 	/* responder */
 	struct mrc_rxwin rxwin;
 	struct mrc_rmsg *rmsg;		/* MRC_QP_WINDOW entries by RSN */
@@ -273,6 +282,17 @@ void mrc_req_work(struct work_struct *work);
 void mrc_req_run(struct mrc_qp *qp);
 void mrc_req_kick(struct mrc_qp *qp);
 enum hrtimer_restart mrc_rto_fire(struct hrtimer *timer);
+
+/* mrc_mp.c: multipath glue between the EV table and the engine */
+void mrc_mp_pick_ev(struct mrc_qp *qp, struct mrc_pkt *pkt);
+void mrc_mp_queue(struct mrc_qp *qp, struct sk_buff *skb,
+		  const struct mrc_pkt *pkt);
+void mrc_mp_blame(struct mrc_qp *qp, u16 ev);
+void mrc_mp_on_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 rtt_ts);
+void mrc_mp_probe_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt);
+void mrc_mp_probe_reply_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt);
+enum hrtimer_restart mrc_mp_probe_fire(struct hrtimer *timer);
+int mrc_mp_fill_res_qp(struct sk_buff *msg, struct ib_qp *ibqp);
 void mrc_req_flush(struct mrc_qp *qp);
 
 /* mrc_comp.c: completer */
@@ -288,6 +308,7 @@ void mrc_resp_flush(struct mrc_qp *qp);
 struct sk_buff *mrc_tx_alloc(struct mrc_qp *qp, struct mrc_pkt *pkt,
 			     void **payload);
 void mrc_tx_queue(struct mrc_qp *qp, struct sk_buff *skb);
+void mrc_tx_queue_sport(struct mrc_qp *qp, struct sk_buff *skb, u16 sport);
 void mrc_tx_queue_to(struct mrc_qp *qp, struct sk_buff *skb,
 		     const struct mrc_path *path);
 void mrc_tx_work(struct work_struct *work);

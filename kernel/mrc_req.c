@@ -8,7 +8,11 @@
 
 #include "mrc_qp.h"
 
-#define MRC_READ_CHUNK	64	/* READ response PSNs requested at once */
+/*
+ * READ response PSNs requested at once. Responses travel on their
+ * request's EV, so smaller chunks spread a READ over more paths.
+ */
+#define MRC_READ_CHUNK	16
 
 /* Current time in wire timestamp units (1.024 us). */
 u32 mrc_now_ts(void)
@@ -188,6 +192,7 @@ static int mrc_req_send_data(struct mrc_qp *qp, struct mrc_swqe *w, u32 k,
 		pkt.reth.len = w->length;
 	}
 
+	mrc_mp_pick_ev(qp, &pkt);
 	skb = mrc_tx_alloc(qp, &pkt, &payload);
 	if (!skb)
 		return -ENOMEM;
@@ -197,7 +202,7 @@ static int mrc_req_send_data(struct mrc_qp *qp, struct mrc_swqe *w, u32 k,
 		w->status = status;
 		return -EFAULT;
 	}
-	mrc_tx_queue(qp, skb);
+	mrc_mp_queue(qp, skb, &pkt);
 	return 0;
 }
 
@@ -214,11 +219,11 @@ static int mrc_req_send_data(struct mrc_qp *qp, struct mrc_swqe *w, u32 k,
 int mrc_req_send_read(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,
 		      u32 npkts, bool retx)
 {
-	u32 k = psn - w->first_psn;
-	u32 offset = k * qp->mtu;
+	u32 offset = (psn - w->first_psn) * qp->mtu;
 	struct mrc_pkt pkt = {};
 	struct sk_buff *skb;
 	void *payload;
+	u32 i;
 
 	pkt.opcode = MRC_OP_READ_REQ;
 	pkt.psn = psn;
@@ -227,10 +232,14 @@ int mrc_req_send_read(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,
 	pkt.reth.va = w->wqe.remote_addr + offset;
 	pkt.reth.rkey = w->wqe.rkey;
 	pkt.reth.len = min(w->length - min(offset, w->length), npkts * qp->mtu);
+	mrc_mp_pick_ev(qp, &pkt);
 	skb = mrc_tx_alloc(qp, &pkt, &payload);
 	if (!skb)
 		return -ENOMEM;
-	mrc_tx_queue(qp, skb);
+	/* Every response PSN it asks for comes back on its EV. */
+	for (i = 1; i < npkts; i++)
+		mrc_txwin_set_ev(&qp->txwin, psn + i, pkt.ev, pkt.ev_seq);
+	mrc_mp_queue(qp, skb, &pkt);
 	return 0;
 }
 
@@ -250,10 +259,11 @@ static int mrc_req_send_atomic(struct mrc_qp *qp, struct mrc_swqe *w, bool retx)
 							     w->wqe.compare_add;
 	if (pkt.opcode == MRC_OP_CMP_SWP)
 		pkt.atomic.compare = w->wqe.compare_add;
+	mrc_mp_pick_ev(qp, &pkt);
 	skb = mrc_tx_alloc(qp, &pkt, &payload);
 	if (!skb)
 		return -ENOMEM;
-	mrc_tx_queue(qp, skb);
+	mrc_mp_queue(qp, skb, &pkt);
 	return 0;
 }
 
@@ -522,7 +532,10 @@ static void mrc_req_retransmit(struct mrc_qp *qp)
 			mrc_req_send_data(qp, w, psn - w->first_psn, true);
 			break;
 		}
-		mrc_txwin_on_retransmit(&qp->txwin, psn, 0, mrc_now_ts());
+		/* The builder recorded the EV it picked; keep it. */
+		mrc_txwin_on_retransmit(&qp->txwin, psn,
+					mrc_txwin_entry(&qp->txwin, psn)->ev,
+					mrc_now_ts());
 		psn++;
 	}
 }
@@ -558,6 +571,16 @@ static void mrc_req_rerequest(struct mrc_qp *qp)
 	}
 }
 
+/* The timer expired on the oldest PSN: its EV did not deliver. */
+static void mrc_req_blame_oldest(struct mrc_qp *qp)
+{
+	const struct mrc_tx_entry *e;
+
+	e = mrc_txwin_entry(&qp->txwin, mrc_txwin_oldest_unacked(&qp->txwin));
+	if (e && !(e->flags & MRC_TXE_SACKED))
+		mrc_mp_blame(qp, e->ev);
+}
+
 /**
  * mrc_rto_fire() - the retransmission timer expired
  * @timer: the QP's rto_timer
@@ -587,6 +610,7 @@ enum hrtimer_restart mrc_rto_fire(struct hrtimer *timer)
 		goto out;
 	}
 	mrc_cwnd_on_timeout(&qp->cc, mrc_txwin_next_psn(&qp->txwin));
+	mrc_req_blame_oldest(qp);
 	mrc_txwin_mark_all_lost(&qp->txwin);
 	mrc_req_rerequest(qp);
 out:

@@ -38,7 +38,8 @@ static void mrc_resp_send_ack(struct mrc_qp *qp, const struct mrc_pkt *req,
 	skb = mrc_tx_alloc(qp, &pkt, &payload);
 	if (!skb)
 		return;
-	mrc_tx_queue(qp, skb);
+	/* Answers go back on the EV the request came by (see multipath.rst). */
+	mrc_tx_queue_sport(qp, skb, req->rx_sport);
 	qp->unacked = 0;
 	qp->ce_count = 0;
 }
@@ -226,13 +227,15 @@ static int mrc_resp_read(struct mrc_qp *qp, const struct mrc_pkt *req)
 		pkt.dph.msg_len = len;
 		pkt.flags = (k == 0 ? MRC_FLAG_FIRST : 0) |
 			    (k == npkts - 1 ? MRC_FLAG_LAST : 0);
+		pkt.ev = req->ev;
+		pkt.ev_seq = req->ev_seq;
 		skb = mrc_tx_alloc(qp, &pkt, &payload);
 		if (!skb)
 			break;
 		if (pkt.payload_len)
 			mrc_mr_copy(mr, req->reth.va + off, payload,
 				    pkt.payload_len, false);
-		mrc_tx_queue(qp, skb);
+		mrc_tx_queue_sport(qp, skb, req->rx_sport);
 		mrc_rxwin_accept(&qp->rxwin, req->psn + k);
 	}
 	if (mr)
@@ -299,7 +302,7 @@ static int mrc_resp_atomic(struct mrc_qp *qp, const struct mrc_pkt *req,
 	pkt.atomic_orig = orig;
 	skb = mrc_tx_alloc(qp, &pkt, &payload);
 	if (skb)
-		mrc_tx_queue(qp, skb);
+		mrc_tx_queue_sport(qp, skb, req->rx_sport);
 	return 0;
 }
 

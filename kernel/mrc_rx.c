@@ -88,6 +88,7 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 	if (!qp)
 		goto put_dev;
 
+	pkt.rx_sport = ntohs(udp_hdr(skb)->source);
 	mrc_rx_saddr(skb, &saddr, &ce);
 	if (pkt.opcode == MRC_OP_UD_SEND) {
 		u8 grh[40];
@@ -101,7 +102,9 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 	    pkt.payload_len > qp->mtu)
 		goto put_qp;
 
-	if (mrc_rx_is_request(pkt.opcode))
+	if (pkt.opcode == MRC_OP_PROBE)
+		mrc_mp_probe_rx(qp, &pkt);
+	else if (mrc_rx_is_request(pkt.opcode))
 		mrc_resp_rx(qp, &pkt, data + pkt.hdr_len, ce);
 	else
 		mrc_comp_rx(qp, &pkt, data + pkt.hdr_len);

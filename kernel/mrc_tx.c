@@ -73,6 +73,21 @@ void mrc_tx_queue_to(struct mrc_qp *qp, struct sk_buff *skb,
 }
 
 /**
+ * mrc_tx_queue_sport() - queue a built packet to the QP's peer on an EV
+ * @qp: the QP
+ * @skb: from mrc_tx_alloc()
+ * @sport: UDP source port (host order): the EV ECMP hashes on
+ */
+void mrc_tx_queue_sport(struct mrc_qp *qp, struct sk_buff *skb, u16 sport)
+{
+	struct mrc_path *path = mrc_skb_path(skb);
+
+	*path = qp->path;
+	path->sport = htons(sport);
+	skb_queue_tail(&qp->txq, skb);
+}
+
+/**
  * mrc_tx_queue() - queue a built packet to the QP's peer
  * @qp: the QP
  * @skb: from mrc_tx_alloc()
@@ -91,6 +106,9 @@ static void mrc_xmit6(struct mrc_qp *qp, struct mrc_path *path,
 		.flowi6_proto = IPPROTO_UDP,
 		.daddr = path->daddr,
 		.saddr = path->saddr,
+		/* The ports make ECMP's L4 hash pick the EV's path. */
+		.fl6_sport = path->sport,
+		.fl6_dport = htons(qp->mdev->udp_port),
 	};
 	struct dst_entry *dst;
 
@@ -118,6 +136,8 @@ static void mrc_xmit4(struct mrc_qp *qp, const struct mrc_path *path,
 		.flowi4_tos = path->tclass & ~INET_ECN_MASK,
 		.daddr = daddr,
 		.saddr = saddr,
+		.fl4_sport = path->sport,
+		.fl4_dport = htons(qp->mdev->udp_port),
 	};
 	struct rtable *rt;
 

@@ -164,7 +164,8 @@ u32 mrc_txwin_mark_all_lost(struct mrc_txwin *win)
 	return n;
 }
 
-u32 mrc_txwin_detect_losses(struct mrc_txwin *win, u32 dupthresh)
+u32 mrc_txwin_detect_losses(struct mrc_txwin *win, u32 dupthresh,
+			    void (*lost)(void *ctx, u16 ev), void *ctx)
 {
 	struct mrc_tx_entry *e;
 	u32 n = 0;
@@ -180,10 +181,24 @@ u32 mrc_txwin_detect_losses(struct mrc_txwin *win, u32 dupthresh)
 		} else {
 			if (win->scan_sacked < dupthresh)
 				break;
-			n += mrc_txwin_lose(win, win->scan);
+			if (mrc_txwin_lose(win, win->scan)) {
+				n++;
+				if (lost)
+					lost(ctx, e->ev);
+			}
 		}
 		win->scan++;
 	}
+	return n;
+}
+
+u32 mrc_txwin_mark_ev_lost(struct mrc_txwin *win, u16 ev)
+{
+	u32 psn, n = 0;
+
+	for (psn = win->una; psn != win->nxt; psn++)
+		if (mrc_txe(win, psn)->ev == ev)
+			n += mrc_txwin_lose(win, psn);
 	return n;
 }
 

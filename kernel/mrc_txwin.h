@@ -37,12 +37,14 @@
  * @ev: EV index of the last transmission
  * @flags: %MRC_TXE_SACKED, %MRC_TXE_LOST
  * @tx_count: transmissions so far (1 after the first), saturating
+ * @ev_seq: per-EV sequence number of the last transmission
  */
 struct mrc_tx_entry {
 	u32 ts;
 	u16 ev;
 	u8 flags;
 	u8 tx_count;
+	u32 ev_seq;
 };
 
 /**
@@ -158,6 +160,8 @@ u32 mrc_txwin_mark_all_lost(struct mrc_txwin *win);
  * mrc_txwin_detect_losses() - infer losses from SACKs
  * @win: the window
  * @dupthresh: SACKED PSNs after a hole that prove it lost (0 counts as 1)
+ * @lost: if not NULL, told the EV of each PSN newly marked (to blame it)
+ * @ctx: passed to @lost
  *
  * Marks LOST every outstanding, un-SACKED PSN followed by at least
  * @dupthresh SACKED PSNs, examining each PSN once (see the file comment).
@@ -165,7 +169,17 @@ u32 mrc_txwin_mark_all_lost(struct mrc_txwin *win);
  *
  * Return: the number of PSNs newly marked.
  */
-u32 mrc_txwin_detect_losses(struct mrc_txwin *win, u32 dupthresh);
+u32 mrc_txwin_detect_losses(struct mrc_txwin *win, u32 dupthresh,
+			    void (*lost)(void *ctx, u16 ev), void *ctx);
+
+/**
+ * mrc_txwin_mark_ev_lost() - mark lost every PSN last sent on an EV
+ * @win: the window
+ * @ev: the EV that failed
+ *
+ * Return: the number of PSNs newly marked (SACKED ones are left alone).
+ */
+u32 mrc_txwin_mark_ev_lost(struct mrc_txwin *win, u16 ev);
 
 /**
  * mrc_txwin_next_retransmit() - find the next PSN to retransmit
@@ -202,6 +216,22 @@ int mrc_txwin_on_retransmit(struct mrc_txwin *win, u32 psn, u16 ev, u32 ts);
  * Return: the entry, or NULL when @psn is not outstanding. Valid until
  * the next call that moves una.
  */
+/**
+ * mrc_txwin_set_ev() - record the EV an outstanding PSN was last sent on
+ * @win: the window
+ * @psn: the PSN (ignored when not outstanding)
+ * @ev: EV index
+ * @ev_seq: per-EV sequence number it was sent with
+ */
+static inline void mrc_txwin_set_ev(struct mrc_txwin *win, u32 psn, u16 ev,
+				    u32 ev_seq)
+{
+	if (mrc_psn_in_range(psn, win->una, win->nxt)) {
+		win->ent[psn & win->mask].ev = ev;
+		win->ent[psn & win->mask].ev_seq = ev_seq;
+	}
+}
+
 static inline const struct mrc_tx_entry *
 mrc_txwin_entry(const struct mrc_txwin *win, u32 psn)
 {

@@ -193,6 +193,7 @@ const struct ib_device_ops mrc_verbs_ops = {
 	.destroy_qp = mrc_destroy_qp,
 	.destroy_srq = mrc_destroy_srq,
 	.enable_driver = mrc_enable_driver,
+	.fill_res_qp_entry = mrc_mp_fill_res_qp,
 	.get_dma_mr = mrc_get_dma_mr,
 	.get_link_layer = mrc_get_link_layer,
 	.get_port_immutable = mrc_get_port_immutable,

@@ -83,6 +83,8 @@ enum mrc_syndrome {
  * Only the extensions of @opcode are meaningful; the rest are zero after
  * mrc_wire_decode(). @hdr_len and @payload_len are outputs of decode;
  * encode computes the header length itself and checks @payload_len.
+ * @rx_sport is not a header field: the receive path records the UDP
+ * source port (the EV) a packet came with, so answers go back on it.
  */
 struct mrc_pkt {
 	u8 opcode;
@@ -134,6 +136,7 @@ struct mrc_pkt {
 
 	unsigned int hdr_len;
 	unsigned int payload_len;
+	u16 rx_sport;
 };
 
 /* Why a packet was rejected; one name per value for tracing. */

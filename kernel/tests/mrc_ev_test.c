@@ -234,6 +234,7 @@ static struct kunit_suite mrc_ev_suite = {
 	.name = "mrc_ev",
 	.test_cases = mrc_ev_cases,
 };
+
 kunit_test_suite(mrc_ev_suite);
 
 MODULE_LICENSE("Dual BSD/GPL");

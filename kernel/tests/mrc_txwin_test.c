@@ -216,22 +216,22 @@ static void detect_losses_dupthresh(struct kunit *test)
 
 	push_n(test, win, 20);
 	sack_range(win, 5, 6);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, NULL, NULL), 0U);
 	KUNIT_EXPECT_EQ(test, mrc_txwin_lost(win), 0U);
 	sack_range(win, 7, 7);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3), 5U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, NULL, NULL), 5U);
 	for (psn = 0; psn < 5; psn++)
 		KUNIT_EXPECT_EQ(test, flags_of(win, psn), MRC_TXE_LOST);
 	KUNIT_EXPECT_EQ(test, mrc_txwin_in_flight(win), 20U - 3 - 5);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, NULL, NULL), 0U);
 
 	/* 8 and 9 need three SACKed PSNs after them, not one or two. */
 	sack_range(win, 10, 10);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, NULL, NULL), 0U);
 	sack_range(win, 11, 11);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, NULL, NULL), 0U);
 	sack_range(win, 12, 12);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3), 2U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, NULL, NULL), 2U);
 	KUNIT_EXPECT_EQ(test, flags_of(win, 8), MRC_TXE_LOST);
 	KUNIT_EXPECT_EQ(test, flags_of(win, 9), MRC_TXE_LOST);
 	for (psn = 13; psn < 20; psn++)
@@ -241,12 +241,12 @@ static void detect_losses_dupthresh(struct kunit *test)
 	for (psn = 0; psn < 5; psn++)
 		KUNIT_EXPECT_EQ(test, mrc_txwin_on_retransmit(win, psn, 1, 2), 0);
 	sack_range(win, 13, 16);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, NULL, NULL), 0U);
 	KUNIT_EXPECT_EQ(test, mrc_txwin_lost(win), 2U);
 
 	/* dupthresh 0 works as 1: 17 is followed by SACKed 18. */
 	sack_range(win, 18, 18);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 0), 1U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 0, NULL, NULL), 1U);
 	KUNIT_EXPECT_EQ(test, flags_of(win, 17), MRC_TXE_LOST);
 	KUNIT_EXPECT_EQ(test, flags_of(win, 19), 0);
 }
@@ -266,8 +266,8 @@ static void ack_releases_scoreboard(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mrc_txwin_in_flight(win), 5U);
 	/* The acked SACKs no longer count towards loss inference. */
 	sack_range(win, 4, 4);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 2), 0U);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 1), 2U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 2, NULL, NULL), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 1, NULL, NULL), 2U);
 	KUNIT_EXPECT_EQ(test, flags_of(win, 2), MRC_TXE_LOST);
 	KUNIT_EXPECT_EQ(test, flags_of(win, 3), MRC_TXE_LOST);
 	KUNIT_EXPECT_EQ(test, flags_of(win, 5), 0);
@@ -452,7 +452,7 @@ static void random_scoreboard(struct kunit *test)
 				mrc_txwin_on_retransmit(win, psn, 0, step);
 			break;
 		}
-		inferred += mrc_txwin_detect_losses(win, 3);
+		inferred += mrc_txwin_detect_losses(win, 3, NULL, NULL);
 		check_scoreboard(test, win, 3);
 	}
 	/* The run exercised loss inference and a full window. */
@@ -460,6 +460,50 @@ static void random_scoreboard(struct kunit *test)
 	KUNIT_EXPECT_GT(test, full, 0U);
 	/* The sequence did cross the PSN wrap. */
 	KUNIT_EXPECT_LT(test, mrc_txwin_oldest_unacked(win), 0x80000000U);
+}
+
+struct blame_log {
+	u32 n;
+	u16 ev[8];
+};
+
+static void blame(void *ctx, u16 ev)
+{
+	struct blame_log *log = ctx;
+
+	if (log->n < ARRAY_SIZE(log->ev))
+		log->ev[log->n] = ev;
+	log->n++;
+}
+
+/* Inferred losses name their EV; an EV's failure loses its PSNs only. */
+static void losses_per_ev(struct kunit *test)
+{
+	struct mrc_txwin *win = new_win(test, 0, 64);
+	struct blame_log log = {};
+	u32 psn;
+
+	push_n(test, win, 10);
+	for (psn = 0; psn < 10; psn++)
+		mrc_txwin_set_ev(win, psn, psn % 3, psn / 3);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_entry(win, 5)->ev, 2);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_entry(win, 5)->ev_seq, 1U);
+	mrc_txwin_set_ev(win, 10, 1, 1);	/* not outstanding: ignored */
+
+	sack_range(win, 2, 4);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, blame, &log), 2U);
+	KUNIT_EXPECT_EQ(test, log.n, 2U);
+	KUNIT_EXPECT_EQ(test, log.ev[0], 0);
+	KUNIT_EXPECT_EQ(test, log.ev[1], 1);
+
+	/* EV 2 holds PSNs 2, 5, 8; 2 is SACKED and stays so. */
+	KUNIT_EXPECT_EQ(test, mrc_txwin_mark_ev_lost(win, 2), 2U);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 2), MRC_TXE_SACKED);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 5), MRC_TXE_LOST);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 8), MRC_TXE_LOST);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 6), 0);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_mark_ev_lost(win, 2), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_lost(win), 4U);
 }
 
 static struct kunit_case mrc_txwin_cases[] = {
@@ -474,6 +518,7 @@ static struct kunit_case mrc_txwin_cases[] = {
 	KUNIT_CASE(mark_all_lost_on_timeout),
 	KUNIT_CASE(retransmit_order),
 	KUNIT_CASE(random_scoreboard),
+	KUNIT_CASE(losses_per_ev),
 	{}
 };
 

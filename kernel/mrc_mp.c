@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Multipath glue: every requester packet takes the EV the table picks,
+ * acknowledgments credit the EV they echo, losses blame the EV the lost
+ * PSN last travelled on, and ASSUMED_BAD EVs are probed back to GOOD.
+ * The EV table itself (mrc_ev.c) knows nothing of packets or locks.
+ *
+ * Called with qp->lock held unless noted.
+ */
+#include <rdma/restrack.h>
+
+#include "mrc_qp.h"
+
+#define MRC_PROBE_MIN_TS	1000	/* ~1 ms between probes of an EV */
+#define MRC_PROBE_MAX_TS	100000	/* ~100 ms */
+
+/**
+ * mrc_mp_pick_ev() - choose the EV of a requester packet
+ * @qp: the QP
+ * @pkt: headers being built; ev and ev_seq are set
+ */
+void mrc_mp_pick_ev(struct mrc_qp *qp, struct mrc_pkt *pkt)
+{
+	pkt->ev = mrc_ev_choose(&qp->evs);
+	pkt->ev_seq = mrc_ev_on_send(&qp->evs, pkt->ev);
+}
+
+/**
+ * mrc_mp_queue() - queue a requester packet on its EV
+ * @qp: the QP
+ * @skb: the built packet
+ * @pkt: its headers, from mrc_mp_pick_ev()
+ *
+ * The PSNs it carries remember the EV, so a loss can blame it.
+ */
+void mrc_mp_queue(struct mrc_qp *qp, struct sk_buff *skb,
+		  const struct mrc_pkt *pkt)
+{
+	mrc_txwin_set_ev(&qp->txwin, pkt->psn, pkt->ev, pkt->ev_seq);
+	mrc_tx_queue_sport(qp, skb, mrc_ev_sport(&qp->evs, pkt->ev));
+}
+
+static u32 mrc_mp_probe_interval_ts(struct mrc_qp *qp)
+{
+	return clamp_t(u64, mrc_rto_timeout_ns(&qp->rto) >> 10,
+		       MRC_PROBE_MIN_TS, MRC_PROBE_MAX_TS);
+}
+
+static void mrc_mp_arm_probe(struct mrc_qp *qp)
+{
+	if (qp->probe_armed)
+		return;
+	hrtimer_start(&qp->probe_timer,
+		      ns_to_ktime((u64)mrc_mp_probe_interval_ts(qp) << 10),
+		      HRTIMER_MODE_REL_SOFT);
+	qp->probe_armed = true;
+}
+
+/**
+ * mrc_mp_blame() - a PSN last sent on @ev was lost
+ * @qp: the QP
+ * @ev: EV index of its last transmission
+ *
+ * A GOOD EV becomes ASSUMED_BAD at once; what else is in flight on it is
+ * resent on other EVs rather than waited for.
+ */
+void mrc_mp_blame(struct mrc_qp *qp, u16 ev)
+{
+	if (!mrc_ev_on_loss(&qp->evs, ev, mrc_now_ts()))
+		return;
+	qp->ev_retx += mrc_txwin_mark_ev_lost(&qp->txwin, ev);
+	pr_debug("mrc: qp %u EV %u (port %u) assumed bad, %u good left\n",
+		 qp->ibqp.qp_num, ev, mrc_ev_sport(&qp->evs, ev), qp->evs.ngood);
+	mrc_mp_arm_probe(qp);
+}
+
+/*
+ * One EV delivers in order: a PSN sent on it before one that arrived,
+ * and not itself reported received, was lost. Cheap unless the peer
+ * reports holes, the only time such a PSN can exist.
+ */
+static void mrc_mp_ev_gaps(struct mrc_qp *qp)
+{
+	struct mrc_txwin *win = &qp->txwin;
+	u32 una = mrc_txwin_oldest_unacked(win);
+	u32 nxt = mrc_txwin_next_psn(win);
+	const struct mrc_tx_entry *e;
+	struct mrc_ev *ev;
+	u32 psn;
+
+	if (!mrc_txwin_sacked(win))
+		return;
+	for (psn = una; psn != nxt; psn++) {
+		e = mrc_txwin_entry(win, psn);
+		ev = &qp->evs.ev[e->ev];
+		if ((e->flags & MRC_TXE_SACKED) &&
+		    (!ev->delivered || mrc_psn_after(e->ev_seq + 1, ev->del_seq))) {
+			ev->del_seq = e->ev_seq + 1;
+			ev->delivered = true;
+		}
+	}
+	for (psn = una; psn != nxt; psn++) {
+		e = mrc_txwin_entry(win, psn);
+		ev = &qp->evs.ev[e->ev];
+		if (e->flags & (MRC_TXE_SACKED | MRC_TXE_LOST) || !ev->delivered ||
+		    !mrc_psn_before(e->ev_seq + 1, ev->del_seq))
+			continue;
+		if (mrc_txwin_mark_lost(win, psn))
+			mrc_mp_blame(qp, e->ev);
+	}
+}
+
+static void mrc_mp_blame_cb(void *ctx, u16 ev)
+{
+	mrc_mp_blame(ctx, ev);
+}
+
+/**
+ * mrc_mp_on_ack() - credit the echoed EV and look for losses
+ * @qp: the QP
+ * @pkt: an ACK, SACK, NACK or ATOMIC_RESP, already applied to the window
+ * @rtt_ts: its RTT sample in 1.024 us units, 0 for none
+ *
+ * Return: nothing; losses found are marked in the window.
+ */
+void mrc_mp_on_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 rtt_ts)
+{
+	u32 dupthresh = MRC_DUPTHRESH;
+
+	mrc_ev_on_delivered(&qp->evs, pkt->aeth.ev, pkt->aeth.ce_count,
+			    rtt_ts);
+	mrc_mp_ev_gaps(qp);
+	/*
+	 * Spraying reorders packets across paths by design: SACK inference
+	 * waits for half a window of later PSNs, per-EV gaps do the rest.
+	 */
+	if (qp->evs.count > 1)
+		dupthresh = max(dupthresh, qp->cc.cwnd / 2);
+	if (mrc_txwin_sacked(&qp->txwin))
+		mrc_txwin_detect_losses(&qp->txwin, dupthresh, mrc_mp_blame_cb,
+					qp);
+}
+
+static void mrc_mp_send_probe(struct mrc_qp *qp, u16 idx, u32 id)
+{
+	struct mrc_pkt pkt = {};
+	struct sk_buff *skb;
+	void *payload;
+
+	pkt.opcode = MRC_OP_PROBE;
+	pkt.ev = idx;
+	pkt.ev_seq = mrc_ev_on_send(&qp->evs, idx);
+	pkt.timestamp = mrc_now_ts();
+	pkt.probe_id = id;
+	skb = mrc_tx_alloc(qp, &pkt, &payload);
+	if (!skb)
+		return;
+	mrc_tx_queue_sport(qp, skb, mrc_ev_sport(&qp->evs, idx));
+	qp->probes_sent++;
+}
+
+/**
+ * mrc_mp_probe_fire() - probe the ASSUMED_BAD EVs that are due
+ * @timer: the QP's probe_timer (softirq context, qp->lock not held)
+ *
+ * Return: HRTIMER_RESTART while some EV is still ASSUMED_BAD.
+ */
+enum hrtimer_restart mrc_mp_probe_fire(struct hrtimer *timer)
+{
+	struct mrc_qp *qp = container_of(timer, struct mrc_qp, probe_timer);
+	enum hrtimer_restart ret = HRTIMER_NORESTART;
+	u32 now, interval, id;
+	u16 idx;
+
+	spin_lock(&qp->lock);
+	qp->probe_armed = false;
+	if (qp->state != IB_QPS_RTS && qp->state != IB_QPS_SQD)
+		goto out;
+	now = mrc_now_ts();
+	interval = mrc_mp_probe_interval_ts(qp);
+	while (mrc_ev_next_probe(&qp->evs, now, interval, &idx, &id))
+		mrc_mp_send_probe(qp, idx, id);
+	if (mrc_ev_nbad(&qp->evs)) {
+		hrtimer_forward_now(timer, ns_to_ktime((u64)interval << 10));
+		qp->probe_armed = true;
+		ret = HRTIMER_RESTART;
+	}
+out:
+	spin_unlock(&qp->lock);
+	mrc_tx_flush_now(qp);
+	return ret;
+}
+
+/**
+ * mrc_mp_probe_rx() - answer a PROBE on the EV it came by
+ * @qp: the QP the probe names (qp->lock not held)
+ * @req: the probe
+ */
+void mrc_mp_probe_rx(struct mrc_qp *qp, const struct mrc_pkt *req)
+{
+	struct mrc_pkt pkt = {};
+	struct sk_buff *skb;
+	void *payload;
+
+	pkt.opcode = MRC_OP_PROBE_REPLY;
+	pkt.ev = req->ev;
+	pkt.ev_seq = req->ev_seq;
+	pkt.timestamp = req->timestamp;
+	pkt.probe_id = req->probe_id;
+	spin_lock(&qp->lock);
+	if (mrc_qp_receives(qp)) {
+		skb = mrc_tx_alloc(qp, &pkt, &payload);
+		if (skb)
+			mrc_tx_queue_sport(qp, skb, req->rx_sport);
+	}
+	spin_unlock(&qp->lock);
+}
+
+/**
+ * mrc_mp_probe_reply_rx() - a probe of ours came back
+ * @qp: the QP
+ * @pkt: the PROBE_REPLY (EV index and id are untrusted)
+ */
+void mrc_mp_probe_reply_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt)
+{
+	qp->probe_replies++;
+	if (mrc_ev_on_probe_reply(&qp->evs, pkt->ev, pkt->probe_id))
+		pr_debug("mrc: qp %u EV %u good again\n", qp->ibqp.qp_num,
+			 pkt->ev);
+}
+
+/**
+ * mrc_mp_fill_res_qp() - ib_device_ops.fill_res_qp_entry: EV health for
+ * `rdma -dd res show qp`
+ * @msg: netlink message
+ * @ibqp: the QP (qp->lock not held)
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
+int mrc_mp_fill_res_qp(struct sk_buff *msg, struct ib_qp *ibqp)
+{
+	struct mrc_qp *qp = to_mrc_qp(ibqp);
+	u64 marked, recovered, readmitted, probes, replies, ev_retx;
+	u32 count, good, bad, cwnd;
+
+	spin_lock_bh(&qp->lock);
+	count = qp->evs.count;
+	good = qp->evs.ngood;
+	bad = mrc_ev_nbad(&qp->evs);
+	marked = qp->evs.marked_bad;
+	recovered = qp->evs.recovered;
+	readmitted = qp->evs.readmitted;
+	probes = qp->probes_sent;
+	replies = qp->probe_replies;
+	ev_retx = qp->ev_retx;
+	cwnd = qp->cc.cwnd;
+	spin_unlock_bh(&qp->lock);
+
+	if (rdma_nl_put_driver_u32(msg, "ev_count", count) ||
+	    rdma_nl_put_driver_u32(msg, "ev_good", good) ||
+	    rdma_nl_put_driver_u32(msg, "ev_assumed_bad", bad) ||
+	    rdma_nl_put_driver_u64(msg, "ev_marked_bad", marked) ||
+	    rdma_nl_put_driver_u64(msg, "ev_recovered", recovered) ||
+	    rdma_nl_put_driver_u64(msg, "ev_readmitted", readmitted) ||
+	    rdma_nl_put_driver_u64(msg, "probes_sent", probes) ||
+	    rdma_nl_put_driver_u64(msg, "probe_replies", replies) ||
+	    rdma_nl_put_driver_u64(msg, "ev_retransmits", ev_retx) ||
+	    rdma_nl_put_driver_u32(msg, "cwnd", cwnd))
+		return -EMSGSIZE;
+	return 0;
+}
