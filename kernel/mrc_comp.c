@@ -202,11 +202,15 @@ static void mrc_comp_atomic_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt)
  * @qp: the QP
  * @pkt: validated headers
  * @payload: the payload (READ responses)
+ *
+ * Return: true when the requester has work now (window space opened for
+ * WQEs not fully sent, or PSNs to retransmit): the caller runs it at once,
+ * in this softirq, rather than waking a worker for every acknowledgment.
  */
-void mrc_comp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+bool mrc_comp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		 const void *payload)
 {
-	bool kick = false;
+	bool kick = false, run = false;
 
 	spin_lock(&qp->lock);
 	if (qp->state != IB_QPS_RTS && qp->state != IB_QPS_SQD)
@@ -233,9 +237,8 @@ void mrc_comp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	}
 	mrc_req_complete(qp);
 	mrc_req_arm_rto(qp, kick);
-	/* Window space or losses: let the requester send. */
-	if (kick || qp->sq_send != qp->sq_fetch)
-		queue_work(system_unbound_wq, &qp->req_work);
+	run = mrc_txwin_lost(&qp->txwin) || qp->sq_send != qp->sq_fetch;
 out:
 	spin_unlock(&qp->lock);
+	return run;
 }

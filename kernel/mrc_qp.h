@@ -296,7 +296,7 @@ int mrc_mp_fill_res_qp(struct sk_buff *msg, struct ib_qp *ibqp);
 void mrc_req_flush(struct mrc_qp *qp);
 
 /* mrc_comp.c: completer */
-void mrc_comp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+bool mrc_comp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		 const void *payload);
 
 /* mrc_resp.c: responder */

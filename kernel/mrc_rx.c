@@ -106,8 +106,8 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 		mrc_mp_probe_rx(qp, &pkt);
 	else if (mrc_rx_is_request(pkt.opcode))
 		mrc_resp_rx(qp, &pkt, data + pkt.hdr_len, ce);
-	else
-		mrc_comp_rx(qp, &pkt, data + pkt.hdr_len);
+	else if (mrc_comp_rx(qp, &pkt, data + pkt.hdr_len))
+		mrc_req_run(qp);
 	mrc_tx_flush_now(qp);
 
 put_qp:
