@@ -6,6 +6,7 @@
 #include <linux/slab.h>
 
 #include "mrc_obj.h"
+#include "mrc_qp.h"
 
 /* Kernel rings carry the QP pointer ib_poll_cq() users expect. */
 struct mrc_kcqe {
@@ -94,9 +95,11 @@ static u32 mrc_cq_pending(struct mrc_cq *cq)
  * @cqe: new minimum capacity
  * @udata: user data; the response names the new ring to map
  *
- * Pending completions move to the new ring; the caller unmaps the old one.
+ * Pending completions move, in order, to the front of a new ring; the
+ * caller unmaps the old one. An overflowed CQ stays in the error state.
  *
- * Return: 0 or a negative errno.
+ * Return: 0 or a negative errno: -EINVAL when @cqe is out of range or
+ * below the number of completions queued, with the CQ left as it was.
  */
 int mrc_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 {
@@ -120,8 +123,10 @@ int mrc_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 
 	spin_lock_irq(&cq->lock);
 	pending = mrc_cq_pending(cq);
-	if (pending > mrc_ring_num_slots(&new_ring) - 1) {
+	if (pending > (u32)cqe) {
 		spin_unlock_irq(&cq->lock);
+		ibdev_dbg(ibcq->device, "cq %u: cannot resize to %d, %u completions queued\n",
+			  ibcq->res.id, cqe, pending);
 		err = -EINVAL;
 		goto out_destroy_new;
 	}
@@ -217,37 +222,71 @@ int mrc_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 	return ret;
 }
 
-/**
- * mrc_cq_post() - add a completion and raise the armed event
- * @cq: the CQ
- * @cqe: the completion
- * @qp: the QP it belongs to, for in-kernel consumers
- * @solicited: the completion answers a solicited request
- *
- * Return: 0, or -ENOSPC when the CQ overflowed (the consumer gets an
- * IB_EVENT_CQ_ERR and the completion is lost, as on hardware).
+/*
+ * The ring has one slot more than the CQ's depth (ibcq.cqe) but holds at
+ * most ibcq.cqe completions, so that the depth userspace was given is the
+ * exact point of overflow.
  */
-int mrc_cq_post(struct mrc_cq *cq, const struct mrc_cqe *cqe,
-		struct ib_qp *qp, bool solicited)
+static bool mrc_cq_full(struct mrc_cq *cq)
+{
+	return mrc_cq_pending(cq) >= cq->ibcq.cqe;
+}
+
+/*
+ * A completion found the CQ full, or already in the error state. Nothing is
+ * written, so the completions queued stay intact and in order. The first
+ * overflow puts the CQ in the error state for good and raises
+ * IB_EVENT_CQ_ERR; each QP that then has a completion for it goes to the
+ * error state (IB_EVENT_QP_FATAL, IB's local work queue catastrophic
+ * error): its work requests can no longer be accounted for.
+ */
+static void mrc_cq_overflow(struct mrc_cq *cq, struct ib_qp *qp, bool first,
+			    u32 pending)
 {
 	struct ib_event ev = {
 		.device = cq->ibcq.device,
 		.element.cq = &cq->ibcq,
 		.event = IB_EVENT_CQ_ERR,
 	};
+
+	if (first) {
+		ibdev_warn_ratelimited(cq->ibcq.device,
+				       "cq %u overflowed (depth %d, %u unpolled, qp %u): completions to it are dropped\n",
+				       cq->ibcq.res.id, cq->ibcq.cqe, pending,
+				       qp->qp_num);
+		if (cq->ibcq.event_handler)
+			cq->ibcq.event_handler(&ev, cq->ibcq.cq_context);
+	}
+	mrc_qp_error_locked(to_mrc_qp(qp));
+}
+
+/**
+ * mrc_cq_post() - add a completion and raise the armed event
+ * @cq: the CQ
+ * @cqe: the completion
+ * @qp: the QP it belongs to, with its lock held
+ * @solicited: the completion answers a solicited request
+ *
+ * Return: 0, or -ENOSPC when the CQ overflowed or had overflowed before:
+ * the completion is lost and @qp is in the error state.
+ */
+int mrc_cq_post(struct mrc_cq *cq, const struct mrc_cqe *cqe,
+		struct ib_qp *qp, bool solicited)
+{
 	unsigned long flags;
 	bool notify = false;
 	struct mrc_kcqe *slot;
+	bool first;
+	u32 pending;
 
+	lockdep_assert_held(&to_mrc_qp(qp)->lock);
 	spin_lock_irqsave(&cq->lock, flags);
-	if (!mrc_ring_space(&cq->ring)) {
-		pr_debug("mrc: cq overflow: prod %u cons %u slots %u\n",
-			 cq->ring.own, READ_ONCE(cq->ring.ctrl->cons),
-			 mrc_ring_num_slots(&cq->ring));
+	if (cq->overflowed || mrc_cq_full(cq)) {
+		first = !cq->overflowed;
 		cq->overflowed = true;
+		pending = mrc_cq_pending(cq);
 		spin_unlock_irqrestore(&cq->lock, flags);
-		if (cq->ibcq.event_handler)
-			cq->ibcq.event_handler(&ev, cq->ibcq.cq_context);
+		mrc_cq_overflow(cq, qp, first, pending);
 		return -ENOSPC;
 	}
 	slot = mrc_ring_slot(&cq->ring, cq->ring.own);

@@ -36,7 +36,8 @@
  * @lock: serialises producers of @ring and the notify state
  * @ring: CQE ring; the kernel produces, userspace or ib_poll_cq consumes
  * @notify: armed events (IB_CQ_SOLICITED or IB_CQ_NEXT_COMP), 0 if none
- * @overflowed: a completion was lost because the ring was full
+ * @overflowed: the CQ is in the error state: a completion found it full, and
+ *	nothing is written to it any more
  * @is_user: @ring is mapped into a process
  */
 struct mrc_cq {

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
 // Completion queues: the kernel produces completions into a ring mapped from
-// the uverbs fd; poll_cq consumes them without a system call.
+// the uverbs fd; poll_cq consumes them without a system call. A CQ that
+// overflows needs nothing here: the kernel stops writing to the ring and
+// reports IBV_EVENT_CQ_ERR, and what is queued stays pollable.
 #include <algorithm>
 #include <cerrno>
 #include <mutex>

@@ -186,12 +186,14 @@ Err make_endpoint(const char* tag, Device& dev, const QpCaps& caps, Endpoint* ep
     ep->pd.reset(ibv_alloc_pd(ctx));
     if (!ep->pd)
         return fail("%s: ibv_alloc_pd: %s", tag, std::strerror(errno));
-    ep->scq.reset(ibv_create_cq(ctx, static_cast<int>(caps.send_wr + 16), nullptr, nullptr, 0));
+    int scq_depth = caps.scq_depth ? caps.scq_depth : static_cast<int>(caps.send_wr + 16);
+    int rcq_depth = caps.rcq_depth ? caps.rcq_depth : static_cast<int>(caps.recv_wr + 16);
+    ep->scq.reset(ibv_create_cq(ctx, scq_depth, nullptr, nullptr, 0));
     if (!ep->scq)
-        return fail("%s: ibv_create_cq(send): %s", tag, std::strerror(errno));
-    ep->rcq.reset(ibv_create_cq(ctx, static_cast<int>(caps.recv_wr + 16), nullptr, nullptr, 0));
+        return fail("%s: ibv_create_cq(send, %d): %s", tag, scq_depth, std::strerror(errno));
+    ep->rcq.reset(ibv_create_cq(ctx, rcq_depth, nullptr, nullptr, 0));
     if (!ep->rcq)
-        return fail("%s: ibv_create_cq(recv): %s", tag, std::strerror(errno));
+        return fail("%s: ibv_create_cq(recv, %d): %s", tag, rcq_depth, std::strerror(errno));
 
     ibv_qp_init_attr ia{};
     ia.send_cq = ep->scq.get();

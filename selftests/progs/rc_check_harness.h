@@ -132,6 +132,9 @@ struct QpCaps {
     uint32_t recv_sge = 4;
     uint32_t inline_data = 0;
     int access = kDefaultAccess;  // qp_access_flags
+    // Depths asked of ibv_create_cq; 0: the queue's depth + 16.
+    int scq_depth = 0;
+    int rcq_depth = 0;
     // Initial PSN of both send queues; random when unset.
     std::optional<uint32_t> psn;
 };
