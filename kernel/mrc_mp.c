@@ -7,7 +7,9 @@
  *
  * Called with qp->lock held unless noted.
  */
+#include <rdma/rdma_netlink.h>
 #include <rdma/restrack.h>
+#include <uapi/rdma/rdma_netlink.h>
 
 #include "mrc_qp.h"
 
@@ -242,6 +244,7 @@ int mrc_mp_fill_res_qp(struct sk_buff *msg, struct ib_qp *ibqp)
 	struct mrc_qp *qp = to_mrc_qp(ibqp);
 	u64 marked, recovered, readmitted, probes, replies, ev_retx;
 	u32 count, good, bad, cwnd;
+	struct nlattr *table;
 
 	spin_lock_bh(&qp->lock);
 	count = qp->evs.count;
@@ -256,6 +259,10 @@ int mrc_mp_fill_res_qp(struct sk_buff *msg, struct ib_qp *ibqp)
 	cwnd = qp->cc.cwnd;
 	spin_unlock_bh(&qp->lock);
 
+	/* Driver attributes live in their own nest, which `rdma -dd` prints. */
+	table = nla_nest_start_noflag(msg, RDMA_NLDEV_ATTR_DRIVER);
+	if (!table)
+		return -EMSGSIZE;
 	if (rdma_nl_put_driver_u32(msg, "ev_count", count) ||
 	    rdma_nl_put_driver_u32(msg, "ev_good", good) ||
 	    rdma_nl_put_driver_u32(msg, "ev_assumed_bad", bad) ||
@@ -265,7 +272,10 @@ int mrc_mp_fill_res_qp(struct sk_buff *msg, struct ib_qp *ibqp)
 	    rdma_nl_put_driver_u64(msg, "probes_sent", probes) ||
 	    rdma_nl_put_driver_u64(msg, "probe_replies", replies) ||
 	    rdma_nl_put_driver_u64(msg, "ev_retransmits", ev_retx) ||
-	    rdma_nl_put_driver_u32(msg, "cwnd", cwnd))
+	    rdma_nl_put_driver_u32(msg, "cwnd", cwnd)) {
+		nla_nest_cancel(msg, table);
 		return -EMSGSIZE;
+	}
+	nla_nest_end(msg, table);
 	return 0;
 }

@@ -97,12 +97,28 @@ void mrc_tx_queue(struct mrc_qp *qp, struct sk_buff *skb)
 	mrc_tx_queue_to(qp, skb, &qp->path);
 }
 
+/* As mrc_route4(): IPv6 also hashes multipath routes only without oif. */
+static struct dst_entry *mrc_route6(struct net_device *ndev, struct sock *sk,
+				    struct flowi6 *fl6)
+{
+	struct flowi6 unbound = *fl6;
+	struct dst_entry *dst;
+
+	dst = ipv6_stub->ipv6_dst_lookup_flow(dev_net(ndev), sk, &unbound, NULL);
+	if (!IS_ERR(dst)) {
+		if (dst->dev == ndev)
+			return dst;
+		dst_release(dst);
+	}
+	fl6->flowi6_oif = ndev->ifindex;
+	return ipv6_stub->ipv6_dst_lookup_flow(dev_net(ndev), sk, fl6, NULL);
+}
+
 static void mrc_xmit6(struct mrc_qp *qp, struct mrc_path *path,
 		      struct sock *sk, struct sk_buff *skb)
 {
 	struct net_device *ndev = qp->mdev->ndev;
 	struct flowi6 fl6 = {
-		.flowi6_oif = ndev->ifindex,
 		.flowi6_proto = IPPROTO_UDP,
 		.daddr = path->daddr,
 		.saddr = path->saddr,
@@ -112,7 +128,7 @@ static void mrc_xmit6(struct mrc_qp *qp, struct mrc_path *path,
 	};
 	struct dst_entry *dst;
 
-	dst = ipv6_stub->ipv6_dst_lookup_flow(dev_net(ndev), sk, &fl6, NULL);
+	dst = mrc_route6(ndev, sk, &fl6);
 	if (IS_ERR(dst)) {
 		kfree_skb(skb);
 		return;
@@ -124,6 +140,27 @@ static void mrc_xmit6(struct mrc_qp *qp, struct mrc_path *path,
 			     htons(qp->mdev->udp_port), false);
 }
 
+/*
+ * The FIB hashes a multipath route (the L4 hash: our source port is the
+ * EV) only for lookups without an output interface, so look up without
+ * one first and keep the result if it leaves through our netdev;
+ * otherwise bind the lookup to the netdev, as RoCE does.
+ */
+static struct rtable *mrc_route4(struct net_device *ndev, struct flowi4 *fl4)
+{
+	struct flowi4 unbound = *fl4;
+	struct rtable *rt;
+
+	rt = ip_route_output_key(dev_net(ndev), &unbound);
+	if (!IS_ERR(rt)) {
+		if (rt->dst.dev == ndev)
+			return rt;
+		ip_rt_put(rt);
+	}
+	fl4->flowi4_oif = ndev->ifindex;
+	return ip_route_output_key(dev_net(ndev), fl4);
+}
+
 static void mrc_xmit4(struct mrc_qp *qp, const struct mrc_path *path,
 		      struct sock *sk, struct sk_buff *skb)
 {
@@ -131,7 +168,6 @@ static void mrc_xmit4(struct mrc_qp *qp, const struct mrc_path *path,
 	__be32 saddr = path->saddr.s6_addr32[3];
 	__be32 daddr = path->daddr.s6_addr32[3];
 	struct flowi4 fl4 = {
-		.flowi4_oif = ndev->ifindex,
 		.flowi4_proto = IPPROTO_UDP,
 		.flowi4_tos = path->tclass & ~INET_ECN_MASK,
 		.daddr = daddr,
@@ -141,7 +177,7 @@ static void mrc_xmit4(struct mrc_qp *qp, const struct mrc_path *path,
 	};
 	struct rtable *rt;
 
-	rt = ip_route_output_key(dev_net(ndev), &fl4);
+	rt = mrc_route4(ndev, &fl4);
 	if (IS_ERR(rt)) {
 		kfree_skb(skb);
 		return;

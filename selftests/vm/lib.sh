@@ -160,16 +160,17 @@ gid_index() {
 		head -n1
 }
 
-# pair NAME SECONDS SERVER-CMD... -- CLIENT-CMD...: run the server in
-# hostA and the client in hostB against it; both must exit 0.
-pair() {
-	local name=$1 limit=$2 sargs=() cargs=() out srv rc src
-	shift 2
+# pair_start SECONDS SERVER-CMD... -- CLIENT-CMD...: start the server in
+# hostA and, once it listens, the client in hostB against it, both in the
+# background; pair_finish collects them.
+pair_start() {
+	local limit=$1 sargs=()
+	shift
 	while [ "$1" != -- ]; do sargs+=("$1"); shift; done
 	shift
-	cargs=("$@")
+	_pair_client=("$@")
 	timeout "$limit" ip netns exec hostA "${sargs[@]}" > /tmp/srv.log 2>&1 &
-	srv=$!
+	_pair_srv=$!
 	# Start the client once the server listens: TCP for the programs that
 	# exchange QP numbers over TCP, a pause for rdma_cm ones.
 	case ${sargs[0]} in
@@ -177,16 +178,33 @@ pair() {
 	*) wait_until 20 bash -c \
 		"ip netns exec hostA ss -Hltn | grep -q ." ;;
 	esac
-	out=$(timeout "$limit" ip netns exec hostB "${cargs[@]}" 2>&1)
+	timeout "$limit" ip netns exec hostB "${_pair_client[@]}" \
+		> /tmp/cli.log 2>&1 &
+	_pair_cli=$!
+}
+
+# pair_finish NAME: wait for the pair_start programs; both must exit 0.
+pair_finish() {
+	local name=$1 rc src
+	wait "$_pair_cli"
 	rc=$?
-	wait $srv
+	wait "$_pair_srv"
 	src=$?
 	if [ $rc -eq 0 ] && [ $src -eq 0 ]; then
 		ok "$name"
-		echo "$out" | tail -n 2 | diag
+		tail -n 2 /tmp/cli.log | diag
 	else
 		not_ok "$name (client rc $rc, server rc $src)"
-		{ echo "client: ${cargs[*]}"; echo "$out" | tail -n 15;
+		{ echo "client: ${_pair_client[*]}"; tail -n 15 /tmp/cli.log;
 		  echo "server:"; tail -n 15 /tmp/srv.log; } | diag
 	fi
+}
+
+# pair NAME SECONDS SERVER-CMD... -- CLIENT-CMD...: run the server in
+# hostA and the client in hostB against it; both must exit 0.
+pair() {
+	local name=$1
+	shift
+	pair_start "$@"
+	pair_finish "$name"
 }

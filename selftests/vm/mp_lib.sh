@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Helpers for the multipath tests, on top of lib.sh and mp_topo.sh.
+
+# mp_counts_to_a: packets each router sent towards hostA (the B to A
+# direction), one line, as mp_router_counts prints the other direction.
+mp_counts_to_a() {
+	local i files=()
+	for ((i = 1; i <= MP_N; i++)); do
+		files+=("/sys/class/net/p$i/statistics/rx_packets")
+	done
+	ip netns exec swA cat "${files[@]}" | paste -sd ' '
+}
+
+# mp_delta BEFORE AFTER: element-wise AFTER - BEFORE of two count lines.
+mp_delta() {
+	awk -v a="$1" -v b="$2" 'BEGIN {
+		n = split(a, x, " "); split(b, y, " ")
+		for (i = 1; i <= n; i++) printf "%s%d", (i > 1 ? " " : ""), y[i] - x[i]
+		print "" }'
+}
+
+# mp_shares_within COUNTS TOLERANCE: every count is within TOLERANCE
+# (0.3 = 30%) of an even share; prints the shares.
+mp_shares_within() {
+	awk -v c="$1" -v tol="$2" 'BEGIN {
+		n = split(c, x, " "); t = 0
+		for (i = 1; i <= n; i++) t += x[i]
+		if (t == 0) { print "no packets"; exit 1 }
+		bad = 0
+		for (i = 1; i <= n; i++) {
+			s = x[i] / t
+			printf "r%d %.3f  ", i, s
+			if (s < (1 - tol) / n || s > (1 + tol) / n) bad = 1
+		}
+		print ""; exit bad }'
+}
+
+# mp_qp_attr DEV NAME: a driver attribute (rdma -dd res show qp) of the
+# newest RC QP on DEV, e.g. ev_assumed_bad; empty if there is none.
+mp_qp_attr() {
+	rdma -j -dd res show qp link "$1/1" 2>/dev/null | python3 -c '
+import json, sys
+val = ""
+for qp in json.load(sys.stdin):
+    if qp.get("type") == "RC" and sys.argv[1] in qp:
+        val = qp[sys.argv[1]]
+print(val)' "$2"
+}

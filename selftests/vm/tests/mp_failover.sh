@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Failover without a single error: one QP sprays over N shaped paths; a
+# path blackholed mid-transfer (link down, or netem loss 100%) costs no
+# error completion, its EVs go ASSUMED_BAD, and when it returns they are
+# probed back to GOOD and carry traffic again. Then k of N paths down,
+# random loss on one path and reordering across all paths, with data
+# verified byte for byte.
+. ../lib.sh
+. ../mp_topo.sh
+. ../mp_lib.sh
+
+N=4
+CHECK=$MRC_BUILD/selftests/progs/mrc-rc-check
+dmesg_mark
+check "topology: $N paths shaped to 20mbit" mp_topology $N 20mbit
+ARGS=(--dev-a mrcA --gid-a "$GA4" --dev-b mrcB --gid-b "$GB4")
+
+# sample DEV NAME: mp_qp_attr, retried while the QP is being set up.
+sample() {
+	local v
+	for _ in $(seq 20); do
+		v=$(mp_qp_attr "$1" "$2")
+		[ -n "$v" ] && break
+		sleep 0.5
+	done
+	echo "${v:-0}"
+}
+
+# blackhole TAG HOW PROG ARGS...: run PROG (perftest, hostB is the
+# requester) for 14 s; path 2 fails after 4 s (HOW: down or loss) and
+# comes back after 8 s.
+blackhole() {
+	local tag=$1 how=$2 prog=$3 bad rec c1 c2
+	shift 3
+	pair_start 120 "$prog" -d mrcA -x "$GA4" -D 14 "$@" -- \
+		"$prog" -d mrcB -x "$GB4" -D 14 "$@" "$MP_A4"
+	sleep 4
+	if [ "$how" = down ]; then mp_path_down 2; else mp_path_loss 2 100; fi
+	sleep 4
+	bad=$(sample mrcB ev_assumed_bad)
+	if [ "$how" = down ]; then mp_path_up 2; else mp_path_clear 2; fi
+	sleep 3
+	rec=$(sample mrcB ev_recovered)
+	c1=$(mp_router_packets 2)
+	sleep 1
+	c2=$(mp_router_packets 2)
+	pair_finish "$tag: $prog finishes with exit 0 (no error completion)"
+	check_output "$tag: EVs of path 2 went ASSUMED_BAD ($bad)" '^[1-9]' \
+		echo "$bad"
+	check_output "$tag: probed back to GOOD ($rec EVs recovered)" '^[1-9]' \
+		echo "$rec"
+	check_output "$tag: path 2 carries traffic again" '^yes$' \
+		bash -c "[ $((c2 - c1)) -gt 20 ] && echo yes"
+}
+
+blackhole "link down" down ib_write_bw -s 65536
+blackhole "link down" down ib_send_bw -s 4096
+blackhole "link down" down ib_read_bw -s 65536
+blackhole "loss 100%" loss ib_write_bw -s 65536
+
+# ibv_rc_pingpong -c checks the data of every message; path 3 dies while
+# it runs.
+pair_start 180 ibv_rc_pingpong -d mrcA -g "$GA4" -s 4096 -n 3000 -c -- \
+	ibv_rc_pingpong -d mrcB -g "$GB4" -s 4096 -n 3000 -c "$MP_A4"
+sleep 4
+mp_path_down 3
+pair_finish "link down: ibv_rc_pingpong -c (verified)"
+mp_path_up 3
+
+# verified TAG: data checked byte for byte, plus a bandwidth run.
+verified() {
+	check "$1: mrc-rc-check (every byte verified)" \
+		timeout 600 "$CHECK" "${ARGS[@]}" write write-imm send read \
+		atomic order many
+	pair "$1: ib_write_bw" 180 \
+		ib_write_bw -d mrcA -x "$GA4" -n 300 -- \
+		ib_write_bw -d mrcB -x "$GB4" -n 300 "$MP_A4"
+}
+
+for ((k = 1; k < N; k++)); do
+	for ((i = 1; i <= k; i++)); do mp_path_down "$i"; done
+	verified "$k of $N paths down"
+	for ((i = 1; i <= k; i++)); do mp_path_up "$i"; done
+done
+
+mp_path_loss 4 5
+verified "5% loss on path 4"
+mp_path_clear 4
+
+mp_path_reorder 3
+verified "paths delayed 0/3/6/9 ms (reordering)"
+mp_path_clear
+
+mp_teardown
+check_dmesg_clean
+done_testing
