@@ -1,0 +1,334 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# The multipath test topology, in network namespaces of one VM. Source it
+# after lib.sh. Documentation/testing.rst has the drawing.
+#
+# hostA and hostB have one interface each (eth0, where the MRC device
+# binds, as on a NIC). Between them N routers r1..rN, each a distinct
+# path: every router's ethA sits on bridge swA with hostA's eth0, every
+# ethB on bridge swB with hostB's eth0. Each host routes to the other's
+# subnet over an ECMP route with one nexthop per router, hashed on the L4
+# header (fib_multipath_hash_policy=1), so a UDP flow's source port picks
+# its path. Each router shapes both its egresses with tbf, so the paths
+# are the bottleneck.
+
+# shellcheck disable=SC2034 # MP_*, GA4..GB6: for the sourcing script
+MP_A4=10.1.0.1
+MP_B4=10.2.0.1
+MP_A6=fd01::1
+MP_B6=fd02::1
+MP_NET_A4=10.1.0.0/24
+MP_NET_B4=10.2.0.0/24
+MP_NET_A6=fd01::/64
+MP_NET_B6=fd02::/64
+MP_TBF_BURST=${MP_TBF_BURST:-32k}
+MP_TBF_LATENCY=${MP_TBF_LATENCY:-50ms}
+# MP_MRC=0: no MRC devices (for traffic that is not MRC).
+MP_MRC=${MP_MRC:-1}
+MP_SPRAY=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/mp-udp-spray.py
+# Per-router netem settings (loss, delay), kept in files so that helpers
+# called in a subshell (check, $(...)) still update them.
+_MP_STATE=/run/mp-topo
+
+# mp_raddr I a4|a6|b4|b6: router I's address on the A or B side.
+mp_raddr() {
+	case $2 in
+	a4) echo "10.1.0.$((100 + $1))" ;;
+	b4) echo "10.2.0.$((100 + $1))" ;;
+	a6) echo "fd01::$((100 + $1))" ;;
+	b6) echo "fd02::$((100 + $1))" ;;
+	esac
+}
+
+_mp() {
+	"$@" || { echo "mp_topo: failed: $*" >&2; return 1; }
+}
+
+_mp_ns() {
+	_mp ip netns add "$1" &&
+	_mp ip -n "$1" link set lo up &&
+	_mp ip netns exec "$1" sysctl -qw net.ipv4.conf.all.rp_filter=0 \
+		net.ipv4.conf.default.rp_filter=0
+}
+
+_mp_switch() {
+	_mp_ns "$1" &&
+	_mp ip netns exec "$1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+		net.ipv6.conf.default.disable_ipv6=1 &&
+	_mp ip -n "$1" link add br0 type bridge forward_delay 0 \
+		mcast_snooping 0 &&
+	_mp ip -n "$1" link set br0 up
+}
+
+# _mp_port SW PORT: enslave PORT to SW's bridge and bring it up.
+_mp_port() {
+	_mp ip -n "$1" link set "$2" master br0 &&
+	_mp ip -n "$1" link set "$2" up
+}
+
+# _mp_addr NS DEV ADDR4/LEN ADDR6/LEN
+_mp_addr() {
+	_mp ip -n "$1" addr add "$3" dev "$2" &&
+	_mp ip -n "$1" -6 addr add "$4" dev "$2" nodad &&
+	_mp ip -n "$1" link set "$2" up
+}
+
+_mp_check_index() {
+	case $1 in
+	'' | *[!0-9]*) ;;
+	*) [ "$1" -ge 1 ] && [ "$1" -le "${MP_N:-0}" ] && return 0 ;;
+	esac
+	echo "mp_topo: no router '$1' (1..${MP_N:-0})" >&2
+	return 1
+}
+
+_mp_router() {
+	local i=$1 r=r$1
+	_mp_ns "$r" || return
+	# Addresses survive mp_path_down, so mp_path_up needs only the link.
+	_mp ip netns exec "$r" sysctl -qw net.ipv4.ip_forward=1 \
+		net.ipv6.conf.all.forwarding=1 \
+		net.ipv6.conf.all.keep_addr_on_down=1 \
+		net.ipv6.conf.default.keep_addr_on_down=1 || return
+	_mp ip link add ethA netns "$r" type veth peer name "p$i" netns swA &&
+	_mp ip link add ethB netns "$r" type veth peer name "p$i" netns swB &&
+	_mp_port swA "p$i" && _mp_port swB "p$i" &&
+	_mp_addr "$r" ethA "$(mp_raddr "$i" a4)/24" "$(mp_raddr "$i" a6)/64" &&
+	_mp_addr "$r" ethB "$(mp_raddr "$i" b4)/24" "$(mp_raddr "$i" b6)/64" &&
+	_mp_qdisc "$i"
+}
+
+# _mp_host NS ADDR4 ADDR6 SWITCH PEER-NET4 PEER-NET6 SIDE: a host, its
+# eth0 on SWITCH, and ECMP routes to the peer's subnets via every router's
+# address on SIDE (a or b).
+_mp_host() {
+	local ns=$1 side=$7 i nh4=() nh6=()
+	_mp_ns "$ns" &&
+	_mp ip netns exec "$ns" sysctl -qw \
+		net.ipv4.fib_multipath_hash_policy=1 \
+		net.ipv6.fib_multipath_hash_policy=1 &&
+	_mp ip link add eth0 netns "$ns" type veth peer name host netns "$4" &&
+	_mp_port "$4" host &&
+	_mp_addr "$ns" eth0 "$2/24" "$3/64" || return
+	for ((i = 1; i <= MP_N; i++)); do
+		nh4+=(nexthop via "$(mp_raddr "$i" "${side}4")" dev eth0)
+		nh6+=(nexthop via "$(mp_raddr "$i" "${side}6")" dev eth0)
+	done
+	_mp ip -n "$ns" route add "$5" "${nh4[@]}" &&
+	_mp ip -n "$ns" -6 route add "$6" "${nh6[@]}"
+}
+
+# _mp_ping NS ADDR...: each address answers a ping from NS (retried for a
+# few seconds while links come up and neighbours resolve). busybox, a
+# dependency already (the VM's initramfs), has the ping; iputils is not one.
+_mp_ping() {
+	local ns=$1
+	shift
+	# shellcheck disable=SC2016 # expanded by the inner shell
+	ip netns exec "$ns" bash -c '
+		for a; do
+			for try in 1 2 3 4 5 6 7 8 9 10; do
+				busybox ping -c1 -W1 -q "$a" >/dev/null 2>&1 &&
+					continue 2
+				sleep 0.3
+			done
+			echo "mp_topo: $0: no reply from $a" >&2
+			exit 1
+		done' "$ns" "$@"
+}
+
+# Every router reaches both hosts and both hosts reach every nexthop, so
+# every neighbour entry the ECMP routes need is resolved.
+_mp_resolve() {
+	local i a=() b=()
+	for ((i = 1; i <= MP_N; i++)); do
+		_mp_ping "r$i" "$MP_A4" "$MP_A6" "$MP_B4" "$MP_B6" || return
+		a+=("$(mp_raddr "$i" a4)" "$(mp_raddr "$i" a6)")
+		b+=("$(mp_raddr "$i" b4)" "$(mp_raddr "$i" b6)")
+	done
+	_mp_ping hostA "${a[@]}" "$MP_B4" "$MP_B6" &&
+	_mp_ping hostB "${b[@]}" "$MP_A4" "$MP_A6"
+}
+
+# _mp_gid DEV ADDR-REGEX: the GID index, once the RDMA core has it.
+_mp_gid() {
+	local g t
+	for ((t = 0; t < 50; t++)); do
+		g=$(gid_index "$1" "$2")
+		[ -n "$g" ] && { echo "$g"; return 0; }
+		sleep 0.2
+	done
+	echo "mp_topo: $1 has no GID for $2" >&2
+	return 1
+}
+
+_mp_mrc() {
+	_mp ip netns exec hostA rdma link add mrcA type mrc netdev eth0 &&
+	_mp ip netns exec hostB rdma link add mrcB type mrc netdev eth0 &&
+	GA4=$(_mp_gid mrcA "::ffff:${MP_A4//./\\.}") &&
+	GB4=$(_mp_gid mrcB "::ffff:${MP_B4//./\\.}") &&
+	GA6=$(_mp_gid mrcA "$MP_A6") &&
+	GB6=$(_mp_gid mrcB "$MP_B6")
+}
+
+# mp_topology [N [RATE]]: build the topology with N paths (default 4, at
+# most 32), each shaped to RATE in tc's units (default 20mbit; 0 or none:
+# unshaped). With MP_MRC=1 (default), MRC devices mrcA and mrcB on the
+# hosts' eth0 and their GID indexes in GA4 GB4 GA6 GB6, as two_hosts
+# sets them. Returns non-zero, with a message, if any step fails.
+mp_topology() {
+	local n=${1:-4} rate=${2:-20mbit} i
+	case $n in
+	'' | *[!0-9]*) n=0 ;;
+	esac
+	if [ "$n" -lt 1 ] || [ "$n" -gt 32 ]; then
+		echo "mp_topology: bad path count '$1' (1..32)" >&2
+		return 1
+	fi
+	case $rate in 0 | none) rate= ;; esac
+	MP_N=$n
+	MP_RATE=$rate
+	rm -rf "$_MP_STATE" && mkdir -p "$_MP_STATE" || return
+	_mp_switch swA && _mp_switch swB || return
+	for ((i = 1; i <= n; i++)); do
+		_mp_router "$i" || return
+	done
+	_mp_host hostA "$MP_A4" "$MP_A6" swA "$MP_NET_B4" "$MP_NET_B6" a &&
+	_mp_host hostB "$MP_B4" "$MP_B6" swB "$MP_NET_A4" "$MP_NET_A6" b &&
+	_mp_resolve || return
+	if [ "$MP_MRC" != 0 ]; then
+		_mp_mrc || return
+	fi
+}
+
+# _mp_qdisc I: rebuild router I's egress qdiscs: tbf at the topology's
+# rate at the root, netem (loss, delay) as its child; netem alone at the
+# root on an unshaped topology.
+_mp_qdisc() {
+	local i=$1 dev loss delay netem=()
+	loss=$(cat "$_MP_STATE/r$i.loss" 2>/dev/null)
+	delay=$(cat "$_MP_STATE/r$i.delay" 2>/dev/null)
+	[ -n "$delay" ] && netem+=(delay "${delay}ms")
+	[ -n "$loss" ] && netem+=(loss "${loss}%")
+	for dev in ethA ethB; do
+		tc -n "r$i" qdisc del dev "$dev" root 2>/dev/null
+		if [ -n "$MP_RATE" ]; then
+			_mp tc -n "r$i" qdisc add dev "$dev" root handle 1: \
+				tbf rate "$MP_RATE" burst "$MP_TBF_BURST" \
+				latency "$MP_TBF_LATENCY" || return
+			[ ${#netem[@]} -eq 0 ] ||
+				_mp tc -n "r$i" qdisc add dev "$dev" parent 1:1 \
+					handle 10: netem "${netem[@]}" || return
+		elif [ ${#netem[@]} -gt 0 ]; then
+			_mp tc -n "r$i" qdisc add dev "$dev" root handle 10: \
+				netem "${netem[@]}" || return
+		fi
+	done
+}
+
+# mp_path_down I / mp_path_up I: take router I's B-side link down (a
+# blackhole: hostA's ECMP route still hashes flows to router I) and back.
+# mp_path_up returns once router I reaches hostB again.
+mp_path_down() {
+	_mp_check_index "$1" && _mp ip -n "r$1" link set ethB down
+}
+
+mp_path_up() {
+	_mp_check_index "$1" && _mp ip -n "r$1" link set ethB up &&
+	_mp_ping "r$1" "$MP_B4" "$MP_B6"
+}
+
+# mp_path_loss I PCT: netem drops PCT percent of the packets router I
+# sends, both ways; the tbf shaping stays.
+mp_path_loss() {
+	_mp_check_index "$1" || return
+	case $2 in
+	'' | *[!0-9.]*) echo "mp_path_loss: bad percentage '$2'" >&2; return 1 ;;
+	esac
+	echo "$2" > "$_MP_STATE/r$1.loss" && _mp_qdisc "$1"
+}
+
+# mp_path_delay I MS: router I delays what it sends by MS milliseconds.
+mp_path_delay() {
+	_mp_check_index "$1" || return
+	case $2 in
+	'' | *[!0-9.]*) echo "mp_path_delay: bad delay '$2'" >&2; return 1 ;;
+	esac
+	echo "$2" > "$_MP_STATE/r$1.delay" && _mp_qdisc "$1"
+}
+
+# mp_path_reorder [STEP]: path I delays by (I-1)*STEP ms (default 2), so
+# a flow sprayed over the paths arrives out of order.
+mp_path_reorder() {
+	local step=${1:-2} i
+	for ((i = 1; i <= MP_N; i++)); do
+		mp_path_delay "$i" "$(awk -v i="$i" -v s="$step" \
+			'BEGIN { print (i - 1) * s }')" || return
+	done
+}
+
+# mp_path_clear [I]: no more loss or delay on router I (default: all).
+mp_path_clear() {
+	local i first=1 last=$MP_N
+	if [ $# -gt 0 ]; then
+		_mp_check_index "$1" || return
+		first=$1 last=$1
+	fi
+	for ((i = first; i <= last; i++)); do
+		rm -f "$_MP_STATE/r$i.loss" "$_MP_STATE/r$i.delay"
+		_mp_qdisc "$i" || return
+	done
+}
+
+# mp_router_packets I [in]: packets router I sent towards hostB (the A to
+# B direction; after its own shaping and loss), or with "in" those it
+# received from the A side. Read on the switch side of its links.
+mp_router_packets() {
+	_mp_check_index "$1" && _mp_counts "$1" "$1" "${2:-}"
+}
+
+# mp_router_counts [in]: mp_router_packets of every router, on one line.
+mp_router_counts() {
+	_mp_counts 1 "$MP_N" "${1:-}"
+}
+
+# _mp_counts FIRST LAST [in]: one namespace entered, not one per router.
+_mp_counts() {
+	local sw=swB stat=rx_packets i files=()
+	[ "$3" = in ] && sw=swA stat=tx_packets
+	for ((i = $1; i <= $2; i++)); do
+		files+=("/sys/class/net/p$i/statistics/$stat")
+	done
+	ip netns exec "$sw" cat "${files[@]}" | paste -sd ' '
+}
+
+# mp_route_paths NS DST FIRST COUNT DPORT: for each UDP source port
+# FIRST..FIRST+COUNT-1 from NS's host address to DST:DPORT, the router
+# the kernel's ECMP hash picks, one a line.
+mp_route_paths() {
+	local ns=$1 dst=$2 first=$3 count=$4 dport=$5 src p
+	case $ns:$dst in
+	hostA:*:*) src=$MP_A6 ;;
+	hostA:*) src=$MP_A4 ;;
+	hostB:*:*) src=$MP_B6 ;;
+	hostB:*) src=$MP_B4 ;;
+	*) echo "mp_route_paths: not a host: $ns" >&2; return 1 ;;
+	esac
+	for ((p = first; p < first + count; p++)); do
+		echo "route get $dst from $src ipproto udp sport $p dport $dport"
+	done | ip -n "$ns" -batch - |
+		awk '{ for (i = 1; i < NF; i++) if ($i == "via") {
+			v = $(i + 1); sub(/.*[.:]/, "", v); print v - 100 } }'
+}
+
+# mp_teardown: delete the MRC devices and every namespace of the topology.
+mp_teardown() {
+	local ns
+	ip netns exec hostA rdma link delete mrcA 2>/dev/null
+	ip netns exec hostB rdma link delete mrcB 2>/dev/null
+	for ns in $(ip netns list | awk '{ print $1 }'); do
+		case $ns in
+		hostA | hostB | swA | swB | r[0-9] | r[0-9][0-9]) ip netns del "$ns" ;;
+		esac
+	done
+	rm -rf "$_MP_STATE"
+}
