@@ -87,13 +87,15 @@ run_style() {
 }
 
 run_vm() {
-	local t name log rc
+	local t name log rc limit
 	echo "== VM tests (Debian $("$here/vm/kver.sh")) =="
 	for t in "$here"/vm/tests/${MRC_VM_TESTS:-*}.sh; do
 		name=$(basename "$t" .sh)
 		log=$logdir/vm-$name.log
 		echo "-- $name"
-		"$here/vm/run-vm.sh" "$t" 2>&1 | tee "$log"
+		# A test may ask for more than run-vm's 300 s: "# vm-timeout: N".
+		limit=$(sed -n 's/^# vm-timeout: \([0-9]*\)$/\1/p' "$t")
+		"$here/vm/run-vm.sh" -t "${limit:-300}" "$t" 2>&1 | tee "$log"
 		rc=${PIPESTATUS[0]}
 		tap_count "$log" ''
 		if [ $rc -ne 0 ] && [ "$tap_failed" = 0 ]; then

@@ -40,9 +40,10 @@ mp_shares_within() {
 mp_qp_attr() {
 	rdma -j -dd res show qp link "$1/1" 2>/dev/null | python3 -c '
 import json, sys
+key = "drv_" + sys.argv[1]
 val = ""
 for qp in json.load(sys.stdin):
-    if qp.get("type") == "RC" and sys.argv[1] in qp:
-        val = qp[sys.argv[1]]
+    if qp.get("type") == "RC" and key in qp:
+        val = qp[key]
 print(val)' "$2"
 }

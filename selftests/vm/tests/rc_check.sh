@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# vm-timeout: 600
 # RC semantics checked byte for byte by mrc-rc-check: data placement for
 # every operation, IB ordering, remote access errors that leave memory
 # untouched, and retry exhaustion when the link is cut.
