@@ -36,6 +36,9 @@ static int mrc_qp_check_attr(struct mrc_qp *qp, const struct ib_qp_attr *attr,
 		return -EINVAL;
 	if ((mask & IB_QP_RNR_RETRY) && attr->rnr_retry > 7)
 		return -EINVAL;
+	if ((mask & IB_QP_MIN_RNR_TIMER) &&
+	    attr->min_rnr_timer > MRC_AETH_RNR_TIMER_MAX)
+		return -EINVAL;
 	if ((mask & IB_QP_MAX_QP_RD_ATOMIC) &&
 	    attr->max_rd_atomic > MRC_MAX_RD_ATOMIC)
 		return -EINVAL;

@@ -20,9 +20,13 @@ static void mrc_resp_send_ack(struct mrc_qp *qp, const struct mrc_pkt *req,
 	pkt.psn = req->psn;
 	pkt.timestamp = mrc_now_ts();
 	pkt.aeth.cum_psn = mrc_rxwin_cum_psn(&qp->rxwin);
-	pkt.aeth.msn = qp->rsn_complete;
 	pkt.aeth.ev = req->ev;
 	pkt.aeth.syndrome = syndrome;
+	/* An RNR NACK carries our RNR timer where the MSN would be. */
+	if (syndrome == MRC_SYN_RNR)
+		pkt.aeth.rnr_timer = qp->min_rnr_timer;
+	else
+		pkt.aeth.msn = qp->rsn_complete;
 	pkt.aeth.ce_count = min_t(u32, qp->ce_count, 255);
 	pkt.aeth.ev_seq = req->ev_seq;
 	/* No RTT sample from retransmissions (Karn). */
