@@ -110,6 +110,7 @@ static int mrc_qp_alloc_windows(struct mrc_qp *qp)
 static void mrc_qp_free(struct mrc_qp *qp)
 {
 	hrtimer_cancel(&qp->rto_timer);
+	hrtimer_cancel(&qp->rnr_timer);
 	cancel_work_sync(&qp->req_work);
 	cancel_work_sync(&qp->tx_work);
 	skb_queue_purge(&qp->txq);
@@ -174,6 +175,8 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	INIT_WORK(&qp->tx_work, mrc_tx_work);
 	hrtimer_init(&qp->rto_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	qp->rto_timer.function = mrc_rto_fire;
+	hrtimer_init(&qp->rnr_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	qp->rnr_timer.function = mrc_req_rnr_fire;
 	mrc_cwnd_init(&qp->cc, MRC_QP_WINDOW, 0);
 	qp->path_mtu = IB_MTU_1024;
 
