@@ -63,8 +63,11 @@ static void mrc_comp_nack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 		mrc_txwin_mark_all_lost(&qp->txwin);
 		return;
 	case MRC_SYN_RNR:
-		/* The receiver has no WQE yet: the timer retries. */
-		return;
+		/* The receiver has no WQE yet: wait and resend, or give up. */
+		if (!mrc_req_rnr_nack(qp, pkt))
+			return;
+		status = IB_WC_RNR_RETRY_EXC_ERR;
+		break;
 	case MRC_SYN_REMOTE_ACCESS:
 		status = IB_WC_REM_ACCESS_ERR;
 		break;

@@ -117,6 +117,7 @@ static void mrc_qp_free(struct mrc_qp *qp)
 {
 	hrtimer_cancel(&qp->rto_timer);
 	hrtimer_cancel(&qp->probe_timer);
+	hrtimer_cancel(&qp->rnr_timer);
 	cancel_work_sync(&qp->req_work);
 	cancel_work_sync(&qp->tx_work);
 	skb_queue_purge(&qp->txq);
@@ -184,6 +185,8 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->rto_timer.function = mrc_rto_fire;
 	hrtimer_init(&qp->probe_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	qp->probe_timer.function = mrc_mp_probe_fire;
+	hrtimer_init(&qp->rnr_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	qp->rnr_timer.function = mrc_req_rnr_fire;
 	mrc_cwnd_init(&qp->cc, MRC_QP_WINDOW, 0);
 	qp->path_mtu = IB_MTU_1024;
 

@@ -11,6 +11,7 @@
 #include <linux/skbuff.h>
 
 #include "mrc_obj.h"
+#include "mrc_rnr.h"
 #include "mrc_rto.h"
 #include "mrc_rxwin.h"
 #include "mrc_txwin.h"
@@ -200,6 +201,8 @@ struct mrc_qp {
 	u32 rd_pin;			/* lowest PSN a response may still use */
 	bool rd_pin_valid;
 	struct mrc_cwnd cc;		/* congestion window */
+	struct mrc_rnr rnr;		/* RNR NACK retries */
+	struct hrtimer rnr_timer;	/* RNR wait */
 	struct work_struct req_work;
 
 	/* multipath: the EVs this QP sprays over, and their probing */
@@ -219,6 +222,7 @@ struct mrc_qp {
 	u32 ce_count;
 	struct mrc_atomic_result atomic_cache[MRC_RD_ATOMIC_CACHE];
 	u32 atomic_next;
+	struct mrc_rnr_gate rnr_gate;	/* drop after an RNR NACK */
 
 	/* transmit backlog built under @lock, sent after it */
 	struct sk_buff_head txq;
@@ -294,6 +298,11 @@ void mrc_mp_probe_reply_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt);
 enum hrtimer_restart mrc_mp_probe_fire(struct hrtimer *timer);
 int mrc_mp_fill_res_qp(struct sk_buff *msg, struct ib_qp *ibqp);
 void mrc_req_flush(struct mrc_qp *qp);
+
+/* mrc_req_rnr.c: receiver-not-ready waits */
+bool mrc_req_rnr_nack(struct mrc_qp *qp, const struct mrc_pkt *pkt);
+enum hrtimer_restart mrc_req_rnr_fire(struct hrtimer *timer);
+void mrc_req_rnr_reset(struct mrc_qp *qp);
 
 /* mrc_comp.c: completer */
 bool mrc_comp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,

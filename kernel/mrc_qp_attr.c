@@ -36,6 +36,9 @@ static int mrc_qp_check_attr(struct mrc_qp *qp, const struct ib_qp_attr *attr,
 		return -EINVAL;
 	if ((mask & IB_QP_RNR_RETRY) && attr->rnr_retry > 7)
 		return -EINVAL;
+	if ((mask & IB_QP_MIN_RNR_TIMER) &&
+	    attr->min_rnr_timer > MRC_AETH_RNR_TIMER_MAX)
+		return -EINVAL;
 	if ((mask & IB_QP_MAX_QP_RD_ATOMIC) &&
 	    attr->max_rd_atomic > MRC_MAX_RD_ATOMIC)
 		return -EINVAL;
@@ -65,6 +68,8 @@ static void mrc_qp_reset_locked(struct mrc_qp *qp)
 {
 	mrc_txwin_reset(&qp->txwin, qp->sq_psn);
 	mrc_rxwin_reset(&qp->rxwin, qp->rq_psn);
+	mrc_rnr_gate_reset(&qp->rnr_gate);
+	mrc_req_rnr_reset(qp);
 	memset(qp->rmsg, 0, MRC_QP_WINDOW * sizeof(*qp->rmsg));
 	memset(qp->atomic_cache, 0, sizeof(qp->atomic_cache));
 	qp->sq_fetch = qp->sq.own;
@@ -111,10 +116,12 @@ static void mrc_qp_apply(struct mrc_qp *qp, const struct ib_qp_attr *attr,
 		qp->sq_psn = attr->sq_psn;
 		mrc_txwin_reset(&qp->txwin, qp->sq_psn);
 		mrc_cwnd_init(&qp->cc, MRC_QP_WINDOW, qp->sq_psn);
+		mrc_req_rnr_reset(qp);
 	}
 	if (mask & IB_QP_RQ_PSN) {
 		qp->rq_psn = attr->rq_psn;
 		mrc_rxwin_reset(&qp->rxwin, qp->rq_psn);
+		mrc_rnr_gate_reset(&qp->rnr_gate);
 	}
 }
 

@@ -487,7 +487,8 @@ static bool mrc_req_busy(struct mrc_qp *qp)
 
 void mrc_req_arm_rto(struct mrc_qp *qp, bool restart)
 {
-	if (!mrc_req_busy(qp)) {
+	/* No timeout while an RNR wait holds transmission back. */
+	if (!mrc_req_busy(qp) || qp->rnr.waiting) {
 		if (qp->rto_armed)
 			hrtimer_try_to_cancel(&qp->rto_timer);
 		qp->rto_armed = false;
@@ -594,7 +595,7 @@ enum hrtimer_restart mrc_rto_fire(struct hrtimer *timer)
 	spin_lock(&qp->lock);
 	qp->rto_armed = false;
 	if ((qp->state != IB_QPS_RTS && qp->state != IB_QPS_SQD) ||
-	    !mrc_req_busy(qp))
+	    !mrc_req_busy(qp) || qp->rnr.waiting)
 		goto out;
 	pr_debug("mrc: qp %u rto: una %u nxt %u own %u send %u fetch %u rd_pending %u cwnd %u rd_out %u\n",
 		 qp->ibqp.qp_num, mrc_txwin_oldest_unacked(&qp->txwin),
@@ -676,7 +677,8 @@ void mrc_req_run(struct mrc_qp *qp)
 	} else if (qp->type != IB_QPT_RC) {
 		if (qp->state == IB_QPS_RTS)
 			mrc_ud_send(qp);
-	} else if (qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD) {
+	} else if ((qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD) &&
+		   !qp->rnr.waiting) {
 		mrc_req_retransmit(qp);
 		if (qp->state == IB_QPS_RTS)
 			mrc_req_progress(qp);

@@ -20,13 +20,21 @@ static void mrc_resp_send_ack(struct mrc_qp *qp, const struct mrc_pkt *req,
 	pkt.psn = req->psn;
 	pkt.timestamp = mrc_now_ts();
 	pkt.aeth.cum_psn = mrc_rxwin_cum_psn(&qp->rxwin);
-	pkt.aeth.msn = qp->rsn_complete;
 	pkt.aeth.ev = req->ev;
 	pkt.aeth.syndrome = syndrome;
+	/* An RNR NACK carries our RNR timer where the MSN would be. */
+	if (syndrome == MRC_SYN_RNR)
+		pkt.aeth.rnr_timer = qp->min_rnr_timer;
+	else
+		pkt.aeth.msn = qp->rsn_complete;
 	pkt.aeth.ce_count = min_t(u32, qp->ce_count, 255);
 	pkt.aeth.ev_seq = req->ev_seq;
-	/* No RTT sample from retransmissions (Karn). */
-	pkt.aeth.timestamp = (req->flags & MRC_FLAG_RETX) ? 0 : req->timestamp;
+	/*
+	 * No RTT sample from retransmissions (Karn), but an RNR NACK always
+	 * echoes: the requester tells a late one by it (mrc_rnr.h).
+	 */
+	pkt.aeth.timestamp = (req->flags & MRC_FLAG_RETX) &&
+			     syndrome != MRC_SYN_RNR ? 0 : req->timestamp;
 	pkt.aeth.window = mrc_rxwin_size(&qp->rxwin) - mrc_rxwin_held(&qp->rxwin);
 	if (!syndrome && mrc_rxwin_held(&qp->rxwin)) {
 		pkt.opcode = MRC_OP_SACK;
@@ -409,6 +417,9 @@ void mrc_resp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		mrc_resp_send_ack(qp, pkt, 0);
 		goto out;
 	}
+	/* Nothing after an RNR'd message runs before it (mrc_rnr.h). */
+	if (mrc_rnr_gate_drops(&qp->rnr_gate, pkt->psn))
+		goto out;
 
 	syn = mrc_resp_execute(qp, pkt, payload);
 	if (syn == MRC_RESP_DROP)
@@ -417,10 +428,13 @@ void mrc_resp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		pr_debug("mrc: qp %u nack %u for %s psn %u\n", qp->ibqp.qp_num,
 			 syn, mrc_wire_opcode_name(pkt->opcode), pkt->psn);
 		mrc_resp_send_ack(qp, pkt, syn);
-		if (syn != MRC_SYN_RNR)
+		if (syn == MRC_SYN_RNR)
+			mrc_rnr_gate_close(&qp->rnr_gate, pkt->psn);
+		else
 			mrc_qp_error_locked(qp);
 		goto out;
 	}
+	mrc_rnr_gate_executed(&qp->rnr_gate, pkt->psn);
 	/*
 	 * Acknowledge at once while PSNs are held out of order and when one
 	 * fills the hole: the sender waits for exactly that news.

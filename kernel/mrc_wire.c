@@ -153,6 +153,13 @@ static enum mrc_wire_err mrc_check_aeth(const struct mrc_pkt *pkt)
 		return MRC_WIRE_E_SYNDROME;
 	if (is_nack != is_error)
 		return MRC_WIRE_E_SYNDROME;
+	/* The MSN word holds the RNR timer code in an RNR NACK. */
+	if (syn == MRC_SYN_RNR) {
+		if (pkt->aeth.msn || pkt->aeth.rnr_timer > MRC_AETH_RNR_TIMER_MAX)
+			return MRC_WIRE_E_SYNDROME;
+	} else if (pkt->aeth.rnr_timer) {
+		return MRC_WIRE_E_SYNDROME;
+	}
 	return MRC_WIRE_OK;
 }
 
@@ -251,6 +258,13 @@ static unsigned int mrc_get_aeth(struct mrc_pkt *pkt, const u8 *p)
 	pkt->aeth.ev_seq = get_unaligned_be32(p + 12);
 	pkt->aeth.timestamp = get_unaligned_be32(p + 16);
 	pkt->aeth.window = get_unaligned_be32(p + 20);
+	if (pkt->opcode == MRC_OP_NACK && pkt->aeth.syndrome == MRC_SYN_RNR) {
+		u32 code = pkt->aeth.msn;
+
+		/* Out of range: keep a value that fails the check. */
+		pkt->aeth.rnr_timer = min_t(u32, code, U8_MAX);
+		pkt->aeth.msn = 0;
+	}
 	return MRC_AETH_LEN;
 }
 
@@ -361,7 +375,8 @@ static u8 *mrc_put_ext(const struct mrc_pkt *pkt, unsigned int ext, u8 *p)
 	}
 	if (ext & MRC_EXT_AETH) {
 		put_unaligned_be32(pkt->aeth.cum_psn, p);
-		put_unaligned_be32(pkt->aeth.msn, p + 4);
+		/* mrc_check_aeth() let at most one of the two be non-zero. */
+		put_unaligned_be32(pkt->aeth.msn | pkt->aeth.rnr_timer, p + 4);
 		put_unaligned_be16(pkt->aeth.ev, p + 8);
 		p[10] = pkt->aeth.syndrome;
 		p[11] = pkt->aeth.ce_count;

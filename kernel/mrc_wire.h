@@ -67,6 +67,12 @@ enum mrc_syndrome {
 	MRC_SYN_MAX		= MRC_SYN_TRIMMED,
 };
 
+/*
+ * An RNR NACK carries the responder's RNR timer code (IB encoding, see
+ * mrc_rnr.h) in the AETH word that otherwise holds the MSN.
+ */
+#define MRC_AETH_RNR_TIMER_MAX	31
+
 /* Extension headers, as a mask in the opcode table. */
 #define MRC_EXT_DPH		0x01
 #define MRC_EXT_RETH		0x02
@@ -114,13 +120,14 @@ struct mrc_pkt {
 	} atomic;
 	struct {
 		u32 cum_psn;
-		u32 msn;
+		u32 msn;	/* zero in an RNR NACK */
 		u16 ev;
 		u8 syndrome;
 		u8 ce_count;
 		u32 ev_seq;
 		u32 timestamp;
 		u32 window;
+		u8 rnr_timer;	/* RNR NACK only: timer code, 0..31 */
 	} aeth;
 	u64 atomic_orig;
 	struct {

@@ -4,6 +4,7 @@
  * one test per validation rule.
  */
 #include <kunit/test.h>
+#include <asm/unaligned.h>
 
 #include "../mrc_wire.h"
 
@@ -378,6 +379,114 @@ static void syndrome_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_SYNDROME);
 }
 
+/* The AETH word after the cumulative PSN: MSN, or the RNR timer code. */
+#define AETH_MSN_AT	(MRC_BTH_LEN + 4)
+
+static void rnr_nack_carries_timer(struct kunit *test)
+{
+	u8 buf[MRC_BTH_LEN + MRC_AETH_LEN];
+	struct mrc_pkt in, out;
+	unsigned int len;
+	static const u8 codes[] = { 0, 1, 14, MRC_AETH_RNR_TIMER_MAX };
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(codes); i++) {
+		mk_pkt(&in, MRC_OP_NACK, 0);
+		in.aeth.syndrome = MRC_SYN_RNR;
+		in.aeth.msn = 0;
+		in.aeth.rnr_timer = codes[i];
+		len = encode(test, &in, buf, sizeof(buf));
+		KUNIT_EXPECT_EQ(test, get_unaligned_be32(buf + AETH_MSN_AT),
+				(u32)codes[i]);
+		KUNIT_ASSERT_EQ(test, mrc_wire_decode(buf, len, TEST_MTU, &out),
+				MRC_WIRE_OK);
+		KUNIT_EXPECT_EQ(test, out.aeth.rnr_timer, codes[i]);
+		KUNIT_EXPECT_EQ(test, out.aeth.msn, 0U);
+		in.hdr_len = out.hdr_len;
+		KUNIT_EXPECT_EQ(test, memcmp(&in, &out, sizeof(in)), 0);
+	}
+
+	/* Other NACKs and ACKs keep their MSN and carry no timer. */
+	mk_pkt(&in, MRC_OP_NACK, 0);
+	len = encode(test, &in, buf, sizeof(buf));
+	KUNIT_EXPECT_EQ(test, get_unaligned_be32(buf + AETH_MSN_AT), 3U);
+	KUNIT_ASSERT_EQ(test, mrc_wire_decode(buf, len, TEST_MTU, &out),
+			MRC_WIRE_OK);
+	KUNIT_EXPECT_EQ(test, out.aeth.msn, 3U);
+	KUNIT_EXPECT_EQ(test, out.aeth.rnr_timer, 0);
+}
+
+static void rnr_code_32(u8 *b, unsigned int *len)
+{
+	put_unaligned_be32(MRC_AETH_RNR_TIMER_MAX + 1, b + AETH_MSN_AT);
+}
+
+static void rnr_code_huge(u8 *b, unsigned int *len)
+{
+	put_unaligned_be32(0x01000001, b + AETH_MSN_AT);
+}
+
+static void rnr_code_31(u8 *b, unsigned int *len)
+{
+	put_unaligned_be32(MRC_AETH_RNR_TIMER_MAX, b + AETH_MSN_AT);
+}
+
+static void rnr_timer_rules(struct kunit *test)
+{
+	struct mrc_pkt p;
+
+	mk_pkt(&p, MRC_OP_NACK, 0);
+	p.aeth.syndrome = MRC_SYN_RNR;
+	p.aeth.msn = 0;
+	p.aeth.rnr_timer = MRC_AETH_RNR_TIMER_MAX + 1;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_SYNDROME);
+	p.aeth.rnr_timer = MRC_AETH_RNR_TIMER_MAX;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_OK);
+	/* The MSN has no room in an RNR NACK. */
+	p.aeth.msn = 1;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_SYNDROME);
+
+	/* A timer on anything but an RNR NACK. */
+	mk_pkt(&p, MRC_OP_NACK, 0);
+	p.aeth.rnr_timer = 1;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_SYNDROME);
+	mk_pkt(&p, MRC_OP_ACK, 0);
+	p.aeth.rnr_timer = 1;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_SYNDROME);
+	mk_pkt(&p, MRC_OP_ATOMIC_RESP, 0);
+	p.aeth.rnr_timer = 1;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_SYNDROME);
+}
+
+/* Decode an RNR NACK whose timer word @mutate rewrote. */
+static enum mrc_wire_err decode_rnr(struct kunit *test,
+				    void (*mutate)(u8 *buf, unsigned int *len))
+{
+	u8 buf[MRC_BTH_LEN + MRC_AETH_LEN];
+	struct mrc_pkt in, out;
+	unsigned int len;
+
+	mk_pkt(&in, MRC_OP_NACK, 0);
+	in.aeth.syndrome = MRC_SYN_RNR;
+	in.aeth.msn = 0;
+	in.aeth.rnr_timer = 5;
+	len = encode(test, &in, buf, sizeof(buf));
+	mutate(buf, &len);
+	return mrc_wire_decode(buf, len, TEST_MTU, &out);
+}
+
+static void rnr_timer_decode_validation(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, decode_rnr(test, rnr_code_31), MRC_WIRE_OK);
+	KUNIT_EXPECT_EQ(test, decode_rnr(test, rnr_code_32),
+			MRC_WIRE_E_SYNDROME);
+	KUNIT_EXPECT_EQ(test, decode_rnr(test, rnr_code_huge),
+			MRC_WIRE_E_SYNDROME);
+	/* The same word in a TRIMMED NACK is an MSN: any value goes. */
+	KUNIT_EXPECT_EQ(test, decode_mutated(test, MRC_OP_NACK, 0, rnr_code_huge),
+			MRC_WIRE_OK);
+}
+
 static void sack_zero_words(u8 *b, unsigned int *len)
 {
 	b[52] = 0;
@@ -509,6 +618,9 @@ static struct kunit_case mrc_wire_cases[] = {
 	KUNIT_CASE(immediate_rules),
 	KUNIT_CASE(reth_and_atomic_rules),
 	KUNIT_CASE(syndrome_rules),
+	KUNIT_CASE(rnr_nack_carries_timer),
+	KUNIT_CASE(rnr_timer_rules),
+	KUNIT_CASE(rnr_timer_decode_validation),
 	KUNIT_CASE(sack_rules),
 	KUNIT_CASE(trim_rules),
 	KUNIT_CASE(ud_send_rules),

@@ -42,6 +42,8 @@ const Scenario kScenarios[] = {
     {"bad-rkey", scenario_bad_rkey, true},
     {"out-of-bounds", scenario_out_of_bounds, true},
     {"no-remote-write", scenario_no_remote_write, true},
+    {"rnr-wait", scenario_rnr_wait, true},
+    {"rnr-retry-exceeded", scenario_rnr_retry_exceeded, true},
     {"retry-exceeded", scenario_retry_exceeded, false},
 };
 

@@ -233,14 +233,14 @@ Err to_init(Endpoint& ep, int access) {
                   "RESET->INIT");
 }
 
-Err to_rtr(Endpoint& ep, const Endpoint& peer, ibv_mtu mtu) {
+Err to_rtr(Endpoint& ep, const Endpoint& peer, ibv_mtu mtu, const QpCaps& caps) {
     ibv_qp_attr attr{};
     attr.qp_state = IBV_QPS_RTR;
     attr.path_mtu = mtu;
     attr.dest_qp_num = peer.qp->qp_num;
     attr.rq_psn = peer.sq_psn;
     attr.max_dest_rd_atomic = 16;
-    attr.min_rnr_timer = 12;
+    attr.min_rnr_timer = caps.min_rnr_timer;
     attr.ah_attr.is_global = 1;
     attr.ah_attr.grh.dgid = peer.dev->gid;
     attr.ah_attr.grh.sgid_index = static_cast<uint8_t>(ep.dev->gid_index);
@@ -255,12 +255,12 @@ Err to_rtr(Endpoint& ep, const Endpoint& peer, ibv_mtu mtu) {
                   "INIT->RTR");
 }
 
-Err to_rts(Endpoint& ep, const Options& opt) {
+Err to_rts(Endpoint& ep, const Options& opt, const QpCaps& caps) {
     ibv_qp_attr attr{};
     attr.qp_state = IBV_QPS_RTS;
-    attr.timeout = opt.timeout;
+    attr.timeout = caps.timeout.value_or(opt.timeout);
     attr.retry_cnt = opt.retry_cnt;
-    attr.rnr_retry = 7;
+    attr.rnr_retry = caps.rnr_retry;
     attr.sq_psn = ep.sq_psn;
     attr.max_rd_atomic = 16;
     if (auto err = modify(ep, &attr,
@@ -295,13 +295,13 @@ Err make_pair(Env& env, Rng& rng, const QpCaps& caps, Pair* out) {
         return err;
     if (auto err = to_init(b, caps.access))
         return err;
-    if (auto err = to_rtr(a, b, mtu))
+    if (auto err = to_rtr(a, b, mtu, caps))
         return err;
-    if (auto err = to_rtr(b, a, mtu))
+    if (auto err = to_rtr(b, a, mtu, caps))
         return err;
-    if (auto err = to_rts(a, env.opt))
+    if (auto err = to_rts(a, env.opt, caps))
         return err;
-    if (auto err = to_rts(b, env.opt))
+    if (auto err = to_rts(b, env.opt, caps))
         return err;
     if (env.opt.verbose)
         std::printf("# A %s qpn 0x%06x psn 0x%06x <-> B %s qpn 0x%06x psn 0x%06x, mtu %d\n",

@@ -137,6 +137,12 @@ struct QpCaps {
     int rcq_depth = 0;
     // Initial PSN of both send queues; random when unset.
     std::optional<uint32_t> psn;
+    // Local ACK timeout of both QPs; Options::timeout when unset.
+    std::optional<uint8_t> timeout;
+    // IB RNR timer code each responder sends (0..31) and the RNR retries
+    // each requester makes (7: without limit).
+    uint8_t min_rnr_timer = 12;
+    uint8_t rnr_retry = 7;
 };
 
 struct Endpoint {

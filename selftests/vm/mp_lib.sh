@@ -35,15 +35,24 @@ mp_shares_within() {
 		print ""; exit bad }'
 }
 
-# mp_qp_attr DEV NAME: a driver attribute (rdma -dd res show qp) of the
-# newest RC QP on DEV, e.g. ev_assumed_bad; empty if there is none.
+# mp_qp_attr DEV NAME: a driver attribute (rdma -dd res show qp prints it
+# as drv_NAME) of the newest RC QP on DEV, e.g. ev_assumed_bad; empty if
+# there is none.
 mp_qp_attr() {
-	rdma -j -dd res show qp link "$1/1" 2>/dev/null | python3 -c '
-import json, sys
-key = "drv_" + sys.argv[1]
-val = ""
-for qp in json.load(sys.stdin):
-    if qp.get("type") == "RC" and key in qp:
-        val = qp[key]
-print(val)' "$2"
+	rdma -dd res show qp link "$1/1" 2>/dev/null |
+		awk -v k="drv_$2" '/ type RC / { for (i = 1; i < NF; i++)
+			if ($i == k) v = $(i + 1) } END { print v }'
+}
+
+# mp_up DESC N RATE: mp_topology in this shell (check would run it in a
+# subshell and lose GA4, MP_N and the rest) as one test point; on failure
+# the test cannot go on.
+mp_up() {
+	if mp_topology "$2" "$3" 2> /run/mp_up.err; then
+		ok "$1"
+	else
+		not_ok "$1"
+		diag < /run/mp_up.err
+		done_testing
+	fi
 }

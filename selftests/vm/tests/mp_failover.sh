@@ -13,7 +13,7 @@
 N=4
 CHECK=$MRC_BUILD/selftests/progs/mrc-rc-check
 dmesg_mark
-check "topology: $N paths shaped to 20mbit" mp_topology $N 20mbit
+mp_up "topology: $N paths shaped to 20mbit" $N 20mbit
 ARGS=(--dev-a mrcA --gid-a "$GA4" --dev-b mrcB --gid-b "$GB4")
 
 # sample DEV NAME: mp_qp_attr, retried while the QP is being set up.

@@ -14,20 +14,20 @@ modprobe mrc
 # Each EV hashes to a random path: 1024 of them make the path shares even
 # (64, the default, leaves each share about +-22% off at one sigma).
 echo 1024 > /sys/module/mrc/parameters/ev_count
-check "topology: $N routed paths, ECMP on the L4 hash" mp_topology $N 0
+mp_up "topology: $N routed paths, ECMP on the L4 hash" $N 0
 
 # spray_run TAG: one ib_write_bw (one QP, hostB writes to hostA); the
 # packets each router forwarded towards hostA land in $spread.
 spray_run() {
 	local before after
 	before=$(mp_counts_to_a)
-	pair_start 300 ib_write_bw -d mrcA -x "$GA4" -s 65536 -n 300 -- \
-		ib_write_bw -d mrcB -x "$GB4" -s 65536 -n 300 "$MP_A4"
+	pair_start 300 ib_write_bw -d mrcA -x "$GA4" -s 65536 -n 1500 -- \
+		ib_write_bw -d mrcB -x "$GB4" -s 65536 -n 1500 "$MP_A4"
 	# Read the sender's QP while it exists.
-	for _ in $(seq 60); do
+	for _ in $(seq 100); do
 		evs=$(mp_qp_attr mrcB ev_count)
 		[ -n "$evs" ] && break
-		sleep 0.5
+		sleep 0.1
 	done
 	pair_finish "$1: ib_write_bw over $N paths"
 	after=$(mp_counts_to_a)
