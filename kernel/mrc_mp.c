@@ -243,7 +243,7 @@ int mrc_mp_fill_res_qp(struct sk_buff *msg, struct ib_qp *ibqp)
 {
 	struct mrc_qp *qp = to_mrc_qp(ibqp);
 	u64 marked, recovered, readmitted, probes, replies, ev_retx;
-	u32 count, good, bad, cwnd;
+	u32 count, good, bad, cwnd, srtt_us, rto_us;
 	struct nlattr *table;
 
 	spin_lock_bh(&qp->lock);
@@ -257,6 +257,8 @@ int mrc_mp_fill_res_qp(struct sk_buff *msg, struct ib_qp *ibqp)
 	replies = qp->probe_replies;
 	ev_retx = qp->ev_retx;
 	cwnd = qp->cc.cwnd;
+	srtt_us = div_u64(mrc_rto_srtt_ns(&qp->rto), NSEC_PER_USEC);
+	rto_us = div_u64(mrc_rto_timeout_ns(&qp->rto), NSEC_PER_USEC);
 	spin_unlock_bh(&qp->lock);
 
 	/* Driver attributes live in their own nest, which `rdma -dd` prints. */
@@ -272,7 +274,9 @@ int mrc_mp_fill_res_qp(struct sk_buff *msg, struct ib_qp *ibqp)
 	    rdma_nl_put_driver_u64(msg, "probes_sent", probes) ||
 	    rdma_nl_put_driver_u64(msg, "probe_replies", replies) ||
 	    rdma_nl_put_driver_u64(msg, "ev_retransmits", ev_retx) ||
-	    rdma_nl_put_driver_u32(msg, "cwnd", cwnd)) {
+	    rdma_nl_put_driver_u32(msg, "cwnd", cwnd) ||
+	    rdma_nl_put_driver_u32(msg, "srtt_us", srtt_us) ||
+	    rdma_nl_put_driver_u32(msg, "rto_us", rto_us)) {
 		nla_nest_cancel(msg, table);
 		return -EMSGSIZE;
 	}
