@@ -85,6 +85,25 @@ static void mrc_comp_nack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	}
 }
 
+/*
+ * The first acknowledgment after a timeout that echoes a first
+ * transmission's timestamp tells whether the timeout was needed: echoed
+ * from before it, the packet was only slow, so the window comes back and
+ * what the timeout marked lost is not resent (Eifel, RFC 3522).
+ */
+static void mrc_comp_check_spurious_rto(struct mrc_qp *qp,
+					const struct mrc_pkt *pkt)
+{
+	if (!qp->rto_undo || !pkt->aeth.timestamp)
+		return;
+	qp->rto_undo = false;
+	if (!mrc_psn_before(pkt->aeth.timestamp, qp->rto_ts))
+		return;
+	mrc_cwnd_undo(&qp->cc);
+	mrc_txwin_clear_lost(&qp->txwin);
+	qp->spurious_rto++;
+}
+
 static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 {
 	u32 acked, nlost, rtt;
@@ -92,6 +111,8 @@ static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 
 	rtt = mrc_comp_sample_rtt(qp, pkt);
 	acked = mrc_txwin_on_ack(&qp->txwin, pkt->aeth.cum_psn);
+	if (acked)
+		mrc_comp_check_spurious_rto(qp, pkt);
 	if (pkt->opcode == MRC_OP_SACK)
 		mrc_txwin_on_sack(&qp->txwin, pkt->sack.base_psn,
 				  pkt->sack.nwords, pkt->sack.bitmap);

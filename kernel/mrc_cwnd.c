@@ -72,8 +72,25 @@ bool mrc_cwnd_on_congestion(struct mrc_cwnd *cc, u32 una, u32 next_psn)
  */
 void mrc_cwnd_on_timeout(struct mrc_cwnd *cc, u32 next_psn)
 {
+	cc->prior_cwnd = cc->cwnd;
+	cc->prior_ssthresh = cc->ssthresh;
 	cc->ssthresh = max(cc->cwnd / 2, (u32)MRC_CWND_MIN);
 	cc->cwnd = MRC_CWND_MIN;
 	cc->acc = 0;
 	cc->recover = next_psn;
+}
+
+/**
+ * mrc_cwnd_undo() - the last timeout was spurious: restore the window
+ * @cc: state
+ *
+ * A packet sent before the timeout was acknowledged after it: the path
+ * was slow, not congested, and collapsing the window only adds a burst
+ * of needless retransmissions to the delay that caused it.
+ */
+void mrc_cwnd_undo(struct mrc_cwnd *cc)
+{
+	cc->cwnd = max(cc->cwnd, cc->prior_cwnd);
+	cc->ssthresh = max(cc->ssthresh, cc->prior_ssthresh);
+	cc->acc = 0;
 }

@@ -18,6 +18,8 @@
  * @acc: acknowledged PSNs towards the next additive increase
  * @max: the window never grows past this (the send window)
  * @recover: no second decrease until the cumulative ACK passes this PSN
+ * @prior_cwnd: @cwnd before the last timeout, for mrc_cwnd_undo()
+ * @prior_ssthresh: @ssthresh before the last timeout
  */
 struct mrc_cwnd {
 	u32 cwnd;
@@ -25,12 +27,15 @@ struct mrc_cwnd {
 	u32 acc;
 	u32 max;
 	u32 recover;
+	u32 prior_cwnd;
+	u32 prior_ssthresh;
 };
 
 void mrc_cwnd_init(struct mrc_cwnd *cc, u32 max, u32 next_psn);
 void mrc_cwnd_on_ack(struct mrc_cwnd *cc, u32 acked);
 bool mrc_cwnd_on_congestion(struct mrc_cwnd *cc, u32 una, u32 next_psn);
 void mrc_cwnd_on_timeout(struct mrc_cwnd *cc, u32 next_psn);
+void mrc_cwnd_undo(struct mrc_cwnd *cc);
 
 /* PSNs that may be sent now with @outstanding already in flight. */
 static inline u32 mrc_cwnd_room(const struct mrc_cwnd *cc, u32 outstanding)

@@ -70,6 +70,9 @@ void mrc_mp_blame(struct mrc_qp *qp, u16 ev)
 {
 	if (!mrc_ev_on_loss(&qp->evs, ev, mrc_now_ts()))
 		return;
+	/* Readmitted at once (min_active, or the only EV): it stays in use. */
+	if (qp->evs.ev[ev].state != MRC_EV_ASSUMED_BAD)
+		return;
 	qp->ev_retx += mrc_txwin_mark_ev_lost(&qp->txwin, ev);
 	pr_debug("mrc: qp %u EV %u (port %u) assumed bad, %u good left\n",
 		 qp->ibqp.qp_num, ev, mrc_ev_sport(&qp->evs, ev), qp->evs.ngood);
@@ -242,7 +245,7 @@ void mrc_mp_probe_reply_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 int mrc_mp_fill_res_qp(struct sk_buff *msg, struct ib_qp *ibqp)
 {
 	struct mrc_qp *qp = to_mrc_qp(ibqp);
-	u64 marked, recovered, readmitted, probes, replies, ev_retx;
+	u64 marked, recovered, readmitted, probes, replies, ev_retx, spurious;
 	u32 count, good, bad, cwnd, srtt_us, rto_us;
 	struct nlattr *table;
 
@@ -256,6 +259,7 @@ int mrc_mp_fill_res_qp(struct sk_buff *msg, struct ib_qp *ibqp)
 	probes = qp->probes_sent;
 	replies = qp->probe_replies;
 	ev_retx = qp->ev_retx;
+	spurious = qp->spurious_rto;
 	cwnd = qp->cc.cwnd;
 	srtt_us = div_u64(mrc_rto_srtt_ns(&qp->rto), NSEC_PER_USEC);
 	rto_us = div_u64(mrc_rto_timeout_ns(&qp->rto), NSEC_PER_USEC);
@@ -276,7 +280,8 @@ int mrc_mp_fill_res_qp(struct sk_buff *msg, struct ib_qp *ibqp)
 	    rdma_nl_put_driver_u64(msg, "ev_retransmits", ev_retx) ||
 	    rdma_nl_put_driver_u32(msg, "cwnd", cwnd) ||
 	    rdma_nl_put_driver_u32(msg, "srtt_us", srtt_us) ||
-	    rdma_nl_put_driver_u32(msg, "rto_us", rto_us)) {
+	    rdma_nl_put_driver_u32(msg, "rto_us", rto_us) ||
+	    rdma_nl_put_driver_u64(msg, "spurious_rto", spurious)) {
 		nla_nest_cancel(msg, table);
 		return -EMSGSIZE;
 	}

@@ -201,6 +201,9 @@ struct mrc_qp {
 	u32 rd_pin;			/* lowest PSN a response may still use */
 	bool rd_pin_valid;
 	struct mrc_cwnd cc;		/* congestion window */
+	u32 rto_ts;			/* when the last timeout fired */
+	bool rto_undo;			/* it may still prove spurious */
+	u64 spurious_rto;		/* timeouts taken back */
 	struct mrc_rnr rnr;		/* RNR NACK retries */
 	struct hrtimer rnr_timer;	/* RNR wait */
 	struct work_struct req_work;

@@ -164,6 +164,21 @@ u32 mrc_txwin_mark_all_lost(struct mrc_txwin *win)
 	return n;
 }
 
+u32 mrc_txwin_clear_lost(struct mrc_txwin *win)
+{
+	u32 psn, n = win->nlost;
+
+	for (psn = win->una; win->nlost && psn != win->nxt; psn++) {
+		struct mrc_tx_entry *e = mrc_txe(win, psn);
+
+		if (e->flags & MRC_TXE_LOST) {
+			e->flags &= ~MRC_TXE_LOST;
+			win->nlost--;
+		}
+	}
+	return n;
+}
+
 u32 mrc_txwin_detect_losses(struct mrc_txwin *win, u32 dupthresh,
 			    void (*lost)(void *ctx, u16 ev), void *ctx)
 {

@@ -157,6 +157,17 @@ bool mrc_txwin_mark_lost(struct mrc_txwin *win, u32 psn);
 u32 mrc_txwin_mark_all_lost(struct mrc_txwin *win);
 
 /**
+ * mrc_txwin_clear_lost() - forget every pending retransmission
+ * @win: the window
+ *
+ * For a timeout found spurious: the packets it marked are still on
+ * their way, or already arrived.
+ *
+ * Return: the number of PSNs that were marked.
+ */
+u32 mrc_txwin_clear_lost(struct mrc_txwin *win);
+
+/**
  * mrc_txwin_detect_losses() - infer losses from SACKs
  * @win: the window
  * @dupthresh: SACKED PSNs after a hole that prove it lost (0 counts as 1)

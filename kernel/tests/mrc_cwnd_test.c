@@ -96,6 +96,21 @@ static void works_across_psn_wrap(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, mrc_cwnd_on_congestion(&cc, 0x10, 0x40));
 }
 
+static void spurious_timeout_is_undone(struct kunit *test)
+{
+	struct mrc_cwnd cc;
+
+	mrc_cwnd_init(&cc, 1024, 0);
+	mrc_cwnd_on_ack(&cc, 96);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 128U);
+	mrc_cwnd_on_timeout(&cc, 500);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, (u32)MRC_CWND_MIN);
+	KUNIT_EXPECT_EQ(test, cc.ssthresh, 64U);
+	mrc_cwnd_undo(&cc);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 128U);
+	KUNIT_EXPECT_EQ(test, cc.ssthresh, 1024U);
+}
+
 static struct kunit_case mrc_cwnd_cases[] = {
 	KUNIT_CASE(starts_at_init_and_respects_max),
 	KUNIT_CASE(slow_start_then_additive),
@@ -104,6 +119,7 @@ static struct kunit_case mrc_cwnd_cases[] = {
 	KUNIT_CASE(never_below_min),
 	KUNIT_CASE(timeout_collapses),
 	KUNIT_CASE(works_across_psn_wrap),
+	KUNIT_CASE(spurious_timeout_is_undone),
 	{}
 };
 

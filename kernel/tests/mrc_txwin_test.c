@@ -323,6 +323,23 @@ static void mark_all_lost_on_timeout(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, order[6], 7U);
 }
 
+/* A spurious timeout is taken back: nothing is left to retransmit. */
+static void clear_lost_after_spurious_timeout(struct kunit *test)
+{
+	struct mrc_txwin *win = new_win(test, 0, 8);
+	u32 psn = 0;
+
+	push_n(test, win, 8);
+	sack_range(win, 3, 3);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_mark_all_lost(win), 7U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_clear_lost(win), 7U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_lost(win), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_in_flight(win), 7U);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 3), MRC_TXE_SACKED);
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_next_retransmit(win, &psn));
+	KUNIT_EXPECT_EQ(test, mrc_txwin_clear_lost(win), 0U);
+}
+
 static void retransmit_order(struct kunit *test)
 {
 	static const u32 lost[] = { 0xfffffffa, 0xffffffff, 0, 5 };
@@ -516,6 +533,7 @@ static struct kunit_case mrc_txwin_cases[] = {
 	KUNIT_CASE(ack_releases_scoreboard),
 	KUNIT_CASE(mark_lost_rules),
 	KUNIT_CASE(mark_all_lost_on_timeout),
+	KUNIT_CASE(clear_lost_after_spurious_timeout),
 	KUNIT_CASE(retransmit_order),
 	KUNIT_CASE(random_scoreboard),
 	KUNIT_CASE(losses_per_ev),
