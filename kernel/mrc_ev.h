@@ -36,6 +36,7 @@ enum mrc_ev_state {
  * @tx_seq: per-EV sequence of the next packet sent on it
  * @del_seq: one past the highest per-EV sequence known delivered (the
  *	multipath glue keeps it: packets before it on this EV were lost)
+ * @del_ts: send time of that packet, 1.024 us units
  * @probe_id: id of the unanswered probe (0: none)
  * @probe_ts: when the last probe went out
  * @bad_ts: when it became ASSUMED_BAD
@@ -52,6 +53,7 @@ struct mrc_ev {
 	bool delivered;
 	u32 tx_seq;
 	u32 del_seq;
+	u32 del_ts;
 	u32 probe_id;
 	u32 probe_ts;
 	u32 bad_ts;

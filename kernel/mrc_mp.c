@@ -15,6 +15,7 @@
 
 #define MRC_PROBE_MIN_TS	1000	/* ~1 ms between probes of an EV */
 #define MRC_PROBE_MAX_TS	100000	/* ~100 ms */
+#define MRC_REO_MIN_TS		1000	/* ~1 ms of reordering tolerated */
 
 /**
  * mrc_mp_pick_ev() - choose the EV of a requester packet
@@ -80,11 +81,22 @@ void mrc_mp_blame(struct mrc_qp *qp, u16 ev)
 }
 
 /*
- * One EV delivers in order: a PSN sent on it before one that arrived,
- * and not itself reported received, was lost. Cheap unless the peer
- * reports holes, the only time such a PSN can exist.
+ * Reordering tolerated before a hole counts as a loss, in 1.024 us
+ * units: a quarter of the smoothed RTT, at least MRC_REO_MIN_TS. Even one
+ * path reorders a little when packets of a flow leave from several CPUs.
  */
-static void mrc_mp_ev_gaps(struct mrc_qp *qp)
+static u32 mrc_mp_reo_ts(struct mrc_qp *qp)
+{
+	return max_t(u32, (mrc_rto_srtt_ns(&qp->rto) >> 10) / 4, MRC_REO_MIN_TS);
+}
+
+/*
+ * One EV delivers in order: a PSN sent on it well before one that
+ * arrived (more than the reordering window), and not itself reported
+ * received, was lost. Cheap unless the peer reports holes, the only time
+ * such a PSN can exist.
+ */
+static void mrc_mp_ev_gaps(struct mrc_qp *qp, u32 reo)
 {
 	struct mrc_txwin *win = &qp->txwin;
 	u32 una = mrc_txwin_oldest_unacked(win);
@@ -101,6 +113,7 @@ static void mrc_mp_ev_gaps(struct mrc_qp *qp)
 		if ((e->flags & MRC_TXE_SACKED) &&
 		    (!ev->delivered || mrc_psn_after(e->ev_seq + 1, ev->del_seq))) {
 			ev->del_seq = e->ev_seq + 1;
+			ev->del_ts = e->ts;
 			ev->delivered = true;
 		}
 	}
@@ -108,7 +121,8 @@ static void mrc_mp_ev_gaps(struct mrc_qp *qp)
 		e = mrc_txwin_entry(win, psn);
 		ev = &qp->evs.ev[e->ev];
 		if (e->flags & (MRC_TXE_SACKED | MRC_TXE_LOST) || !ev->delivered ||
-		    !mrc_psn_before(e->ev_seq + 1, ev->del_seq))
+		    !mrc_psn_before(e->ev_seq + 1, ev->del_seq) ||
+		    !mrc_psn_before(e->ts + reo, ev->del_ts))
 			continue;
 		if (mrc_txwin_mark_lost(win, psn))
 			mrc_mp_blame(qp, e->ev);
@@ -130,20 +144,19 @@ static void mrc_mp_blame_cb(void *ctx, u16 ev)
  */
 void mrc_mp_on_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 rtt_ts)
 {
-	u32 dupthresh = MRC_DUPTHRESH;
+	u32 reo = mrc_mp_reo_ts(qp);
 
 	mrc_ev_on_delivered(&qp->evs, pkt->aeth.ev, pkt->aeth.ce_count,
 			    rtt_ts);
-	mrc_mp_ev_gaps(qp);
+	mrc_mp_ev_gaps(qp, reo);
 	/*
-	 * Spraying reorders packets across paths by design: SACK inference
-	 * waits for half a window of later PSNs, per-EV gaps do the rest.
+	 * Spraying reorders packets across paths by design: a hole counts as
+	 * lost once MRC_DUPTHRESH later PSNs arrived and a packet sent more
+	 * than the reordering window after it did too (RACK's idea).
 	 */
-	if (qp->evs.count > 1)
-		dupthresh = max(dupthresh, qp->cc.cwnd / 2);
 	if (mrc_txwin_sacked(&qp->txwin))
-		mrc_txwin_detect_losses(&qp->txwin, dupthresh, mrc_mp_blame_cb,
-					qp);
+		mrc_txwin_detect_losses(&qp->txwin, MRC_DUPTHRESH, reo,
+					mrc_mp_blame_cb, qp);
 }
 
 static void mrc_mp_send_probe(struct mrc_qp *qp, u16 idx, u32 id)

@@ -111,6 +111,8 @@ static bool mrc_txwin_sack_one(struct mrc_txwin *win, u32 psn)
 		e->flags &= ~MRC_TXE_LOST;
 		win->nlost--;
 	}
+	if (!win->nsacked || mrc_psn_after(e->ts, win->sacked_ts))
+		win->sacked_ts = e->ts;
 	e->flags |= MRC_TXE_SACKED;
 	win->nsacked++;
 	if (!mrc_psn_before(psn, win->scan))
@@ -179,7 +181,7 @@ u32 mrc_txwin_clear_lost(struct mrc_txwin *win)
 	return n;
 }
 
-u32 mrc_txwin_detect_losses(struct mrc_txwin *win, u32 dupthresh,
+u32 mrc_txwin_detect_losses(struct mrc_txwin *win, u32 dupthresh, u32 reo_ts,
 			    void (*lost)(void *ctx, u16 ev), void *ctx)
 {
 	struct mrc_tx_entry *e;
@@ -195,6 +197,9 @@ u32 mrc_txwin_detect_losses(struct mrc_txwin *win, u32 dupthresh,
 			win->scan_sacked--;
 		} else {
 			if (win->scan_sacked < dupthresh)
+				break;
+			/* Too recent to tell from reordering: look again later. */
+			if (reo_ts && !mrc_psn_before(e->ts + reo_ts, win->sacked_ts))
 				break;
 			if (mrc_txwin_lose(win, win->scan)) {
 				n++;

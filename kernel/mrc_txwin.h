@@ -59,6 +59,8 @@ struct mrc_tx_entry {
  * @scan: loss detection has examined [@una, @scan)
  * @scan_sacked: SACKED entries in [@scan, @nxt)
  * @retx_hint: no LOST entry lies in [@una, @retx_hint)
+ * @sacked_ts: newest send time among the entries SACKed so far
+ *	(meaningful while @nsacked is not zero)
  */
 struct mrc_txwin {
 	struct mrc_tx_entry *ent;
@@ -71,6 +73,7 @@ struct mrc_txwin {
 	u32 scan;
 	u32 scan_sacked;
 	u32 retx_hint;
+	u32 sacked_ts;
 };
 
 /**
@@ -171,6 +174,9 @@ u32 mrc_txwin_clear_lost(struct mrc_txwin *win);
  * mrc_txwin_detect_losses() - infer losses from SACKs
  * @win: the window
  * @dupthresh: SACKED PSNs after a hole that prove it lost (0 counts as 1)
+ * @reo_ts: if not 0, a hole must also have been sent at least this long
+ *	(1.024 us units) before the newest SACKed packet: reordering across
+ *	paths of similar delay is not mistaken for loss
  * @lost: if not NULL, told the EV of each PSN newly marked (to blame it)
  * @ctx: passed to @lost
  *
@@ -180,7 +186,7 @@ u32 mrc_txwin_clear_lost(struct mrc_txwin *win);
  *
  * Return: the number of PSNs newly marked.
  */
-u32 mrc_txwin_detect_losses(struct mrc_txwin *win, u32 dupthresh,
+u32 mrc_txwin_detect_losses(struct mrc_txwin *win, u32 dupthresh, u32 reo_ts,
 			    void (*lost)(void *ctx, u16 ev), void *ctx);
 
 /**

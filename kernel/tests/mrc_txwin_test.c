@@ -216,22 +216,22 @@ static void detect_losses_dupthresh(struct kunit *test)
 
 	push_n(test, win, 20);
 	sack_range(win, 5, 6);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, NULL, NULL), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, 0, NULL, NULL), 0U);
 	KUNIT_EXPECT_EQ(test, mrc_txwin_lost(win), 0U);
 	sack_range(win, 7, 7);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, NULL, NULL), 5U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, 0, NULL, NULL), 5U);
 	for (psn = 0; psn < 5; psn++)
 		KUNIT_EXPECT_EQ(test, flags_of(win, psn), MRC_TXE_LOST);
 	KUNIT_EXPECT_EQ(test, mrc_txwin_in_flight(win), 20U - 3 - 5);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, NULL, NULL), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, 0, NULL, NULL), 0U);
 
 	/* 8 and 9 need three SACKed PSNs after them, not one or two. */
 	sack_range(win, 10, 10);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, NULL, NULL), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, 0, NULL, NULL), 0U);
 	sack_range(win, 11, 11);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, NULL, NULL), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, 0, NULL, NULL), 0U);
 	sack_range(win, 12, 12);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, NULL, NULL), 2U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, 0, NULL, NULL), 2U);
 	KUNIT_EXPECT_EQ(test, flags_of(win, 8), MRC_TXE_LOST);
 	KUNIT_EXPECT_EQ(test, flags_of(win, 9), MRC_TXE_LOST);
 	for (psn = 13; psn < 20; psn++)
@@ -241,12 +241,12 @@ static void detect_losses_dupthresh(struct kunit *test)
 	for (psn = 0; psn < 5; psn++)
 		KUNIT_EXPECT_EQ(test, mrc_txwin_on_retransmit(win, psn, 1, 2), 0);
 	sack_range(win, 13, 16);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, NULL, NULL), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, 0, NULL, NULL), 0U);
 	KUNIT_EXPECT_EQ(test, mrc_txwin_lost(win), 2U);
 
 	/* dupthresh 0 works as 1: 17 is followed by SACKed 18. */
 	sack_range(win, 18, 18);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 0, NULL, NULL), 1U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 0, 0, NULL, NULL), 1U);
 	KUNIT_EXPECT_EQ(test, flags_of(win, 17), MRC_TXE_LOST);
 	KUNIT_EXPECT_EQ(test, flags_of(win, 19), 0);
 }
@@ -266,8 +266,8 @@ static void ack_releases_scoreboard(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mrc_txwin_in_flight(win), 5U);
 	/* The acked SACKs no longer count towards loss inference. */
 	sack_range(win, 4, 4);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 2, NULL, NULL), 0U);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 1, NULL, NULL), 2U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 2, 0, NULL, NULL), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 1, 0, NULL, NULL), 2U);
 	KUNIT_EXPECT_EQ(test, flags_of(win, 2), MRC_TXE_LOST);
 	KUNIT_EXPECT_EQ(test, flags_of(win, 3), MRC_TXE_LOST);
 	KUNIT_EXPECT_EQ(test, flags_of(win, 5), 0);
@@ -321,6 +321,21 @@ static void mark_all_lost_on_timeout(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, order[0], 0U);
 	KUNIT_EXPECT_EQ(test, order[3], 4U);
 	KUNIT_EXPECT_EQ(test, order[6], 7U);
+}
+
+/* With a reordering window, only holes sent well before a SACK count. */
+static void detect_losses_reordering_window(struct kunit *test)
+{
+	struct mrc_txwin *win = new_win(test, 0, 64);
+
+	push_n(test, win, 10);		/* sent at 1000 .. 1009 */
+	sack_range(win, 5, 9);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, 6, NULL, NULL), 3U);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 2), MRC_TXE_LOST);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 3), 0);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, 6, NULL, NULL), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, 1, NULL, NULL), 2U);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 4), MRC_TXE_LOST);
 }
 
 /* A spurious timeout is taken back: nothing is left to retransmit. */
@@ -469,7 +484,7 @@ static void random_scoreboard(struct kunit *test)
 				mrc_txwin_on_retransmit(win, psn, 0, step);
 			break;
 		}
-		inferred += mrc_txwin_detect_losses(win, 3, NULL, NULL);
+		inferred += mrc_txwin_detect_losses(win, 3, 0, NULL, NULL);
 		check_scoreboard(test, win, 3);
 	}
 	/* The run exercised loss inference and a full window. */
@@ -508,7 +523,7 @@ static void losses_per_ev(struct kunit *test)
 	mrc_txwin_set_ev(win, 10, 1, 1);	/* not outstanding: ignored */
 
 	sack_range(win, 2, 4);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, blame, &log), 2U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, 0, blame, &log), 2U);
 	KUNIT_EXPECT_EQ(test, log.n, 2U);
 	KUNIT_EXPECT_EQ(test, log.ev[0], 0);
 	KUNIT_EXPECT_EQ(test, log.ev[1], 1);
@@ -534,6 +549,7 @@ static struct kunit_case mrc_txwin_cases[] = {
 	KUNIT_CASE(mark_lost_rules),
 	KUNIT_CASE(mark_all_lost_on_timeout),
 	KUNIT_CASE(clear_lost_after_spurious_timeout),
+	KUNIT_CASE(detect_losses_reordering_window),
 	KUNIT_CASE(retransmit_order),
 	KUNIT_CASE(random_scoreboard),
 	KUNIT_CASE(losses_per_ev),
