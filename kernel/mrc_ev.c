@@ -232,17 +232,21 @@ bool mrc_ev_on_loss(struct mrc_ev_table *t, u16 idx, u32 now_ts)
  * @probe_id: set to the id the probe must carry
  *
  * A probe still unanswered when the next one is due breaks the run of
- * successes. Call until it returns false.
+ * successes. The search goes on where the last one stopped, so a caller
+ * that sends only a few probes at a time still reaches every EV.
  *
  * Return: true when a probe is to be sent.
  */
 bool mrc_ev_next_probe(struct mrc_ev_table *t, u32 now_ts, u32 interval_ts,
 		       u16 *idx, u32 *probe_id)
 {
-	u16 i;
+	u16 n;
 
-	for (i = 0; i < t->count; i++) {
+	for (n = 0; n < t->count; n++) {
+		u16 i = t->probe_cursor;
 		struct mrc_ev *ev = &t->ev[i];
+
+		t->probe_cursor = (t->probe_cursor + 1) % t->count;
 
 		if (ev->state != MRC_EV_ASSUMED_BAD ||
 		    now_ts - ev->probe_ts < interval_ts)

@@ -70,6 +70,7 @@ struct mrc_ev {
  * @min_active: GOOD EVs the table never drops below (while it can)
  * @ngood: EVs in state GOOD
  * @cursor: next EV the round robin looks at
+ * @probe_cursor: next EV mrc_ev_next_probe() looks at
  * @rc_head: first FIFO slot
  * @rc_len: FIFO length
  * @next_probe_id: id source for probes (never 0)
@@ -84,6 +85,7 @@ struct mrc_ev_table {
 	u16 min_active;
 	u16 ngood;
 	u16 cursor;
+	u16 probe_cursor;
 	u16 rc_head;
 	u16 rc_len;
 	u32 next_probe_id;

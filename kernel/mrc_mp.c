@@ -14,7 +14,9 @@
 #include "mrc_qp.h"
 
 #define MRC_PROBE_MIN_TS	1000	/* ~1 ms between probes of an EV */
-#define MRC_PROBE_MAX_TS	100000	/* ~100 ms */
+#define MRC_PROBE_MAX_TS	1000000	/* ~1 s */
+#define MRC_PROBE_BURST		4	/* probes per timer run */
+#define MRC_PROBE_RATE		16	/* most probes per probe interval */
 #define MRC_REO_MIN_TS		1000	/* ~1 ms of reordering tolerated */
 
 /**
@@ -43,18 +45,41 @@ void mrc_mp_queue(struct mrc_qp *qp, struct sk_buff *skb,
 	mrc_tx_queue_sport(qp, skb, mrc_ev_sport(&qp->evs, pkt->ev));
 }
 
+/*
+ * Time between two probes of one EV: the RTO, and never less than two
+ * smoothed RTTs, so that a reply can come back before the next probe
+ * (an unanswered probe restarts the count).
+ */
 static u32 mrc_mp_probe_interval_ts(struct mrc_qp *qp)
 {
-	return clamp_t(u64, mrc_rto_timeout_ns(&qp->rto) >> 10,
-		       MRC_PROBE_MIN_TS, MRC_PROBE_MAX_TS);
+	u64 ns = max(mrc_rto_timeout_ns(&qp->rto),
+		     2 * mrc_rto_srtt_ns(&qp->rto));
+
+	return clamp_t(u64, ns >> 10, MRC_PROBE_MIN_TS, MRC_PROBE_MAX_TS);
+}
+
+/*
+ * Timer period: MRC_PROBE_BURST probes a run and at most MRC_PROBE_RATE
+ * an interval, so that when a whole path's EVs are bad their probes do
+ * not crowd out the data (each is then probed less often than every
+ * interval).
+ */
+static u64 mrc_mp_probe_period_ns(struct mrc_qp *qp, u32 interval)
+{
+	u32 bad = clamp_t(u32, mrc_ev_nbad(&qp->evs), MRC_PROBE_BURST,
+			  MRC_PROBE_RATE);
+
+	return ((u64)interval << 10) * MRC_PROBE_BURST / bad;
 }
 
 static void mrc_mp_arm_probe(struct mrc_qp *qp)
 {
+	u64 period;
+
 	if (qp->probe_armed)
 		return;
-	hrtimer_start(&qp->probe_timer,
-		      ns_to_ktime((u64)mrc_mp_probe_interval_ts(qp) << 10),
+	period = mrc_mp_probe_period_ns(qp, mrc_mp_probe_interval_ts(qp));
+	hrtimer_start(&qp->probe_timer, ns_to_ktime(period),
 		      HRTIMER_MODE_REL_SOFT);
 	qp->probe_armed = true;
 }
@@ -187,7 +212,7 @@ enum hrtimer_restart mrc_mp_probe_fire(struct hrtimer *timer)
 {
 	struct mrc_qp *qp = container_of(timer, struct mrc_qp, probe_timer);
 	enum hrtimer_restart ret = HRTIMER_NORESTART;
-	u32 now, interval, id;
+	u32 now, interval, id, sent = 0;
 	u16 idx;
 
 	spin_lock(&qp->lock);
@@ -196,10 +221,15 @@ enum hrtimer_restart mrc_mp_probe_fire(struct hrtimer *timer)
 		goto out;
 	now = mrc_now_ts();
 	interval = mrc_mp_probe_interval_ts(qp);
-	while (mrc_ev_next_probe(&qp->evs, now, interval, &idx, &id))
+	/* A few at a time: probes must not crowd out the data they wait for. */
+	while (sent < MRC_PROBE_BURST &&
+	       mrc_ev_next_probe(&qp->evs, now, interval, &idx, &id)) {
 		mrc_mp_send_probe(qp, idx, id);
+		sent++;
+	}
 	if (mrc_ev_nbad(&qp->evs)) {
-		hrtimer_forward_now(timer, ns_to_ktime((u64)interval << 10));
+		hrtimer_forward_now(timer,
+				    ns_to_ktime(mrc_mp_probe_period_ns(qp, interval)));
 		qp->probe_armed = true;
 		ret = HRTIMER_RESTART;
 	}
