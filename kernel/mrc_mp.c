@@ -17,7 +17,7 @@
 #define MRC_PROBE_MAX_TS	1000000	/* ~1 s */
 #define MRC_PROBE_BURST		4	/* probes per timer run */
 #define MRC_PROBE_RATE		16	/* most probes per probe interval */
-#define MRC_REO_MIN_TS		1000	/* ~1 ms of reordering tolerated */
+#define MRC_REO_MIN_TS		4000	/* ~4 ms of reordering tolerated */
 
 /**
  * mrc_mp_pick_ev() - choose the EV of a requester packet

@@ -21,8 +21,8 @@ mp_up "topology: $N routed paths, ECMP on the L4 hash" $N 0
 spray_run() {
 	local before after
 	before=$(mp_counts_to_a)
-	pair_start 300 ib_write_bw -d mrcA -x "$GA4" -s 65536 -n 1500 -- \
-		ib_write_bw -d mrcB -x "$GB4" -s 65536 -n 1500 "$MP_A4"
+	pair_start 300 ib_write_bw -d mrcA -x "$GA4" -s 65536 -n 500 -- \
+		ib_write_bw -d mrcB -x "$GB4" -s 65536 -n 500 "$MP_A4"
 	# Read the sender's QP while it exists.
 	for _ in $(seq 100); do
 		evs=$(mp_qp_attr mrcB ev_count)
