@@ -149,14 +149,19 @@ static void mrc_mp_ev_gaps(struct mrc_qp *qp, u32 reo)
 		    !mrc_psn_before(e->ev_seq + 1, ev->del_seq) ||
 		    !mrc_psn_before(e->ts + reo, ev->del_ts))
 			continue;
-		if (mrc_txwin_mark_lost(win, psn))
+		if (mrc_txwin_mark_lost(win, psn)) {
+			qp->lost_ev_gap++;
 			mrc_mp_blame(qp, e->ev);
+		}
 	}
 }
 
 static void mrc_mp_blame_cb(void *ctx, u16 ev)
 {
-	mrc_mp_blame(ctx, ev);
+	struct mrc_qp *qp = ctx;
+
+	qp->lost_sack++;
+	mrc_mp_blame(qp, ev);
 }
 
 /**
@@ -289,6 +294,7 @@ int mrc_mp_fill_res_qp(struct sk_buff *msg, struct ib_qp *ibqp)
 {
 	struct mrc_qp *qp = to_mrc_qp(ibqp);
 	u64 marked, recovered, readmitted, probes, replies, ev_retx, spurious;
+	u64 gap, sack;
 	u32 count, good, bad, cwnd, srtt_us, rto_us;
 	struct nlattr *table;
 
@@ -303,6 +309,8 @@ int mrc_mp_fill_res_qp(struct sk_buff *msg, struct ib_qp *ibqp)
 	replies = qp->probe_replies;
 	ev_retx = qp->ev_retx;
 	spurious = qp->spurious_rto;
+	gap = qp->lost_ev_gap;
+	sack = qp->lost_sack;
 	cwnd = qp->cc.cwnd;
 	srtt_us = div_u64(mrc_rto_srtt_ns(&qp->rto), NSEC_PER_USEC);
 	rto_us = div_u64(mrc_rto_timeout_ns(&qp->rto), NSEC_PER_USEC);
@@ -324,7 +332,9 @@ int mrc_mp_fill_res_qp(struct sk_buff *msg, struct ib_qp *ibqp)
 	    rdma_nl_put_driver_u32(msg, "cwnd", cwnd) ||
 	    rdma_nl_put_driver_u32(msg, "srtt_us", srtt_us) ||
 	    rdma_nl_put_driver_u32(msg, "rto_us", rto_us) ||
-	    rdma_nl_put_driver_u64(msg, "spurious_rto", spurious)) {
+	    rdma_nl_put_driver_u64(msg, "spurious_rto", spurious) ||
+	    rdma_nl_put_driver_u64(msg, "lost_ev_gap", gap) ||
+	    rdma_nl_put_driver_u64(msg, "lost_sack", sack)) {
 		nla_nest_cancel(msg, table);
 		return -EMSGSIZE;
 	}

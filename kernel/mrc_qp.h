@@ -215,6 +215,8 @@ struct mrc_qp {
 	u64 probes_sent;
 	u64 probe_replies;
 	u64 ev_retx;			/* PSNs resent because their EV failed */
+	u64 lost_ev_gap;		/* losses found by per-EV gaps */
+	u64 lost_sack;			/* losses inferred from SACKs */
 
 	/* responder */
 	struct mrc_rxwin rxwin;
