@@ -155,6 +155,19 @@ static u8 mrc_wire_opcode(u32 wr_opcode)
 	}
 }
 
+/* PSNs that may still be assigned now. */
+static u32 mrc_req_psn_room(struct mrc_qp *qp)
+{
+	u32 nxt = mrc_txwin_next_psn(&qp->txwin);
+	u32 room = qp->txwin.size - mrc_txwin_outstanding(&qp->txwin);
+
+	if (qp->rd_pin_valid)
+		room = min(room, MRC_QP_WINDOW - (nxt - qp->rd_pin));
+	/* READ responses in flight load the path as much as requests. */
+	return min(room, mrc_cwnd_room(&qp->cc, mrc_txwin_outstanding(&qp->txwin) +
+						 qp->rd_pending));
+}
+
 /* Build and queue packet @k (0-based) of a SEND/WRITE WQE. */
 static int mrc_req_send_data(struct mrc_qp *qp, struct mrc_swqe *w, u32 k,
 			     bool retx)
@@ -182,6 +195,13 @@ static int mrc_req_send_data(struct mrc_qp *qp, struct mrc_swqe *w, u32 k,
 	}
 	if (retx)
 		pkt.flags |= MRC_FLAG_RETX | MRC_FLAG_AR;
+	/*
+	 * The window is full after this packet: nothing more leaves until an
+	 * acknowledgment comes, and the responder, which coalesces ACKs over
+	 * MRC_ACK_EVERY packets, must not wait for packets that cannot come.
+	 */
+	if (!mrc_req_psn_room(qp))
+		pkt.flags |= MRC_FLAG_AR;
 	if (pkt.opcode == MRC_OP_SEND_IMM || pkt.opcode == MRC_OP_WRITE_IMM) {
 		pkt.flags |= MRC_FLAG_IMM;
 		pkt.dph.imm = w->wqe.imm_data;
@@ -289,19 +309,6 @@ static void mrc_req_compute_pin(struct mrc_qp *qp)
 		qp->rd_pin_valid = true;
 		return;
 	}
-}
-
-/* PSNs that may still be assigned now. */
-static u32 mrc_req_psn_room(struct mrc_qp *qp)
-{
-	u32 nxt = mrc_txwin_next_psn(&qp->txwin);
-	u32 room = qp->txwin.size - mrc_txwin_outstanding(&qp->txwin);
-
-	if (qp->rd_pin_valid)
-		room = min(room, MRC_QP_WINDOW - (nxt - qp->rd_pin));
-	/* READ responses in flight load the path as much as requests. */
-	return min(room, mrc_cwnd_room(&qp->cc, mrc_txwin_outstanding(&qp->txwin) +
-						 qp->rd_pending));
 }
 
 /* PSNs a WQE occupies, assigned at first transmission. */

@@ -194,10 +194,41 @@ mp_topology() {
 	done
 	_mp_host hostA "$MP_A4" "$MP_A6" swA "$MP_NET_B4" "$MP_NET_B6" a &&
 	_mp_host hostB "$MP_B4" "$MP_B6" swB "$MP_NET_A4" "$MP_NET_A6" b &&
-	_mp_resolve || return
+	_mp_resolve && _mp_control_plane || return
 	if [ "$MP_MRC" != 0 ]; then
 		_mp_mrc || return
 	fi
+}
+
+# _mp_control_plane: the tests break data paths under MRC, not the
+# control plane the programs need around it. So the hosts' neighbour
+# entries for every router become permanent (the RDMA core resolves the
+# gateway's MAC when a QP goes to RTR; the ECMP hash without ports may
+# pick a broken router), and TCP (perftest's and mrc-stream's connection
+# setup and result exchange) takes router N, which tests never break.
+_mp_control_plane() {
+	local ns side i a lladdr
+	for ns in hostA hostB; do
+		side=a
+		[ "$ns" = hostB ] && side=b
+		for ((i = 1; i <= MP_N; i++)); do
+			for a in "$(mp_raddr "$i" "${side}4")" "$(mp_raddr "$i" "${side}6")"; do
+				lladdr=$(ip -n "$ns" neigh show "$a" dev eth0 |
+					awk '{ for (j = 1; j < NF; j++) if ($j == "lladdr") print $(j + 1) }')
+				[ -n "$lladdr" ] || { echo "mp_topo: $ns: no neighbour $a" >&2; return 1; }
+				_mp ip -n "$ns" neigh replace "$a" lladdr "$lladdr" dev eth0 \
+					nud permanent || return
+			done
+		done
+	done
+	_mp ip -n hostA rule add ipproto tcp table 100 &&
+	_mp ip -n hostA -6 rule add ipproto tcp table 100 &&
+	_mp ip -n hostB rule add ipproto tcp table 100 &&
+	_mp ip -n hostB -6 rule add ipproto tcp table 100 &&
+	_mp ip -n hostA route add "$MP_NET_B4" via "$(mp_raddr "$MP_N" a4)" table 100 &&
+	_mp ip -n hostA -6 route add "$MP_NET_B6" via "$(mp_raddr "$MP_N" a6)" table 100 &&
+	_mp ip -n hostB route add "$MP_NET_A4" via "$(mp_raddr "$MP_N" b4)" table 100 &&
+	_mp ip -n hostB -6 route add "$MP_NET_A6" via "$(mp_raddr "$MP_N" b6)" table 100
 }
 
 # _mp_qdisc I: rebuild router I's egress qdiscs: tbf at the topology's

@@ -84,9 +84,9 @@ for ((k = 1; k < N; k++)); do
 	for ((i = 1; i <= k; i++)); do mp_path_up "$i"; done
 done
 
-mp_path_loss 4 5
-verified "5% loss on path 4"
-mp_path_clear 4
+mp_path_loss 3 5
+verified "5% loss on path 3"
+mp_path_clear 3
 
 mp_path_reorder 3
 verified "paths delayed 0/3/6/9 ms (reordering)"
