@@ -199,7 +199,7 @@ _mp_line() {
 		gap="after path $path went down at $(printf %.2f "$at") s; $gap"
 		gap="$gap ending at $(jq -r .max_gap_end_s <<<"$json") s"
 	fi
-	[ "$qp" != null ] && more="; cwnd $(jq -r .cwnd <<<"$qp"), $rtos RTOs"
+	[ "$rtos" != null ] && more="; cwnd $(jq -r '.cwnd // "?"' <<<"${qp:-null}"), $rtos RTOs"
 	echo "$2 $v Mbit/s; $gap; packets per router $(mp_delta "$before" "$after");" \
 		"dropped $(mp_delta "$d0" "$d1") (tbf to B, to A, netem, softnet," \
 		"links)$more"

@@ -72,10 +72,12 @@ def _sample(rec, setup):
         at = mp_figures.event_offset(s, rec["event_realtime"])
         out["event_s"] = round(at, 3)
         out["gap_end_after_event_s"] = round(s["max_gap_end_s"] - at, 3)
-        out["goodput_after_mbit"] = mp_figures.after_event(s, at)
-        before = mp_figures.after_event(
-            dict(s, duration_s=at), 0.0, settle_s=1.0)
-        out["goodput_before_mbit"] = before
+        after = mp_figures.after_event(s, at)
+        # From 1 s into the run up to the failure.
+        before = mp_figures.after_event(dict(s, duration_s=at), 0.0)
+        out["goodput_after_mbit"] = None if after is None else round(after, 3)
+        out["goodput_before_mbit"] = (None if before is None
+                                      else round(before, 3))
     return out
 
 
@@ -114,6 +116,7 @@ def summarize(records, setup):
         med("mp_loss", "rxe", "goodput_mbit")
     f["loss_vs_rxe"] = _ratio(f["loss_mrc"], f["loss_rxe"])
 
+    f = {k: round(v, 3) if isinstance(v, float) else v for k, v in f.items()}
     met = {}
     for key, goal in TARGETS.items():
         v = f.get(key)
@@ -224,6 +227,12 @@ def _lines(res, by, failed):
                    f"{_fmt(f['bw_mrc_gap_ms'])} ms; goodput before the "
                    f"failure in mp_blackhole: {_fmt(f['bh_before_mbit'])} "
                    "Mbit/s")
+    ends = [x["gap_end_after_event_s"] for x in by.get(("mp_blackhole", "mrc"), [])
+            if x.get("gap_end_after_event_s") is not None]
+    if ends:
+        out.append("mp_blackhole: the longest gap ended "
+                   + ", ".join(f"{e:+.2f} s" for e in ends)
+                   + " from the failure")
     for key, label in ((("mp_bw", "mrc"), "mrc, all paths"),
                        (("mp_bw", "rxe"), "rxe, all paths"),
                        (("mp_blackhole", "mrc"), "mrc, one path down"),
@@ -252,6 +261,11 @@ def _lines(res, by, failed):
             if qps:
                 out.append("  QP near the end (rep 1): " + ", ".join(
                     f"{k} {qps[0][k]}" for k in QP_KEYS if k in qps[0]))
+    for (metric, impl), xs in sorted(by.items()):
+        for x in xs:
+            if x.get("goodput_mbit") is None:
+                out.append(f"failed: {metric} {impl} rep {x['rep']}: "
+                           f"{x.get('error') or 'no result'}")
     out.append("targets are goals of the benchmark, not tests: a NO does not "
                "fail the run")
     return out
