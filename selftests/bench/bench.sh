@@ -17,7 +17,16 @@
 #   BENCH_LAT_ITERS  ib_write_lat -n (1000)
 #   BENCH_TCP_SECS   iperf3 -t seconds (5)
 #   BENCH_VM_CPUS    vCPUs per VM (1: the build machines have 2 cores)
-#   BENCH_METRICS    a subset of "tcp write_bw send_bw read_bw write_lat"
+#   BENCH_METRICS    a subset of "tcp write_bw send_bw read_bw write_lat
+#                    mp_cpu mp_bw mp_blackhole mp_loss" (mp_*: multipath,
+#                    see mp.sh)
+#   BENCH_MP_PATHS   paths of the multipath topology (4)
+#   BENCH_MP_RATE    tbf rate of each path, tc units (10mbit)
+#   BENCH_MP_SECS    seconds of each multipath run (10; blackhole: +5)
+#   BENCH_MP_SIZE    bytes per RDMA WRITE of mrc-stream (16384)
+#   BENCH_MP_DEPTH   WRITEs outstanding (16)
+#   BENCH_MP_TIMEOUT QP timeout attribute t (14)
+#   BENCH_MP_LOSS    percent loss of mp_loss (1)
 #   BENCH_OUT        output directory (build/bench)
 #   BENCH_STAGE      install tree for the guests (build/stage)
 set -uo pipefail
@@ -29,13 +38,23 @@ bwsecs=${BENCH_BW_SECS:-6}
 latiters=${BENCH_LAT_ITERS:-1000}
 tcpsecs=${BENCH_TCP_SECS:-5}
 cpus=${BENCH_VM_CPUS:-1}
-metrics=${BENCH_METRICS:-tcp write_bw send_bw read_bw write_lat}
+metrics=${BENCH_METRICS:-tcp write_bw send_bw read_bw write_lat mp_cpu mp_bw mp_blackhole mp_loss}
+mppaths=${BENCH_MP_PATHS:-4}
+mprate=${BENCH_MP_RATE:-10mbit}
+mpsecs=${BENCH_MP_SECS:-10}
+mpsize=${BENCH_MP_SIZE:-16384}
+mpdepth=${BENCH_MP_DEPTH:-16}
+mptimeout=${BENCH_MP_TIMEOUT:-14}
+mploss=${BENCH_MP_LOSS:-1}
 read -ra m <<<"${metrics//,/ }"
 metrics=$(IFS=,; echo "${m[*]}")
 out=${BENCH_OUT:-$top/build/bench}
 stage=${BENCH_STAGE:-$top/build/stage}
 # A bound, not an estimate: a healthy run takes about a third of this.
 limit=$((120 + reps * (8 * (bwsecs + 20) + tcpsecs + 20)))
+case ",$metrics" in
+*,mp_*) limit=$((limit + 900 + reps * 7 * (mpsecs + 40))) ;;
+esac
 
 mkdir -p "$out"
 rm -f "$out"/{server,client}.log "$out"/results.json
@@ -53,13 +72,18 @@ sockdir=$(mktemp -d /tmp/mrc-bench.XXXXXX)
 sock=$sockdir/link.sock
 rm -f "$out"/*.qemu.pid
 
+append="bench.reps=$reps bench.bwsecs=$bwsecs bench.latiters=$latiters"
+append+=" bench.tcpsecs=$tcpsecs bench.metrics=$metrics bench.mppaths=$mppaths"
+append+=" bench.mprate=$mprate bench.mpsecs=$mpsecs bench.mpsize=$mpsize"
+append+=" bench.mpdepth=$mpdepth bench.mptimeout=$mptimeout bench.mploss=$mploss"
+
 vm() {
 	local role=$1 server=$2 mac=$3
 	MRC_VM_CPUS=$cpus MRC_VM_LOGDIR=$out/vm-logs MRC_VM_KEEP_LOG=1 \
 	MRC_VM_QEMU_ARGS="-pidfile $out/$role.qemu.pid
 		-netdev stream,id=n0,server=$server,addr.type=unix,addr.path=$sock
 		-device virtio-net-pci,netdev=n0,mac=$mac,romfile=" \
-	MRC_VM_APPEND="bench.reps=$reps bench.bwsecs=$bwsecs bench.latiters=$latiters bench.tcpsecs=$tcpsecs bench.metrics=$metrics" \
+	MRC_VM_APPEND="$append" \
 		"$top/selftests/vm/run-vm.sh" -t "$limit" -s "$stage" \
 		-n "bench-$role" "$here/$role.sh"
 }
@@ -95,7 +119,9 @@ if ! [ -S "$sock" ] || [ -z "$(ss -Hlx "src $sock")" ]; then
 fi
 
 # In the background, so that a signal to this script is handled at once.
-vm client off 52:54:00:00:09:02 2>&1 | tee "$out/client.log" &
+# The multipath steps' "@mp {JSON}" lines go to the log only.
+vm client off 52:54:00:00:09:02 2>&1 | tee "$out/client.log" |
+	grep --line-buffered -v '^@mp ' &
 wait $!
 
 # The server ends with its last step; give it a little while.
@@ -118,6 +144,9 @@ python3 "$here/summarize.py" "$out/client.log" "$out/results.json" \
 	--reps "$reps" --kernel "$("$top/selftests/vm/kver.sh")" \
 	--commit "${commit:-unknown}" --vcpus "$cpus" --bw-secs "$bwsecs" \
 	--lat-iters "$latiters" --tcp-secs "$tcpsecs" \
+	--mp-paths "$mppaths" --mp-rate "$mprate" --mp-timeout "$mptimeout" \
+	--mp-loss "$mploss" --mp-size "$mpsize" --mp-depth "$mpdepth" \
+	--mp-secs "$mpsecs" \
 	--qemu "$(qemu-system-x86_64 --version | head -n1)" \
 	--elapsed $((SECONDS - start)) \
 	--load "$load_start $(cut -d' ' -f1 /proc/loadavg)" \

@@ -70,9 +70,24 @@ mapfile -t steps <<<"$(schedule)"
 n=${#steps[@]}
 k=0
 measured=0
+mp=
 for step in "${steps[@]}"; do
 	read -r metric impl rep <<<"$step"
 	k=$((k + 1))
+	case $metric in
+	mp_*)
+		if [ -z "$mp" ]; then
+			echo "# client: building the multipath topology (hostA and the routers)"
+			mp=up
+			mp_client_up || { mp=failed; echo "# client: no multipath topology"; }
+		fi
+		if [ $mp = failed ]; then
+			echo "[$k/$n] $metric $impl rep $rep: null (no multipath topology)"
+		elif mp_client_step "$metric" "$impl" "$rep" "$k" "$n"; then
+			measured=$((measured + 1))
+		fi
+		continue ;;
+	esac
 	cmd=$(bench_cmd "$metric" "$impl" $((PORT_BASE + k)) "$SERVER_IP")
 	# The server may still be finishing an earlier step that failed
 	# here (up to its timeout) or still booting.

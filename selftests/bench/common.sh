@@ -26,7 +26,7 @@ LAT_ITERS=${LAT_ITERS:-1000}
 TCP_SECS=$(barg tcpsecs)	# iperf3 -t
 TCP_SECS=${TCP_SECS:-5}
 METRICS=$(barg metrics)		# comma-separated subset of the default
-METRICS=${METRICS:-tcp,write_bw,send_bw,read_bw,write_lat}
+METRICS=${METRICS:-tcp,write_bw,send_bw,read_bw,write_lat,mp_cpu,mp_bw,mp_blackhole,mp_loss}
 METRICS=${METRICS//,/ }
 
 SERVER_IP=10.9.0.1
@@ -47,9 +47,14 @@ link_up() {
 # rdma_up ADDR: an MRC device (mrc0) and an rxe device (rxe0) on eth0;
 # GIDX_mrc0 and GIDX_rxe0 hold the RoCE v2 GID index of ADDR.
 rdma_up() {
-	local dev gidx re="::ffff:${1//./\\.}"
 	rdma link add mrc0 type mrc netdev eth0 || return
 	rdma link add rxe0 type rxe netdev eth0 || return
+	rdma_gids "$1"
+}
+
+# rdma_gids ADDR: GIDX_mrc0 and GIDX_rxe0 for ADDR, once the devices have it.
+rdma_gids() {
+	local dev gidx re="::ffff:${1//./\\.}"
 	for dev in mrc0 rxe0; do
 		wait_until 20 test -n "$(gid_index "$dev" "$re")" || {
 			echo "# no RoCE v2 GID for $1 on $dev"
@@ -63,25 +68,41 @@ rdma_up() {
 
 # The schedule: one "METRIC IMPL REP" line per step. For every metric,
 # mrc and rxe alternate, the one going first changing with each
-# repetition; each repetition also measures TCP once.
+# repetition (and from one metric to the next); each repetition also
+# measures TCP once. The multipath metrics (mp_*, mp.sh) come after all
+# the others, as they rebuild the link: mp_cpu in the first repetition
+# only, mp_blackhole for MRC only.
 schedule() {
-	local r m i=0
+	local r m j
 	for ((r = 1; r <= REPS; r++)); do
+		j=0
 		for m in $METRICS; do
-			if [ "$m" = tcp ]; then
-				echo "tcp tcp $r"
-				continue
-			fi
-			if (((r + i) % 2)); then
-				echo "$m mrc $r"
-				echo "$m rxe $r"
-			else
-				echo "$m rxe $r"
-				echo "$m mrc $r"
-			fi
-			i=$((i + 1))
+			case $m in
+			mp_*) ;;
+			tcp) echo "tcp tcp $r" ;;
+			*) both "$m" "$r" $((r + j)); j=$((j + 1)) ;;
+			esac
 		done
 	done
+	for ((r = 1; r <= REPS; r++)); do
+		j=0
+		for m in $METRICS; do
+			case $m in
+			mp_blackhole) echo "$m mrc $r" ;;
+			mp_cpu) [ "$r" -gt 1 ] || both "$m" "$r" 1 ;;
+			mp_*) both "$m" "$r" $((r + j)); j=$((j + 1)) ;;
+			esac
+		done
+	done
+}
+
+# both METRIC REP ORDER: the steps of mrc and rxe, mrc first if ORDER is odd.
+both() {
+	if (($3 % 2)); then
+		printf '%s\n' "$1 mrc $2" "$1 rxe $2"
+	else
+		printf '%s\n' "$1 rxe $2" "$1 mrc $2"
+	fi
 }
 
 # bench_cmd METRIC IMPL PORT [SERVER_IP]: the command line of one side of
@@ -106,3 +127,5 @@ bench_cmd() {
 	write_lat) echo "ib_write_lat -d $dev -x $gidx -s 8 -n $LAT_ITERS -F -p $port $ip" ;;
 	esac
 }
+
+. ./mp.sh

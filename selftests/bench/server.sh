@@ -9,13 +9,29 @@ rdma_up "$SERVER_IP" || { echo "# server: RDMA devices failed"; exit 1; }
 echo "# server: up, mrc0 GID $GIDX_mrc0, rxe0 GID $GIDX_rxe0"
 
 k=0
+mp=
 while read -r metric impl rep; do
 	k=$((k + 1))
-	cmd=$(bench_cmd "$metric" "$impl" $((PORT_BASE + k)))
+	limit=$STEP_LIMIT
+	case $metric in
+	mp_*)
+		if [ -z "$mp" ]; then
+			echo "# server: joining the multipath topology as hostB"
+			mp=up
+			mp_server_up < /dev/null || { mp=failed; echo "# server: no multipath topology"; }
+		fi
+		[ $mp = up ] || continue
+		cmd=$(mp_server_cmd "$impl" $((PORT_BASE + k)))
+		limit=$((MPB_STEP_LIMIT + 10)) ;;
+	*) cmd=$(bench_cmd "$metric" "$impl" $((PORT_BASE + k))) ;;
+	esac
+	drops=
+	[ "$mp" = up ] && drops=$(mp_server_drops)
 	# shellcheck disable=SC2086 # the command is split on purpose
-	timeout -k 5 "$STEP_LIMIT" $cmd > /tmp/step.out 2> /tmp/step.err
+	timeout -k 5 "$limit" $cmd < /dev/null > /tmp/step.out 2> /tmp/step.err
 	rc=$?
-	echo "# server: step $k $metric $impl rep $rep: rc $rc"
+	[ -n "$drops" ] && drops="; dropped (softnet, links): $(mp_delta "$drops" "$(mp_server_drops)")"
+	echo "# server: step $k $metric $impl rep $rep: rc $rc$drops"
 	if [ $rc -ne 0 ]; then
 		{ tail -n 10 /tmp/step.err; tail -n 2 /tmp/step.out; } | diag
 	fi

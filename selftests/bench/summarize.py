@@ -5,7 +5,8 @@
 Reads lines "[K/N] METRIC IMPL rep R: VALUE UNIT" (VALUE "null" for a
 failed sample) from the client log, takes per-implementation medians of
 the samples that succeeded, and prints MRC/rxe and MRC/TCP ratios of
-those medians. Exits 1 when no sample at all was measured.
+those medians. The multipath steps' "@mp {JSON}" lines become a second
+table (mp_summary.py). Exits 1 when no sample at all was measured.
 """
 import argparse
 import datetime
@@ -13,6 +14,8 @@ import json
 import re
 import statistics
 import sys
+
+import mp_summary
 
 METRICS = [  # key, label, unit, better
     ("write_bw", "ib_write_bw 64K", "MiB/s", "higher"),
@@ -48,17 +51,26 @@ def main():
     ap.add_argument("log")
     ap.add_argument("json")
     for opt in ("reps", "vcpus", "bw-secs", "lat-iters", "tcp-secs",
-                "elapsed"):
+                "elapsed", "mp-paths", "mp-timeout", "mp-size", "mp-depth",
+                "mp-secs"):
         ap.add_argument("--" + opt, type=int)
-    for opt in ("kernel", "commit", "qemu", "load", "others"):
+    ap.add_argument("--mp-loss", type=float)
+    for opt in ("kernel", "commit", "qemu", "load", "others", "mp-rate"):
         ap.add_argument("--" + opt, default="")
     args = ap.parse_args()
 
     samples = {}  # (metric, impl) -> [value or None, ...] in run order
     order = []
+    mp_records = []
     planned = 0
     with open(args.log, errors="replace") as f:
         for line in f:
+            if line.startswith("@mp "):
+                try:
+                    mp_records.append(json.loads(line[4:]))
+                except ValueError:
+                    pass  # a line cut short: its sample line says null
+                continue
             m = SAMPLE.match(line.strip())
             if not m:
                 continue
@@ -129,18 +141,32 @@ def main():
                      fmt(entry["ratio_mrc_rxe"], ""),
                      fmt(entry["ratio_mrc_tcp"], "")))
 
+    mp_lines = []
+    if mp_records:
+        result["multipath"], mp_lines = mp_summary.summarize(mp_records, {
+            "paths": args.mp_paths, "rate": args.mp_rate,
+            "timeout": args.mp_timeout, "loss": args.mp_loss,
+            "size": args.mp_size, "depth": args.mp_depth,
+            "seconds": args.mp_secs})
+
     with open(args.json, "w") as f:
         json.dump(result, f, indent=2)
         f.write("\n")
 
-    head = ("metric", "mrc", "rxe", "tcp", "mrc/rxe", "mrc/tcp")
-    widths = [max(len(r[i].strip()) for r in rows + [head]) + 2
-              for i in range(len(head))]
-    print()
-    for r in [head] + rows:
-        print("".join(c.strip().ljust(w) for c, w in zip(r, widths)).rstrip())
-    print(f"\nmedians of {args.reps} alternated repetitions (n/N: only n "
-          "measured); latency: lower is better; tcp: iperf3, one stream")
+    if any(k[0] in dict((m[0], 1) for m in METRICS) or k[0] == "tcp"
+           for k in samples):
+        head = ("metric", "mrc", "rxe", "tcp", "mrc/rxe", "mrc/tcp")
+        widths = [max(len(r[i].strip()) for r in rows + [head]) + 2
+                  for i in range(len(head))]
+        print()
+        for r in [head] + rows:
+            print("".join(c.strip().ljust(w)
+                          for c, w in zip(r, widths)).rstrip())
+        print(f"\nmedians of {args.reps} alternated repetitions (n/N: only "
+              "n measured); latency: lower is better; tcp: iperf3, one "
+              "stream")
+    for line in mp_lines:
+        print(line)
     print(f"{result['samples_measured']} of {planned} samples measured "
           f"in {args.elapsed} s; results: {args.json}")
     others = result["other_vms_start_end"]

@@ -56,3 +56,19 @@ mp_up() {
 		done_testing
 	fi
 }
+
+# mp_qp_attrs DEV: every driver attribute of the newest RC QP on DEV, as
+# one JSON object without the drv_ prefixes ({} if there is no QP).
+mp_qp_attrs() {
+	rdma -j -dd res show qp link "$1/1" 2>/dev/null | python3 -c '
+import json, sys
+out = {}
+try:
+    qps = json.load(sys.stdin)
+except ValueError:
+    qps = []
+for qp in qps:
+    if qp.get("type") == "RC":
+        out = {k[4:]: v for k, v in qp.items() if k.startswith("drv_")}
+print(json.dumps(out, separators=(",", ":")))'
+}

@@ -101,20 +101,31 @@ _mp_router() {
 # eth0 on SWITCH, and ECMP routes to the peer's subnets via every router's
 # address on SIDE (a or b).
 _mp_host() {
-	local ns=$1 side=$7 i nh4=() nh6=()
-	_mp_ns "$ns" &&
-	_mp ip netns exec "$ns" sysctl -qw \
-		net.ipv4.fib_multipath_hash_policy=1 \
-		net.ipv6.fib_multipath_hash_policy=1 &&
+	_mp_ns "$1" && _mp_host_in "$@"
+}
+
+# _mp_host_in: _mp_host in the existing namespace NS.
+_mp_host_in() {
+	local ns=$1
 	_mp ip link add eth0 netns "$ns" type veth peer name host netns "$4" &&
 	_mp_port "$4" host &&
-	_mp_addr "$ns" eth0 "$2/24" "$3/64" || return
+	_mp_addr "$ns" eth0 "$2/24" "$3/64" &&
+	_mp_routes "$ns" eth0 "$5" "$6" "$7"
+}
+
+# _mp_routes NS DEV PEER-NET4 PEER-NET6 SIDE: NS hashes on the L4 header
+# and reaches the peer's subnets over DEV via every router's SIDE address.
+_mp_routes() {
+	local ns=$1 dev=$2 side=$5 i nh4=() nh6=()
+	_mp ip netns exec "$ns" sysctl -qw \
+		net.ipv4.fib_multipath_hash_policy=1 \
+		net.ipv6.fib_multipath_hash_policy=1 || return
 	for ((i = 1; i <= MP_N; i++)); do
-		nh4+=(nexthop via "$(mp_raddr "$i" "${side}4")" dev eth0)
-		nh6+=(nexthop via "$(mp_raddr "$i" "${side}6")" dev eth0)
+		nh4+=(nexthop via "$(mp_raddr "$i" "${side}4")" dev "$dev")
+		nh6+=(nexthop via "$(mp_raddr "$i" "${side}6")" dev "$dev")
 	done
-	_mp ip -n "$ns" route add "$5" "${nh4[@]}" &&
-	_mp ip -n "$ns" -6 route add "$6" "${nh6[@]}"
+	_mp ip -n "$ns" route add "$3" "${nh4[@]}" &&
+	_mp ip -n "$ns" -6 route add "$4" "${nh6[@]}"
 }
 
 # _mp_ping NS ADDR...: each address answers a ping from NS (retried for a
@@ -362,4 +373,95 @@ mp_teardown() {
 		esac
 	done
 	rm -rf "$_MP_STATE"
+}
+
+# The same topology across two VMs, for what works only in a VM's initial
+# namespace (rdma_rxe in Linux 6.1): VM A's init namespace is hostA and VM
+# A holds the switches and routers; VM B's init namespace is hostB, its
+# NIC on the link between the VMs. VM A's NIC on that link moves into swB
+# (as "uplink"), so swB spans both VMs:
+#
+#   VM A: hostA (init) eth0 - swA - r1..rN - swB - uplink ~~ VM B: eth0 hostB (init)
+#
+# Both sides name their init namespace hostA or hostB (ip netns attach),
+# so the helpers above work on them. The addresses and per-router helpers
+# (mp_path_down, mp_path_loss, mp_router_counts...) are those of
+# mp_topology; no MRC device is made.
+
+# _mp_attach NAME: NAME for this VM's initial namespace, set up as _mp_ns
+# sets up a new one.
+_mp_attach() {
+	_mp ip netns attach "$1" 1 &&
+	_mp ip netns exec "$1" sysctl -qw net.ipv4.conf.all.rp_filter=0 \
+		net.ipv4.conf.default.rp_filter=0
+}
+
+# mp_split_a N RATE NIC [WAIT]: VM A's side: N routers shaped to RATE (as
+# for mp_topology), NIC moved into swB (delete its RDMA devices first; it
+# may be eth0: it leaves before hostA's eth0, a new veth, is made).
+# Waits up to WAIT seconds (default 300) for hostB to answer router 1, then
+# resolves every neighbour as mp_topology does.
+mp_split_a() {
+	local n=$1 rate=$2 nic=$3 wait=${4:-300} i a=()
+	case $n in '' | *[!0-9]*) n=0 ;; esac
+	if [ "$n" -lt 1 ] || [ "$n" -gt 32 ]; then
+		echo "mp_split_a: bad path count '$1' (1..32)" >&2
+		return 1
+	fi
+	case $rate in 0 | none) rate= ;; esac
+	MP_N=$n
+	MP_RATE=$rate
+	rm -rf "$_MP_STATE" && mkdir -p "$_MP_STATE" || return
+	_mp_switch swA && _mp_switch swB || return
+	_mp ip link set "$nic" netns swB &&
+	_mp ip -n swB link set "$nic" name uplink &&
+	_mp_port swB uplink || return
+	for ((i = 1; i <= n; i++)); do
+		_mp_router "$i" || return
+	done
+	_mp_attach hostA &&
+	_mp_host_in hostA "$MP_A4" "$MP_A6" swA "$MP_NET_B4" "$MP_NET_B6" a || return
+	wait_until "$wait" ip netns exec r1 busybox ping -c1 -W1 -q "$MP_B4" || {
+		echo "mp_split_a: hostB ($MP_B4) did not answer in ${wait}s" >&2
+		return 1
+	}
+	for ((i = 1; i <= n; i++)); do
+		_mp_ping "r$i" "$MP_A4" "$MP_A6" "$MP_B4" "$MP_B6" || return
+		a+=("$(mp_raddr "$i" a4)" "$(mp_raddr "$i" a6)")
+	done
+	_mp_ping hostA "${a[@]}" "$MP_B4" "$MP_B6"
+}
+
+# mp_split_b N NIC [WAIT]: VM B's side: hostB's addresses on NIC (which
+# keeps any it has) and ECMP routes via the N routers in VM A. Waits up to
+# WAIT seconds (default 300) for every router and hostA to answer.
+mp_split_b() {
+	local n=$1 nic=$2 wait=${3:-300} i b=()
+	case $n in '' | *[!0-9]*) n=0 ;; esac
+	if [ "$n" -lt 1 ] || [ "$n" -gt 32 ]; then
+		echo "mp_split_b: bad path count '$1' (1..32)" >&2
+		return 1
+	fi
+	MP_N=$n
+	_mp_attach hostB &&
+	_mp_addr hostB "$nic" "$MP_B4/24" "$MP_B6/64" &&
+	_mp_routes hostB "$nic" "$MP_NET_A4" "$MP_NET_A6" b || return
+	wait_until "$wait" busybox ping -c1 -W1 -q "$MP_A4" || {
+		echo "mp_split_b: hostA ($MP_A4) did not answer in ${wait}s" >&2
+		return 1
+	}
+	for ((i = 1; i <= n; i++)); do
+		b+=("$(mp_raddr "$i" b4)" "$(mp_raddr "$i" b6)")
+	done
+	_mp_ping hostB "${b[@]}" "$MP_A4" "$MP_A6"
+}
+
+# mp_set_rate RATE: every router shaped to RATE from now on (0 or none:
+# unshaped); loss and delay settings stay.
+mp_set_rate() {
+	local i
+	case $1 in 0 | none) MP_RATE= ;; *) MP_RATE=$1 ;; esac
+	for ((i = 1; i <= MP_N; i++)); do
+		_mp_qdisc "$i" || return
+	done
 }
