@@ -1,15 +1,29 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # The MRC demo, run inside the test VM by `make demo`.
 #
-# Today: two hosts (network namespaces) joined by a link, MRC loaded on
-# demand, one MRC device per host, what the RDMA stack, Debian's libibverbs
-# and mrc-ip see, and RC traffic from unmodified programs. Multiple paths
-# and failover join as the multipath transport lands.
+# Two hosts joined by four shaped routed paths (selftests/vm/mp_topo.sh);
+# a quick look at the MRC devices as the RDMA stack, libibverbs and mrc-ip
+# see them; then the main event: one ib_write_bw connection sprayed over
+# all four paths, one path broken and restored mid-run, with live
+# per-path statistics. Exits non-zero, saying which step failed, if MRC
+# did not do what the demo shows.
 set -u
-PROBE=$(cd "$(dirname "$0")/../../.." && pwd)/build/cmake/selftests/progs/mrc-verbs-probe
+. ../lib.sh
+. ../mp_topo.sh
+. ../mp_lib.sh
+. ./mp_watch.sh
+
+N=4
+RATE=20			# Mbit/s per path
+PHASE=6			# seconds per phase of the failover run
+PROBE=$MRC_BUILD/selftests/progs/mrc-verbs-probe
 
 step() {
 	printf '\n==> %s\n' "$*"
+}
+
+say() {
+	printf '    %s\n' "$*"
 }
 
 run() {
@@ -18,73 +32,104 @@ run() {
 	return "${PIPESTATUS[0]}"
 }
 
-step "Two hosts, hostA and hostB (network namespaces), joined by a veth link"
-ip netns add hostA
-ip netns add hostB
-ip link add ethA type veth peer name ethB
-ip link set ethA netns hostA
-ip link set ethB netns hostB
-ip -n hostA addr add 192.168.10.1/24 dev ethA
-ip -n hostA -6 addr add fd10::1/64 dev ethA nodad
-ip -n hostB addr add 192.168.10.2/24 dev ethB
-ip -n hostB -6 addr add fd10::2/64 dev ethB nodad
-ip -n hostA link set ethA up
-ip -n hostB link set ethB up
-run ip -n hostA -br addr show ethA
-run ip -n hostB -br addr show ethB
+fail() {
+	printf '\nDEMO FAILED: %s\n' "$*"
+	watch_stop
+	mp_teardown
+	exit 1
+}
 
-step "rdma link add loads mrc.ko on demand and creates one MRC device per host"
-grep -qw ^mrc /proc/modules || echo "    (mrc is not loaded yet)"
-run ip netns exec hostA rdma link add mrcA type mrc netdev ethA || exit 1
-run ip netns exec hostB rdma link add mrcB type mrc netdev ethB || exit 1
-run grep -w ^mrc /proc/modules
+step "Two hosts and $N paths: routers r1..r$N, each shaped to $RATE Mbit/s"
+say "hostA and hostB (network namespaces) have one eth0 each; every router is"
+say "a path between them, and ECMP picks one per flow by its UDP ports."
+MP_MRC=0 mp_topology "$N" "${RATE}mbit" || fail "building the topology"
+run ip -n hostB route show "$MP_NET_A4"
+run tc -n r2 qdisc show dev ethA
 
-step "The RDMA core sees them (rdma link show, in each host)"
-run ip netns exec hostA rdma link show
-run ip netns exec hostB rdma link show
+step "rdma link add loads mrc.ko on demand: one MRC device per host, on eth0"
+grep -qw ^mrc /proc/modules || say "(mrc is not loaded yet)"
+run ip netns exec hostA rdma link add mrcA type mrc netdev eth0 ||
+	fail "rdma link add mrcA"
+run ip netns exec hostB rdma link add mrcB type mrc netdev eth0 ||
+	fail "rdma link add mrcB"
+run rdma link show
+gids() {
+	GA4=$(gid_index mrcA "::ffff:${MP_A4//./\\.}")
+	GB4=$(gid_index mrcB "::ffff:${MP_B4//./\\.}")
+	[ -n "$GA4" ] && [ -n "$GB4" ]
+}
+wait_until 10 gids
+gids || fail "no RoCE v2 GID for $MP_A4 or $MP_B4"
 
-step "Unmodified libibverbs programs see them through libmrc-rdmav34.so"
-run ip netns exec hostA ibv_devices
-run ip netns exec hostA ibv_devinfo -d mrcA
-run ip netns exec hostB ibv_devinfo -v -d mrcB | grep -E 'hca_id|node_guid|state|mtu|link_layer|GID'
-run ip netns exec hostA "$PROBE" mrcA
-
-step "mrc-ip talks to the driver over generic netlink (text and JSON)"
+step "Unmodified libibverbs programs and mrc-ip see them"
+printf '$ ip netns exec hostB ibv_devinfo -v -d mrcB | grep -E ...\n'
+ip netns exec hostB ibv_devinfo -v -d mrcB |
+	grep -E 'hca_id|state|active_mtu|link_layer|GID.*10\.2\.0\.1' |
+	sed 's/^/    /'
+run ip netns exec hostA "$PROBE" mrcA || fail "mrc-verbs-probe mrcA"
 run ip netns exec hostA mrc-ip dev show
-run ip netns exec hostB mrc-ip -j -p dev show
+run ip netns exec hostA ss -Huan 'sport = :4792'
 
-step "Each host has its own MRC UDP socket (port 4792; rxe keeps 4791)"
-run ip netns exec hostA ss -Huan
-run ip netns exec hostB ss -Huan
-
-step "Traffic: an unmodified ibv_rc_pingpong (data checked) and ib_write_bw hostB -> hostA"
-GA=$(ibv_devinfo -v -d mrcA | sed -n 's/.*GID\[ *\([0-9]*\)\]:.*::ffff:192\.168\.10\.1, RoCE v2/\1/p')
-GB=$(ibv_devinfo -v -d mrcB | sed -n 's/.*GID\[ *\([0-9]*\)\]:.*::ffff:192\.168\.10\.2, RoCE v2/\1/p')
-ip netns exec hostA ibv_rc_pingpong -d mrcA -g "$GA" -s 4096 -n 200 -c > /dev/null 2>&1 &
-sleep 1
-run ip netns exec hostB ibv_rc_pingpong -d mrcB -g "$GB" -s 4096 -n 200 -c 192.168.10.1
+step "Data checked end to end: ibv_rc_pingpong -c, hostB -> hostA"
+ip netns exec hostA timeout 60 ibv_rc_pingpong -d mrcA -g "$GA4" -s 4096 \
+	-n 200 -c > /dev/null 2>&1 &
+wait_until 20 bash -c "ip netns exec hostA ss -Hltn | grep -q ."
+run timeout 60 ip netns exec hostB ibv_rc_pingpong -d mrcB -g "$GB4" \
+	-s 4096 -n 200 -c "$MP_A4" || fail "ibv_rc_pingpong"
 wait
-ip netns exec hostA ib_write_bw -d mrcA -x "$GA" -D 3 -F > /dev/null 2>&1 &
-sleep 1
-printf '$ ip netns exec hostB ib_write_bw -d mrcB -x %s -D 3 -F 192.168.10.1\n' "$GB"
-ip netns exec hostB ib_write_bw -d mrcB -x "$GB" -D 3 -F 192.168.10.1 2>&1 |
-	grep -A1 '#bytes' | sed 's/^/    /'
-wait
-run ip -n hostB -s link show ethB
 
-step "Port state follows the link: take ethB down, then up"
-ip -n hostB link set ethB down
-run ip netns exec hostB ibv_devinfo -d mrcB | grep -E '^\s+state'
-ip -n hostB link set ethB up
-sleep 1
-run ip netns exec hostB ibv_devinfo -d mrcB | grep -E '^\s+state'
+EVS=$(cat /sys/module/mrc/parameters/ev_count)
+step "Multipath: one connection sprayed over all $N paths"
+say "ib_write_bw (one RC QP) writes from hostB to hostA. MRC sends each"
+say "packet on one of the QP's $EVS entropy values (EVs: UDP source ports) and"
+say "every ECMP hop hashes the port, so one QP uses every path at once."
+say "Each line: the goodput ib_write_bw reports, the Mbit/s each router"
+say "forwarded towards hostA, and the QP's EVs (rdma -dd res show qp): how"
+say "many are GOOD and how many ASSUMED_BAD (carrying only probes). MRC takes"
+say "every lost packet as a sign of a bad path, drops at a path's $RATE Mbit/s"
+say "limit included, so some EVs are always being probed back; a broken path"
+say "shows as a whole group of them at once, and as a router's count at zero."
+say "(-u $WATCH_TIMEOUT: a 268 ms cap on the retransmission timeout, as round trips"
+say "in this emulated network reach tens of milliseconds.)"
+printf '$ ip netns exec hostB ib_write_bw -d mrcB -x %s -s %s -u %s -D 1 --run_infinitely -F %s\n' \
+	"$GB4" "$WATCH_MSG" "$WATCH_TIMEOUT" "$MP_A4"
+watch_start || fail "ib_write_bw did not start (see above)"
+watch_header
+watch_phase "all up" "$PHASE" || fail "traffic stopped with every path up"
 
-step "Tear down: deleting hostA's namespace deletes ethA and its veth peer ethB, and both MRC devices with them"
-ip netns del hostA
-for _ in $(seq 50); do ls /sys/class/infiniband | grep -q mrc || break; sleep 0.2; done
+step "Path 2 breaks: r2's link towards hostB goes down (a blackhole)"
+say "ECMP still hashes about a quarter of the EVs onto r2. MRC finds their"
+say "packets lost, resends them on GOOD EVs, marks those EVs ASSUMED_BAD and"
+say "probes them; the QP carries on over the other paths, without an error."
+printf '$ ip -n r2 link set ethB down\n'
+mp_path_down 2 || fail "taking path 2 down"
+watch_phase "r2 down" "$PHASE" || fail "traffic stopped when path 2 broke"
+
+step "Path 2 comes back: probes get answers, its EVs turn GOOD and carry data"
+printf '$ ip -n r2 link set ethB up\n'
+mp_path_up 2 || fail "bringing path 2 back"
+watch_phase "r2 back" "$PHASE" || fail "traffic stopped after path 2 came back"
+watch_stop
+
+step "Per path and phase (each phase's first second is the transition)"
+watch_summary
+echo
+say "One path carries at most $RATE Mbit/s. With all $N up the routers forwarded"
+say "$(watch_rate 0) Mbit/s of the QP's packets in all (goodput $(watch_goodput 0)); with r2 down $(watch_rate 1)."
+watch_verdict || fail "$WATCH_WHY"
+
+step "Tear down: the namespaces, both MRC devices, the module"
+mp_teardown
+wait_until 10 rdma_dev_absent mrcA
+wait_until 10 rdma_dev_absent mrcB
 run rdma link show
 run rmmod mrc
-printf '$ dmesg | grep mrc\n'
-dmesg | grep -E 'mrc: |infiniband mrc' | sed 's/^/    /'
+if dmesg | grep -Eq "$DMESG_BAD"; then
+	dmesg | grep -E "$DMESG_BAD" | sed 's/^/    /'
+	printf '\nDEMO FAILED: the kernel log has warnings\n'
+	exit 1
+fi
+printf '    dmesg: no warnings\n'
 
-printf '\nDemo complete.\n'
+printf '\nDemo complete: one MRC connection used %s paths, lost one and got it back\n' "$N"
+printf 'without an error.\n'

@@ -1,0 +1,303 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Live per-path statistics of one ib_write_bw run over the multipath
+# topology, for the demo. Source after lib.sh, mp_topo.sh and mp_lib.sh;
+# needs GA4, GB4 and MP_N. The run is cut into phases (watch_phase); every
+# second a line shows ib_write_bw's goodput, what each router forwarded
+# towards hostA (where the data goes) and the health of the sending QP's
+# EVs. Sampling uses shell builtins where it can: under emulation every
+# process started costs a noticeable slice of a second.
+
+# ib_write_bw's message size (-s). 8 KiB, not perftest's 64 KiB: the
+# responder acknowledges every 16th packet or a message's last, so a
+# congestion window under 16 packets with 64-packet messages waits for
+# the retransmission timer every round trip (a driver issue, to be fixed).
+WATCH_MSG=${WATCH_MSG:-8192}
+# ib_write_bw's QP timeout (-u): MRC caps its retransmission timeout at
+# 1.024 us * 2^u. perftest's 14 (16.8 ms) is below the round trips this
+# emulated network sees under load (tens of ms), so the QP would time out
+# spuriously, again and again, until retry_cnt ends it; 18 is 268 ms.
+WATCH_TIMEOUT=${WATCH_TIMEOUT:-18}
+WATCH_NICE=${WATCH_NICE:-19}	# ib_write_bw polls: keep a CPU for the sampling
+_W_CLI_LOG=/tmp/demo-write-bw.client.log
+_W_SRV_LOG=/tmp/demo-write-bw.server.log
+# A perftest report line: message size, messages completed in the period,
+# then peak and average MB/s and Mpps. The last three are inf, nan or 0
+# when perftest's TSC calibration fails, as it often does under emulation
+# (-F keeps it running), so the goodput is computed from the count.
+_W_REPORT='^[[:space:]]*([0-9]+)[[:space:]]+([0-9]+)([[:space:]]+[^[:space:]]+){3}[[:space:]]*$'
+_w_cli=
+_w_srv=
+_w_spy=
+_w_nphase=0
+WATCH_WHY=
+
+_w_now() {
+	echo "${EPOCHREALTIME/./}"
+}
+
+# _w_counters: rx bytes of every router's link towards hostA, then rx
+# packets, on one line, read from /proc/PID/net/dev of a process parked
+# in swA (where those links' peers live).
+_w_counters() {
+	local name rxb rxp rest i
+	local -A bytes_of pkts_of
+	while read -r name rxb rxp rest; do
+		name=${name%:}
+		bytes_of[$name]=$rxb
+		pkts_of[$name]=$rxp
+	done < "/proc/$_w_spy/net/dev"
+	rest=''
+	for ((i = 1; i <= MP_N; i++)); do rest+="${bytes_of[p$i]:-0} "; done
+	for ((i = 1; i <= MP_N; i++)); do rest+="${pkts_of[p$i]:-0} "; done
+	echo "${rest% }"
+}
+
+# _w_evs: "good assumed_bad marked_bad recovered probes_sent retransmits
+# cwnd" of the sending QP (the MRC RC QP on mrcB), or nothing.
+_w_evs() {
+	local json obj k out=
+	json=$(rdma -j -dd res show qp link mrcB/1 2>/dev/null)
+	[[ $json =~ \{[^{}]*\"type\":\"RC\"[^{}]*\} ]] || return 0
+	obj=${BASH_REMATCH[0]}
+	for k in ev_good ev_assumed_bad ev_marked_bad ev_recovered \
+		 probes_sent ev_retransmits cwnd; do
+		[[ $obj =~ \"drv_$k\":([0-9]+) ]] || return 0
+		out+="${BASH_REMATCH[1]} "
+	done
+	echo "${out% }"
+}
+
+# _w_msgs: set _w_new to the messages ib_write_bw reported completed since
+# the last call (perftest prints a count for every period of -D 1). Not
+# in a $(...): it keeps its place in the log in _w_seen.
+_w_seen=0
+_w_msgs() {
+	local lines l
+	mapfile -t -s "$_w_seen" lines < "$_W_CLI_LOG"
+	_w_seen=$((_w_seen + ${#lines[@]}))
+	_w_new=0
+	for l in "${lines[@]}"; do
+		[[ $l =~ $_W_REPORT ]] && _w_new=$((_w_new + BASH_REMATCH[2]))
+	done
+}
+
+# _w_mbit BYTES USEC: Mbit/s with one decimal, in integer arithmetic.
+_w_mbit() {
+	local t=0
+	[ "$2" -gt 0 ] && t=$(($1 * 80 / $2))
+	printf '%d.%d' $((t / 10)) $((t % 10))
+}
+
+# watch_start: ib_write_bw server in hostA, client in hostB, one report a
+# second until stopped; returns once the first report is out.
+watch_start() {
+	ip netns exec swA sleep 3600 &
+	_w_spy=$!
+	timeout 600 ip netns exec hostA nice -n "$WATCH_NICE" stdbuf -oL ib_write_bw -d mrcA \
+		-x "$GA4" -s "$WATCH_MSG" -D 1 --run_infinitely -F -u "$WATCH_TIMEOUT" \
+		> "$_W_SRV_LOG" 2>&1 &
+	_w_srv=$!
+	wait_until 20 bash -c "ip netns exec hostA ss -Hltn | grep -q ."
+	timeout 600 ip netns exec hostB nice -n "$WATCH_NICE" stdbuf -oL ib_write_bw -d mrcB \
+		-x "$GB4" -s "$WATCH_MSG" -D 1 --run_infinitely -F -u "$WATCH_TIMEOUT" "$MP_A4" \
+		> "$_W_CLI_LOG" 2>&1 &
+	_w_cli=$!
+	_w_seen=0
+	_w_rmsgs=()
+	_w_rus=()
+	if ! wait_until 60 grep -Eq "$_W_REPORT" "$_W_CLI_LOG" ||
+	   [ -z "$(_w_evs)" ]; then
+		{ echo "client:"; tail -n 15 "$_W_CLI_LOG"
+		  echo "server:"; tail -n 15 "$_W_SRV_LOG"; } | sed 's/^/    /'
+		return 1
+	fi
+	_w_msgs
+	_w_last=$(_w_counters)
+	_w_time=$(_w_now)
+	_w_t0=$_w_time
+}
+
+# watch_stop: stop both ib_write_bw (they would run forever) and the spy.
+watch_stop() {
+	local p
+	for p in $_w_cli $_w_srv $_w_spy; do
+		kill "$p" 2>/dev/null
+		wait "$p" 2>/dev/null
+	done
+	_w_cli=''
+	_w_srv=''
+	_w_spy=''
+}
+
+watch_header() {
+	local i paths=
+	for ((i = 1; i <= MP_N; i++)); do paths+=$(printf '%6s' "r$i"); done
+	printf '\n    %-27s |%*s | %s\n' "time  phase       goodput" \
+		$((6 * MP_N)) "Mbit/s by router" "EVs of the QP"
+	printf '    %27s |%s | %4s %4s\n' "" "$paths" GOOD BAD
+}
+
+# watch_phase NAME SECONDS: a line a second for SECONDS seconds; keeps the
+# phase's figures for watch_summary and watch_verdict. Fails if
+# ib_write_bw exited or the paths carried nothing for a whole tick.
+watch_phase() {
+	local name=$1 secs=$2 p=$_w_nphase t=0 now cur d evs msgs
+	local start begin=$_w_last since=$_w_time tail0='' allmsgs=0 line i
+	local badsum=0 badn=0 idle=0 k wm wu
+	local -a x y e
+	_w_nphase=$((p + 1))
+	start=$(_w_now)
+	while [ $((_w_time - start)) -lt $((secs * 1000000)) ]; do
+		t=$((t + 1))
+		d=$((start + t * 1000000 - $(_w_now)))
+		[ $d -gt 0 ] && sleep "$((d / 1000000)).$(printf '%06d' $((d % 1000000)))"
+		cur=$(_w_counters)
+		now=$(_w_now)
+		evs=$(_w_evs)
+		_w_msgs
+		msgs=$_w_new
+		allmsgs=$((allmsgs + msgs))
+		read -ra x <<<"$_w_last"
+		read -ra y <<<"$cur"
+		read -ra e <<<"${evs:-- -}"
+		d=$((now - _w_time))
+		# perftest reports about once a second, not in step with the
+		# ticks: the goodput shown is that of the last three ticks.
+		_w_rmsgs=("$msgs" "${_w_rmsgs[@]:0:2}")
+		_w_rus=("$d" "${_w_rus[@]:0:2}")
+		wm=0 wu=0
+		for k in "${!_w_rmsgs[@]}"; do
+			wm=$((wm + _w_rmsgs[k])) wu=$((wu + _w_rus[k]))
+		done
+		line=$(printf '    %3ds  %-7.7s %6s Mbit/s |' \
+			$(((now - _w_t0) / 1000000)) "$name" \
+			"$(_w_mbit $((wm * WATCH_MSG)) "$wu")")
+		idle=1
+		for ((i = 0; i < MP_N; i++)); do
+			[ $((y[i] - x[i])) -gt 0 ] && idle=0
+			line+=$(printf '%6s' "$(_w_mbit $((y[i] - x[i])) "$d")")
+		done
+		printf '%s | %4s %4s\n' "$line" "${e[0]}" "${e[1]}"
+		if [ -z "$tail0" ]; then
+			tail0=$cur
+		elif [ -n "$evs" ]; then
+			badsum=$((badsum + e[1]))
+			badn=$((badn + 1))
+		fi
+		_w_last=$cur
+		_w_time=$now
+		[ -n "$evs" ] && _w_evs_end[p]=$evs
+		[ $idle = 0 ] || { echo "    no packets on any path for a second"
+			return 1; }
+		kill -0 "$_w_cli" 2>/dev/null || { echo "    ib_write_bw exited:"
+			tail -n 4 "$_W_CLI_LOG" | sed 's/^/    /'; return 1; }
+	done
+	_w_name[p]=$name
+	_w_us[p]=$((_w_time - since))
+	_w_delta[p]=$(mp_delta "$begin" "$_w_last")
+	_w_tail[p]=$(mp_delta "$tail0" "$_w_last")
+	_w_good[p]=$((allmsgs * WATCH_MSG))
+	# Mean ASSUMED_BAD EVs, after the phase's first second, in tenths.
+	_w_bad[p]=$((badn ? badsum * 10 / badn : 0))
+}
+
+# watch_summary: per phase, packets and Mbit/s of every path, the goodput,
+# and the EV counters.
+watch_summary() {
+	local p i j b k
+	local -a x
+	printf '    %-10s' ''
+	for ((p = 0; p < _w_nphase; p++)); do
+		printf ' | %-16.16s' "${_w_name[p]} ($((_w_us[p] / 1000000)) s)"
+	done
+	printf '\n    %-10s' path
+	for ((p = 0; p < _w_nphase; p++)); do printf ' | %8s %7s' packets Mbit/s; done
+	printf '\n'
+	for ((i = 0; i <= MP_N; i++)); do
+		if [ $i -lt "$MP_N" ]; then
+			printf '    %-10s' "r$((i + 1))"
+		else
+			printf '    %-10s' 'all paths'
+		fi
+		for ((p = 0; p < _w_nphase; p++)); do
+			read -ra x <<<"${_w_delta[p]}"
+			b=0 k=0
+			if [ $i -lt "$MP_N" ]; then
+				b=${x[i]} k=${x[MP_N + i]}
+			else
+				for ((j = 0; j < MP_N; j++)); do
+					b=$((b + x[j])) k=$((k + x[MP_N + j]))
+				done
+			fi
+			printf ' | %8d %7s' "$k" "$(_w_mbit "$b" "${_w_us[p]}")"
+		done
+		printf '\n'
+	done
+	printf '    %-10s' goodput
+	for ((p = 0; p < _w_nphase; p++)); do
+		printf ' | %8s %7s' '' "$(_w_mbit "${_w_good[p]}" "${_w_us[p]}")"
+	done
+	printf '\n    %-10s' 'EVs BAD'
+	for ((p = 0; p < _w_nphase; p++)); do
+		printf ' | %8s %7s' 'mean' "$((_w_bad[p] / 10)).$((_w_bad[p] % 10))"
+	done
+	read -ra x <<<"${_w_evs_end[_w_nphase - 1]}"
+	printf '\n\n    The QP at the end: %s EVs GOOD, %s ASSUMED_BAD, cwnd %s packets;\n' \
+		"${x[0]}" "${x[1]}" "${x[6]}"
+	printf '    over the run %s times an EV was marked bad, %s probed back to GOOD,\n' \
+		"${x[2]}" "${x[3]}"
+	printf '    %s probes sent, %s packets resent because their EV failed.\n' \
+		"${x[4]}" "${x[5]}"
+}
+
+# watch_rate P: Mbit/s all paths carried in phase P (0 = the first).
+watch_rate() {
+	local -a x
+	local j b=0
+	read -ra x <<<"${_w_delta[$1]}"
+	for ((j = 0; j < MP_N; j++)); do b=$((b + x[j])); done
+	_w_mbit "$b" "${_w_us[$1]}"
+}
+
+# watch_goodput P: ib_write_bw's Mbit/s in phase P.
+watch_goodput() {
+	_w_mbit "${_w_good[$1]}" "${_w_us[$1]}"
+}
+
+# _w_share P I: path I's share (percent) of the bytes of phase P after its
+# first second.
+_w_share() {
+	local -a x
+	local j t=0
+	read -ra x <<<"${_w_tail[$1]}"
+	for ((j = 0; j < MP_N; j++)); do t=$((t + x[j])); done
+	echo $((t ? 100 * x[$2 - 1] / t : 0))
+}
+
+# watch_verdict: the three phases (all up, path 2 down, path 2 back)
+# showed what they should; WATCH_WHY says what did not. Rates are not
+# judged: they depend on how fast the emulating machine is.
+watch_verdict() {
+	local i s
+	for ((i = 1; i <= MP_N; i++)); do
+		s=$(_w_share 0 "$i")
+		[ "$s" -ge 5 ] || {
+			WATCH_WHY="with every path up, r$i carried only $s% of the bytes"
+			return 1; }
+	done
+	s=$(_w_share 1 2)
+	[ "$s" -eq 0 ] || {
+		WATCH_WHY="r2 still carried $s% of the bytes while down"; return 1; }
+	[ "${_w_good[1]}" -gt 0 ] || {
+		WATCH_WHY="ib_write_bw completed nothing while path 2 was down"
+		return 1; }
+	[ "${_w_bad[1]}" -ge $((_w_bad[0] + 20)) ] || {
+		WATCH_WHY="path 2 down: not more EVs ASSUMED_BAD than with every path up"
+		return 1; }
+	# ASSUMED_BAD EVs carry only probes (a few bytes): data on r2 again
+	# means its EVs were probed back to GOOD.
+	s=$(_w_share 2 2)
+	[ "$s" -ge 5 ] || {
+		WATCH_WHY="after path 2 came back it carried only $s% of the bytes"
+		return 1; }
+}
