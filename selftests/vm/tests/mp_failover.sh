@@ -33,8 +33,8 @@ sample() {
 blackhole() {
 	local tag=$1 how=$2 prog=$3 bad rec c1 c2
 	shift 3
-	pair_start 120 "$prog" -d mrcA -x "$GA4" -D 14 "$@" -- \
-		"$prog" -d mrcB -x "$GB4" -D 14 "$@" "$MP_A4"
+	pair_start 120 "$prog" -d mrcA -x "$GA4" -D 14 -F "$@" -- \
+		"$prog" -d mrcB -x "$GB4" -D 14 -F "$@" "$MP_A4"
 	sleep 4
 	if [ "$how" = down ]; then mp_path_down 2; else mp_path_loss 2 100; fi
 	sleep 4
@@ -74,8 +74,8 @@ verified() {
 		timeout 600 "$CHECK" "${ARGS[@]}" write write-imm send read \
 		atomic order many
 	pair "$1: ib_write_bw" 180 \
-		ib_write_bw -d mrcA -x "$GA4" -n 300 -- \
-		ib_write_bw -d mrcB -x "$GB4" -n 300 "$MP_A4"
+		ib_write_bw -d mrcA -x "$GA4" -n 300 -F -- \
+		ib_write_bw -d mrcB -x "$GB4" -n 300 -F "$MP_A4"
 }
 
 for ((k = 1; k < N; k++)); do

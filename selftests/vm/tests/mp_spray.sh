@@ -21,8 +21,8 @@ mp_up "topology: $N routed paths, ECMP on the L4 hash" $N 0
 spray_run() {
 	local before after
 	before=$(mp_counts_to_a)
-	pair_start 300 ib_write_bw -d mrcA -x "$GA4" -s 65536 -n 500 -- \
-		ib_write_bw -d mrcB -x "$GB4" -s 65536 -n 500 "$MP_A4"
+	pair_start 300 ib_write_bw -d mrcA -x "$GA4" -s 65536 -n 500 -F -- \
+		ib_write_bw -d mrcB -x "$GB4" -s 65536 -n 500 -F "$MP_A4"
 	# Read the sender's QP while it exists.
 	for _ in $(seq 100); do
 		evs=$(mp_qp_attr mrcB ev_count)
@@ -32,7 +32,7 @@ spray_run() {
 	pair_finish "$1: ib_write_bw over $N paths"
 	after=$(mp_counts_to_a)
 	spread=$(mp_delta "$before" "$after")
-	diag "$1: packets per router towards hostA: $spread"
+	echo "$1: packets per router towards hostA: $spread" | diag
 }
 
 spray_run "1024 EVs"
