@@ -14,18 +14,23 @@
 
 unsigned short mrc_udp_port = MRC_DEFAULT_UDP_PORT;
 
-static int mrc_set_udp_port(const char *val, const struct kernel_param *kp)
+/* A ushort module parameter within [@min, @max]; the log names a bad value. */
+static int mrc_param_set_range(const char *val, const struct kernel_param *kp,
+			       u16 min, u16 max)
 {
-	unsigned short port;
-	int err;
+	u16 n;
 
-	err = kstrtou16(val, 0, &port);
-	if (err || port == 0) {
-		pr_warn("%s: invalid udp_port '%s' (want 1-65535)\n",
-			MRC_DRV_NAME, val);
+	if (kstrtou16(val, 0, &n) || n < min || n > max) {
+		pr_warn("%s: invalid %s '%s' (want %u-%u)\n", MRC_DRV_NAME,
+			kp->name, val, min, max);
 		return -EINVAL;
 	}
 	return param_set_ushort(val, kp);
+}
+
+static int mrc_set_udp_port(const char *val, const struct kernel_param *kp)
+{
+	return mrc_param_set_range(val, kp, 1, U16_MAX);
 }
 
 static const struct kernel_param_ops mrc_udp_port_ops = {
@@ -41,14 +46,7 @@ unsigned short mrc_ev_min_active = MRC_EV_MIN_ACTIVE_DEFAULT;
 
 static int mrc_set_ev_count(const char *val, const struct kernel_param *kp)
 {
-	unsigned short n;
-
-	if (kstrtou16(val, 0, &n) || n == 0 || n > MRC_EV_COUNT_MAX) {
-		pr_warn("%s: invalid ev_count '%s' (want 1-%u)\n",
-			MRC_DRV_NAME, val, MRC_EV_COUNT_MAX);
-		return -EINVAL;
-	}
-	return param_set_ushort(val, kp);
+	return mrc_param_set_range(val, kp, 1, MRC_EV_COUNT_MAX);
 }
 
 static const struct kernel_param_ops mrc_ev_count_ops = {
@@ -59,14 +57,7 @@ static const struct kernel_param_ops mrc_ev_count_ops = {
 static int mrc_set_ev_min_active(const char *val,
 				 const struct kernel_param *kp)
 {
-	unsigned short n;
-
-	if (kstrtou16(val, 0, &n) || n > MRC_EV_COUNT_MAX) {
-		pr_warn("%s: invalid ev_min_active '%s' (want 0-%u)\n",
-			MRC_DRV_NAME, val, MRC_EV_COUNT_MAX);
-		return -EINVAL;
-	}
-	return param_set_ushort(val, kp);
+	return mrc_param_set_range(val, kp, 0, MRC_EV_COUNT_MAX);
 }
 
 static const struct kernel_param_ops mrc_ev_min_active_ops = {

@@ -10,6 +10,15 @@ check_fails "modprobe mrc udp_port=0 is refused" modprobe mrc udp_port=0
 check_output "dmesg names the bad udp_port value" "invalid udp_port '0'" dmesg
 check_fails "modprobe mrc udp_port=70000 is refused" modprobe mrc udp_port=70000
 check "modprobe mrc" modprobe mrc
+check_fails "ev_count 0 is refused" \
+	bash -c 'printf 0 > /sys/module/mrc/parameters/ev_count'
+check_fails "ev_count 4097 is refused" \
+	bash -c 'printf 4097 > /sys/module/mrc/parameters/ev_count'
+check_output "dmesg names the bad ev_count value" "invalid ev_count '4097'" dmesg
+check_output "ev_count keeps its default" '^64$' \
+	cat /sys/module/mrc/parameters/ev_count
+check_fails "ev_min_active 5000 is refused" \
+	bash -c 'printf 5000 > /sys/module/mrc/parameters/ev_min_active'
 dmesg_mark
 
 check_fails "unknown netdev is refused" rdma link add mrcX type mrc netdev nosuch0
