@@ -195,8 +195,13 @@ pair_finish() {
 		tail -n 2 /tmp/cli.log | diag
 	else
 		not_ok "$name (client rc $rc, server rc $src)"
-		{ echo "client: ${_pair_client[*]}"; tail -n 15 /tmp/cli.log;
-		  echo "server:"; tail -n 15 /tmp/srv.log; } | diag
+		# Programs print errors on stderr before their buffered stdout
+		# reaches the log, so the tail alone can miss them.
+		{ echo "client: ${_pair_client[*]}";
+		  grep -iE 'error|fail|couldn' /tmp/cli.log | head -n 6;
+		  tail -n 15 /tmp/cli.log;
+		  echo "server:"; grep -iE 'error|fail|couldn' /tmp/srv.log | head -n 6;
+		  tail -n 15 /tmp/srv.log; } | diag
 	fi
 }
 
