@@ -279,23 +279,25 @@ mp_path_up() {
 	_mp_ping "r$1" "$MP_B4" "$MP_B6"
 }
 
+# _mp_netem NAME I KEY VALUE WHAT: keep netem setting KEY (loss, delay)
+# of router I at VALUE, a non-negative number, and rebuild its qdiscs.
+_mp_netem() {
+	_mp_check_index "$2" || return
+	case $4 in
+	'' | *[!0-9.]*) echo "$1: bad $5 '$4'" >&2; return 1 ;;
+	esac
+	echo "$4" > "$_MP_STATE/r$2.$3" && _mp_qdisc "$2"
+}
+
 # mp_path_loss I PCT: netem drops PCT percent of the packets router I
 # sends, both ways; the tbf shaping stays.
 mp_path_loss() {
-	_mp_check_index "$1" || return
-	case $2 in
-	'' | *[!0-9.]*) echo "mp_path_loss: bad percentage '$2'" >&2; return 1 ;;
-	esac
-	echo "$2" > "$_MP_STATE/r$1.loss" && _mp_qdisc "$1"
+	_mp_netem mp_path_loss "$1" loss "$2" percentage
 }
 
 # mp_path_delay I MS: router I delays what it sends by MS milliseconds.
 mp_path_delay() {
-	_mp_check_index "$1" || return
-	case $2 in
-	'' | *[!0-9.]*) echo "mp_path_delay: bad delay '$2'" >&2; return 1 ;;
-	esac
-	echo "$2" > "$_MP_STATE/r$1.delay" && _mp_qdisc "$1"
+	_mp_netem mp_path_delay "$1" delay "$2" delay
 }
 
 # mp_path_reorder [STEP]: path I delays by (I-1)*STEP ms (default 2), so
