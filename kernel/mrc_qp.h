@@ -10,6 +10,7 @@
 #include <linux/hrtimer.h>
 #include <linux/skbuff.h>
 
+#include "mrc_atomic_cache.h"
 #include "mrc_obj.h"
 #include "mrc_rnr.h"
 #include "mrc_rto.h"
@@ -22,7 +23,6 @@
 #define MRC_QP_WINDOW		1024	/* PSNs in flight per direction */
 #define MRC_ACK_EVERY		16	/* coalesce: ACK at least this often */
 #define MRC_DUPTHRESH		3	/* SACKed PSNs that prove a loss */
-#define MRC_RD_ATOMIC_CACHE	16	/* remembered atomic results */
 
 /* Progress of a send WQE. */
 enum mrc_swqe_state {
@@ -99,12 +99,6 @@ struct mrc_ud_ext {
 	struct ib_ah *ah;
 	u32 remote_qpn;
 	u32 remote_qkey;
-};
-
-struct mrc_atomic_result {
-	u32 psn;
-	bool valid;
-	u64 orig;
 };
 
 /**
@@ -225,8 +219,7 @@ struct mrc_qp {
 	u32 rsn_complete;		/* next RSN to complete */
 	u32 unacked;			/* packets since the last ACK */
 	u32 ce_count;
-	struct mrc_atomic_result atomic_cache[MRC_RD_ATOMIC_CACHE];
-	u32 atomic_next;
+	struct mrc_atomic_cache atomic_cache;
 	struct mrc_rnr_gate rnr_gate;	/* drop after an RNR NACK */
 
 	/* transmit backlog built under @lock, sent after it */

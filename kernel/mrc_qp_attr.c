@@ -71,7 +71,7 @@ static void mrc_qp_reset_locked(struct mrc_qp *qp)
 	mrc_rnr_gate_reset(&qp->rnr_gate);
 	mrc_req_rnr_reset(qp);
 	memset(qp->rmsg, 0, MRC_QP_WINDOW * sizeof(*qp->rmsg));
-	memset(qp->atomic_cache, 0, sizeof(qp->atomic_cache));
+	mrc_atomic_cache_reset(&qp->atomic_cache);
 	qp->sq_fetch = qp->sq.own;
 	qp->sq_send = qp->sq.own;
 	qp->next_rsn = 0;

@@ -9,6 +9,9 @@
 /* Internal verdicts besides the wire syndromes. */
 #define MRC_RESP_DROP	0xff
 
+/* Every atomic a requester may still retry must fit in the cache. */
+static_assert(MRC_MAX_RD_ATOMIC <= MRC_ATOMIC_CACHE_SIZE);
+
 static void mrc_resp_send_ack(struct mrc_qp *qp, const struct mrc_pkt *req,
 			      u8 syndrome)
 {
@@ -251,22 +254,11 @@ static int mrc_resp_read(struct mrc_qp *qp, const struct mrc_pkt *req)
 	return 0;
 }
 
-static struct mrc_atomic_result *
-mrc_resp_atomic_cached(struct mrc_qp *qp, u32 psn)
-{
-	u32 i;
-
-	for (i = 0; i < MRC_RD_ATOMIC_CACHE; i++)
-		if (qp->atomic_cache[i].valid && qp->atomic_cache[i].psn == psn)
-			return &qp->atomic_cache[i];
-	return NULL;
-}
-
 /* Execute an atomic once; a repeated request gets the remembered result. */
 static int mrc_resp_atomic(struct mrc_qp *qp, const struct mrc_pkt *req,
 			   bool dup)
 {
-	struct mrc_atomic_result *res = mrc_resp_atomic_cached(qp, req->psn);
+	const struct mrc_atomic_result *res;
 	struct mrc_pkt pkt = {};
 	struct sk_buff *skb;
 	struct mrc_mr *mr;
@@ -275,6 +267,8 @@ static int mrc_resp_atomic(struct mrc_qp *qp, const struct mrc_pkt *req,
 	u64 orig;
 
 	if (dup) {
+		/* Only a requester breaking max_rd_atomic asks for more. */
+		res = mrc_atomic_cache_find(&qp->atomic_cache, req->psn);
 		if (!res)
 			return MRC_RESP_DROP;
 		orig = res->orig;
@@ -293,10 +287,7 @@ static int mrc_resp_atomic(struct mrc_qp *qp, const struct mrc_pkt *req,
 		mrc_mr_put(mr);
 		if (status)
 			return MRC_SYN_INVALID_REQ;
-		res = &qp->atomic_cache[qp->atomic_next++ % MRC_RD_ATOMIC_CACHE];
-		res->valid = true;
-		res->psn = req->psn;
-		res->orig = orig;
+		mrc_atomic_cache_store(&qp->atomic_cache, req->psn, orig);
 		mrc_rxwin_accept(&qp->rxwin, req->psn);
 	}
 
