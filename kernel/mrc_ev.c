@@ -10,7 +10,9 @@
  * Health: a loss blamed on a GOOD EV makes it ASSUMED_BAD at once; it
  * then carries only probes until MRC_EV_PROBES_TO_GOOD consecutive
  * probes are answered. Fewer than min_active GOOD EVs is not allowed
- * while ASSUMED_BAD ones exist: the one bad for longest is readmitted.
+ * while ASSUMED_BAD ones exist: the one with the most probe answers in a
+ * row, else the one bad for longest, is readmitted. Retransmissions take
+ * only EVs that just delivered (mrc_ev_choose_retx()).
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>
@@ -43,6 +45,7 @@ int mrc_ev_init(struct mrc_ev_table *t, u16 count, u16 min_active, u16 seed)
 	t->count = count;
 	t->ngood = count;
 	t->min_active = min(min_active, count);
+	t->last_delivered = count;
 	t->next_probe_id = 1;
 	/* Consecutive ports stay distinct for any count below 2^14. */
 	for (i = 0; i < count; i++)
@@ -133,6 +136,30 @@ u16 mrc_ev_choose(struct mrc_ev_table *t)
 }
 
 /**
+ * mrc_ev_choose_retx() - the EV for a retransmission
+ * @t: the table
+ *
+ * A retransmission lost again costs a timeout, and the timeouts in a row
+ * are what retry_cnt counts; so it takes an EV that has just shown it
+ * delivers: a recycled one, else the one credited last, and only when
+ * neither is GOOD any more the round robin's choice. An EV readmitted
+ * for min_active, or one not yet found dead, proved nothing.
+ *
+ * Return: an EV index.
+ */
+u16 mrc_ev_choose_retx(struct mrc_ev_table *t)
+{
+	u16 idx;
+
+	if (mrc_ev_pop_recycled(t, &idx))
+		return idx;
+	if (t->last_delivered < t->count &&
+	    t->ev[t->last_delivered].state == MRC_EV_GOOD)
+		return t->last_delivered;
+	return mrc_ev_choose(t);
+}
+
+/**
  * mrc_ev_on_send() - account a packet sent on an EV
  * @t: the table
  * @idx: the EV (below @t->count)
@@ -167,21 +194,29 @@ void mrc_ev_on_delivered(struct mrc_ev_table *t, u16 idx, bool ce,
 		ev->penalty = MRC_EV_CE_PENALTY;
 		return;
 	}
-	if (ev->state == MRC_EV_GOOD)
+	if (ev->state == MRC_EV_GOOD) {
 		mrc_ev_push_recycled(t, idx);
+		t->last_delivered = idx;
+	}
 }
 
-/* Bring back the EV that has been ASSUMED_BAD the longest. */
-static void mrc_ev_readmit_oldest(struct mrc_ev_table *t, u32 now_ts)
+/*
+ * Bring back an ASSUMED_BAD EV: the one with the most probe answers in a
+ * row (its path works again), and among equals the one bad for longest.
+ */
+static void mrc_ev_readmit(struct mrc_ev_table *t, u32 now_ts)
 {
 	u32 age, oldest = 0;
 	u16 i, pick = t->count;
 
 	for (i = 0; i < t->count; i++) {
-		if (t->ev[i].state != MRC_EV_ASSUMED_BAD)
+		const struct mrc_ev *ev = &t->ev[i];
+
+		if (ev->state != MRC_EV_ASSUMED_BAD)
 			continue;
-		age = now_ts - t->ev[i].bad_ts;
-		if (pick == t->count || age > oldest) {
+		age = now_ts - ev->bad_ts;
+		if (pick == t->count || ev->probe_ok > t->ev[pick].probe_ok ||
+		    (ev->probe_ok == t->ev[pick].probe_ok && age > oldest)) {
 			pick = i;
 			oldest = age;
 		}
@@ -219,7 +254,7 @@ bool mrc_ev_on_loss(struct mrc_ev_table *t, u16 idx, u32 now_ts)
 	t->ngood--;
 	t->marked_bad++;
 	if (t->ngood < t->min_active)
-		mrc_ev_readmit_oldest(t, now_ts);
+		mrc_ev_readmit(t, now_ts);
 	return true;
 }
 

@@ -73,6 +73,8 @@ struct mrc_ev {
  * @probe_cursor: next EV mrc_ev_next_probe() looks at
  * @rc_head: first FIFO slot
  * @rc_len: FIFO length
+ * @last_delivered: the GOOD EV an acknowledgment credited last
+ *	(@count: none)
  * @next_probe_id: id source for probes (never 0)
  * @marked_bad: GOOD -> ASSUMED_BAD transitions
  * @recovered: ASSUMED_BAD -> GOOD transitions by probing
@@ -88,6 +90,7 @@ struct mrc_ev_table {
 	u16 probe_cursor;
 	u16 rc_head;
 	u16 rc_len;
+	u16 last_delivered;
 	u32 next_probe_id;
 	u64 marked_bad;
 	u64 recovered;
@@ -97,6 +100,7 @@ struct mrc_ev_table {
 int mrc_ev_init(struct mrc_ev_table *t, u16 count, u16 min_active, u16 seed);
 void mrc_ev_destroy(struct mrc_ev_table *t);
 u16 mrc_ev_choose(struct mrc_ev_table *t);
+u16 mrc_ev_choose_retx(struct mrc_ev_table *t);
 u32 mrc_ev_on_send(struct mrc_ev_table *t, u16 idx);
 void mrc_ev_on_delivered(struct mrc_ev_table *t, u16 idx, bool ce,
 			 u32 rtt_ts);

@@ -22,11 +22,12 @@
 /**
  * mrc_mp_pick_ev() - choose the EV of a requester packet
  * @qp: the QP
- * @pkt: headers being built; ev and ev_seq are set
+ * @pkt: headers being built (flags set); ev and ev_seq are set
  */
 void mrc_mp_pick_ev(struct mrc_qp *qp, struct mrc_pkt *pkt)
 {
-	pkt->ev = mrc_ev_choose(&qp->evs);
+	pkt->ev = pkt->flags & MRC_FLAG_RETX ? mrc_ev_choose_retx(&qp->evs) :
+					       mrc_ev_choose(&qp->evs);
 	pkt->ev_seq = mrc_ev_on_send(&qp->evs, pkt->ev);
 }
 

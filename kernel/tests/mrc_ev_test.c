@@ -115,6 +115,55 @@ static void min_active_readmits_oldest(struct kunit *test)
 	mrc_ev_destroy(&t);
 }
 
+/* An EV that answered a probe beats one that has only been bad longer. */
+static void min_active_readmits_answering_ev_first(struct kunit *test)
+{
+	struct mrc_ev_table t;
+	u32 id;
+	u16 idx;
+
+	setup(test, &t, 4, 2);
+	mrc_ev_on_loss(&t, 0, 10);
+	mrc_ev_on_loss(&t, 1, 20);
+	KUNIT_ASSERT_TRUE(test, mrc_ev_next_probe(&t, 5000, 100, &idx, &id));
+	KUNIT_ASSERT_EQ(test, idx, 0);
+	KUNIT_ASSERT_TRUE(test, mrc_ev_next_probe(&t, 5000, 100, &idx, &id));
+	KUNIT_ASSERT_EQ(test, idx, 1);
+	KUNIT_EXPECT_FALSE(test, mrc_ev_on_probe_reply(&t, 1, id));
+	mrc_ev_on_loss(&t, 2, 30);
+	KUNIT_EXPECT_EQ(test, t.ev[1].state, MRC_EV_GOOD);
+	KUNIT_EXPECT_EQ(test, t.ev[0].state, MRC_EV_ASSUMED_BAD);
+	mrc_ev_destroy(&t);
+}
+
+/*
+ * Retransmissions take an EV that just delivered: recycled ones, then the
+ * one credited last (again and again), never one that proved nothing.
+ */
+static void retransmission_takes_a_proven_ev(struct kunit *test)
+{
+	struct mrc_ev_table t;
+
+	setup(test, &t, 16, 4);
+	/* Nothing delivered yet: the round robin decides. */
+	KUNIT_EXPECT_EQ(test, mrc_ev_choose_retx(&t), 0);
+	mrc_ev_on_delivered(&t, 11, false, 0);
+	mrc_ev_on_delivered(&t, 5, false, 0);
+	KUNIT_EXPECT_EQ(test, mrc_ev_choose_retx(&t), 11);
+	KUNIT_EXPECT_EQ(test, mrc_ev_choose_retx(&t), 5);
+	KUNIT_EXPECT_EQ(test, mrc_ev_choose_retx(&t), 5);
+	KUNIT_EXPECT_EQ(test, mrc_ev_choose_retx(&t), 5);
+	/* New data still spreads. */
+	KUNIT_EXPECT_EQ(test, mrc_ev_choose(&t), 1);
+	/* The last one credited went bad: back to the round robin. */
+	mrc_ev_on_loss(&t, 5, 100);
+	KUNIT_EXPECT_EQ(test, mrc_ev_choose_retx(&t), 2);
+	/* A CE-marked acknowledgment proves no clean delivery. */
+	mrc_ev_on_delivered(&t, 9, true, 0);
+	KUNIT_EXPECT_EQ(test, mrc_ev_choose_retx(&t), 3);
+	mrc_ev_destroy(&t);
+}
+
 static void all_bad_still_chooses(struct kunit *test)
 {
 	struct mrc_ev_table t;
@@ -222,6 +271,8 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(ecn_mark_penalises),
 	KUNIT_CASE(loss_makes_ev_assumed_bad),
 	KUNIT_CASE(min_active_readmits_oldest),
+	KUNIT_CASE(min_active_readmits_answering_ev_first),
+	KUNIT_CASE(retransmission_takes_a_proven_ev),
 	KUNIT_CASE(all_bad_still_chooses),
 	KUNIT_CASE(probes_bring_ev_back),
 	KUNIT_CASE(unanswered_probe_restarts_count),
