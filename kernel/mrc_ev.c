@@ -153,8 +153,7 @@ u16 mrc_ev_choose_retx(struct mrc_ev_table *t)
 
 	if (mrc_ev_pop_recycled(t, &idx))
 		return idx;
-	if (t->last_delivered < t->count &&
-	    t->ev[t->last_delivered].state == MRC_EV_GOOD)
+	if (mrc_ev_has_proven(t))
 		return t->last_delivered;
 	return mrc_ev_choose(t);
 }

@@ -116,6 +116,13 @@ static inline u16 mrc_ev_sport(const struct mrc_ev_table *t, u16 idx)
 	return t->ev[idx].sport;
 }
 
+/* Whether an EV credited lately is still GOOD (mrc_ev_choose_retx()). */
+static inline bool mrc_ev_has_proven(const struct mrc_ev_table *t)
+{
+	return t->last_delivered < t->count &&
+	       t->ev[t->last_delivered].state == MRC_EV_GOOD;
+}
+
 /* EVs waiting for probes. */
 static inline u16 mrc_ev_nbad(const struct mrc_ev_table *t)
 {

@@ -197,6 +197,7 @@ struct mrc_qp {
 	struct mrc_cwnd cc;		/* congestion window */
 	u32 rto_ts;			/* when the last timeout fired */
 	bool rto_undo;			/* it may still prove spurious */
+	bool rto_spread;		/* resend the oldest PSN on several EVs */
 	u64 spurious_rto;		/* timeouts taken back */
 	struct mrc_rnr rnr;		/* RNR NACK retries */
 	struct hrtimer rnr_timer;	/* RNR wait */

@@ -508,11 +508,39 @@ void mrc_req_arm_rto(struct mrc_qp *qp, bool restart)
 	qp->rto_armed = true;
 }
 
+/* Build and queue PSN @psn of @w again. */
+static void mrc_req_resend(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn)
+{
+	switch (w->wqe.opcode) {
+	case IB_WR_RDMA_READ:
+		if (!test_bit(psn & (MRC_QP_WINDOW - 1), qp->rd_got))
+			mrc_req_send_read(qp, w, psn, 1, true);
+		break;
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+	case IB_WR_ATOMIC_FETCH_AND_ADD:
+		if (w->state != MRC_SWQE_DONE)
+			mrc_req_send_atomic(qp, w, true);
+		break;
+	default:
+		mrc_req_send_data(qp, w, psn - w->first_psn, true);
+		break;
+	}
+}
+
+/*
+ * Copies of the oldest PSN after a timeout that found no EV proven to
+ * deliver: each goes on another EV of the round robin, so one dead path
+ * (or several) cannot swallow every retry; the responder drops the
+ * duplicates and its acknowledgments credit the EVs that work.
+ */
+#define MRC_RTO_SPREAD	4
+
 /* Send again every PSN the window marks lost. */
 static void mrc_req_retransmit(struct mrc_qp *qp)
 {
 	u32 psn = mrc_txwin_oldest_unacked(&qp->txwin);
 	u32 in_flight = mrc_txwin_in_flight(&qp->txwin);
+	u32 una = psn, copies;
 	/*
 	 * Retransmissions obey the congestion window like new data: a
 	 * timeout marks everything lost, and resending it all at once is
@@ -526,20 +554,12 @@ static void mrc_req_retransmit(struct mrc_qp *qp)
 		u32 idx = qp->psn_wqe[psn & (MRC_QP_WINDOW - 1)];
 		struct mrc_swqe *w = &qp->swqe[idx & qp->sq.mask];
 
-		switch (w->wqe.opcode) {
-		case IB_WR_RDMA_READ:
-			if (!test_bit(psn & (MRC_QP_WINDOW - 1), qp->rd_got))
-				mrc_req_send_read(qp, w, psn, 1, true);
-			break;
-		case IB_WR_ATOMIC_CMP_AND_SWP:
-		case IB_WR_ATOMIC_FETCH_AND_ADD:
-			if (w->state != MRC_SWQE_DONE)
-				mrc_req_send_atomic(qp, w, true);
-			break;
-		default:
-			mrc_req_send_data(qp, w, psn - w->first_psn, true);
-			break;
-		}
+		copies = 1;
+		if (psn == una && qp->rto_spread)
+			copies = min_t(u32, MRC_RTO_SPREAD, qp->evs.count);
+		qp->rto_spread = false;
+		while (copies--)
+			mrc_req_resend(qp, w, psn);
 		/* The builder recorded the EV it picked; keep it. */
 		mrc_txwin_on_retransmit(&qp->txwin, psn,
 					mrc_txwin_entry(&qp->txwin, psn)->ev,
@@ -621,6 +641,7 @@ enum hrtimer_restart mrc_rto_fire(struct hrtimer *timer)
 	qp->rto_ts = mrc_now_ts();
 	qp->rto_undo = true;
 	mrc_req_blame_oldest(qp);
+	qp->rto_spread = !mrc_ev_has_proven(&qp->evs);
 	mrc_txwin_mark_all_lost(&qp->txwin);
 	mrc_req_rerequest(qp);
 out:

@@ -146,8 +146,10 @@ static void retransmission_takes_a_proven_ev(struct kunit *test)
 
 	setup(test, &t, 16, 4);
 	/* Nothing delivered yet: the round robin decides. */
+	KUNIT_EXPECT_FALSE(test, mrc_ev_has_proven(&t));
 	KUNIT_EXPECT_EQ(test, mrc_ev_choose_retx(&t), 0);
 	mrc_ev_on_delivered(&t, 11, false, 0);
+	KUNIT_EXPECT_TRUE(test, mrc_ev_has_proven(&t));
 	mrc_ev_on_delivered(&t, 5, false, 0);
 	KUNIT_EXPECT_EQ(test, mrc_ev_choose_retx(&t), 11);
 	KUNIT_EXPECT_EQ(test, mrc_ev_choose_retx(&t), 5);
@@ -157,6 +159,7 @@ static void retransmission_takes_a_proven_ev(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mrc_ev_choose(&t), 1);
 	/* The last one credited went bad: back to the round robin. */
 	mrc_ev_on_loss(&t, 5, 100);
+	KUNIT_EXPECT_FALSE(test, mrc_ev_has_proven(&t));
 	KUNIT_EXPECT_EQ(test, mrc_ev_choose_retx(&t), 2);
 	/* A CE-marked acknowledgment proves no clean delivery. */
 	mrc_ev_on_delivered(&t, 9, true, 0);
