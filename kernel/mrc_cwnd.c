@@ -4,6 +4,12 @@
  * until ssthresh, then it grows by one PSN per window acknowledged. A
  * loss or an ECN mark halves it, at most once per window of data (the
  * PSNs sent before the reaction); a timeout drops it to the minimum.
+ * A window of data in which even the lowest queueing delay sampled
+ * exceeds the target cuts a quarter: without it a loss-free bottleneck
+ * queue (a slow NIC's, or a shaper's) grows until the round trip passes
+ * the RTO ceiling and every window ends in a timeout. The lowest sample,
+ * not each one: a standing queue delays every packet, a stalled CPU only
+ * some.
  */
 #include <linux/kernel.h>
 
@@ -23,6 +29,8 @@ void mrc_cwnd_init(struct mrc_cwnd *cc, u32 max, u32 next_psn)
 	cc->ssthresh = cc->max;
 	cc->acc = 0;
 	cc->recover = next_psn;
+	cc->round_end = next_psn;
+	cc->round_min = U32_MAX;
 }
 
 /**
@@ -60,6 +68,40 @@ bool mrc_cwnd_on_congestion(struct mrc_cwnd *cc, u32 una, u32 next_psn)
 		return false;
 	cc->ssthresh = max(cc->cwnd / 2, (u32)MRC_CWND_MIN);
 	cc->cwnd = cc->ssthresh;
+	cc->acc = 0;
+	cc->recover = next_psn;
+	return true;
+}
+
+/**
+ * mrc_cwnd_on_delay() - account a queueing delay sample
+ * @cc: state
+ * @qdelay_ts: the sample's delay above its path's base RTT, 1.024 us units
+ * @una: oldest unacknowledged PSN
+ * @next_psn: PSN the sender will use next
+ *
+ * A round ends when @una passes the PSN that was next when it began. If
+ * its lowest sample was over MRC_CWND_QDELAY_TARGET_TS, the window
+ * shrinks by a quarter and slow start ends: the queue says the window is
+ * past the path's capacity. Not within a window already cut for a loss.
+ *
+ * Return: true when the window was reduced.
+ */
+bool mrc_cwnd_on_delay(struct mrc_cwnd *cc, u32 qdelay_ts, u32 una,
+		       u32 next_psn)
+{
+	bool standing;
+
+	cc->round_min = min(cc->round_min, qdelay_ts);
+	if (mrc_psn_before(una, cc->round_end))
+		return false;
+	standing = cc->round_min > MRC_CWND_QDELAY_TARGET_TS;
+	cc->round_min = U32_MAX;
+	cc->round_end = next_psn;
+	if (!standing || mrc_psn_before(una, cc->recover))
+		return false;
+	cc->cwnd = max(cc->cwnd - cc->cwnd / 4, (u32)MRC_CWND_MIN);
+	cc->ssthresh = cc->cwnd;
 	cc->acc = 0;
 	cc->recover = next_psn;
 	return true;

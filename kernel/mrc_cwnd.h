@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Per-QP congestion window: AIMD on loss and ECN, in PSNs. Pure
- * arithmetic behind a small interface, so NSCC can replace it later.
+ * Per-QP congestion window: AIMD on loss and ECN, and a gentler cut when
+ * the queueing delay passes a target, in PSNs. Pure arithmetic behind a
+ * small interface, so NSCC can replace it later.
  */
 #ifndef MRC_CWND_H
 #define MRC_CWND_H
@@ -10,6 +11,12 @@
 
 #define MRC_CWND_MIN		8
 #define MRC_CWND_INIT		32
+/*
+ * Queueing delay that cuts the window: under the RTO floor (4 ms), so a
+ * queue never grows into spurious timeouts, and above the millisecond
+ * stalls of a loaded machine's CPUs.
+ */
+#define MRC_CWND_QDELAY_TARGET_TS	3000	/* 1.024 us units: ~3 ms */
 
 /**
  * struct mrc_cwnd - congestion window state
@@ -20,6 +27,8 @@
  * @recover: no second decrease until the cumulative ACK passes this PSN
  * @prior_cwnd: @cwnd before the last timeout, for mrc_cwnd_undo()
  * @prior_ssthresh: @ssthresh before the last timeout
+ * @round_end: the delay round ends when the cumulative ACK passes it
+ * @round_min: lowest queueing delay sampled this round (U32_MAX: none)
  */
 struct mrc_cwnd {
 	u32 cwnd;
@@ -29,11 +38,15 @@ struct mrc_cwnd {
 	u32 recover;
 	u32 prior_cwnd;
 	u32 prior_ssthresh;
+	u32 round_end;
+	u32 round_min;
 };
 
 void mrc_cwnd_init(struct mrc_cwnd *cc, u32 max, u32 next_psn);
 void mrc_cwnd_on_ack(struct mrc_cwnd *cc, u32 acked);
 bool mrc_cwnd_on_congestion(struct mrc_cwnd *cc, u32 una, u32 next_psn);
+bool mrc_cwnd_on_delay(struct mrc_cwnd *cc, u32 qdelay_ts, u32 una,
+		       u32 next_psn);
 void mrc_cwnd_on_timeout(struct mrc_cwnd *cc, u32 next_psn);
 void mrc_cwnd_undo(struct mrc_cwnd *cc);
 

@@ -258,6 +258,37 @@ bool mrc_ev_on_loss(struct mrc_ev_table *t, u16 idx, u32 now_ts)
 }
 
 /**
+ * mrc_ev_queue_delay() - an RTT sample's delay above the EV's base RTT
+ * @t: the table
+ * @idx: the EV (from the network: checked here)
+ * @rtt_ts: the sample, 1.024 us units (non-zero)
+ * @now_ts: current time, 1.024 us units
+ *
+ * Each EV keeps its own base (the lowest RTT of the last ~10 s): paths
+ * differ in length, and a long path is not a queue. The base is taken
+ * again from the next sample once it is older, so a path that became
+ * longer for good stops looking queued.
+ *
+ * Return: the sample minus the base, 0 for a new base or a bad @idx.
+ */
+u32 mrc_ev_queue_delay(struct mrc_ev_table *t, u16 idx, u32 rtt_ts,
+		       u32 now_ts)
+{
+	struct mrc_ev *ev;
+
+	if (idx >= t->count)
+		return 0;
+	ev = &t->ev[idx];
+	if (!ev->min_rtt || rtt_ts <= ev->min_rtt ||
+	    now_ts - ev->min_rtt_ts > MRC_EV_MIN_RTT_TS) {
+		ev->min_rtt = rtt_ts;
+		ev->min_rtt_ts = now_ts;
+		return 0;
+	}
+	return rtt_ts - ev->min_rtt;
+}
+
+/**
  * mrc_ev_next_probe() - an ASSUMED_BAD EV due for a probe
  * @t: the table
  * @now_ts: current time, 1.024 us units

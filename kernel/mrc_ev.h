@@ -18,6 +18,7 @@
 #define MRC_EV_CE_PENALTY	4	/* turns skipped after an ECN mark */
 #define MRC_EV_SPORT_BASE	0xc000	/* RoCE v2 source port range */
 #define MRC_EV_SPORT_MASK	0x3fff
+#define MRC_EV_MIN_RTT_TS	10000000	/* ~10 s: min RTT forgotten */
 
 enum mrc_ev_state {
 	MRC_EV_GOOD,		/* carries traffic */
@@ -41,6 +42,8 @@ enum mrc_ev_state {
  * @probe_ts: when the last probe went out
  * @bad_ts: when it became ASSUMED_BAD
  * @srtt: smoothed RTT, 1.024 us units scaled by 8 (0: no sample)
+ * @min_rtt: lowest RTT seen lately, 1.024 us units (0: no sample)
+ * @min_rtt_ts: when @min_rtt was taken
  * @tx_pkts: packets sent on it
  * @losses: losses blamed on it
  */
@@ -58,6 +61,8 @@ struct mrc_ev {
 	u32 probe_ts;
 	u32 bad_ts;
 	u32 srtt;
+	u32 min_rtt;
+	u32 min_rtt_ts;
 	u64 tx_pkts;
 	u64 losses;
 };
@@ -105,6 +110,8 @@ u32 mrc_ev_on_send(struct mrc_ev_table *t, u16 idx);
 void mrc_ev_on_delivered(struct mrc_ev_table *t, u16 idx, bool ce,
 			 u32 rtt_ts);
 bool mrc_ev_on_loss(struct mrc_ev_table *t, u16 idx, u32 now_ts);
+u32 mrc_ev_queue_delay(struct mrc_ev_table *t, u16 idx, u32 rtt_ts,
+		       u32 now_ts);
 bool mrc_ev_next_probe(struct mrc_ev_table *t, u32 now_ts, u32 interval_ts,
 		       u16 *idx, u32 *probe_id);
 bool mrc_ev_on_probe_reply(struct mrc_ev_table *t, u16 idx, u32 probe_id);

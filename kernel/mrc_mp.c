@@ -179,6 +179,13 @@ void mrc_mp_on_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 rtt_ts)
 
 	mrc_ev_on_delivered(&qp->evs, pkt->aeth.ev, pkt->aeth.ce_count,
 			    rtt_ts);
+	if (rtt_ts &&
+	    mrc_cwnd_on_delay(&qp->cc,
+			      mrc_ev_queue_delay(&qp->evs, pkt->aeth.ev, rtt_ts,
+						 mrc_now_ts()),
+			      mrc_txwin_oldest_unacked(&qp->txwin),
+			      mrc_txwin_next_psn(&qp->txwin)))
+		qp->delay_cuts++;
 	mrc_mp_ev_gaps(qp, reo);
 	/*
 	 * Spraying reorders packets across paths by design: a hole counts as
@@ -294,48 +301,53 @@ void mrc_mp_probe_reply_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 int mrc_mp_fill_res_qp(struct sk_buff *msg, struct ib_qp *ibqp)
 {
 	struct mrc_qp *qp = to_mrc_qp(ibqp);
-	u64 marked, recovered, readmitted, probes, replies, ev_retx, spurious;
-	u64 gap, sack;
-	u32 count, good, bad, cwnd, srtt_us, rto_us;
+	struct mrc_mp_attr {
+		const char *name;
+		u64 val;
+		bool wide;	/* u64 on the wire, else u32 */
+	} a[] = {
+		{ "ev_count" }, { "ev_good" }, { "ev_assumed_bad" },
+		{ "ev_marked_bad", 0, true }, { "ev_recovered", 0, true },
+		{ "ev_readmitted", 0, true }, { "probes_sent", 0, true },
+		{ "probe_replies", 0, true }, { "ev_retransmits", 0, true },
+		{ "cwnd" }, { "srtt_us" }, { "rto_us" },
+		{ "rto_fired", 0, true }, { "spurious_rto", 0, true },
+		{ "cwnd_delay_cuts", 0, true }, { "lost_ev_gap", 0, true },
+		{ "lost_sack", 0, true },
+	};
 	struct nlattr *table;
+	unsigned int i = 0;
+	int err = 0;
 
 	spin_lock_bh(&qp->lock);
-	count = qp->evs.count;
-	good = qp->evs.ngood;
-	bad = mrc_ev_nbad(&qp->evs);
-	marked = qp->evs.marked_bad;
-	recovered = qp->evs.recovered;
-	readmitted = qp->evs.readmitted;
-	probes = qp->probes_sent;
-	replies = qp->probe_replies;
-	ev_retx = qp->ev_retx;
-	spurious = qp->spurious_rto;
-	gap = qp->lost_ev_gap;
-	sack = qp->lost_sack;
-	cwnd = qp->cc.cwnd;
-	srtt_us = div_u64(mrc_rto_srtt_ns(&qp->rto), NSEC_PER_USEC);
-	rto_us = div_u64(mrc_rto_timeout_ns(&qp->rto), NSEC_PER_USEC);
+	a[i++].val = qp->evs.count;
+	a[i++].val = qp->evs.ngood;
+	a[i++].val = mrc_ev_nbad(&qp->evs);
+	a[i++].val = qp->evs.marked_bad;
+	a[i++].val = qp->evs.recovered;
+	a[i++].val = qp->evs.readmitted;
+	a[i++].val = qp->probes_sent;
+	a[i++].val = qp->probe_replies;
+	a[i++].val = qp->ev_retx;
+	a[i++].val = qp->cc.cwnd;
+	a[i++].val = div_u64(mrc_rto_srtt_ns(&qp->rto), NSEC_PER_USEC);
+	a[i++].val = div_u64(mrc_rto_timeout_ns(&qp->rto), NSEC_PER_USEC);
+	a[i++].val = qp->rto_fired;
+	a[i++].val = qp->spurious_rto;
+	a[i++].val = qp->delay_cuts;
+	a[i++].val = qp->lost_ev_gap;
+	a[i++].val = qp->lost_sack;
 	spin_unlock_bh(&qp->lock);
+	WARN_ON_ONCE(i != ARRAY_SIZE(a));
 
 	/* Driver attributes live in their own nest, which `rdma -dd` prints. */
 	table = nla_nest_start_noflag(msg, RDMA_NLDEV_ATTR_DRIVER);
 	if (!table)
 		return -EMSGSIZE;
-	if (rdma_nl_put_driver_u32(msg, "ev_count", count) ||
-	    rdma_nl_put_driver_u32(msg, "ev_good", good) ||
-	    rdma_nl_put_driver_u32(msg, "ev_assumed_bad", bad) ||
-	    rdma_nl_put_driver_u64(msg, "ev_marked_bad", marked) ||
-	    rdma_nl_put_driver_u64(msg, "ev_recovered", recovered) ||
-	    rdma_nl_put_driver_u64(msg, "ev_readmitted", readmitted) ||
-	    rdma_nl_put_driver_u64(msg, "probes_sent", probes) ||
-	    rdma_nl_put_driver_u64(msg, "probe_replies", replies) ||
-	    rdma_nl_put_driver_u64(msg, "ev_retransmits", ev_retx) ||
-	    rdma_nl_put_driver_u32(msg, "cwnd", cwnd) ||
-	    rdma_nl_put_driver_u32(msg, "srtt_us", srtt_us) ||
-	    rdma_nl_put_driver_u32(msg, "rto_us", rto_us) ||
-	    rdma_nl_put_driver_u64(msg, "spurious_rto", spurious) ||
-	    rdma_nl_put_driver_u64(msg, "lost_ev_gap", gap) ||
-	    rdma_nl_put_driver_u64(msg, "lost_sack", sack)) {
+	for (i = 0; i < ARRAY_SIZE(a) && !err; i++)
+		err = a[i].wide ? rdma_nl_put_driver_u64(msg, a[i].name, a[i].val) :
+				  rdma_nl_put_driver_u32(msg, a[i].name, a[i].val);
+	if (err) {
 		nla_nest_cancel(msg, table);
 		return -EMSGSIZE;
 	}

@@ -199,6 +199,8 @@ struct mrc_qp {
 	bool rto_undo;			/* it may still prove spurious */
 	bool rto_spread;		/* resend the oldest PSN on several EVs */
 	u64 spurious_rto;		/* timeouts taken back */
+	u64 rto_fired;			/* retransmission timeouts */
+	u64 delay_cuts;			/* cwnd cut for queueing delay */
 	struct mrc_rnr rnr;		/* RNR NACK retries */
 	struct hrtimer rnr_timer;	/* RNR wait */
 	struct work_struct req_work;

@@ -638,6 +638,7 @@ enum hrtimer_restart mrc_rto_fire(struct hrtimer *timer)
 		goto out;
 	}
 	mrc_cwnd_on_timeout(&qp->cc, mrc_txwin_next_psn(&qp->txwin));
+	qp->rto_fired++;
 	qp->rto_ts = mrc_now_ts();
 	qp->rto_undo = true;
 	mrc_req_blame_oldest(qp);

@@ -111,6 +111,44 @@ static void spurious_timeout_is_undone(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cc.ssthresh, 1024U);
 }
 
+#define QD_HIGH	(MRC_CWND_QDELAY_TARGET_TS + 1)
+
+/*
+ * A round whose every sample is over the target cuts a quarter and ends
+ * slow start; one low sample in a round (a stall, not a queue) spares it.
+ */
+static void delay_cuts_only_a_standing_queue(struct kunit *test)
+{
+	struct mrc_cwnd cc;
+
+	mrc_cwnd_init(&cc, 1024, 0);
+	mrc_cwnd_on_ack(&cc, 68);
+	KUNIT_ASSERT_EQ(test, cc.cwnd, 100U);
+	/* Round [0, 0) ends at once: it had one high sample. */
+	KUNIT_EXPECT_TRUE(test, mrc_cwnd_on_delay(&cc, QD_HIGH, 0, 100));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 75U);
+	KUNIT_EXPECT_EQ(test, cc.ssthresh, 75U);
+	/* Round up to 100: high samples, one low one. */
+	KUNIT_EXPECT_FALSE(test, mrc_cwnd_on_delay(&cc, QD_HIGH, 10, 120));
+	KUNIT_EXPECT_FALSE(test, mrc_cwnd_on_delay(&cc, 5, 50, 150));
+	KUNIT_EXPECT_FALSE(test, mrc_cwnd_on_delay(&cc, QD_HIGH, 100, 200));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 75U);
+	/* Round up to 200: all high. */
+	KUNIT_EXPECT_FALSE(test, mrc_cwnd_on_delay(&cc, QD_HIGH, 150, 250));
+	KUNIT_EXPECT_TRUE(test, mrc_cwnd_on_delay(&cc, QD_HIGH, 200, 300));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 57U);
+	/* No cut inside a window already cut for a loss. */
+	KUNIT_EXPECT_TRUE(test, mrc_cwnd_on_congestion(&cc, 300, 1000));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 28U);
+	KUNIT_EXPECT_FALSE(test, mrc_cwnd_on_delay(&cc, QD_HIGH, 300, 1000));
+	KUNIT_EXPECT_FALSE(test, mrc_cwnd_on_delay(&cc, QD_HIGH, 400, 1000));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 28U);
+	/* That round, past the loss's window, still ends in a cut. */
+	cc.cwnd = MRC_CWND_MIN + 1;
+	KUNIT_EXPECT_TRUE(test, mrc_cwnd_on_delay(&cc, QD_HIGH, 1000, 1100));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, (u32)MRC_CWND_MIN);
+}
+
 static struct kunit_case mrc_cwnd_cases[] = {
 	KUNIT_CASE(starts_at_init_and_respects_max),
 	KUNIT_CASE(slow_start_then_additive),
@@ -120,6 +158,7 @@ static struct kunit_case mrc_cwnd_cases[] = {
 	KUNIT_CASE(timeout_collapses),
 	KUNIT_CASE(works_across_psn_wrap),
 	KUNIT_CASE(spurious_timeout_is_undone),
+	KUNIT_CASE(delay_cuts_only_a_standing_queue),
 	{}
 };
 

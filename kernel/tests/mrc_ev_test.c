@@ -167,6 +167,30 @@ static void retransmission_takes_a_proven_ev(struct kunit *test)
 	mrc_ev_destroy(&t);
 }
 
+/* Queueing delay is measured against each EV's own base RTT. */
+static void queue_delay_per_ev_base(struct kunit *test)
+{
+	struct mrc_ev_table t;
+
+	setup(test, &t, 4, 1);
+	KUNIT_EXPECT_EQ(test, mrc_ev_queue_delay(&t, 0, 500, 1000), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_ev_queue_delay(&t, 1, 9000, 1000), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_ev_queue_delay(&t, 0, 4500, 2000), 4000U);
+	/* EV 1's path is long, not queued. */
+	KUNIT_EXPECT_EQ(test, mrc_ev_queue_delay(&t, 1, 9500, 2000), 500U);
+	/* A lower sample is the new base. */
+	KUNIT_EXPECT_EQ(test, mrc_ev_queue_delay(&t, 0, 400, 3000), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_ev_queue_delay(&t, 0, 900, 4000), 500U);
+	/* A base older than MRC_EV_MIN_RTT_TS is taken again. */
+	KUNIT_EXPECT_EQ(test, mrc_ev_queue_delay(&t, 0, 6000,
+						 3001 + MRC_EV_MIN_RTT_TS), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_ev_queue_delay(&t, 0, 6100,
+						 3002 + MRC_EV_MIN_RTT_TS), 100U);
+	/* An EV index from the network beyond the table. */
+	KUNIT_EXPECT_EQ(test, mrc_ev_queue_delay(&t, 4, 100, 1), 0U);
+	mrc_ev_destroy(&t);
+}
+
 static void all_bad_still_chooses(struct kunit *test)
 {
 	struct mrc_ev_table t;
@@ -276,6 +300,7 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(min_active_readmits_oldest),
 	KUNIT_CASE(min_active_readmits_answering_ev_first),
 	KUNIT_CASE(retransmission_takes_a_proven_ev),
+	KUNIT_CASE(queue_delay_per_ev_base),
 	KUNIT_CASE(all_bad_still_chooses),
 	KUNIT_CASE(probes_bring_ev_back),
 	KUNIT_CASE(unanswered_probe_restarts_count),

@@ -89,6 +89,13 @@ for step in "${steps[@]}"; do
 		continue ;;
 	esac
 	cmd=$(bench_cmd "$metric" "$impl" $((PORT_BASE + k)) "$SERVER_IP")
+	# MRC's QP counters halfway through a bandwidth run, for the log:
+	# they tell timeouts and losses apart when a figure is low.
+	sampler=
+	if [ "$impl" = mrc ] && [[ $metric == *_bw ]]; then
+		(sleep $((BW_SECS / 2 + 2)); mp_qp_attrs mrc0) > /tmp/qp.json &
+		sampler=$!
+	fi
 	# The server may still be finishing an earlier step that failed
 	# here (up to its timeout) or still booting.
 	deadline=$((SECONDS + STEP_LIMIT + 60))
@@ -112,6 +119,10 @@ for step in "${steps[@]}"; do
 		fi
 		sleep 0.5
 	done
+	if [ -n "$sampler" ]; then
+		wait "$sampler"
+		echo "# [$k/$n] mrc QP mid-run: $(cat /tmp/qp.json)"
+	fi
 	if [ -n "$v" ]; then
 		measured=$((measured + 1))
 		echo "[$k/$n] $metric $impl rep $rep: $v $(unit "$metric")"
