@@ -18,6 +18,7 @@
 #define MRC_PROBE_BURST		4	/* probes per timer run */
 #define MRC_PROBE_RATE		16	/* most probes per probe interval */
 #define MRC_REO_MIN_TS		4000	/* ~4 ms of reordering tolerated */
+#define MRC_EV_QDELAY_PENALTY_TS 1500	/* ~1.5 ms queued: skip the EV */
 
 /**
  * mrc_mp_pick_ev() - choose the EV of a requester packet
@@ -176,16 +177,23 @@ static void mrc_mp_blame_cb(void *ctx, u16 ev)
 void mrc_mp_on_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 rtt_ts)
 {
 	u32 reo = mrc_mp_reo_ts(qp);
+	u32 qdelay = 0;
 
-	mrc_ev_on_delivered(&qp->evs, pkt->aeth.ev, pkt->aeth.ce_count,
+	if (rtt_ts) {
+		qdelay = mrc_ev_queue_delay(&qp->evs, pkt->aeth.ev, rtt_ts,
+					    mrc_now_ts());
+		if (mrc_cwnd_on_delay(&qp->cc, qdelay,
+				      mrc_txwin_oldest_unacked(&qp->txwin),
+				      mrc_txwin_next_psn(&qp->txwin)))
+			qp->delay_cuts++;
+	}
+	/*
+	 * A queue on this EV's path penalises it like an ECN mark: the
+	 * paths that hash fewer EVs, or are faster, take more of the load.
+	 */
+	mrc_ev_on_delivered(&qp->evs, pkt->aeth.ev,
+			    pkt->aeth.ce_count || qdelay > MRC_EV_QDELAY_PENALTY_TS,
 			    rtt_ts);
-	if (rtt_ts &&
-	    mrc_cwnd_on_delay(&qp->cc,
-			      mrc_ev_queue_delay(&qp->evs, pkt->aeth.ev, rtt_ts,
-						 mrc_now_ts()),
-			      mrc_txwin_oldest_unacked(&qp->txwin),
-			      mrc_txwin_next_psn(&qp->txwin)))
-		qp->delay_cuts++;
 	mrc_mp_ev_gaps(qp, reo);
 	/*
 	 * Spraying reorders packets across paths by design: a hole counts as
