@@ -163,13 +163,20 @@ static void mrc_comp_read_holes(struct mrc_qp *qp, struct mrc_swqe *w,
 	}
 }
 
-/* A READ response: place it by its PSN and count it. */
-static void mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+/*
+ * A READ response: place it by its PSN and count it.
+ *
+ * Return: true when the oldest PSNs are now all accounted for (progress:
+ * the caller restarts the retransmission timer, or a READ-only stream
+ * would time out every RTO however fast its responses arrive).
+ */
+static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 			       const void *payload)
 {
 	struct mrc_swqe *w = mrc_comp_wqe_of(qp, pkt->psn);
 	u32 bit = pkt->psn & (MRC_QP_WINDOW - 1);
 	u32 offset, plen;
+	bool progress;
 	u64 one = 1;
 	int status;
 
@@ -177,18 +184,18 @@ static void mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	    w->state == MRC_SWQE_DONE || test_bit(bit, qp->rd_got)) {
 		pr_debug("mrc: qp %u read resp psn %u dropped (w %d own %u send %u)\n",
 			 qp->ibqp.qp_num, pkt->psn, !!w, qp->sq.own, qp->sq_send);
-		return;
+		return false;
 	}
 	offset = (pkt->psn - w->first_psn) * qp->mtu;
 	plen = min(qp->mtu, w->length - min(offset, w->length));
 	if (pkt->payload_len != plen)
-		return;
+		return false;
 
 	status = mrc_req_copy(qp, w, offset, (void *)payload, plen, true);
 	if (status != IB_WC_SUCCESS) {
 		w->status = status;
 		w->state = MRC_SWQE_DONE;
-		return;
+		return true;
 	}
 	set_bit(bit, qp->rd_got);
 	mrc_ev_on_delivered(&qp->evs, pkt->ev, false, 0);
@@ -198,13 +205,15 @@ static void mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	if (qp->rd_pending)
 		qp->rd_pending--;
 	mrc_txwin_on_sack(&qp->txwin, pkt->psn, 1, &one);
-	if (mrc_comp_ack_sacked_prefix(qp))
+	progress = mrc_comp_ack_sacked_prefix(qp);
+	if (progress)
 		mrc_rto_on_progress(&qp->rto);
 	if (++w->got == w->npkts) {
 		w->state = MRC_SWQE_DONE;
-		return;
+		return true;
 	}
 	mrc_comp_read_holes(qp, w, pkt->psn);
+	return progress;
 }
 
 static void mrc_comp_atomic_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt)
@@ -242,7 +251,7 @@ bool mrc_comp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 
 	switch (pkt->opcode) {
 	case MRC_OP_READ_RESP:
-		mrc_comp_read_resp(qp, pkt, payload);
+		kick = mrc_comp_read_resp(qp, pkt, payload);
 		break;
 	case MRC_OP_ATOMIC_RESP:
 		kick = mrc_comp_ack(qp, pkt);
