@@ -12,11 +12,13 @@
 #define MRC_CWND_MIN		8
 #define MRC_CWND_INIT		32
 /*
- * Queueing delay that cuts the window: under the RTO floor (4 ms), so a
- * queue never grows into spurious timeouts, and above the millisecond
- * stalls of a loaded machine's CPUs.
+ * Queueing delay that cuts the window: well under perftest's RTO ceiling
+ * (16.8 ms), so a queue never grows into timeouts, and well above the
+ * stalls of busy CPUs. (3 ms, under the 4 ms RTO floor, was tried: in
+ * the 1-vCPU bench VMs busy-polling perftest delays every packet by
+ * milliseconds, and ib_send_bw fell from 18 to 5-8 MiB/s.)
  */
-#define MRC_CWND_QDELAY_TARGET_TS	3000	/* 1.024 us units: ~3 ms */
+#define MRC_CWND_QDELAY_TARGET_TS	8000	/* 1.024 us units: ~8 ms */
 
 /**
  * struct mrc_cwnd - congestion window state
