@@ -80,6 +80,8 @@ static void mrc_qp_reset_locked(struct mrc_qp *qp)
 	qp->sq_err = false;
 	qp->rd_pending = 0;
 	qp->unacked = 0;
+	qp->rto_undo = false;
+	qp->rto_spread = false;
 	mrc_cwnd_init(&qp->cc, MRC_QP_WINDOW, qp->sq_psn);
 }
 
