@@ -116,6 +116,40 @@ static bool mrc_ev_round_robin(struct mrc_ev_table *t, u8 state,
 }
 
 /**
+ * mrc_ev_reset() - forget what was learnt of the paths
+ * @t: an initialised table
+ *
+ * For a QP going back to RESET, which may connect to another peer over
+ * other paths: every EV not DENIED is GOOD again, with no sequence, RTT,
+ * penalty or probe state. Ports, the DENIED marks (administrative) and
+ * the counters stay. Allocates nothing, so it may run under a spinlock.
+ */
+void mrc_ev_reset(struct mrc_ev_table *t)
+{
+	u16 i;
+
+	t->ngood = 0;
+	for (i = 0; i < t->count; i++) {
+		struct mrc_ev *ev = &t->ev[i];
+		u16 sport = ev->sport;
+		u64 tx_pkts = ev->tx_pkts, losses = ev->losses;
+		bool denied = ev->state == MRC_EV_DENIED;
+
+		memset(ev, 0, sizeof(*ev));
+		ev->sport = sport;
+		ev->tx_pkts = tx_pkts;
+		ev->losses = losses;
+		ev->state = denied ? MRC_EV_DENIED : MRC_EV_GOOD;
+		t->ngood += !denied;
+	}
+	t->rc_head = 0;
+	t->rc_len = 0;
+	t->cursor = 0;
+	t->probe_cursor = 0;
+	t->last_delivered = t->count;
+}
+
+/**
  * mrc_ev_choose() - the EV for the next packet
  * @t: the table
  *

@@ -104,6 +104,7 @@ struct mrc_ev_table {
 
 int mrc_ev_init(struct mrc_ev_table *t, u16 count, u16 min_active, u16 seed);
 void mrc_ev_destroy(struct mrc_ev_table *t);
+void mrc_ev_reset(struct mrc_ev_table *t);
 u16 mrc_ev_choose(struct mrc_ev_table *t);
 u16 mrc_ev_choose_retx(struct mrc_ev_table *t);
 u32 mrc_ev_on_send(struct mrc_ev_table *t, u16 idx);

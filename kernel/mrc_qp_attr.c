@@ -72,6 +72,7 @@ static void mrc_qp_reset_locked(struct mrc_qp *qp)
 	mrc_req_rnr_reset(qp);
 	memset(qp->rmsg, 0, MRC_QP_WINDOW * sizeof(*qp->rmsg));
 	mrc_atomic_cache_reset(&qp->atomic_cache);
+	mrc_ev_reset(&qp->evs);
 	qp->sq_fetch = qp->sq.own;
 	qp->sq_send = qp->sq.own;
 	qp->next_rsn = 0;

@@ -191,6 +191,35 @@ static void queue_delay_per_ev_base(struct kunit *test)
 	mrc_ev_destroy(&t);
 }
 
+/* A QP back in RESET starts afresh, but DENIED marks and ports stay. */
+static void reset_forgets_paths_keeps_denied(struct kunit *test)
+{
+	struct mrc_ev_table t;
+	u16 sport3;
+
+	setup(test, &t, 8, 2);
+	sport3 = mrc_ev_sport(&t, 3);
+	KUNIT_ASSERT_EQ(test, mrc_ev_set_denied(&t, 5, true), 0);
+	mrc_ev_on_loss(&t, 1, 10);
+	mrc_ev_on_send(&t, 2);
+	mrc_ev_on_delivered(&t, 2, false, 100);
+	mrc_ev_queue_delay(&t, 2, 100, 10);
+	mrc_ev_choose(&t);
+	mrc_ev_reset(&t);
+	KUNIT_EXPECT_EQ(test, t.ngood, 7);
+	KUNIT_EXPECT_EQ(test, t.ev[1].state, MRC_EV_GOOD);
+	KUNIT_EXPECT_EQ(test, t.ev[5].state, MRC_EV_DENIED);
+	KUNIT_EXPECT_EQ(test, t.ev[2].tx_seq, 0U);
+	KUNIT_EXPECT_EQ(test, t.ev[2].min_rtt, 0U);
+	KUNIT_EXPECT_EQ(test, t.ev[2].tx_pkts, 1ULL);
+	KUNIT_EXPECT_EQ(test, t.ev[1].losses, 1ULL);
+	KUNIT_EXPECT_EQ(test, mrc_ev_sport(&t, 3), sport3);
+	KUNIT_EXPECT_FALSE(test, mrc_ev_has_proven(&t));
+	KUNIT_EXPECT_EQ(test, t.rc_len, 0);
+	KUNIT_EXPECT_EQ(test, mrc_ev_choose(&t), 0);
+	mrc_ev_destroy(&t);
+}
+
 static void all_bad_still_chooses(struct kunit *test)
 {
 	struct mrc_ev_table t;
@@ -301,6 +330,7 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(min_active_readmits_answering_ev_first),
 	KUNIT_CASE(retransmission_takes_a_proven_ev),
 	KUNIT_CASE(queue_delay_per_ev_base),
+	KUNIT_CASE(reset_forgets_paths_keeps_denied),
 	KUNIT_CASE(all_bad_still_chooses),
 	KUNIT_CASE(probes_bring_ev_back),
 	KUNIT_CASE(unanswered_probe_restarts_count),
