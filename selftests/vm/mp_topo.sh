@@ -181,26 +181,39 @@ _mp_mrc() {
 	GB6=$(_mp_gid mrcB "$MP_B6")
 }
 
+# _mp_set_count WHO N: MP_N=N when N is a path count, 1..32; otherwise a
+# message that names WHO and the bad value, and non-zero.
+_mp_set_count() {
+	case $2 in
+	'' | *[!0-9]*) ;;
+	*)
+		if [ "$2" -ge 1 ] && [ "$2" -le 32 ]; then
+			MP_N=$2
+			return 0
+		fi
+		;;
+	esac
+	echo "$1: bad path count '$2' (1..32)" >&2
+	return 1
+}
+
+# _mp_fresh RATE: record the routers' rate (0 or none: unshaped), then
+# start from an empty state directory and make the two switches.
+_mp_fresh() {
+	case $1 in 0 | none) MP_RATE= ;; *) MP_RATE=$1 ;; esac
+	rm -rf "$_MP_STATE" && mkdir -p "$_MP_STATE" || return
+	_mp_switch swA && _mp_switch swB
+}
+
 # mp_topology [N [RATE]]: build the topology with N paths (default 4, at
 # most 32), each shaped to RATE in tc's units (default 20mbit; 0 or none:
 # unshaped). With MP_MRC=1 (default), MRC devices mrcA and mrcB on the
 # hosts' eth0 and their GID indexes in GA4 GB4 GA6 GB6, as two_hosts
 # sets them. Returns non-zero, with a message, if any step fails.
 mp_topology() {
-	local n=${1:-4} rate=${2:-20mbit} i
-	case $n in
-	'' | *[!0-9]*) n=0 ;;
-	esac
-	if [ "$n" -lt 1 ] || [ "$n" -gt 32 ]; then
-		echo "mp_topology: bad path count '$1' (1..32)" >&2
-		return 1
-	fi
-	case $rate in 0 | none) rate= ;; esac
-	MP_N=$n
-	MP_RATE=$rate
-	rm -rf "$_MP_STATE" && mkdir -p "$_MP_STATE" || return
-	_mp_switch swA && _mp_switch swB || return
-	for ((i = 1; i <= n; i++)); do
+	local i
+	_mp_set_count mp_topology "${1:-4}" && _mp_fresh "${2:-20mbit}" || return
+	for ((i = 1; i <= MP_N; i++)); do
 		_mp_router "$i" || return
 	done
 	_mp_host hostA "$MP_A4" "$MP_A6" swA "$MP_NET_B4" "$MP_NET_B6" a &&
@@ -404,21 +417,12 @@ _mp_attach() {
 # Waits up to WAIT seconds (default 300) for hostB to answer router 1, then
 # resolves every neighbour as mp_topology does.
 mp_split_a() {
-	local n=$1 rate=$2 nic=$3 wait=${4:-300} i a=()
-	case $n in '' | *[!0-9]*) n=0 ;; esac
-	if [ "$n" -lt 1 ] || [ "$n" -gt 32 ]; then
-		echo "mp_split_a: bad path count '$1' (1..32)" >&2
-		return 1
-	fi
-	case $rate in 0 | none) rate= ;; esac
-	MP_N=$n
-	MP_RATE=$rate
-	rm -rf "$_MP_STATE" && mkdir -p "$_MP_STATE" || return
-	_mp_switch swA && _mp_switch swB || return
+	local nic=$3 wait=${4:-300} i a=()
+	_mp_set_count mp_split_a "$1" && _mp_fresh "$2" || return
 	_mp ip link set "$nic" netns swB &&
 	_mp ip -n swB link set "$nic" name uplink &&
 	_mp_port swB uplink || return
-	for ((i = 1; i <= n; i++)); do
+	for ((i = 1; i <= MP_N; i++)); do
 		_mp_router "$i" || return
 	done
 	_mp_attach hostA &&
@@ -427,7 +431,7 @@ mp_split_a() {
 		echo "mp_split_a: hostB ($MP_B4) did not answer in ${wait}s" >&2
 		return 1
 	}
-	for ((i = 1; i <= n; i++)); do
+	for ((i = 1; i <= MP_N; i++)); do
 		_mp_ping "r$i" "$MP_A4" "$MP_A6" "$MP_B4" "$MP_B6" || return
 		a+=("$(mp_raddr "$i" a4)" "$(mp_raddr "$i" a6)")
 	done
@@ -438,13 +442,8 @@ mp_split_a() {
 # keeps any it has) and ECMP routes via the N routers in VM A. Waits up to
 # WAIT seconds (default 300) for every router and hostA to answer.
 mp_split_b() {
-	local n=$1 nic=$2 wait=${3:-300} i b=()
-	case $n in '' | *[!0-9]*) n=0 ;; esac
-	if [ "$n" -lt 1 ] || [ "$n" -gt 32 ]; then
-		echo "mp_split_b: bad path count '$1' (1..32)" >&2
-		return 1
-	fi
-	MP_N=$n
+	local nic=$2 wait=${3:-300} i b=()
+	_mp_set_count mp_split_b "$1" || return
 	_mp_attach hostB &&
 	_mp_addr hostB "$nic" "$MP_B4/24" "$MP_B6/64" &&
 	_mp_routes hostB "$nic" "$MP_NET_A4" "$MP_NET_A6" b || return
@@ -452,7 +451,7 @@ mp_split_b() {
 		echo "mp_split_b: hostA ($MP_A4) did not answer in ${wait}s" >&2
 		return 1
 	}
-	for ((i = 1; i <= n; i++)); do
+	for ((i = 1; i <= MP_N; i++)); do
 		b+=("$(mp_raddr "$i" b4)" "$(mp_raddr "$i" b6)")
 	done
 	_mp_ping hostB "${b[@]}" "$MP_A4" "$MP_A6"
