@@ -298,6 +298,41 @@ void mrc_mp_probe_reply_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 			 pkt->ev);
 }
 
+/* Each attribute's name beside its value; with qp->lock held. */
+static int mrc_mp_put_attrs(struct sk_buff *msg, struct mrc_qp *qp)
+{
+	const struct {
+		const char *name;
+		u64 val;
+		bool wide;	/* u64 on the wire, else u32 */
+	} a[] = {
+		{ "ev_count", qp->evs.count },
+		{ "ev_good", qp->evs.ngood },
+		{ "ev_assumed_bad", mrc_ev_nbad(&qp->evs) },
+		{ "ev_marked_bad", qp->evs.marked_bad, true },
+		{ "ev_recovered", qp->evs.recovered, true },
+		{ "ev_readmitted", qp->evs.readmitted, true },
+		{ "probes_sent", qp->probes_sent, true },
+		{ "probe_replies", qp->probe_replies, true },
+		{ "ev_retransmits", qp->ev_retx, true },
+		{ "cwnd", qp->cc.cwnd },
+		{ "srtt_us", div_u64(mrc_rto_srtt_ns(&qp->rto), NSEC_PER_USEC) },
+		{ "rto_us", div_u64(mrc_rto_timeout_ns(&qp->rto), NSEC_PER_USEC) },
+		{ "rto_fired", qp->rto_fired, true },
+		{ "spurious_rto", qp->spurious_rto, true },
+		{ "cwnd_delay_cuts", qp->delay_cuts, true },
+		{ "lost_ev_gap", qp->lost_ev_gap, true },
+		{ "lost_sack", qp->lost_sack, true },
+	};
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < ARRAY_SIZE(a) && !err; i++)
+		err = a[i].wide ? rdma_nl_put_driver_u64(msg, a[i].name, a[i].val) :
+				  rdma_nl_put_driver_u32(msg, a[i].name, a[i].val);
+	return err;
+}
+
 /**
  * mrc_mp_fill_res_qp() - ib_device_ops.fill_res_qp_entry: EV health for
  * `rdma -dd res show qp`
@@ -309,52 +344,17 @@ void mrc_mp_probe_reply_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 int mrc_mp_fill_res_qp(struct sk_buff *msg, struct ib_qp *ibqp)
 {
 	struct mrc_qp *qp = to_mrc_qp(ibqp);
-	struct mrc_mp_attr {
-		const char *name;
-		u64 val;
-		bool wide;	/* u64 on the wire, else u32 */
-	} a[] = {
-		{ "ev_count" }, { "ev_good" }, { "ev_assumed_bad" },
-		{ "ev_marked_bad", 0, true }, { "ev_recovered", 0, true },
-		{ "ev_readmitted", 0, true }, { "probes_sent", 0, true },
-		{ "probe_replies", 0, true }, { "ev_retransmits", 0, true },
-		{ "cwnd" }, { "srtt_us" }, { "rto_us" },
-		{ "rto_fired", 0, true }, { "spurious_rto", 0, true },
-		{ "cwnd_delay_cuts", 0, true }, { "lost_ev_gap", 0, true },
-		{ "lost_sack", 0, true },
-	};
 	struct nlattr *table;
-	unsigned int i = 0;
-	int err = 0;
-
-	spin_lock_bh(&qp->lock);
-	a[i++].val = qp->evs.count;
-	a[i++].val = qp->evs.ngood;
-	a[i++].val = mrc_ev_nbad(&qp->evs);
-	a[i++].val = qp->evs.marked_bad;
-	a[i++].val = qp->evs.recovered;
-	a[i++].val = qp->evs.readmitted;
-	a[i++].val = qp->probes_sent;
-	a[i++].val = qp->probe_replies;
-	a[i++].val = qp->ev_retx;
-	a[i++].val = qp->cc.cwnd;
-	a[i++].val = div_u64(mrc_rto_srtt_ns(&qp->rto), NSEC_PER_USEC);
-	a[i++].val = div_u64(mrc_rto_timeout_ns(&qp->rto), NSEC_PER_USEC);
-	a[i++].val = qp->rto_fired;
-	a[i++].val = qp->spurious_rto;
-	a[i++].val = qp->delay_cuts;
-	a[i++].val = qp->lost_ev_gap;
-	a[i++].val = qp->lost_sack;
-	spin_unlock_bh(&qp->lock);
-	WARN_ON_ONCE(i != ARRAY_SIZE(a));
+	int err;
 
 	/* Driver attributes live in their own nest, which `rdma -dd` prints. */
 	table = nla_nest_start_noflag(msg, RDMA_NLDEV_ATTR_DRIVER);
 	if (!table)
 		return -EMSGSIZE;
-	for (i = 0; i < ARRAY_SIZE(a) && !err; i++)
-		err = a[i].wide ? rdma_nl_put_driver_u64(msg, a[i].name, a[i].val) :
-				  rdma_nl_put_driver_u32(msg, a[i].name, a[i].val);
+	/* One consistent snapshot; putting attributes never sleeps. */
+	spin_lock_bh(&qp->lock);
+	err = mrc_mp_put_attrs(msg, qp);
+	spin_unlock_bh(&qp->lock);
 	if (err) {
 		nla_nest_cancel(msg, table);
 		return -EMSGSIZE;
