@@ -89,6 +89,9 @@ for step in "${steps[@]}"; do
 		continue ;;
 	esac
 	cmd=$(bench_cmd "$metric" "$impl" $((PORT_BASE + k)) "$SERVER_IP")
+	drops_before=$(local_drops)
+	ticks0=$(cpu_ticks)
+	counters=$(hw_counters mrc0)
 	# MRC's QP counters halfway through a bandwidth run, for the log:
 	# they tell timeouts and losses apart when a figure is low.
 	sampler=
@@ -123,6 +126,11 @@ for step in "${steps[@]}"; do
 		wait "$sampler"
 		echo "# [$k/$n] mrc QP mid-run: $(cat /tmp/qp.json)"
 	fi
+	read -r qd sd <<<"$(local_drops)"
+	read -r qd0 sd0 <<<"$drops_before"
+	echo "# [$k/$n] client drops during the run: qdisc $((qd - qd0)), softnet $((sd - sd0)); CPU busy $(cpu_busy "$ticks0" "$(cpu_ticks)")%"
+	[ "$impl" = mrc ] &&
+		echo "# [$k/$n] client mrc0 counters: $(hw_counters_delta "$counters" "$(hw_counters mrc0)")"
 	if [ -n "$v" ]; then
 		measured=$((measured + 1))
 		echo "[$k/$n] $metric $impl rep $rep: $v $(unit "$metric")"

@@ -35,6 +35,44 @@ PORT_BASE=20000
 # How long one step may run on either side.
 STEP_LIMIT=$((BW_SECS + TCP_SECS + 40))
 
+# local_drops: "QDISC SOFTNET" packets this VM dropped so far on its way
+# out (eth0's qdiscs) and in (the input backlogs).
+local_drops() {
+	# The root qdisc's counters include its children's.
+	echo "$(tc -s qdisc show dev eth0 | awk '
+		/dropped/ && !seen { gsub(/[(),]/, " "); seen = 1
+			for (i = 1; i < NF; i++)
+				if ($i == "dropped") d = $(i + 1) }
+		END { print d + 0 }') $(mp_softnet_drops)"
+}
+
+# cpu_ticks: "BUSY TOTAL" jiffies of all CPUs so far (idle and iowait are
+# not busy); cpu_busy BEFORE AFTER: the busy percentage in between.
+cpu_ticks() {
+	awk '/^cpu / { t = 0; for (i = 2; i <= NF; i++) t += $i
+		print t - $5 - $6, t }' /proc/stat
+}
+
+cpu_busy() {
+	echo "$1 $2" | awk '{ d = $4 - $2; print d ? int(100 * ($3 - $1) / d) : 0 }'
+}
+
+# hw_counters DEV: "NAME VALUE" lines of DEV's port counters.
+hw_counters() {
+	local f
+	for f in /sys/class/infiniband/"$1"/ports/1/hw_counters/*; do
+		[ -f "$f" ] && echo "${f##*/} $(cat "$f")"
+	done
+}
+
+# hw_counters_delta BEFORE AFTER: the counters that moved, "NAME +N ...".
+hw_counters_delta() {
+	printf '%s\n--\n%s\n' "$1" "$2" | awk '
+		$0 == "--" { after = 1; next }
+		!after { b[$1] = $2; next }
+		$2 != b[$1] { printf "%s%s +%d", sep, $1, $2 - b[$1]; sep = ", " }'
+}
+
 # link_up ADDR: load virtio_net and put ADDR/24 on eth0.
 link_up() {
 	modprobe virtio_net || return

@@ -27,11 +27,19 @@ while read -r metric impl rep; do
 	esac
 	drops=
 	[ "$mp" = up ] && drops=$(mp_server_drops)
+	counters=$(hw_counters mrc0)
+	local0=$(local_drops)
+	ticks0=$(cpu_ticks)
 	# shellcheck disable=SC2086 # the command is split on purpose
 	timeout -k 5 "$limit" $cmd < /dev/null > /tmp/step.out 2> /tmp/step.err
 	rc=$?
 	[ -n "$drops" ] && drops="; dropped (softnet, links): $(mp_delta "$drops" "$(mp_server_drops)")"
 	echo "# server: step $k $metric $impl rep $rep: rc $rc$drops"
+	read -r qd sd <<<"$(local_drops)"
+	read -r qd0 sd0 <<<"$local0"
+	echo "# server: drops during step $k: qdisc $((qd - qd0)), softnet $((sd - sd0)); CPU busy $(cpu_busy "$ticks0" "$(cpu_ticks)")%"
+	[ "$impl" = mrc ] &&
+		echo "# server: mrc0 counters: $(hw_counters_delta "$counters" "$(hw_counters mrc0)")"
 	if [ $rc -ne 0 ]; then
 		{ tail -n 10 /tmp/step.err; tail -n 2 /tmp/step.out; } | diag
 	fi
