@@ -10,6 +10,7 @@
 #include <rdma/uverbs_ioctl.h>
 
 #include "uapi/mrc-abi.h"
+#include "mrc_stats.h"
 
 #define MRC_DRV_NAME		"mrc"
 #define MRC_PORT_NUM		1
@@ -46,6 +47,7 @@ struct mrc_dev {
 	struct xarray qp_xa;
 	u32 next_qpn;
 	spinlock_t atomic_lock; /* serialises remote atomic operations */
+	struct mrc_stats stats;
 };
 
 struct mrc_pd {

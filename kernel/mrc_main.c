@@ -10,6 +10,7 @@
 #include "mrc.h"
 #include "mrc_ev.h"
 #include "mrc_net.h"
+#include "mrc_qp.h"
 #include "uapi/mrc-genl.h"
 
 unsigned short mrc_udp_port = MRC_DEFAULT_UDP_PORT;
@@ -76,23 +77,38 @@ static struct rdma_link_ops mrc_link_ops = {
 	.newlink = mrc_newlink,
 };
 
+/*
+ * The requester's work items (timeouts, backpressure released, errors).
+ * High priority: a user polling its CQ in a loop would otherwise share
+ * the CPU evenly with the worker that feeds it.
+ */
+struct workqueue_struct *mrc_wq;
+
 static int __init mrc_init(void)
 {
 	int err;
 
+	mrc_wq = alloc_workqueue("mrc", WQ_UNBOUND | WQ_HIGHPRI, 0);
+	if (!mrc_wq)
+		return -ENOMEM;
+
 	err = mrc_net_init();
 	if (err)
-		return err;
+		goto err_wq;
 
 	err = mrc_genl_init();
-	if (err) {
-		mrc_net_exit();
-		return err;
-	}
+	if (err)
+		goto err_net;
 
 	rdma_link_register(&mrc_link_ops);
 	pr_info("%s: loaded, UDP port %u\n", MRC_DRV_NAME, mrc_udp_port);
 	return 0;
+
+err_net:
+	mrc_net_exit();
+err_wq:
+	destroy_workqueue(mrc_wq);
+	return err;
 }
 
 static void __exit mrc_exit(void)
@@ -101,6 +117,7 @@ static void __exit mrc_exit(void)
 	ib_unregister_driver((enum rdma_driver_id)MRC_DRIVER_ID);
 	mrc_genl_exit();
 	mrc_net_exit();
+	destroy_workqueue(mrc_wq);
 	pr_info("%s: unloaded\n", MRC_DRV_NAME);
 }
 

@@ -119,7 +119,6 @@ static void mrc_qp_free(struct mrc_qp *qp)
 	hrtimer_cancel(&qp->probe_timer);
 	hrtimer_cancel(&qp->rnr_timer);
 	cancel_work_sync(&qp->req_work);
-	cancel_work_sync(&qp->tx_work);
 	skb_queue_purge(&qp->txq);
 	if (qp->rxwin.map)
 		mrc_rxwin_destroy(&qp->rxwin);
@@ -175,12 +174,12 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
 	qp->state = IB_QPS_RESET;
 	refcount_set(&qp->ref, 1);
+	atomic_set(&qp->tx_skbs, 0);
 	init_completion(&qp->done);
 	spin_lock_init(&qp->lock);
 	mutex_init(&qp->modify_lock);
 	skb_queue_head_init(&qp->txq);
 	INIT_WORK(&qp->req_work, mrc_req_work);
-	INIT_WORK(&qp->tx_work, mrc_tx_work);
 	hrtimer_init(&qp->rto_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	qp->rto_timer.function = mrc_rto_fire;
 	hrtimer_init(&qp->probe_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
@@ -273,6 +272,8 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	spin_lock_bh(&qp->lock);
 	qp->state = IB_QPS_RESET;
 	spin_unlock_bh(&qp->lock);
+	/* Queued packets hold references: they must not wait for the free. */
+	skb_queue_purge(&qp->txq);
 	mrc_qp_put(qp);
 	wait_for_completion(&qp->done);
 	mrc_qp_free(qp);

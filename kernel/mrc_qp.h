@@ -22,6 +22,8 @@
 
 #define MRC_QP_WINDOW		1024	/* PSNs in flight per direction */
 #define MRC_ACK_EVERY		16	/* coalesce: ACK at least this often */
+#define MRC_TX_LOCAL_MAX	64	/* packets of a QP in local queues */
+#define MRC_TX_LOCAL_LOW	32	/* ...at which a throttled QP resumes */
 #define MRC_DUPTHRESH		3	/* SACKed PSNs that prove a loss */
 
 /* Progress of a send WQE. */
@@ -198,6 +200,8 @@ struct mrc_qp {
 	u32 rto_ts;			/* when the last timeout fired */
 	bool rto_undo;			/* it may still prove spurious */
 	bool rto_spread;		/* resend the oldest PSN on several EVs */
+	u32 ar_psn;			/* last data PSN that asked for an ACK */
+	bool ar_valid;
 	u64 spurious_rto;		/* timeouts taken back */
 	u64 rto_fired;			/* retransmission timeouts */
 	u64 delay_cuts;			/* cwnd cut for queueing delay */
@@ -227,7 +231,8 @@ struct mrc_qp {
 
 	/* transmit backlog built under @lock, sent after it */
 	struct sk_buff_head txq;
-	struct work_struct tx_work;
+	atomic_t tx_skbs;		/* packets not yet freed by the stack */
+	bool tx_throttled;		/* requester waits for tx_skbs to fall */
 };
 
 /* States in which the QP accepts incoming requests (IB: RTR and later). */
@@ -284,6 +289,7 @@ void mrc_req_arm_rto(struct mrc_qp *qp, bool restart);
 int mrc_req_send_read(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,
 		      u32 npkts, bool retx);
 void mrc_req_work(struct work_struct *work);
+extern struct workqueue_struct *mrc_wq;	/* mrc_main.c */
 void mrc_req_run(struct mrc_qp *qp);
 void mrc_req_kick(struct mrc_qp *qp);
 enum hrtimer_restart mrc_rto_fire(struct hrtimer *timer);
@@ -321,7 +327,7 @@ void mrc_tx_queue(struct mrc_qp *qp, struct sk_buff *skb);
 void mrc_tx_queue_sport(struct mrc_qp *qp, struct sk_buff *skb, u16 sport);
 void mrc_tx_queue_to(struct mrc_qp *qp, struct sk_buff *skb,
 		     const struct mrc_path *path);
-void mrc_tx_work(struct work_struct *work);
+u32 mrc_tx_local_room(struct mrc_qp *qp);
 void mrc_tx_flush_now(struct mrc_qp *qp);
 
 /* mrc_rx.c */

@@ -83,6 +83,7 @@ static void mrc_qp_reset_locked(struct mrc_qp *qp)
 	qp->unacked = 0;
 	qp->rto_undo = false;
 	qp->rto_spread = false;
+	qp->ar_valid = false;
 	mrc_cwnd_init(&qp->cc, MRC_QP_WINDOW, qp->sq_psn);
 }
 
@@ -257,7 +258,7 @@ void mrc_qp_error_locked(struct mrc_qp *qp)
 	qp->state = IB_QPS_ERR;
 	if (qp->ibqp.event_handler)
 		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
-	queue_work(system_unbound_wq, &qp->req_work);
+	mrc_req_kick(qp);
 }
 
 /**

@@ -164,8 +164,18 @@ static u32 mrc_req_psn_room(struct mrc_qp *qp)
 	if (qp->rd_pin_valid)
 		room = min(room, MRC_QP_WINDOW - (nxt - qp->rd_pin));
 	/* READ responses in flight load the path as much as requests. */
-	return min(room, mrc_cwnd_room(&qp->cc, mrc_txwin_outstanding(&qp->txwin) +
+	room = min(room, mrc_cwnd_room(&qp->cc, mrc_txwin_outstanding(&qp->txwin) +
 						 qp->rd_pending));
+	return room ? min(room, mrc_tx_local_room(qp)) : 0;
+}
+
+/* A packet that asked for an ACK is still unacknowledged. */
+static bool mrc_req_ar_outstanding(struct mrc_qp *qp)
+{
+	u32 una = mrc_txwin_oldest_unacked(&qp->txwin);
+	u32 nxt = mrc_txwin_next_psn(&qp->txwin);
+
+	return qp->ar_valid && qp->ar_psn - una < nxt - una;
 }
 
 /* Build and queue packet @k (0-based) of a SEND/WRITE WQE. */
@@ -199,9 +209,16 @@ static int mrc_req_send_data(struct mrc_qp *qp, struct mrc_swqe *w, u32 k,
 	 * The window is full after this packet: nothing more leaves until an
 	 * acknowledgment comes, and the responder, which coalesces ACKs over
 	 * MRC_ACK_EVERY packets, must not wait for packets that cannot come.
+	 * One such request at a time: its answer opens the window, and
+	 * asking on every packet that refilled it made the responder
+	 * acknowledge every other packet.
 	 */
-	if (!mrc_req_psn_room(qp))
+	if (!mrc_req_psn_room(qp) && !mrc_req_ar_outstanding(qp))
 		pkt.flags |= MRC_FLAG_AR;
+	if (pkt.flags & MRC_FLAG_AR) {
+		qp->ar_psn = pkt.psn;
+		qp->ar_valid = true;
+	}
 	if (pkt.opcode == MRC_OP_SEND_IMM || pkt.opcode == MRC_OP_WRITE_IMM) {
 		pkt.flags |= MRC_FLAG_IMM;
 		pkt.dph.imm = w->wqe.imm_data;
@@ -549,7 +566,8 @@ static void mrc_req_retransmit(struct mrc_qp *qp)
 	 */
 	u32 budget = max_t(u32, mrc_cwnd_room(&qp->cc, in_flight), !in_flight);
 
-	while (budget && mrc_txwin_next_retransmit(&qp->txwin, &psn)) {
+	while (budget && mrc_tx_local_room(qp) &&
+	       mrc_txwin_next_retransmit(&qp->txwin, &psn)) {
 		budget--;
 		u32 idx = qp->psn_wqe[psn & (MRC_QP_WINDOW - 1)];
 		struct mrc_swqe *w = &qp->swqe[idx & qp->sq.mask];
@@ -647,7 +665,7 @@ enum hrtimer_restart mrc_rto_fire(struct hrtimer *timer)
 	mrc_req_rerequest(qp);
 out:
 	spin_unlock(&qp->lock);
-	queue_work(system_unbound_wq, &qp->req_work);
+	mrc_req_kick(qp);
 	return HRTIMER_NORESTART;
 }
 
@@ -735,5 +753,5 @@ void mrc_req_work(struct work_struct *work)
  */
 void mrc_req_kick(struct mrc_qp *qp)
 {
-	queue_work(system_unbound_wq, &qp->req_work);
+	queue_work(mrc_wq, &qp->req_work);
 }

@@ -68,7 +68,7 @@ enum hrtimer_restart mrc_req_rnr_fire(struct hrtimer *timer)
 	    (qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD))
 		mrc_txwin_mark_all_lost(&qp->txwin);
 	spin_unlock(&qp->lock);
-	queue_work(system_unbound_wq, &qp->req_work);
+	mrc_req_kick(qp);
 	return HRTIMER_NORESTART;
 }
 

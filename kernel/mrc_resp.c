@@ -386,20 +386,26 @@ static int mrc_resp_execute(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 void mrc_resp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		 const void *payload, bool ce)
 {
+	struct mrc_stats *stats = &qp->mdev->stats;
 	enum mrc_rx_verdict verdict;
 	bool ack_now;
 	int syn = 0;
 
 	spin_lock(&qp->lock);
-	if (!mrc_qp_receives(qp))
+	if (!mrc_qp_receives(qp)) {
+		mrc_stats_inc(stats, MRC_STAT_RCVD_NOT_READY);
 		goto out;
+	}
 	if (ce)
 		qp->ce_count++;
 
 	verdict = mrc_rxwin_check(&qp->rxwin, pkt->psn);
-	if (verdict == MRC_RX_OUT_OF_WINDOW)
+	if (verdict == MRC_RX_OUT_OF_WINDOW) {
+		mrc_stats_inc(stats, MRC_STAT_RCVD_OUT_OF_WINDOW);
 		goto out;
+	}
 	if (verdict == MRC_RX_DUPLICATE) {
+		mrc_stats_inc(stats, MRC_STAT_RCVD_DUPLICATE);
 		if (pkt->opcode == MRC_OP_READ_REQ)
 			mrc_resp_read(qp, pkt);
 		else if (pkt->opcode == MRC_OP_CMP_SWP ||
@@ -409,12 +415,16 @@ void mrc_resp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		goto out;
 	}
 	/* Nothing after an RNR'd message runs before it (mrc_rnr.h). */
-	if (mrc_rnr_gate_drops(&qp->rnr_gate, pkt->psn))
+	if (mrc_rnr_gate_drops(&qp->rnr_gate, pkt->psn)) {
+		mrc_stats_inc(stats, MRC_STAT_RCVD_RNR_GATED);
 		goto out;
+	}
 
 	syn = mrc_resp_execute(qp, pkt, payload);
-	if (syn == MRC_RESP_DROP)
+	if (syn == MRC_RESP_DROP) {
+		mrc_stats_inc(stats, MRC_STAT_RCVD_NO_STATE);
 		goto out;
+	}
 	if (syn) {
 		pr_debug("mrc: qp %u nack %u for %s psn %u\n", qp->ibqp.qp_num,
 			 syn, mrc_wire_opcode_name(pkt->opcode), pkt->psn);

@@ -70,23 +70,26 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 	const u8 *data;
 	bool ce;
 
-	if (skb_linearize(skb))
-		goto drop;
-	len = ntohs(udp_hdr(skb)->len);
-	if (len < sizeof(struct udphdr) || skb_transport_offset(skb) < 0 ||
-	    skb_transport_offset(skb) + len > skb->len)
-		goto drop;
-	data = skb_transport_header(skb) + sizeof(struct udphdr);
-	len -= sizeof(struct udphdr);
-	if (mrc_wire_decode(data, len, MRC_MAX_PAYLOAD_MTU, &pkt))
-		goto drop;
-
 	mdev = mrc_dev_get_by_netdev(skb->dev);
 	if (!mdev)
 		goto drop;
+	mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_PKTS);
+	if (skb_linearize(skb))
+		goto malformed;
+	len = ntohs(udp_hdr(skb)->len);
+	if (len < sizeof(struct udphdr) || skb_transport_offset(skb) < 0 ||
+	    skb_transport_offset(skb) + len > skb->len)
+		goto malformed;
+	data = skb_transport_header(skb) + sizeof(struct udphdr);
+	len -= sizeof(struct udphdr);
+	if (mrc_wire_decode(data, len, MRC_MAX_PAYLOAD_MTU, &pkt))
+		goto malformed;
+
 	qp = mrc_qp_get(mdev, pkt.dqpn);
-	if (!qp)
+	if (!qp) {
+		mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_UNKNOWN_QP);
 		goto put_dev;
+	}
 
 	pkt.rx_sport = ntohs(udp_hdr(skb)->source);
 	mrc_rx_saddr(skb, &saddr, &ce);
@@ -96,11 +99,15 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 
 		if (qp->type != IB_QPT_RC && pkt.payload_len <= qp->mtu)
 			mrc_ud_rx(qp, &pkt, data + pkt.hdr_len, grh, net_type);
+		else
+			mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_WRONG_PEER);
 		goto put_qp;
 	}
 	if (qp->type != IB_QPT_RC || !ipv6_addr_equal(&saddr, &qp->path.daddr) ||
-	    pkt.payload_len > qp->mtu)
+	    pkt.payload_len > qp->mtu) {
+		mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_WRONG_PEER);
 		goto put_qp;
+	}
 
 	if (pkt.opcode == MRC_OP_PROBE)
 		mrc_mp_probe_rx(qp, &pkt);
@@ -112,6 +119,9 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 
 put_qp:
 	mrc_qp_put(qp);
+	goto put_dev;
+malformed:
+	mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_MALFORMED);
 put_dev:
 	ib_device_put(&mdev->ib_dev);
 drop:

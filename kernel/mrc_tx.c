@@ -15,6 +15,48 @@
 #define MRC_TX_HEADROOM	(LL_MAX_HEADER + sizeof(struct ipv6hdr) + \
 			 sizeof(struct udphdr) + 64)
 
+/*
+ * Every packet holds its QP until the stack frees it, and is counted in
+ * @qp->tx_skbs meanwhile: the requester sends no more while too many sit
+ * in local queues (qdisc, device ring), as TCP Small Queues does. A full
+ * qdisc drops what it cannot take and udp_tunnel_xmit_skb() does not say
+ * so; a bounded local queue makes such drops rare, and keeps fq_codel,
+ * which serves each EV (UDP source port) as a flow of its own, from
+ * reordering the QP's packets by more than MRC_TX_LOCAL_MAX.
+ */
+static void mrc_tx_skb_destructor(struct sk_buff *skb)
+{
+	struct mrc_qp *qp = skb_shinfo(skb)->destructor_arg;
+
+	if (atomic_dec_return(&qp->tx_skbs) <= MRC_TX_LOCAL_LOW &&
+	    READ_ONCE(qp->tx_throttled)) {
+		WRITE_ONCE(qp->tx_throttled, false);
+		mrc_req_kick(qp);
+	}
+	mrc_qp_put(qp);
+}
+
+/**
+ * mrc_tx_local_room() - packets the QP may still hand to the local stack
+ * @qp: the QP
+ *
+ * Return: how many; at 0 the QP is marked throttled, and the packet
+ * whose release brings the count down to %MRC_TX_LOCAL_LOW kicks the
+ * requester.
+ */
+u32 mrc_tx_local_room(struct mrc_qp *qp)
+{
+	int queued = atomic_read(&qp->tx_skbs);
+
+	if (queued < MRC_TX_LOCAL_MAX)
+		return MRC_TX_LOCAL_MAX - queued;
+	WRITE_ONCE(qp->tx_throttled, true);
+	/* Pairs with atomic_dec_return() in the destructor. */
+	smp_mb();
+	queued = atomic_read(&qp->tx_skbs);
+	return queued < MRC_TX_LOCAL_MAX ? MRC_TX_LOCAL_MAX - queued : 0;
+}
+
 /**
  * mrc_tx_alloc() - allocate a packet and write its MRC headers
  * @qp: the sending QP (fills the destination QPN)
@@ -35,6 +77,14 @@ struct sk_buff *mrc_tx_alloc(struct mrc_qp *qp, struct mrc_pkt *pkt,
 			GFP_ATOMIC);
 	if (!skb)
 		return NULL;
+	/* A QP being destroyed builds nothing more. */
+	if (!refcount_inc_not_zero(&qp->ref)) {
+		kfree_skb(skb);
+		return NULL;
+	}
+	atomic_inc(&qp->tx_skbs);
+	skb_shinfo(skb)->destructor_arg = qp;
+	skb->destructor = mrc_tx_skb_destructor;
 	skb_reserve(skb, MRC_TX_HEADROOM);
 	skb_put(skb, hdr_len + pkt->payload_len);
 	/* UD datagrams name their destination QP per work request. */
@@ -130,9 +180,11 @@ static void mrc_xmit6(struct mrc_qp *qp, struct mrc_path *path,
 
 	dst = mrc_route6(ndev, sk, &fl6);
 	if (IS_ERR(dst)) {
+		mrc_stats_inc(&qp->mdev->stats, MRC_STAT_TX_NO_ROUTE);
 		kfree_skb(skb);
 		return;
 	}
+	mrc_stats_inc(&qp->mdev->stats, MRC_STAT_SENT_PKTS);
 	udp_tunnel6_xmit_skb(dst, sk, skb, dst->dev, &path->saddr,
 			     &path->daddr, path->tclass,
 			     path->hop_limit,
@@ -179,9 +231,11 @@ static void mrc_xmit4(struct mrc_qp *qp, const struct mrc_path *path,
 
 	rt = mrc_route4(ndev, &fl4);
 	if (IS_ERR(rt)) {
+		mrc_stats_inc(&qp->mdev->stats, MRC_STAT_TX_NO_ROUTE);
 		kfree_skb(skb);
 		return;
 	}
+	mrc_stats_inc(&qp->mdev->stats, MRC_STAT_SENT_PKTS);
 	udp_tunnel_xmit_skb(rt, sk, skb, saddr, daddr, path->tclass,
 			    path->hop_limit, htons(IP_DF), path->sport,
 			    htons(qp->mdev->udp_port), false, false);
@@ -208,13 +262,4 @@ void mrc_tx_flush_now(struct mrc_qp *qp)
 			mrc_xmit6(qp, &path, sk, skb);
 	}
 	local_bh_enable();
-}
-
-/**
- * mrc_tx_work() - send queued packets from process context
- * @work: the QP's tx_work
- */
-void mrc_tx_work(struct work_struct *work)
-{
-	mrc_tx_flush_now(container_of(work, struct mrc_qp, tx_work));
 }

@@ -11,6 +11,7 @@
 #include "mrc_qp.h"
 #include "mrc_link_params.h"
 #include "mrc_net.h"
+#include "mrc_stats.h"
 
 static bool mrc_udata_in_clear(struct ib_udata *udata)
 {
@@ -178,6 +179,7 @@ const struct ib_device_ops mrc_verbs_ops = {
 	.driver_id = (enum rdma_driver_id)MRC_DRIVER_ID,
 	.uverbs_abi_ver = MRC_UVERBS_ABI_VERSION,
 
+	.alloc_hw_port_stats = mrc_alloc_hw_port_stats,
 	.alloc_pd = mrc_alloc_pd,
 	.create_ah = mrc_create_ah,
 	.alloc_ucontext = mrc_alloc_ucontext,
@@ -195,6 +197,7 @@ const struct ib_device_ops mrc_verbs_ops = {
 	.enable_driver = mrc_enable_driver,
 	.fill_res_qp_entry = mrc_mp_fill_res_qp,
 	.get_dma_mr = mrc_get_dma_mr,
+	.get_hw_stats = mrc_get_hw_stats,
 	.get_link_layer = mrc_get_link_layer,
 	.get_port_immutable = mrc_get_port_immutable,
 	.mmap = mrc_mmap,

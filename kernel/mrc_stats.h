@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Device packet counters, shown by `rdma statistic show link DEV/1`: what
+ * was sent and received, and why a received packet was dropped, so that
+ * a loss seen by a sender can be found on the receiving host.
+ */
+#ifndef MRC_STATS_H
+#define MRC_STATS_H
+
+#include <linux/atomic.h>
+
+enum mrc_stat {
+	MRC_STAT_SENT_PKTS,
+	MRC_STAT_RCVD_PKTS,
+	MRC_STAT_RCVD_MALFORMED,	/* bad UDP length or MRC headers */
+	MRC_STAT_RCVD_UNKNOWN_QP,	/* no such destination QP */
+	MRC_STAT_RCVD_WRONG_PEER,	/* not from the QP's peer, or too long */
+	MRC_STAT_RCVD_NOT_READY,	/* QP state does not take packets */
+	MRC_STAT_RCVD_OUT_OF_WINDOW,	/* PSN beyond the receive window */
+	MRC_STAT_RCVD_DUPLICATE,	/* PSN already received */
+	MRC_STAT_RCVD_RNR_GATED,	/* behind a message waiting for a RWQE */
+	MRC_STAT_RCVD_NO_STATE,		/* no room to track the message */
+	MRC_STAT_TX_NO_ROUTE,		/* no route to the peer */
+	MRC_STAT_COUNT
+};
+
+struct mrc_stats {
+	atomic64_t count[MRC_STAT_COUNT];
+};
+
+static inline void mrc_stats_inc(struct mrc_stats *stats, enum mrc_stat s)
+{
+	atomic64_inc(&stats->count[s]);
+}
+
+struct ib_device;
+struct rdma_hw_stats;
+
+struct rdma_hw_stats *mrc_alloc_hw_port_stats(struct ib_device *ibdev,
+					      u32 port_num);
+int mrc_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
+		     u32 port, int index);
+
+#endif /* MRC_STATS_H */

@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# The device's packet counters (rdma statistic, hw_counters in sysfs) count
+# what was sent and received, and name the reason for each receive drop.
+. ../lib.sh
+
+two_hosts
+
+# counter DEV NAME: one counter's value (the RDMA devices of every
+# namespace appear in the initial namespace's sysfs).
+counter() {
+	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"
+}
+
+for c in sent_pkts rcvd_pkts rcvd_malformed rcvd_unknown_qp rcvd_wrong_peer \
+	 rcvd_qp_not_ready rcvd_out_of_window rcvd_duplicate rcvd_rnr_gated \
+	 rcvd_no_state tx_no_route; do
+	check_output "mrcB counts $c, from 0" '^0$' counter mrcB "$c"
+done
+check_output "rdma statistic shows the counters" \
+	'^link mrcB/1 sent_pkts 0 rcvd_pkts 0 rcvd_malformed 0 ' \
+	ip netns exec hostB rdma statistic show link mrcB/1
+
+pair "ibv_rc_pingpong -n 100" 60 \
+	ibv_rc_pingpong -d mrcA -g "$GA4" -s 4096 -n 100 -c -- \
+	ibv_rc_pingpong -d mrcB -g "$GB4" -s 4096 -n 100 -c 10.0.0.1
+sa=$(counter mrcA sent_pkts)
+rb=$(counter mrcB rcvd_pkts)
+sb=$(counter mrcB sent_pkts)
+ra=$(counter mrcA rcvd_pkts)
+check "100 messages each way: at least 100 packets sent by each ($sa, $sb)" \
+	test "$sa" -ge 100 -a "$sb" -ge 100
+# A veth loses nothing: every packet one side sent, the other received.
+check "mrcB received all that mrcA sent ($rb of $sa)" test "$rb" -eq "$sa"
+check "mrcA received all that mrcB sent ($ra of $sb)" test "$ra" -eq "$sb"
+check_output "no duplicates on a lossless link" '^0$' counter mrcB rcvd_duplicate
+
+# Junk to the MRC port is counted as malformed, and nothing else moves.
+before=$(counter mrcB rcvd_pkts)
+ip netns exec hostA bash -c "printf 'not an MRC packet' > /dev/udp/10.0.0.2/$MRC_PORT"
+wait_until 5 grep -qx 1 /sys/class/infiniband/mrcB/ports/1/hw_counters/rcvd_malformed
+check_output "a junk datagram counts as rcvd_malformed" '^1$' counter mrcB rcvd_malformed
+check_output "...and as received" "^$((before + 1))\$" counter mrcB rcvd_pkts
+check_output "...and as nothing else" '^0$' counter mrcB rcvd_unknown_qp
+
+done_testing
