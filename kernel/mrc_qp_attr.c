@@ -162,8 +162,11 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	old_path = qp->path;
 	if (mask & IB_QP_AV) {
 		err = mrc_qp_set_path(qp, &attr->ah_attr);
-		if (err)
+		if (err) {
+			/* It may have written part of the path. */
+			qp->path = old_path;
 			goto out;
+		}
 		qp->path.sport = cpu_to_be16(rdma_get_udp_sport(qp->path.flow_label,
 								ibqp->qp_num,
 								attr->dest_qp_num));
