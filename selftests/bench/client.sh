@@ -128,7 +128,7 @@ for step in "${steps[@]}"; do
 	fi
 	read -r qd sd <<<"$(local_drops)"
 	read -r qd0 sd0 <<<"$drops_before"
-	echo "# [$k/$n] client drops during the run: qdisc $((qd - qd0)), softnet $((sd - sd0)); CPU busy $(cpu_busy "$ticks0" "$(cpu_ticks)")%"
+	echo "# [$k/$n] client drops during the run: qdisc $((qd - qd0)), softnet $((sd - sd0)); CPU $(cpu_busy "$ticks0" "$(cpu_ticks)")"
 	[ "$impl" = mrc ] &&
 		echo "# [$k/$n] client mrc0 counters: $(hw_counters_delta "$counters" "$(hw_counters mrc0)")"
 	if [ -n "$v" ]; then

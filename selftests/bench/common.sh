@@ -46,15 +46,18 @@ local_drops() {
 		END { print d + 0 }') $(mp_softnet_drops)"
 }
 
-# cpu_ticks: "BUSY TOTAL" jiffies of all CPUs so far (idle and iowait are
-# not busy); cpu_busy BEFORE AFTER: the busy percentage in between.
+# cpu_ticks: "BUSY KERNEL TOTAL" jiffies of all CPUs so far (idle and
+# iowait are not busy; kernel is system, irq and softirq time);
+# cpu_busy BEFORE AFTER: "B% busy, K% in the kernel" in between.
 cpu_ticks() {
 	awk '/^cpu / { t = 0; for (i = 2; i <= NF; i++) t += $i
-		print t - $5 - $6, t }' /proc/stat
+		print t - $5 - $6, $4 + $7 + $8, t }' /proc/stat
 }
 
 cpu_busy() {
-	echo "$1 $2" | awk '{ d = $4 - $2; print d ? int(100 * ($3 - $1) / d) : 0 }'
+	echo "$1 $2" | awk '{ d = $6 - $3; if (!d) d = 1
+		printf "%d%% busy, %d%% in the kernel", 100 * ($4 - $1) / d,
+			100 * ($5 - $2) / d }'
 }
 
 # hw_counters DEV: "NAME VALUE" lines of DEV's port counters.

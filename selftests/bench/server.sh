@@ -37,7 +37,7 @@ while read -r metric impl rep; do
 	echo "# server: step $k $metric $impl rep $rep: rc $rc$drops"
 	read -r qd sd <<<"$(local_drops)"
 	read -r qd0 sd0 <<<"$local0"
-	echo "# server: drops during step $k: qdisc $((qd - qd0)), softnet $((sd - sd0)); CPU busy $(cpu_busy "$ticks0" "$(cpu_ticks)")%"
+	echo "# server: drops during step $k: qdisc $((qd - qd0)), softnet $((sd - sd0)); CPU $(cpu_busy "$ticks0" "$(cpu_ticks)")"
 	[ "$impl" = mrc ] &&
 		echo "# server: mrc0 counters: $(hw_counters_delta "$counters" "$(hw_counters mrc0)")"
 	if [ $rc -ne 0 ]; then
