@@ -174,7 +174,7 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
 	qp->state = IB_QPS_RESET;
 	refcount_set(&qp->ref, 1);
-	atomic_set(&qp->tx_skbs, 0);
+	atomic_set(&qp->tx_local, 0);
 	init_completion(&qp->done);
 	spin_lock_init(&qp->lock);
 	mutex_init(&qp->modify_lock);

@@ -231,8 +231,8 @@ struct mrc_qp {
 
 	/* transmit backlog built under @lock, sent after it */
 	struct sk_buff_head txq;
-	atomic_t tx_skbs;		/* packets not yet freed by the stack */
-	bool tx_throttled;		/* requester waits for tx_skbs to fall */
+	atomic_t tx_local;		/* packets the stack has not freed */
+	bool tx_throttled;		/* requester waits for tx_local to fall */
 };
 
 /* States in which the QP accepts incoming requests (IB: RTR and later). */
@@ -323,6 +323,10 @@ void mrc_resp_flush(struct mrc_qp *qp);
 /* mrc_tx.c */
 struct sk_buff *mrc_tx_alloc(struct mrc_qp *qp, struct mrc_pkt *pkt,
 			     void **payload);
+struct sk_buff *mrc_tx_alloc_gso(struct mrc_qp *qp, u32 pkt_len, u32 len,
+				 u16 npkts);
+void *mrc_tx_put_gso(struct mrc_qp *qp, struct sk_buff *skb, u32 offset,
+		     struct mrc_pkt *pkt);
 void mrc_tx_queue(struct mrc_qp *qp, struct sk_buff *skb);
 void mrc_tx_queue_sport(struct mrc_qp *qp, struct sk_buff *skb, u16 sport);
 void mrc_tx_queue_to(struct mrc_qp *qp, struct sk_buff *skb,

@@ -178,62 +178,75 @@ static bool mrc_req_ar_outstanding(struct mrc_qp *qp)
 	return qp->ar_valid && qp->ar_psn - una < nxt - una;
 }
 
+/* Headers of packet @k (0-based) of a SEND/WRITE WQE, all but its EV. */
+static void mrc_req_data_pkt(struct mrc_qp *qp, const struct mrc_swqe *w,
+			     u32 k, bool retx, struct mrc_pkt *pkt)
+{
+	u32 offset = k * qp->mtu;
+
+	memset(pkt, 0, sizeof(*pkt));
+	pkt->opcode = mrc_wire_opcode(w->wqe.opcode);
+	pkt->psn = w->first_psn + k;
+	pkt->timestamp = mrc_now_ts();
+	pkt->payload_len = min(qp->mtu, w->length - min(offset, w->length));
+	pkt->dph.msn = w->rsn;
+	pkt->dph.offset = offset;
+	pkt->dph.msg_len = w->length;
+	if (k == 0)
+		pkt->flags |= MRC_FLAG_FIRST;
+	if (k == w->npkts - 1) {
+		pkt->flags |= MRC_FLAG_LAST | MRC_FLAG_AR;
+		if (w->wqe.send_flags & IB_SEND_SOLICITED)
+			pkt->flags |= MRC_FLAG_SE;
+	}
+	if (retx)
+		pkt->flags |= MRC_FLAG_RETX | MRC_FLAG_AR;
+	if (pkt->opcode == MRC_OP_SEND_IMM || pkt->opcode == MRC_OP_WRITE_IMM) {
+		pkt->flags |= MRC_FLAG_IMM;
+		pkt->dph.imm = w->wqe.imm_data;
+	}
+	if (pkt->opcode == MRC_OP_WRITE || pkt->opcode == MRC_OP_WRITE_IMM) {
+		pkt->reth.va = w->wqe.remote_addr;
+		pkt->reth.rkey = w->wqe.rkey;
+		pkt->reth.len = w->length;
+	}
+}
+
+/*
+ * The window is full after @pkt: nothing more leaves until an
+ * acknowledgment comes, and the responder, which coalesces ACKs over
+ * MRC_ACK_EVERY packets, must not wait for packets that cannot come.
+ * One such request at a time: its answer opens the window, and asking on
+ * every packet that refilled it made the responder acknowledge every
+ * other packet.
+ */
+static void mrc_req_ask_ack(struct mrc_qp *qp, struct mrc_pkt *pkt)
+{
+	if (!mrc_req_psn_room(qp) && !mrc_req_ar_outstanding(qp))
+		pkt->flags |= MRC_FLAG_AR;
+	if (pkt->flags & MRC_FLAG_AR) {
+		qp->ar_psn = pkt->psn;
+		qp->ar_valid = true;
+	}
+}
+
 /* Build and queue packet @k (0-based) of a SEND/WRITE WQE. */
 static int mrc_req_send_data(struct mrc_qp *qp, struct mrc_swqe *w, u32 k,
 			     bool retx)
 {
-	u32 offset = k * qp->mtu;
-	u32 plen = min(qp->mtu, w->length - min(offset, w->length));
-	struct mrc_pkt pkt = {};
+	struct mrc_pkt pkt;
 	struct sk_buff *skb;
 	void *payload;
 	int status;
 
-	pkt.opcode = mrc_wire_opcode(w->wqe.opcode);
-	pkt.psn = w->first_psn + k;
-	pkt.timestamp = mrc_now_ts();
-	pkt.payload_len = plen;
-	pkt.dph.msn = w->rsn;
-	pkt.dph.offset = offset;
-	pkt.dph.msg_len = w->length;
-	if (k == 0)
-		pkt.flags |= MRC_FLAG_FIRST;
-	if (k == w->npkts - 1) {
-		pkt.flags |= MRC_FLAG_LAST | MRC_FLAG_AR;
-		if (w->wqe.send_flags & IB_SEND_SOLICITED)
-			pkt.flags |= MRC_FLAG_SE;
-	}
-	if (retx)
-		pkt.flags |= MRC_FLAG_RETX | MRC_FLAG_AR;
-	/*
-	 * The window is full after this packet: nothing more leaves until an
-	 * acknowledgment comes, and the responder, which coalesces ACKs over
-	 * MRC_ACK_EVERY packets, must not wait for packets that cannot come.
-	 * One such request at a time: its answer opens the window, and
-	 * asking on every packet that refilled it made the responder
-	 * acknowledge every other packet.
-	 */
-	if (!mrc_req_psn_room(qp) && !mrc_req_ar_outstanding(qp))
-		pkt.flags |= MRC_FLAG_AR;
-	if (pkt.flags & MRC_FLAG_AR) {
-		qp->ar_psn = pkt.psn;
-		qp->ar_valid = true;
-	}
-	if (pkt.opcode == MRC_OP_SEND_IMM || pkt.opcode == MRC_OP_WRITE_IMM) {
-		pkt.flags |= MRC_FLAG_IMM;
-		pkt.dph.imm = w->wqe.imm_data;
-	}
-	if (pkt.opcode == MRC_OP_WRITE || pkt.opcode == MRC_OP_WRITE_IMM) {
-		pkt.reth.va = w->wqe.remote_addr;
-		pkt.reth.rkey = w->wqe.rkey;
-		pkt.reth.len = w->length;
-	}
-
+	mrc_req_data_pkt(qp, w, k, retx, &pkt);
+	mrc_req_ask_ack(qp, &pkt);
 	mrc_mp_pick_ev(qp, &pkt);
 	skb = mrc_tx_alloc(qp, &pkt, &payload);
 	if (!skb)
 		return -ENOMEM;
-	status = mrc_req_copy(qp, w, offset, payload, plen, false);
+	status = mrc_req_copy(qp, w, pkt.dph.offset, payload, pkt.payload_len,
+			      false);
 	if (status != IB_WC_SUCCESS) {
 		kfree_skb(skb);
 		w->status = status;
@@ -350,6 +363,79 @@ static int mrc_req_assign_psns(struct mrc_qp *qp, struct mrc_swqe *w, u32 n,
 	return 0;
 }
 
+/*
+ * Packets of a SEND/WRITE that leave together as one GSO skb on one EV
+ * (mrc_tx_alloc_gso()): at most this many, and this many bytes, which
+ * keeps the skb within an IPv4 datagram's 64 KiB.
+ */
+#define MRC_GSO_MAX_PKTS	16
+#define MRC_GSO_MAX_BYTES	60000
+
+/*
+ * Assign PSNs to the next @n (at least 2) packets of the WQE at @idx and
+ * send them as one GSO skb. Return: 0, -ENOSPC (nothing assigned),
+ * -ENOMEM (assigned but not sent: recovered as lost) or -EFAULT.
+ */
+static int mrc_req_send_gso(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
+			    u32 n)
+{
+	u32 k = w->sent, pkt_len, len, i;
+	struct mrc_pkt pkt;
+	struct sk_buff *skb;
+	void *payload;
+	int err = 0;
+	u16 ev = 0;
+
+	mrc_req_data_pkt(qp, w, k, false, &pkt);
+	pkt_len = mrc_wire_hdr_len(&pkt) + qp->mtu;
+	n = min(n, (u32)MRC_GSO_MAX_BYTES / pkt_len);
+	if (mrc_req_assign_psns(qp, w, n, idx))
+		return -ENOSPC;
+	/* Only the message's last packet can be short. */
+	len = (n - 1) * pkt_len + mrc_wire_hdr_len(&pkt) +
+	      min(qp->mtu, w->length - min((k + n - 1) * qp->mtu, w->length));
+	skb = mrc_tx_alloc_gso(qp, pkt_len, len, n);
+	if (!skb) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		int status;
+
+		mrc_req_data_pkt(qp, w, k + i, false, &pkt);
+		/* Only the last can fill the window or end the message. */
+		if (i == n - 1)
+			mrc_req_ask_ack(qp, &pkt);
+		if (i == 0) {
+			mrc_mp_pick_ev(qp, &pkt);
+			ev = pkt.ev;
+		} else {
+			pkt.ev = ev;
+			pkt.ev_seq = mrc_ev_on_send(&qp->evs, ev);
+		}
+		payload = mrc_tx_put_gso(qp, skb, i * pkt_len, &pkt);
+		if (!payload) {
+			err = -ENOMEM;
+			break;
+		}
+		status = mrc_req_copy(qp, w, pkt.dph.offset, payload,
+				      pkt.payload_len, false);
+		if (status != IB_WC_SUCCESS) {
+			w->status = status;
+			err = -EFAULT;
+			break;
+		}
+		mrc_txwin_set_ev(&qp->txwin, pkt.psn, ev, pkt.ev_seq);
+	}
+	if (err)
+		kfree_skb(skb);
+	else
+		mrc_tx_queue_sport(qp, skb, mrc_ev_sport(&qp->evs, ev));
+out:
+	w->sent += n;
+	return err;
+}
+
 /* Transmit what the window allows of the WQE at @idx. */
 static int mrc_req_transmit(struct mrc_qp *qp, u32 idx)
 {
@@ -382,11 +468,20 @@ static int mrc_req_transmit(struct mrc_qp *qp, u32 idx)
 	}
 
 	while (w->sent < w->npkts) {
-		err = mrc_req_assign_psns(qp, w, 1, idx);
-		if (err)
-			return err;
-		err = mrc_req_send_data(qp, w, w->sent, false);
-		w->sent++;
+		u32 n = min3(w->npkts - w->sent, (u32)MRC_GSO_MAX_PKTS,
+			     mrc_req_psn_room(qp));
+
+		if (n > 1) {
+			err = mrc_req_send_gso(qp, w, idx, n);
+			if (err == -ENOSPC)
+				return err;
+		} else {
+			err = mrc_req_assign_psns(qp, w, 1, idx);
+			if (err)
+				return err;
+			err = mrc_req_send_data(qp, w, w->sent, false);
+			w->sent++;
+		}
 		if (err == -EFAULT)
 			return err;
 	}

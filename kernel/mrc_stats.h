@@ -33,6 +33,12 @@ static inline void mrc_stats_inc(struct mrc_stats *stats, enum mrc_stat s)
 	atomic64_inc(&stats->count[s]);
 }
 
+static inline void mrc_stats_add(struct mrc_stats *stats, enum mrc_stat s,
+				 u64 n)
+{
+	atomic64_add(n, &stats->count[s]);
+}
+
 struct ib_device;
 struct rdma_hw_stats;
 

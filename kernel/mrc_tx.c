@@ -17,7 +17,7 @@
 
 /*
  * Every packet holds its QP until the stack frees it, and is counted in
- * @qp->tx_skbs meanwhile: the requester sends no more while too many sit
+ * @qp->tx_local meanwhile: the requester sends no more while too many sit
  * in local queues (qdisc, device ring), as TCP Small Queues does. A full
  * qdisc drops what it cannot take and udp_tunnel_xmit_skb() does not say
  * so; a bounded local queue makes such drops rare, and keeps fq_codel,
@@ -27,8 +27,10 @@
 static void mrc_tx_skb_destructor(struct sk_buff *skb)
 {
 	struct mrc_qp *qp = skb_shinfo(skb)->destructor_arg;
+	/* The stack keeps gso_segs of the skb it segments. */
+	int npkts = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
 
-	if (atomic_dec_return(&qp->tx_skbs) <= MRC_TX_LOCAL_LOW &&
+	if (atomic_sub_return(npkts, &qp->tx_local) <= MRC_TX_LOCAL_LOW &&
 	    READ_ONCE(qp->tx_throttled)) {
 		WRITE_ONCE(qp->tx_throttled, false);
 		mrc_req_kick(qp);
@@ -46,15 +48,56 @@ static void mrc_tx_skb_destructor(struct sk_buff *skb)
  */
 u32 mrc_tx_local_room(struct mrc_qp *qp)
 {
-	int queued = atomic_read(&qp->tx_skbs);
+	int queued = atomic_read(&qp->tx_local);
 
 	if (queued < MRC_TX_LOCAL_MAX)
 		return MRC_TX_LOCAL_MAX - queued;
 	WRITE_ONCE(qp->tx_throttled, true);
 	/* Pairs with atomic_dec_return() in the destructor. */
 	smp_mb();
-	queued = atomic_read(&qp->tx_skbs);
+	queued = atomic_read(&qp->tx_local);
 	return queued < MRC_TX_LOCAL_MAX ? MRC_TX_LOCAL_MAX - queued : 0;
+}
+
+/* An skb of @len bytes that holds @qp and counts @npkts until freed. */
+static struct sk_buff *mrc_tx_skb(struct mrc_qp *qp, unsigned int len,
+				  u16 npkts)
+{
+	struct sk_buff *skb;
+
+	skb = alloc_skb(MRC_TX_HEADROOM + len, GFP_ATOMIC);
+	if (!skb)
+		return NULL;
+	/* A QP being destroyed builds nothing more. */
+	if (!refcount_inc_not_zero(&qp->ref)) {
+		kfree_skb(skb);
+		return NULL;
+	}
+	atomic_add(npkts, &qp->tx_local);
+	skb_shinfo(skb)->destructor_arg = qp;
+	skb->destructor = mrc_tx_skb_destructor;
+	skb_reserve(skb, MRC_TX_HEADROOM);
+	skb_put(skb, len);
+	return skb;
+}
+
+/* Write @pkt's headers at @buf; false (reported once) if it breaks a rule. */
+static bool mrc_tx_encode(struct mrc_qp *qp, struct mrc_pkt *pkt, u8 *buf)
+{
+	unsigned int hdr_len = mrc_wire_hdr_len(pkt);
+	enum mrc_wire_err err;
+
+	/* UD datagrams name their destination QP per work request. */
+	if (pkt->opcode != MRC_OP_UD_SEND)
+		pkt->dqpn = qp->dest_qpn;
+	err = mrc_wire_encode(pkt, qp->mtu, buf, hdr_len, &hdr_len);
+	if (err) {
+		WARN_ONCE(1, "mrc: building %s: %s\n",
+			  mrc_wire_opcode_name(pkt->opcode),
+			  mrc_wire_err_name(err));
+		return false;
+	}
+	return true;
 }
 
 /**
@@ -70,36 +113,61 @@ struct sk_buff *mrc_tx_alloc(struct mrc_qp *qp, struct mrc_pkt *pkt,
 			     void **payload)
 {
 	unsigned int hdr_len = mrc_wire_hdr_len(pkt);
-	enum mrc_wire_err err;
 	struct sk_buff *skb;
 
-	skb = alloc_skb(MRC_TX_HEADROOM + hdr_len + pkt->payload_len,
-			GFP_ATOMIC);
+	skb = mrc_tx_skb(qp, hdr_len + pkt->payload_len, 1);
 	if (!skb)
 		return NULL;
-	/* A QP being destroyed builds nothing more. */
-	if (!refcount_inc_not_zero(&qp->ref)) {
-		kfree_skb(skb);
-		return NULL;
-	}
-	atomic_inc(&qp->tx_skbs);
-	skb_shinfo(skb)->destructor_arg = qp;
-	skb->destructor = mrc_tx_skb_destructor;
-	skb_reserve(skb, MRC_TX_HEADROOM);
-	skb_put(skb, hdr_len + pkt->payload_len);
-	/* UD datagrams name their destination QP per work request. */
-	if (pkt->opcode != MRC_OP_UD_SEND)
-		pkt->dqpn = qp->dest_qpn;
-	err = mrc_wire_encode(pkt, qp->mtu, skb->data, hdr_len, &hdr_len);
-	if (err) {
-		WARN_ONCE(1, "mrc: building %s: %s\n",
-			  mrc_wire_opcode_name(pkt->opcode),
-			  mrc_wire_err_name(err));
+	if (!mrc_tx_encode(qp, pkt, skb->data)) {
 		kfree_skb(skb);
 		return NULL;
 	}
 	*payload = skb->data + hdr_len;
 	return skb;
+}
+
+/**
+ * mrc_tx_alloc_gso() - allocate one skb for several packets
+ * @qp: the sending QP
+ * @pkt_len: bytes of each packet (headers and payload) but the last
+ * @len: bytes of all of them
+ * @npkts: how many (at least 2)
+ *
+ * The packets leave as one UDP GSO skb: one route lookup and one trip
+ * through IP and the qdisc, and the device or the stack cuts it every
+ * @pkt_len bytes, giving each piece a UDP header of its own. Write each
+ * packet with mrc_tx_put_gso().
+ *
+ * Return: the skb, or NULL when memory is short.
+ */
+struct sk_buff *mrc_tx_alloc_gso(struct mrc_qp *qp, u32 pkt_len, u32 len,
+				 u16 npkts)
+{
+	struct sk_buff *skb = mrc_tx_skb(qp, len, npkts);
+
+	if (!skb)
+		return NULL;
+	skb_shinfo(skb)->gso_size = pkt_len;
+	skb_shinfo(skb)->gso_segs = npkts;
+	skb_shinfo(skb)->gso_type = SKB_GSO_UDP_L4;
+	return skb;
+}
+
+/**
+ * mrc_tx_put_gso() - write the headers of one packet of a GSO skb
+ * @qp: the sending QP
+ * @skb: from mrc_tx_alloc_gso()
+ * @offset: where the packet starts (a multiple of its packet length)
+ * @pkt: its headers; payload_len bytes must fit before the next packet
+ *
+ * Return: where its payload goes, or NULL if @pkt breaks a wire rule.
+ */
+void *mrc_tx_put_gso(struct mrc_qp *qp, struct sk_buff *skb, u32 offset,
+		     struct mrc_pkt *pkt)
+{
+	if (!mrc_tx_encode(qp, pkt, skb->data + offset))
+		return NULL;
+	return skb->data + offset + mrc_wire_hdr_len(pkt);
 }
 
 /* The path a queued packet takes rides in its control block until sent. */
@@ -147,6 +215,13 @@ void mrc_tx_queue(struct mrc_qp *qp, struct sk_buff *skb)
 	mrc_tx_queue_to(qp, skb, &qp->path);
 }
 
+/* A GSO skb counts as the packets it holds. */
+static void mrc_tx_count_sent(struct mrc_qp *qp, struct sk_buff *skb)
+{
+	mrc_stats_add(&qp->mdev->stats, MRC_STAT_SENT_PKTS,
+		      skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1);
+}
+
 /* As mrc_route4(): IPv6 also hashes multipath routes only without oif. */
 static struct dst_entry *mrc_route6(struct net_device *ndev, struct sock *sk,
 				    struct flowi6 *fl6)
@@ -184,7 +259,7 @@ static void mrc_xmit6(struct mrc_qp *qp, struct mrc_path *path,
 		kfree_skb(skb);
 		return;
 	}
-	mrc_stats_inc(&qp->mdev->stats, MRC_STAT_SENT_PKTS);
+	mrc_tx_count_sent(qp, skb);
 	udp_tunnel6_xmit_skb(dst, sk, skb, dst->dev, &path->saddr,
 			     &path->daddr, path->tclass,
 			     path->hop_limit,
@@ -235,7 +310,7 @@ static void mrc_xmit4(struct mrc_qp *qp, const struct mrc_path *path,
 		kfree_skb(skb);
 		return;
 	}
-	mrc_stats_inc(&qp->mdev->stats, MRC_STAT_SENT_PKTS);
+	mrc_tx_count_sent(qp, skb);
 	udp_tunnel_xmit_skb(rt, sk, skb, saddr, daddr, path->tclass,
 			    path->hop_limit, htons(IP_DF), path->sport,
 			    htons(qp->mdev->udp_port), false, false);
@@ -255,6 +330,16 @@ void mrc_tx_flush_now(struct mrc_qp *qp)
 		struct mrc_path path = *mrc_skb_path(skb);
 
 		memset(skb->cb, 0, sizeof(skb->cb));
+		if (skb_is_gso(skb)) {
+			/*
+			 * Segmentation wants the checksum to start at the UDP
+			 * header, which the tunnel is about to push;
+			 * udp_set_csum() then seeds it for every piece.
+			 */
+			skb->ip_summed = CHECKSUM_PARTIAL;
+			skb->csum_start = skb_headroom(skb) - sizeof(struct udphdr);
+			skb->csum_offset = offsetof(struct udphdr, check);
+		}
 		skb->protocol = path.v4 ? htons(ETH_P_IP) : htons(ETH_P_IPV6);
 		if (path.v4)
 			mrc_xmit4(qp, &path, sk, skb);
