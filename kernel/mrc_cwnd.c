@@ -81,9 +81,10 @@ bool mrc_cwnd_on_congestion(struct mrc_cwnd *cc, u32 una, u32 next_psn)
  * @next_psn: PSN the sender will use next
  *
  * A round ends when @una passes the PSN that was next when it began. If
- * its lowest sample was over MRC_CWND_QDELAY_TARGET_TS, the window
- * shrinks by a quarter and slow start ends: the queue says the window is
- * past the path's capacity. Not within a window already cut for a loss.
+ * its lowest sample was over MRC_CWND_SS_EXIT_TS, slow start ends; over
+ * MRC_CWND_QDELAY_TARGET_TS, the window also shrinks by a quarter: the
+ * queue says the window is past the path's capacity. No cut within a
+ * window already cut for a loss.
  *
  * Return: true when the window was reduced.
  */
@@ -96,6 +97,8 @@ bool mrc_cwnd_on_delay(struct mrc_cwnd *cc, u32 qdelay_ts, u32 una,
 	if (mrc_psn_before(una, cc->round_end))
 		return false;
 	standing = cc->round_min > MRC_CWND_QDELAY_TARGET_TS;
+	if (cc->round_min > MRC_CWND_SS_EXIT_TS && cc->cwnd < cc->ssthresh)
+		cc->ssthresh = cc->cwnd;
 	cc->round_min = U32_MAX;
 	cc->round_end = next_psn;
 	if (!standing || mrc_psn_before(una, cc->recover))

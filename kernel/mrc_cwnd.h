@@ -20,6 +20,13 @@
  */
 #define MRC_CWND_QDELAY_TARGET_TS	8000	/* 1.024 us units: ~8 ms */
 
+/*
+ * Queueing delay that ends slow start without a cut (HyStart's idea):
+ * doubling past it only fills the bottleneck's buffer until it drops a
+ * burst, which on the shaped multipath bench cost timeouts at start-up.
+ */
+#define MRC_CWND_SS_EXIT_TS		4000	/* ~4 ms */
+
 /**
  * struct mrc_cwnd - congestion window state
  * @cwnd: PSNs that may be outstanding

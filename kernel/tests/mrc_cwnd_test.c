@@ -149,6 +149,27 @@ static void delay_cuts_only_a_standing_queue(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cc.cwnd, (u32)MRC_CWND_MIN);
 }
 
+/* A round queued past the slow-start exit stops the doubling, cuts nothing. */
+static void first_queue_ends_slow_start(struct kunit *test)
+{
+	struct mrc_cwnd cc;
+
+	mrc_cwnd_init(&cc, 1024, 0);
+	/* A round with a low sample keeps slow start. */
+	KUNIT_EXPECT_FALSE(test, mrc_cwnd_on_delay(&cc, MRC_CWND_SS_EXIT_TS, 0, 32));
+	KUNIT_EXPECT_EQ(test, cc.ssthresh, 1024U);
+	mrc_cwnd_on_ack(&cc, 32);
+	KUNIT_ASSERT_EQ(test, cc.cwnd, 64U);
+	/* Then one whose lowest sample is over the exit, under the target. */
+	KUNIT_EXPECT_FALSE(test, mrc_cwnd_on_delay(&cc, MRC_CWND_SS_EXIT_TS + 1,
+						   32, 96));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 64U);
+	KUNIT_EXPECT_EQ(test, cc.ssthresh, 64U);
+	/* Growth is additive from here: one PSN per window acknowledged. */
+	mrc_cwnd_on_ack(&cc, 64);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 65U);
+}
+
 static struct kunit_case mrc_cwnd_cases[] = {
 	KUNIT_CASE(starts_at_init_and_respects_max),
 	KUNIT_CASE(slow_start_then_additive),
@@ -159,6 +180,7 @@ static struct kunit_case mrc_cwnd_cases[] = {
 	KUNIT_CASE(works_across_psn_wrap),
 	KUNIT_CASE(spurious_timeout_is_undone),
 	KUNIT_CASE(delay_cuts_only_a_standing_queue),
+	KUNIT_CASE(first_queue_ends_slow_start),
 	{}
 };
 
