@@ -164,6 +164,23 @@ static void mrc_comp_read_holes(struct mrc_qp *qp, struct mrc_swqe *w,
 }
 
 /*
+ * READ responses echo no timestamp: time one from its request's
+ * transmission, unless that was repeated (Karn). The sample includes the
+ * responses sent before it in its chunk, which the timeout must cover.
+ */
+static void mrc_comp_read_rtt(struct mrc_qp *qp, u32 psn)
+{
+	const struct mrc_tx_entry *e = mrc_txwin_entry(&qp->txwin, psn);
+	u32 elapsed;
+
+	if (!e || e->tx_count != 1)
+		return;
+	elapsed = mrc_now_ts() - e->ts;
+	if (elapsed < (1U << 24))
+		mrc_rto_sample(&qp->rto, mrc_ts_to_ns(elapsed));
+}
+
+/*
  * A READ response: place it by its PSN and count it.
  *
  * Return: true when the oldest PSNs are now all accounted for (progress:
@@ -175,7 +192,7 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 {
 	struct mrc_swqe *w = mrc_comp_wqe_of(qp, pkt->psn);
 	u32 bit = pkt->psn & (MRC_QP_WINDOW - 1);
-	u32 offset, plen;
+	u32 offset, plen, acked;
 	bool progress;
 	u64 one = 1;
 	int status;
@@ -198,6 +215,7 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		return true;
 	}
 	set_bit(bit, qp->rd_got);
+	mrc_comp_read_rtt(qp, pkt->psn);
 	mrc_ev_on_delivered(&qp->evs, pkt->ev, false, 0);
 	while (mrc_psn_before(w->rd_low, w->first_psn + w->sent) &&
 	       test_bit(w->rd_low & (MRC_QP_WINDOW - 1), qp->rd_got))
@@ -205,9 +223,13 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	if (qp->rd_pending)
 		qp->rd_pending--;
 	mrc_txwin_on_sack(&qp->txwin, pkt->psn, 1, &one);
-	progress = mrc_comp_ack_sacked_prefix(qp);
-	if (progress)
+	acked = mrc_comp_ack_sacked_prefix(qp);
+	if (acked) {
+		/* Responses clock a READ stream as ACKs clock writes. */
 		mrc_rto_on_progress(&qp->rto);
+		mrc_cwnd_on_ack(&qp->cc, acked);
+	}
+	progress = acked;
 	if (++w->got == w->npkts) {
 		w->state = MRC_SWQE_DONE;
 		return true;

@@ -159,10 +159,29 @@ void mrc_ev_reset(struct mrc_ev_table *t)
  */
 u16 mrc_ev_choose(struct mrc_ev_table *t)
 {
+	u16 idx;
+
+	if (mrc_ev_pop_recycled(t, &idx))
+		return idx;
+	return mrc_ev_choose_spread(t);
+}
+
+/**
+ * mrc_ev_choose_spread() - the EV for a run of packets sent together
+ * @t: the table
+ *
+ * mrc_ev_choose() without recycling. Recycling works packet by packet: a
+ * run of 16 on a recycled EV gets that EV back with the ACK its last
+ * packet asks for, and a few EVs then carry every run (measured with
+ * 1024 EVs over 4 paths: 45/45/9/1% of the packets per path).
+ *
+ * Return: an EV index.
+ */
+u16 mrc_ev_choose_spread(struct mrc_ev_table *t)
+{
 	u16 idx = 0;
 
-	if (mrc_ev_pop_recycled(t, &idx) ||
-	    mrc_ev_round_robin(t, MRC_EV_GOOD, true, &idx) ||
+	if (mrc_ev_round_robin(t, MRC_EV_GOOD, true, &idx) ||
 	    mrc_ev_round_robin(t, MRC_EV_GOOD, false, &idx) ||
 	    mrc_ev_round_robin(t, MRC_EV_ASSUMED_BAD, false, &idx))
 		return idx;

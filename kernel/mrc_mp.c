@@ -33,6 +33,31 @@ void mrc_mp_pick_ev(struct mrc_qp *qp, struct mrc_pkt *pkt)
 }
 
 /**
+ * mrc_mp_pick_ev_run() - choose the EV of the first packet of a run
+ * @qp: the QP
+ * @pkt: headers being built; ev and ev_seq are set
+ *
+ * The packets after it in the run take the same EV (mrc_mp_same_ev()).
+ */
+void mrc_mp_pick_ev_run(struct mrc_qp *qp, struct mrc_pkt *pkt)
+{
+	pkt->ev = mrc_ev_choose_spread(&qp->evs);
+	pkt->ev_seq = mrc_ev_on_send(&qp->evs, pkt->ev);
+}
+
+/**
+ * mrc_mp_same_ev() - send a packet on a given EV
+ * @qp: the QP
+ * @pkt: headers being built; ev_seq is set
+ * @ev: the EV, from mrc_mp_pick_ev_run() for the run's first packet
+ */
+void mrc_mp_same_ev(struct mrc_qp *qp, struct mrc_pkt *pkt, u16 ev)
+{
+	pkt->ev = ev;
+	pkt->ev_seq = mrc_ev_on_send(&qp->evs, ev);
+}
+
+/**
  * mrc_mp_queue() - queue a requester packet on its EV
  * @qp: the QP
  * @skb: the built packet

@@ -22,6 +22,13 @@
 
 #define MRC_QP_WINDOW		1024	/* PSNs in flight per direction */
 #define MRC_ACK_EVERY		16	/* coalesce: ACK at least this often */
+/*
+ * Packets that leave together as one GSO skb on one EV
+ * (mrc_tx_alloc_gso()): at most this many, and this many bytes, which
+ * keeps the skb within an IPv4 datagram's 64 KiB.
+ */
+#define MRC_GSO_MAX_PKTS	16
+#define MRC_GSO_MAX_BYTES	60000
 #define MRC_TX_LOCAL_MAX	64	/* packets of a QP in local queues */
 #define MRC_TX_LOCAL_LOW	32	/* ...at which a throttled QP resumes */
 #define MRC_DUPTHRESH		3	/* SACKed PSNs that prove a loss */
@@ -296,6 +303,8 @@ enum hrtimer_restart mrc_rto_fire(struct hrtimer *timer);
 
 /* mrc_mp.c: multipath glue between the EV table and the engine */
 void mrc_mp_pick_ev(struct mrc_qp *qp, struct mrc_pkt *pkt);
+void mrc_mp_pick_ev_run(struct mrc_qp *qp, struct mrc_pkt *pkt);
+void mrc_mp_same_ev(struct mrc_qp *qp, struct mrc_pkt *pkt, u16 ev);
 void mrc_mp_queue(struct mrc_qp *qp, struct sk_buff *skb,
 		  const struct mrc_pkt *pkt);
 void mrc_mp_blame(struct mrc_qp *qp, u16 ev);

@@ -289,6 +289,10 @@ int mrc_req_send_read(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,
 	/* Every response PSN it asks for comes back on its EV. */
 	for (i = 1; i < npkts; i++)
 		mrc_txwin_set_ev(&qp->txwin, psn + i, pkt.ev, pkt.ev_seq);
+	/* Responses to a repeated request time nothing (Karn). */
+	for (i = 0; retx && i < npkts; i++)
+		mrc_txwin_on_retransmit(&qp->txwin, psn + i, pkt.ev,
+					pkt.timestamp);
 	mrc_mp_queue(qp, skb, &pkt);
 	return 0;
 }
@@ -364,14 +368,6 @@ static int mrc_req_assign_psns(struct mrc_qp *qp, struct mrc_swqe *w, u32 n,
 }
 
 /*
- * Packets of a SEND/WRITE that leave together as one GSO skb on one EV
- * (mrc_tx_alloc_gso()): at most this many, and this many bytes, which
- * keeps the skb within an IPv4 datagram's 64 KiB.
- */
-#define MRC_GSO_MAX_PKTS	16
-#define MRC_GSO_MAX_BYTES	60000
-
-/*
  * Assign PSNs to the next @n (at least 2) packets of the WQE at @idx and
  * send them as one GSO skb. Return: 0, -ENOSPC (nothing assigned),
  * -ENOMEM (assigned but not sent: recovered as lost) or -EFAULT.
@@ -407,11 +403,10 @@ static int mrc_req_send_gso(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
 		if (i == n - 1)
 			mrc_req_ask_ack(qp, &pkt);
 		if (i == 0) {
-			mrc_mp_pick_ev(qp, &pkt);
+			mrc_mp_pick_ev_run(qp, &pkt);
 			ev = pkt.ev;
 		} else {
-			pkt.ev = ev;
-			pkt.ev_seq = mrc_ev_on_send(&qp->evs, ev);
+			mrc_mp_same_ev(qp, &pkt, ev);
 		}
 		payload = mrc_tx_put_gso(qp, skb, i * pkt_len, &pkt);
 		if (!payload) {

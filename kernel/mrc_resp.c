@@ -204,14 +204,81 @@ static int mrc_resp_write(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	return 0;
 }
 
+/* Headers of response @k (0-based) of the @npkts that answer READ @req. */
+static void mrc_resp_read_pkt(struct mrc_qp *qp, const struct mrc_pkt *req,
+			      u32 k, u32 npkts, struct mrc_pkt *pkt)
+{
+	u32 len = req->reth.len, off = k * qp->mtu;
+
+	memset(pkt, 0, sizeof(*pkt));
+	pkt->opcode = MRC_OP_READ_RESP;
+	pkt->psn = req->psn + k;
+	pkt->timestamp = mrc_now_ts();
+	pkt->payload_len = min(qp->mtu, len - off);
+	pkt->dph.msn = qp->rsn_complete;
+	pkt->dph.offset = off;
+	pkt->dph.msg_len = len;
+	pkt->flags = (k == 0 ? MRC_FLAG_FIRST : 0) |
+		     (k == npkts - 1 ? MRC_FLAG_LAST : 0);
+	pkt->ev = req->ev;
+	pkt->ev_seq = req->ev_seq;
+}
+
+/*
+ * Queue responses @k..@k+@n-1 of the @npkts that answer READ @req: one
+ * skb, a GSO one for several (they all travel on the request's EV).
+ * Return: false when memory is short; the requester asks again.
+ */
+static bool mrc_resp_read_run(struct mrc_qp *qp, const struct mrc_pkt *req,
+			      struct mrc_mr *mr, u32 k, u32 n, u32 npkts)
+{
+	struct mrc_pkt pkt, last;
+	struct sk_buff *skb;
+	u32 pkt_len = 0, i;
+	void *payload;
+
+	mrc_resp_read_pkt(qp, req, k, npkts, &pkt);
+	if (n == 1) {
+		skb = mrc_tx_alloc(qp, &pkt, &payload);
+	} else {
+		mrc_resp_read_pkt(qp, req, k + n - 1, npkts, &last);
+		pkt_len = mrc_wire_hdr_len(&pkt) + qp->mtu;
+		skb = mrc_tx_alloc_gso(qp, pkt_len, (n - 1) * pkt_len +
+				       mrc_wire_hdr_len(&last) +
+				       last.payload_len, n);
+	}
+	if (!skb)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (n > 1) {
+			if (i)
+				mrc_resp_read_pkt(qp, req, k + i, npkts, &pkt);
+			payload = mrc_tx_put_gso(qp, skb, i * pkt_len, &pkt);
+			if (!payload) {
+				kfree_skb(skb);
+				return false;
+			}
+		}
+		if (pkt.payload_len)
+			mrc_mr_copy(mr, req->reth.va + pkt.dph.offset, payload,
+				    pkt.payload_len, false);
+	}
+	mrc_tx_queue_sport(qp, skb, req->rx_sport);
+	for (i = 0; i < n; i++)
+		mrc_rxwin_accept(&qp->rxwin, req->psn + k + i);
+	return true;
+}
+
 /* Answer a READ request (new or repeated: reads are idempotent). */
 static int mrc_resp_read(struct mrc_qp *qp, const struct mrc_pkt *req)
 {
 	u32 len = req->reth.len;
 	u32 npkts = max_t(u32, 1, DIV_ROUND_UP(len, qp->mtu));
+	u32 per_skb = min_t(u32, MRC_GSO_MAX_PKTS, MRC_GSO_MAX_BYTES /
+			    (qp->mtu + MRC_WIRE_MAX_HDR_LEN));
 	struct mrc_mr *mr = NULL;
 	int status;
-	u32 k;
+	u32 k, n;
 
 	if (!(qp->access & IB_ACCESS_REMOTE_READ))
 		return MRC_SYN_REMOTE_ACCESS;
@@ -223,31 +290,10 @@ static int mrc_resp_read(struct mrc_qp *qp, const struct mrc_pkt *req)
 		if (!mr)
 			return MRC_SYN_REMOTE_ACCESS;
 	}
-	for (k = 0; k < npkts; k++) {
-		struct mrc_pkt pkt = {};
-		struct sk_buff *skb;
-		void *payload;
-		u32 off = k * qp->mtu;
-
-		pkt.opcode = MRC_OP_READ_RESP;
-		pkt.psn = req->psn + k;
-		pkt.timestamp = mrc_now_ts();
-		pkt.payload_len = min(qp->mtu, len - off);
-		pkt.dph.msn = qp->rsn_complete;
-		pkt.dph.offset = off;
-		pkt.dph.msg_len = len;
-		pkt.flags = (k == 0 ? MRC_FLAG_FIRST : 0) |
-			    (k == npkts - 1 ? MRC_FLAG_LAST : 0);
-		pkt.ev = req->ev;
-		pkt.ev_seq = req->ev_seq;
-		skb = mrc_tx_alloc(qp, &pkt, &payload);
-		if (!skb)
+	for (k = 0; k < npkts; k += n) {
+		n = min(npkts - k, per_skb);
+		if (!mrc_resp_read_run(qp, req, mr, k, n, npkts))
 			break;
-		if (pkt.payload_len)
-			mrc_mr_copy(mr, req->reth.va + off, payload,
-				    pkt.payload_len, false);
-		mrc_tx_queue_sport(qp, skb, req->rx_sport);
-		mrc_rxwin_accept(&qp->rxwin, req->psn + k);
 	}
 	if (mr)
 		mrc_mr_put(mr);

@@ -62,6 +62,20 @@ static void delivered_ev_is_reused_first(struct kunit *test)
 	mrc_ev_destroy(&t);
 }
 
+/* Runs of packets leave the recycled EVs to single packets. */
+static void runs_take_the_round_robin(struct kunit *test)
+{
+	struct mrc_ev_table t;
+
+	setup(test, &t, 16, 4);
+	mrc_ev_on_delivered(&t, 9, false, 0);
+	KUNIT_EXPECT_EQ(test, mrc_ev_choose_spread(&t), 0);
+	KUNIT_EXPECT_EQ(test, mrc_ev_choose_spread(&t), 1);
+	KUNIT_EXPECT_EQ(test, mrc_ev_choose(&t), 9);
+	KUNIT_EXPECT_EQ(test, mrc_ev_choose(&t), 2);
+	mrc_ev_destroy(&t);
+}
+
 static void ecn_mark_penalises(struct kunit *test)
 {
 	struct mrc_ev_table t;
@@ -324,6 +338,7 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(init_checks_count_and_ports),
 	KUNIT_CASE(round_robin_spreads_evenly),
 	KUNIT_CASE(delivered_ev_is_reused_first),
+	KUNIT_CASE(runs_take_the_round_robin),
 	KUNIT_CASE(ecn_mark_penalises),
 	KUNIT_CASE(loss_makes_ev_assumed_bad),
 	KUNIT_CASE(min_active_readmits_oldest),
