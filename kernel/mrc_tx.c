@@ -53,7 +53,7 @@ u32 mrc_tx_local_room(struct mrc_qp *qp)
 	if (queued < MRC_TX_LOCAL_MAX)
 		return MRC_TX_LOCAL_MAX - queued;
 	WRITE_ONCE(qp->tx_throttled, true);
-	/* Pairs with atomic_dec_return() in the destructor. */
+	/* Pairs with atomic_sub_return() in the destructor. */
 	smp_mb();
 	queued = atomic_read(&qp->tx_local);
 	return queued < MRC_TX_LOCAL_MAX ? MRC_TX_LOCAL_MAX - queued : 0;

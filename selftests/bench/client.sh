@@ -27,7 +27,10 @@ not_there_yet() {
 #   tcp: iperf3's received bits_per_second, in MiB/s as perftest counts
 value() {
 	case $1 in
-	*_bw) awk '$1 ~ /^(65536|4096)$/ && NF >= 5 { v = $4 } END { print v }' <<<"$2" ;;
+	# A zero average is perftest's clock failing in the guest, not a
+	# measurement: no figure (why() quotes the line).
+	*_bw) awk '$1 ~ /^(65536|4096)$/ && NF >= 5 { v = $4 }
+		   END { if (v + 0 > 0) print v }' <<<"$2" ;;
 	write_lat) awk '$1 == 8 && NF >= 6 { v = $5 } END { print v }' <<<"$2" ;;
 	tcp) awk '/"sum_received"/ { r = 1 }
 		  r && /"bits_per_second"/ { gsub(/[^0-9.eE+-]/, "", $2);
@@ -57,7 +60,12 @@ $3")
 		*) st= ;;
 		esac
 		echo "completion $line${st:+: $st}" ;;
-	"") echo "exit status $1, no figure in the output" ;;
+	"") line=$(grep -m1 -E '^ *(65536|4096) ' <<<"$3")
+	    if [ -n "$line" ]; then
+		echo "exit status $1, no usable figure: '$(tr -s ' \t' ' ' <<<"$line")'"
+	    else
+		echo "exit status $1, no figure in the output"
+	    fi ;;
 	*) echo "$line" | tr -d '"' ;;
 	esac
 }
