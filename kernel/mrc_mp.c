@@ -17,7 +17,7 @@
 #define MRC_PROBE_MAX_TS	1000000	/* ~1 s */
 #define MRC_PROBE_BURST		4	/* probes per timer run */
 #define MRC_PROBE_RATE		16	/* most probes per probe interval */
-#define MRC_REO_MIN_TS		4000	/* ~4 ms of reordering tolerated */
+#define MRC_REO_MIN_TS		8000	/* ~8 ms of reordering tolerated */
 #define MRC_EV_QDELAY_PENALTY_TS 1500	/* ~1.5 ms queued: skip the EV */
 
 /**
@@ -135,7 +135,9 @@ void mrc_mp_blame(struct mrc_qp *qp, u16 ev)
 /*
  * Reordering tolerated before a hole counts as a loss, in 1.024 us
  * units: a quarter of the smoothed RTT, at least MRC_REO_MIN_TS. Even one
- * path reorders a little when packets of a flow leave from several CPUs.
+ * path reorders a little when packets of a flow leave from several CPUs;
+ * across paths, by as much as their queues differ, which the window cut
+ * for queueing delay keeps under MRC_CWND_QDELAY_TARGET_TS.
  */
 static u32 mrc_mp_reo_ts(struct mrc_qp *qp)
 {
