@@ -193,7 +193,6 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	struct mrc_swqe *w = mrc_comp_wqe_of(qp, pkt->psn);
 	u32 bit = pkt->psn & (MRC_QP_WINDOW - 1);
 	u32 offset, plen, acked;
-	bool progress;
 	u64 one = 1;
 	int status;
 
@@ -229,13 +228,12 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		mrc_rto_on_progress(&qp->rto);
 		mrc_cwnd_on_ack(&qp->cc, acked);
 	}
-	progress = acked;
 	if (++w->got == w->npkts) {
 		w->state = MRC_SWQE_DONE;
 		return true;
 	}
 	mrc_comp_read_holes(qp, w, pkt->psn);
-	return progress;
+	return acked != 0;
 }
 
 static void mrc_comp_atomic_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt)

@@ -27,9 +27,9 @@
  */
 void mrc_mp_pick_ev(struct mrc_qp *qp, struct mrc_pkt *pkt)
 {
-	pkt->ev = pkt->flags & MRC_FLAG_RETX ? mrc_ev_choose_retx(&qp->evs) :
-					       mrc_ev_choose(&qp->evs);
-	pkt->ev_seq = mrc_ev_on_send(&qp->evs, pkt->ev);
+	mrc_mp_same_ev(qp, pkt, pkt->flags & MRC_FLAG_RETX ?
+				mrc_ev_choose_retx(&qp->evs) :
+				mrc_ev_choose(&qp->evs));
 }
 
 /**
@@ -41,8 +41,7 @@ void mrc_mp_pick_ev(struct mrc_qp *qp, struct mrc_pkt *pkt)
  */
 void mrc_mp_pick_ev_run(struct mrc_qp *qp, struct mrc_pkt *pkt)
 {
-	pkt->ev = mrc_ev_choose_spread(&qp->evs);
-	pkt->ev_seq = mrc_ev_on_send(&qp->evs, pkt->ev);
+	mrc_mp_same_ev(qp, pkt, mrc_ev_choose_spread(&qp->evs));
 }
 
 /**

@@ -24,13 +24,18 @@
  * which serves each EV (UDP source port) as a flow of its own, from
  * reordering the QP's packets by more than MRC_TX_LOCAL_MAX.
  */
+/* Packets an skb holds: a GSO one keeps gso_segs when it is segmented. */
+static u16 mrc_tx_skb_npkts(const struct sk_buff *skb)
+{
+	return skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
+}
+
 static void mrc_tx_skb_destructor(struct sk_buff *skb)
 {
 	struct mrc_qp *qp = skb_shinfo(skb)->destructor_arg;
-	/* The stack keeps gso_segs of the skb it segments. */
-	int npkts = skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
 
-	if (atomic_sub_return(npkts, &qp->tx_local) <= MRC_TX_LOCAL_LOW &&
+	if (atomic_sub_return(mrc_tx_skb_npkts(skb), &qp->tx_local) <=
+	    MRC_TX_LOCAL_LOW &&
 	    READ_ONCE(qp->tx_throttled)) {
 		WRITE_ONCE(qp->tx_throttled, false);
 		mrc_req_kick(qp);
@@ -219,7 +224,7 @@ void mrc_tx_queue(struct mrc_qp *qp, struct sk_buff *skb)
 static void mrc_tx_count_sent(struct mrc_qp *qp, struct sk_buff *skb)
 {
 	mrc_stats_add(&qp->mdev->stats, MRC_STAT_SENT_PKTS,
-		      skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1);
+		      mrc_tx_skb_npkts(skb));
 }
 
 /* As mrc_route4(): IPv6 also hashes multipath routes only without oif. */
