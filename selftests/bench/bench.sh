@@ -17,9 +17,10 @@
 #   BENCH_LAT_ITERS  ib_write_lat -n (1000)
 #   BENCH_TCP_SECS   iperf3 -t seconds (5)
 #   BENCH_VM_CPUS    vCPUs per VM (1: the build machines have 2 cores)
-#   BENCH_METRICS    a subset of "tcp write_bw send_bw read_bw write_lat
-#                    mp_cpu mp_bw mp_blackhole mp_loss" (mp_*: multipath,
-#                    see mp.sh)
+#   BENCH_METRICS    a subset of "tcp tcp_busy write_bw send_bw read_bw
+#                    write_lat mp_cpu mp_bw mp_blackhole mp_loss" (tcp_busy:
+#                    iperf3 beside a spinning process, as perftest polls;
+#                    mp_*: multipath, see mp.sh)
 #   BENCH_MP_PATHS   paths of the multipath topology (4)
 #   BENCH_MP_RATE    tbf rate of each path, tc units (10mbit)
 #   BENCH_MP_SECS    seconds of each multipath run (10; blackhole: +5)
@@ -38,7 +39,7 @@ bwsecs=${BENCH_BW_SECS:-6}
 latiters=${BENCH_LAT_ITERS:-1000}
 tcpsecs=${BENCH_TCP_SECS:-5}
 cpus=${BENCH_VM_CPUS:-1}
-metrics=${BENCH_METRICS:-tcp write_bw send_bw read_bw write_lat mp_cpu mp_bw mp_blackhole mp_loss}
+metrics=${BENCH_METRICS:-tcp tcp_busy write_bw send_bw read_bw write_lat mp_cpu mp_bw mp_blackhole mp_loss}
 mppaths=${BENCH_MP_PATHS:-4}
 mprate=${BENCH_MP_RATE:-10mbit}
 mpsecs=${BENCH_MP_SECS:-10}
@@ -51,7 +52,7 @@ metrics=$(IFS=,; echo "${m[*]}")
 out=${BENCH_OUT:-$top/build/bench}
 stage=${BENCH_STAGE:-$top/build/stage}
 # A bound, not an estimate: a healthy run takes about a third of this.
-limit=$((120 + reps * (8 * (bwsecs + 20) + tcpsecs + 20)))
+limit=$((120 + reps * (8 * (bwsecs + 20) + 2 * (tcpsecs + 20))))
 case ",$metrics" in
 *,mp_*) limit=$((limit + 900 + reps * 7 * (mpsecs + 40))) ;;
 esac

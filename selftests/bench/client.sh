@@ -24,7 +24,8 @@ not_there_yet() {
 # value METRIC OUTPUT: the figure of a finished run, empty if none.
 #   bandwidth tests: the "BW average[MB/sec]" column (MiB/s)
 #   write_lat: t_typical[usec]
-#   tcp: iperf3's received bits_per_second, in MiB/s as perftest counts
+#   tcp, tcp_busy: iperf3's received bits_per_second, in MiB/s as
+#   perftest counts
 value() {
 	case $1 in
 	# A zero average is perftest's clock failing in the guest, not a
@@ -32,7 +33,7 @@ value() {
 	*_bw) awk '$1 ~ /^(65536|4096)$/ && NF >= 5 { v = $4 }
 		   END { if (v + 0 > 0) print v }' <<<"$2" ;;
 	write_lat) awk '$1 == 8 && NF >= 6 { v = $5 } END { print v }' <<<"$2" ;;
-	tcp) awk '/"sum_received"/ { r = 1 }
+	tcp | tcp_busy) awk '/"sum_received"/ { r = 1 }
 		  r && /"bits_per_second"/ { gsub(/[^0-9.eE+-]/, "", $2);
 		    printf "%.2f\n", $2 / 8 / 1048576; exit }' <<<"$2" ;;
 	esac

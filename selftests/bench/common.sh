@@ -26,7 +26,7 @@ LAT_ITERS=${LAT_ITERS:-1000}
 TCP_SECS=$(barg tcpsecs)	# iperf3 -t
 TCP_SECS=${TCP_SECS:-5}
 METRICS=$(barg metrics)		# comma-separated subset of the default
-METRICS=${METRICS:-tcp,write_bw,send_bw,read_bw,write_lat,mp_cpu,mp_bw,mp_blackhole,mp_loss}
+METRICS=${METRICS:-tcp,tcp_busy,write_bw,send_bw,read_bw,write_lat,mp_cpu,mp_bw,mp_blackhole,mp_loss}
 METRICS=${METRICS//,/ }
 
 SERVER_IP=10.9.0.1
@@ -110,7 +110,7 @@ rdma_gids() {
 # The schedule: one "METRIC IMPL REP" line per step. For every metric,
 # mrc and rxe alternate, the one going first changing with each
 # repetition (and from one metric to the next); each repetition also
-# measures TCP once. The multipath metrics (mp_*, mp.sh) come after all
+# measures TCP once alone and once beside a spinning process (tcp_busy). The multipath metrics (mp_*, mp.sh) come after all
 # the others, as they rebuild the link: mp_cpu in the first repetition
 # only, mp_blackhole for MRC only.
 schedule() {
@@ -120,7 +120,7 @@ schedule() {
 		for m in $METRICS; do
 			case $m in
 			mp_*) ;;
-			tcp) echo "tcp tcp $r" ;;
+			tcp | tcp_busy) echo "$m tcp $r" ;;
 			*) both "$m" "$r" $((r + j)); j=$((j + 1)) ;;
 			esac
 		done
@@ -150,14 +150,17 @@ both() {
 # a step (the server side without SERVER_IP).
 bench_cmd() {
 	local metric=$1 impl=$2 port=$3 ip=${4:-} dev gidx
-	if [ "$metric" = tcp ]; then
+	case $metric in
+	tcp | tcp_busy)
 		if [ -z "$ip" ]; then
 			echo "iperf3 -s -1 -p $port"
-		else
+		elif [ "$metric" = tcp ]; then
 			echo "iperf3 -c $ip -p $port -t $TCP_SECS -J"
+		else
+			echo "./iperf3-busy.sh -c $ip -p $port -t $TCP_SECS -J"
 		fi
-		return
-	fi
+		return ;;
+	esac
 	dev=${impl}0
 	gidx=GIDX_$dev
 	gidx=${!gidx}

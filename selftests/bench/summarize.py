@@ -5,7 +5,9 @@
 Reads lines "[K/N] METRIC IMPL rep R: VALUE UNIT" (VALUE "null" for a
 failed sample) from the client log, takes per-implementation medians of
 the samples that succeeded, and prints MRC/rxe and MRC/TCP ratios of
-those medians. The multipath steps' "@mp {JSON}" lines become a second
+those medians, against TCP alone and against TCP beside a spinning
+process ("tcp busy": perftest polls its CQ on the CPU it sends from,
+iperf3 sleeps). The multipath steps' "@mp {JSON}" lines become a second
 table (mp_summary.py). Exits 1 when no sample at all was measured.
 """
 import argparse
@@ -88,6 +90,8 @@ def main():
 
     tcp = samples.get(("tcp", "tcp"), [])
     tcp_med = median(tcp)
+    busy = samples.get(("tcp_busy", "tcp"), [])
+    busy_med = median(busy)
     result = {
         "timestamp": datetime.datetime.now(datetime.timezone.utc)
         .isoformat(timespec="seconds"),
@@ -110,6 +114,11 @@ def main():
         "tcp": {"metric": "iperf3 TCP, one stream", "unit": "MiB/s",
                 "samples": tcp, "median": tcp_med,
                 "failed": sum(x is None for x in tcp)},
+        "tcp_busy": {"metric": "iperf3 TCP, one stream, beside a process "
+                               "spinning on the client's CPU as perftest "
+                               "polls", "unit": "MiB/s",
+                     "samples": busy, "median": busy_med,
+                     "failed": sum(x is None for x in busy)},
         "metrics": {},
         "samples_in_order": order,
         "samples_planned": planned,
@@ -132,14 +141,18 @@ def main():
             "rxe": {"samples": rxe, "median": rm,
                     "failed": sum(x is None for x in rxe)},
             "tcp_median": tcp_med if bw else None,
+            "tcp_busy_median": busy_med if bw else None,
             "ratio_mrc_rxe": ratio(mm, rm),
             "ratio_mrc_tcp": ratio(mm, tcp_med) if bw else None,
+            "ratio_mrc_tcp_busy": ratio(mm, busy_med) if bw else None,
         }
         result["metrics"][key] = entry
         rows.append((label, fmt(mm, unit, mrc), fmt(rm, unit, rxe),
                      fmt(tcp_med, unit, tcp) if bw else "-",
+                     fmt(busy_med, unit, busy) if bw else "-",
                      fmt(entry["ratio_mrc_rxe"], ""),
-                     fmt(entry["ratio_mrc_tcp"], "")))
+                     fmt(entry["ratio_mrc_tcp"], ""),
+                     fmt(entry["ratio_mrc_tcp_busy"], "")))
 
     mp_lines = []
     if mp_records:
@@ -153,9 +166,10 @@ def main():
         json.dump(result, f, indent=2)
         f.write("\n")
 
-    if any(k[0] in dict((m[0], 1) for m in METRICS) or k[0] == "tcp"
+    if any(k[0] in dict((m[0], 1) for m in METRICS) or k[1] == "tcp"
            for k in samples):
-        head = ("metric", "mrc", "rxe", "tcp", "mrc/rxe", "mrc/tcp")
+        head = ("metric", "mrc", "rxe", "tcp", "tcp busy", "mrc/rxe",
+                "mrc/tcp", "mrc/tcp busy")
         widths = [max(len(r[i].strip()) for r in rows + [head]) + 2
                   for i in range(len(head))]
         print()
@@ -164,7 +178,8 @@ def main():
                           for c, w in zip(r, widths)).rstrip())
         print(f"\nmedians of {args.reps} alternated repetitions (n/N: only "
               "n measured); latency: lower is better; tcp: iperf3, one "
-              "stream")
+              "stream; tcp busy: the same beside a process spinning on the "
+              "client's CPU, as perftest's CQ polling does")
     for line in mp_lines:
         print(line)
     print(f"{result['samples_measured']} of {planned} samples measured "
