@@ -257,8 +257,7 @@ static void mrc_comp_atomic_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt)
  * @payload: the payload (READ responses)
  *
  * Return: true when the requester has work now (window space opened for
- * WQEs not fully sent, or PSNs to retransmit): the caller runs it at once,
- * in this softirq, rather than waking a worker for every acknowledgment.
+ * WQEs not fully sent, or PSNs to retransmit): the caller kicks it.
  */
 bool mrc_comp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		 const void *payload)

@@ -114,7 +114,13 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 	else if (mrc_rx_is_request(pkt.opcode))
 		mrc_resp_rx(qp, &pkt, data + pkt.hdr_len, ce);
 	else if (mrc_comp_rx(qp, &pkt, data + pkt.hdr_len))
-		mrc_req_run(qp);
+		/*
+		 * The window opened: send from the high-priority worker, not
+		 * from this softirq. Softirq work past its budget moves to
+		 * ksoftirqd, which shares the CPU equally with a program
+		 * busy-polling its CQ there; the worker (nice -20) does not.
+		 */
+		mrc_req_kick(qp);
 	mrc_tx_flush_now(qp);
 
 put_qp:
