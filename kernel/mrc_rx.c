@@ -109,17 +109,17 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 		goto put_qp;
 	}
 
+	/*
+	 * When an acknowledgment opens the window, the high-priority worker
+	 * sends, not this softirq: softirq work past its budget moves to
+	 * ksoftirqd, which shares the CPU equally with a program busy-polling
+	 * its CQ there; the worker (nice -20) does not.
+	 */
 	if (pkt.opcode == MRC_OP_PROBE)
 		mrc_mp_probe_rx(qp, &pkt);
 	else if (mrc_rx_is_request(pkt.opcode))
 		mrc_resp_rx(qp, &pkt, data + pkt.hdr_len, ce);
 	else if (mrc_comp_rx(qp, &pkt, data + pkt.hdr_len))
-		/*
-		 * The window opened: send from the high-priority worker, not
-		 * from this softirq. Softirq work past its budget moves to
-		 * ksoftirqd, which shares the CPU equally with a program
-		 * busy-polling its CQ there; the worker (nice -20) does not.
-		 */
 		mrc_req_kick(qp);
 	mrc_tx_flush_now(qp);
 
