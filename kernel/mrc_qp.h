@@ -312,14 +312,13 @@ static inline void mrc_qp_clock_begin(struct mrc_qp *qp)
 
 /*
  * @npkts more were built in this pass: a pass that sends a whole window
- * reads the clock again every MRC_GSO_MAX_PKTS packets, so that no
- * timestamp lags the moment its packet left by more than building one
- * GSO run takes.
+ * reads the clock again every 16 packets, so that no timestamp lags the
+ * moment its packet left by more than building 16 takes.
  */
 static inline void mrc_qp_clock_built(struct mrc_qp *qp, u32 npkts)
 {
 	qp->now_pkts += npkts;
-	if (qp->now_valid && qp->now_pkts >= MRC_GSO_MAX_PKTS)
+	if (qp->now_valid && qp->now_pkts >= 16)
 		mrc_qp_clock_begin(qp);
 }
 

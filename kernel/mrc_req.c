@@ -14,6 +14,7 @@
  */
 #define MRC_READ_CHUNK	16
 
+/* Current time in wire timestamp units (1.024 us). */
 bool mrc_op_is_read_atomic(u32 opcode)
 {
 	return opcode == IB_WR_RDMA_READ || opcode == IB_WR_ATOMIC_CMP_AND_SWP ||
