@@ -206,7 +206,6 @@ struct mrc_qp {
 	bool rto_armed;
 	ktime_t rto_deadline;		/* when armed: the timeout is due */
 	u64 now_ns;			/* the clock read once per locked pass */
-	u32 now_pkts;			/* packets built since that reading */
 	bool now_valid;
 	u32 rd_atomic_out;		/* READ/ATOMIC outstanding */
 	bool sq_err;			/* a WQE failed: transmit no more */
@@ -306,20 +305,7 @@ void mrc_qp_error_locked(struct mrc_qp *qp);
 static inline void mrc_qp_clock_begin(struct mrc_qp *qp)
 {
 	qp->now_ns = ktime_get_ns();
-	qp->now_pkts = 0;
 	qp->now_valid = true;
-}
-
-/*
- * @npkts more were built in this pass: a pass that sends a whole window
- * reads the clock again every 16 packets, so that no timestamp lags the
- * moment its packet left by more than building 16 takes.
- */
-static inline void mrc_qp_clock_built(struct mrc_qp *qp, u32 npkts)
-{
-	qp->now_pkts += npkts;
-	if (qp->now_valid && qp->now_pkts >= 16)
-		mrc_qp_clock_begin(qp);
 }
 
 static inline void mrc_qp_clock_end(struct mrc_qp *qp)

@@ -502,7 +502,6 @@ static int mrc_req_transmit(struct mrc_qp *qp, u32 idx)
 			err = mrc_req_send_data(qp, w, w->sent, false);
 			w->sent++;
 		}
-		mrc_qp_clock_built(qp, n);
 		if (err == -EFAULT)
 			return err;
 	}
