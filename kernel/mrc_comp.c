@@ -43,7 +43,7 @@ static u32 mrc_comp_sample_rtt(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 
 	if (!pkt->aeth.timestamp)
 		return 0;
-	elapsed = mrc_qp_now(qp) - pkt->aeth.timestamp;
+	elapsed = mrc_now_ts() - pkt->aeth.timestamp;
 	if (elapsed >= (1U << 24))
 		return 0;
 	mrc_rto_sample(&qp->rto, mrc_ts_to_ns(elapsed));
@@ -175,7 +175,7 @@ static void mrc_comp_read_rtt(struct mrc_qp *qp, u32 psn)
 
 	if (!e || e->tx_count != 1)
 		return;
-	elapsed = mrc_qp_now(qp) - e->ts;
+	elapsed = mrc_now_ts() - e->ts;
 	if (elapsed < (1U << 24))
 		mrc_rto_sample(&qp->rto, mrc_ts_to_ns(elapsed));
 }
@@ -265,7 +265,6 @@ bool mrc_comp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	bool kick = false, run = false;
 
 	spin_lock(&qp->lock);
-	mrc_qp_clock_begin(qp);
 	if (qp->state != IB_QPS_RTS && qp->state != IB_QPS_SQD)
 		goto out;
 
@@ -292,7 +291,6 @@ bool mrc_comp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	mrc_req_arm_rto(qp, kick);
 	run = mrc_txwin_lost(&qp->txwin) || qp->sq_send != qp->sq_fetch;
 out:
-	mrc_qp_clock_end(qp);
 	spin_unlock(&qp->lock);
 	return run;
 }

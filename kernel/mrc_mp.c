@@ -120,7 +120,7 @@ static void mrc_mp_arm_probe(struct mrc_qp *qp)
  */
 void mrc_mp_blame(struct mrc_qp *qp, u16 ev)
 {
-	if (!mrc_ev_on_loss(&qp->evs, ev, mrc_qp_now(qp)))
+	if (!mrc_ev_on_loss(&qp->evs, ev, mrc_now_ts()))
 		return;
 	/* Readmitted at once (min_active, or the only EV): it stays in use. */
 	if (qp->evs.ev[ev].state != MRC_EV_ASSUMED_BAD)
@@ -207,7 +207,7 @@ void mrc_mp_on_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 rtt_ts)
 
 	if (rtt_ts) {
 		qdelay = mrc_ev_queue_delay(&qp->evs, pkt->aeth.ev, rtt_ts,
-					    mrc_qp_now(qp));
+					    mrc_now_ts());
 		if (mrc_cwnd_on_delay(&qp->cc, qdelay,
 				      mrc_txwin_oldest_unacked(&qp->txwin),
 				      mrc_txwin_next_psn(&qp->txwin)))
@@ -240,7 +240,7 @@ static void mrc_mp_send_probe(struct mrc_qp *qp, u16 idx, u32 id)
 	pkt.opcode = MRC_OP_PROBE;
 	pkt.ev = idx;
 	pkt.ev_seq = mrc_ev_on_send(&qp->evs, idx);
-	pkt.timestamp = mrc_qp_now(qp);
+	pkt.timestamp = mrc_now_ts();
 	pkt.probe_id = id;
 	skb = mrc_tx_alloc(qp, &pkt, &payload);
 	if (!skb)
@@ -266,7 +266,7 @@ enum hrtimer_restart mrc_mp_probe_fire(struct hrtimer *timer)
 	qp->probe_armed = false;
 	if (qp->state != IB_QPS_RTS && qp->state != IB_QPS_SQD)
 		goto out;
-	now = mrc_qp_now(qp);
+	now = mrc_now_ts();
 	interval = mrc_mp_probe_interval_ts(qp);
 	/* A few at a time: probes must not crowd out the data they wait for. */
 	while (sent < MRC_PROBE_BURST &&

@@ -204,9 +204,6 @@ struct mrc_qp {
 	struct mrc_rto rto;
 	struct hrtimer rto_timer;
 	bool rto_armed;
-	ktime_t rto_deadline;		/* when armed: the timeout is due */
-	u64 now_ns;			/* the clock read once per locked pass */
-	bool now_valid;
 	u32 rd_atomic_out;		/* READ/ATOMIC outstanding */
 	bool sq_err;			/* a WQE failed: transmit no more */
 	u32 rd_pending;			/* READ responses asked, not placed */
@@ -296,35 +293,7 @@ void mrc_qp_put(struct mrc_qp *qp);
 void mrc_qp_error_locked(struct mrc_qp *qp);
 
 /* mrc_req.c: requester */
-/*
- * One clock read per pass under @qp->lock (a requester run, a received
- * packet) rather than one per packet built or sample taken: in VMs the
- * clocksource can be an emulated device (HPET) costing microseconds a
- * read, and the packets of one pass leave together anyway.
- */
-static inline void mrc_qp_clock_begin(struct mrc_qp *qp)
-{
-	qp->now_ns = ktime_get_ns();
-	qp->now_valid = true;
-}
-
-static inline void mrc_qp_clock_end(struct mrc_qp *qp)
-{
-	qp->now_valid = false;
-}
-
-/* The current time in ns: the pass's reading when inside one. */
-static inline u64 mrc_qp_now_ns(const struct mrc_qp *qp)
-{
-	return qp->now_valid ? qp->now_ns : ktime_get_ns();
-}
-
-/* The same in wire timestamp units (1.024 us). */
-static inline u32 mrc_qp_now(const struct mrc_qp *qp)
-{
-	return (u32)(mrc_qp_now_ns(qp) >> 10);
-}
-
+u32 mrc_now_ts(void);
 bool mrc_op_is_read_atomic(u32 opcode);
 int mrc_req_copy(struct mrc_qp *qp, struct mrc_swqe *w, u32 offset,
 		 void *buf, u32 len, bool to_sge);

@@ -15,6 +15,11 @@
 #define MRC_READ_CHUNK	16
 
 /* Current time in wire timestamp units (1.024 us). */
+u32 mrc_now_ts(void)
+{
+	return (u32)(ktime_get_ns() >> 10);
+}
+
 bool mrc_op_is_read_atomic(u32 opcode)
 {
 	return opcode == IB_WR_RDMA_READ || opcode == IB_WR_ATOMIC_CMP_AND_SWP ||
@@ -189,7 +194,7 @@ static void mrc_req_data_pkt(struct mrc_qp *qp, const struct mrc_swqe *w,
 	memset(pkt, 0, sizeof(*pkt));
 	pkt->opcode = mrc_wire_opcode(w->wqe.opcode);
 	pkt->psn = w->first_psn + k;
-	pkt->timestamp = mrc_qp_now(qp);
+	pkt->timestamp = mrc_now_ts();
 	pkt->payload_len = min(qp->mtu, w->length - min(offset, w->length));
 	pkt->dph.msn = w->rsn;
 	pkt->dph.offset = offset;
@@ -280,7 +285,7 @@ int mrc_req_send_read(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,
 	pkt.opcode = MRC_OP_READ_REQ;
 	pkt.psn = psn;
 	pkt.flags = MRC_FLAG_AR | (retx ? MRC_FLAG_RETX : 0);
-	pkt.timestamp = mrc_qp_now(qp);
+	pkt.timestamp = mrc_now_ts();
 	pkt.reth.va = w->wqe.remote_addr + offset;
 	pkt.reth.rkey = w->wqe.rkey;
 	pkt.reth.len = min(w->length - min(offset, w->length), npkts * qp->mtu);
@@ -308,7 +313,7 @@ static int mrc_req_send_atomic(struct mrc_qp *qp, struct mrc_swqe *w, bool retx)
 	pkt.opcode = mrc_wire_opcode(w->wqe.opcode);
 	pkt.psn = w->first_psn;
 	pkt.flags = MRC_FLAG_AR | (retx ? MRC_FLAG_RETX : 0);
-	pkt.timestamp = mrc_qp_now(qp);
+	pkt.timestamp = mrc_now_ts();
 	pkt.atomic.va = w->wqe.remote_addr;
 	pkt.atomic.rkey = w->wqe.rkey;
 	pkt.atomic.swap_add = pkt.opcode == MRC_OP_CMP_SWP ? w->wqe.swap :
@@ -351,7 +356,7 @@ static void mrc_req_compute_pin(struct mrc_qp *qp)
 static int mrc_req_assign_psns(struct mrc_qp *qp, struct mrc_swqe *w, u32 n,
 			       u32 idx)
 {
-	u32 ts = mrc_qp_now(qp);
+	u32 ts = mrc_now_ts();
 	u32 psn, i;
 
 	if (mrc_req_psn_room(qp) < n)
@@ -626,29 +631,18 @@ static bool mrc_req_busy(struct mrc_qp *qp)
 
 void mrc_req_arm_rto(struct mrc_qp *qp, bool restart)
 {
-	ktime_t deadline;
-
-	/*
-	 * Lazily, as TCP does: disarming only clears @qp->rto_armed and
-	 * re-arming only moves @qp->rto_deadline; a queued timer that
-	 * expires early goes back to sleep until the deadline. Starting and
-	 * cancelling it for every message cost more than the whole round
-	 * trip of ib_write_lat in the VMs. No timeout while an RNR wait
-	 * holds transmission back.
-	 */
+	/* No timeout while an RNR wait holds transmission back. */
 	if (!mrc_req_busy(qp) || qp->rnr.waiting) {
+		if (qp->rto_armed)
+			hrtimer_try_to_cancel(&qp->rto_timer);
 		qp->rto_armed = false;
 		return;
 	}
 	if (qp->rto_armed && !restart)
 		return;
-	deadline = ns_to_ktime(mrc_qp_now_ns(qp) +
-			       mrc_rto_timeout_ns(&qp->rto));
-	qp->rto_deadline = deadline;
+	hrtimer_start(&qp->rto_timer, ns_to_ktime(mrc_rto_timeout_ns(&qp->rto)),
+		      HRTIMER_MODE_REL_SOFT);
 	qp->rto_armed = true;
-	if (!hrtimer_is_queued(&qp->rto_timer) ||
-	    ktime_before(deadline, hrtimer_get_expires(&qp->rto_timer)))
-		hrtimer_start(&qp->rto_timer, deadline, HRTIMER_MODE_ABS_SOFT);
 }
 
 /* Build and queue PSN @psn of @w again. */
@@ -707,7 +701,7 @@ static void mrc_req_retransmit(struct mrc_qp *qp)
 		/* The builder recorded the EV it picked; keep it. */
 		mrc_txwin_on_retransmit(&qp->txwin, psn,
 					mrc_txwin_entry(&qp->txwin, psn)->ev,
-					mrc_qp_now(qp));
+					mrc_now_ts());
 		psn++;
 	}
 }
@@ -757,28 +751,13 @@ static void mrc_req_blame_oldest(struct mrc_qp *qp)
  * mrc_rto_fire() - the retransmission timer expired
  * @timer: the QP's rto_timer
  *
- * Return: HRTIMER_RESTART when the deadline moved past this expiry, else
- * HRTIMER_NORESTART: the requester re-arms it.
+ * Return: HRTIMER_NORESTART; the requester re-arms it.
  */
 enum hrtimer_restart mrc_rto_fire(struct hrtimer *timer)
 {
 	struct mrc_qp *qp = container_of(timer, struct mrc_qp, rto_timer);
 
 	spin_lock(&qp->lock);
-	/*
-	 * Started again while this ran: that expiry stands. Disarmed: the
-	 * timeout is gone. Re-armed later than this expiry: sleep on.
-	 * (Only an unqueued timer may have its expiry changed.)
-	 */
-	if (hrtimer_is_queued(timer) || !qp->rto_armed) {
-		spin_unlock(&qp->lock);
-		return HRTIMER_NORESTART;
-	}
-	if (ktime_before(ktime_get(), qp->rto_deadline)) {
-		hrtimer_set_expires(timer, qp->rto_deadline);
-		spin_unlock(&qp->lock);
-		return HRTIMER_RESTART;
-	}
 	qp->rto_armed = false;
 	if ((qp->state != IB_QPS_RTS && qp->state != IB_QPS_SQD) ||
 	    !mrc_req_busy(qp) || qp->rnr.waiting)
@@ -798,7 +777,7 @@ enum hrtimer_restart mrc_rto_fire(struct hrtimer *timer)
 	}
 	mrc_cwnd_on_timeout(&qp->cc, mrc_txwin_next_psn(&qp->txwin));
 	qp->rto_fired++;
-	qp->rto_ts = mrc_qp_now(qp);
+	qp->rto_ts = mrc_now_ts();
 	qp->rto_undo = true;
 	mrc_req_blame_oldest(qp);
 	qp->rto_spread = !mrc_ev_has_proven(&qp->evs);
@@ -862,7 +841,6 @@ static void mrc_req_progress(struct mrc_qp *qp)
 void mrc_req_run(struct mrc_qp *qp)
 {
 	spin_lock_bh(&qp->lock);
-	mrc_qp_clock_begin(qp);
 	if (qp->state == IB_QPS_ERR) {
 		mrc_req_flush_locked(qp);
 	} else if (qp->type != IB_QPT_RC) {
@@ -876,7 +854,6 @@ void mrc_req_run(struct mrc_qp *qp)
 		mrc_req_complete(qp);
 		mrc_req_arm_rto(qp, false);
 	}
-	mrc_qp_clock_end(qp);
 	spin_unlock_bh(&qp->lock);
 	mrc_tx_flush_now(qp);
 }

@@ -64,7 +64,7 @@ enum hrtimer_restart mrc_req_rnr_fire(struct hrtimer *timer)
 	struct mrc_qp *qp = container_of(timer, struct mrc_qp, rnr_timer);
 
 	spin_lock(&qp->lock);
-	if (mrc_rnr_resume(&qp->rnr, mrc_qp_now(qp)) &&
+	if (mrc_rnr_resume(&qp->rnr, mrc_now_ts()) &&
 	    (qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD))
 		mrc_txwin_mark_all_lost(&qp->txwin);
 	spin_unlock(&qp->lock);

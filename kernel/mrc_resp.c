@@ -21,7 +21,7 @@ static void mrc_resp_send_ack(struct mrc_qp *qp, const struct mrc_pkt *req,
 
 	pkt.opcode = syndrome ? MRC_OP_NACK : MRC_OP_ACK;
 	pkt.psn = req->psn;
-	pkt.timestamp = mrc_qp_now(qp);
+	pkt.timestamp = mrc_now_ts();
 	pkt.aeth.cum_psn = mrc_rxwin_cum_psn(&qp->rxwin);
 	pkt.aeth.ev = req->ev;
 	pkt.aeth.syndrome = syndrome;
@@ -213,7 +213,7 @@ static void mrc_resp_read_pkt(struct mrc_qp *qp, const struct mrc_pkt *req,
 	memset(pkt, 0, sizeof(*pkt));
 	pkt->opcode = MRC_OP_READ_RESP;
 	pkt->psn = req->psn + k;
-	pkt->timestamp = mrc_qp_now(qp);
+	pkt->timestamp = mrc_now_ts();
 	pkt->payload_len = min(qp->mtu, len - off);
 	pkt->dph.msn = qp->rsn_complete;
 	pkt->dph.offset = off;
@@ -339,7 +339,7 @@ static int mrc_resp_atomic(struct mrc_qp *qp, const struct mrc_pkt *req,
 
 	pkt.opcode = MRC_OP_ATOMIC_RESP;
 	pkt.psn = req->psn;
-	pkt.timestamp = mrc_qp_now(qp);
+	pkt.timestamp = mrc_now_ts();
 	pkt.aeth.cum_psn = mrc_rxwin_cum_psn(&qp->rxwin);
 	pkt.aeth.msn = qp->rsn_complete;
 	pkt.aeth.ev = req->ev;
@@ -438,7 +438,6 @@ void mrc_resp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	int syn = 0;
 
 	spin_lock(&qp->lock);
-	mrc_qp_clock_begin(qp);
 	if (!mrc_qp_receives(qp)) {
 		mrc_stats_inc(stats, MRC_STAT_RCVD_NOT_READY);
 		goto out;
@@ -499,7 +498,6 @@ void mrc_resp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	if (ack_now)
 		mrc_resp_send_ack(qp, pkt, 0);
 out:
-	mrc_qp_clock_end(qp);
 	spin_unlock(&qp->lock);
 }
 
