@@ -110,9 +110,10 @@ rdma_gids() {
 # The schedule: one "METRIC IMPL REP" line per step. For every metric,
 # mrc and rxe alternate, the one going first changing with each
 # repetition (and from one metric to the next); each repetition also
-# measures TCP once alone and once beside a spinning process (tcp_busy). The multipath metrics (mp_*, mp.sh) come after all
-# the others, as they rebuild the link: mp_cpu in the first repetition
-# only, mp_blackhole for MRC only.
+# measures TCP once alone and once beside a spinning process (tcp_busy).
+# The multipath metrics (mp_*, mp.sh) come after all the others, as they
+# rebuild the link: mp_cpu in the first repetition only, mp_blackhole for
+# MRC only.
 schedule() {
 	local r m j
 	for ((r = 1; r <= REPS; r++)); do

@@ -33,6 +33,12 @@ def median(values):
     return statistics.median(ok) if ok else None
 
 
+def sample_stats(values):
+    """The samples of one figure, their median and how many failed."""
+    return {"samples": values, "median": median(values),
+            "failed": sum(x is None for x in values)}
+
+
 def ratio(a, b):
     return round(a / b, 3) if a is not None and b else None
 
@@ -112,13 +118,11 @@ def main():
                       "each repetition, the first one changing every time",
         },
         "tcp": {"metric": "iperf3 TCP, one stream", "unit": "MiB/s",
-                "samples": tcp, "median": tcp_med,
-                "failed": sum(x is None for x in tcp)},
+                **sample_stats(tcp)},
         "tcp_busy": {"metric": "iperf3 TCP, one stream, beside a process "
                                "spinning on the client's CPU as perftest "
                                "polls", "unit": "MiB/s",
-                     "samples": busy, "median": busy_med,
-                     "failed": sum(x is None for x in busy)},
+                     **sample_stats(busy)},
         "metrics": {},
         "samples_in_order": order,
         "samples_planned": planned,
@@ -136,10 +140,8 @@ def main():
         bw = unit == "MiB/s"
         entry = {
             "label": label, "unit": unit, "better": better,
-            "mrc": {"samples": mrc, "median": mm,
-                    "failed": sum(x is None for x in mrc)},
-            "rxe": {"samples": rxe, "median": rm,
-                    "failed": sum(x is None for x in rxe)},
+            "mrc": sample_stats(mrc),
+            "rxe": sample_stats(rxe),
             "tcp_median": tcp_med if bw else None,
             "tcp_busy_median": busy_med if bw else None,
             "ratio_mrc_rxe": ratio(mm, rm),
