@@ -115,7 +115,8 @@ static int mrc_qp_alloc_windows(struct mrc_qp *qp)
 /* Undo create; safe on a partially built QP (zeroed by the core). */
 static void mrc_qp_free(struct mrc_qp *qp)
 {
-	hrtimer_cancel(&qp->rto_timer);
+	/* Shut down, not deleted: the work below cannot re-arm it. */
+	timer_shutdown_sync(&qp->rto_timer);
 	hrtimer_cancel(&qp->probe_timer);
 	hrtimer_cancel(&qp->rnr_timer);
 	cancel_work_sync(&qp->req_work);
@@ -180,8 +181,7 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	mutex_init(&qp->modify_lock);
 	skb_queue_head_init(&qp->txq);
 	INIT_WORK(&qp->req_work, mrc_req_work);
-	hrtimer_init(&qp->rto_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
-	qp->rto_timer.function = mrc_rto_fire;
+	timer_setup(&qp->rto_timer, mrc_rto_fire, 0);
 	hrtimer_init(&qp->probe_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	qp->probe_timer.function = mrc_mp_probe_fire;
 	hrtimer_init(&qp->rnr_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);

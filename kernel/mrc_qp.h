@@ -8,6 +8,7 @@
 #define MRC_QP_H
 
 #include <linux/hrtimer.h>
+#include <linux/timer.h>
 #include <linux/skbuff.h>
 
 #include "mrc_atomic_cache.h"
@@ -202,7 +203,7 @@ struct mrc_qp {
 	unsigned long *rd_got;		/* READ responses placed, by PSN */
 	struct mrc_txwin txwin;
 	struct mrc_rto rto;
-	struct hrtimer rto_timer;
+	struct timer_list rto_timer;	/* jiffies wheel: see mrc_req_arm_rto */
 	bool rto_armed;
 	u32 rd_atomic_out;		/* READ/ATOMIC outstanding */
 	bool sq_err;			/* a WQE failed: transmit no more */
@@ -305,7 +306,7 @@ void mrc_req_work(struct work_struct *work);
 extern struct workqueue_struct *mrc_wq;	/* mrc_main.c */
 void mrc_req_run(struct mrc_qp *qp);
 void mrc_req_kick(struct mrc_qp *qp);
-enum hrtimer_restart mrc_rto_fire(struct hrtimer *timer);
+void mrc_rto_fire(struct timer_list *timer);
 
 /* mrc_mp.c: multipath glue between the EV table and the engine */
 void mrc_mp_pick_ev(struct mrc_qp *qp, struct mrc_pkt *pkt);

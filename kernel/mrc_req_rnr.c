@@ -43,7 +43,7 @@ bool mrc_req_rnr_nack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	 * peer answered, so timeouts before this one were no dead path.
 	 */
 	mrc_rto_on_progress(&qp->rto);
-	hrtimer_try_to_cancel(&qp->rto_timer);
+	timer_delete(&qp->rto_timer);
 	qp->rto_armed = false;
 	hrtimer_start(&qp->rnr_timer, ns_to_ktime(wait_ns),
 		      HRTIMER_MODE_REL_SOFT);
