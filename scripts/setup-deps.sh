@@ -15,6 +15,7 @@ PKGS=(
 	libibverbs-dev librdmacm-dev
 	libnl-3-dev libnl-genl-3-dev libnl-route-3-dev
 	libgtest-dev iproute2 iperf3 procps
+	linux-perf
 )
 
 missing=()

@@ -28,6 +28,8 @@
 #   BENCH_MP_DEPTH   WRITEs outstanding (16)
 #   BENCH_MP_TIMEOUT QP timeout attribute t (14)
 #   BENCH_MP_LOSS    percent loss of mp_loss (1)
+#   BENCH_PERF       1: profile every step in both guests (perf record
+#                    -e cpu-clock -a) and log its hottest symbols
 #   BENCH_OUT        output directory (build/bench)
 #   BENCH_STAGE      install tree for the guests (build/stage)
 set -uo pipefail
@@ -47,6 +49,7 @@ mpsize=${BENCH_MP_SIZE:-16384}
 mpdepth=${BENCH_MP_DEPTH:-16}
 mptimeout=${BENCH_MP_TIMEOUT:-14}
 mploss=${BENCH_MP_LOSS:-1}
+perf=${BENCH_PERF:-0}
 read -ra m <<<"${metrics//,/ }"
 metrics=$(IFS=,; echo "${m[*]}")
 out=${BENCH_OUT:-$top/build/bench}
@@ -77,6 +80,7 @@ append="bench.reps=$reps bench.bwsecs=$bwsecs bench.latiters=$latiters"
 append+=" bench.tcpsecs=$tcpsecs bench.metrics=$metrics bench.mppaths=$mppaths"
 append+=" bench.mprate=$mprate bench.mpsecs=$mpsecs bench.mpsize=$mpsize"
 append+=" bench.mpdepth=$mpdepth bench.mptimeout=$mptimeout bench.mploss=$mploss"
+append+=" bench.perf=$perf"
 
 vm() {
 	local role=$1 server=$2 mac=$3

@@ -112,6 +112,7 @@ for step in "${steps[@]}"; do
 	# here (up to its timeout) or still booting.
 	deadline=$((SECONDS + STEP_LIMIT + 60))
 	tries=0
+	perf_start
 	while :; do
 		tries=$((tries + 1))
 		# stderr apart: stdout reaches the pipe only at exit, so a
@@ -131,6 +132,7 @@ for step in "${steps[@]}"; do
 		fi
 		sleep 0.5
 	done
+	perf_stop "[$k/$n] client"
 	if [ -n "$sampler" ]; then
 		wait "$sampler"
 		echo "# [$k/$n] mrc QP mid-run: $(cat /tmp/qp.json)"

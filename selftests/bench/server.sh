@@ -30,9 +30,11 @@ while read -r metric impl rep; do
 	counters=$(hw_counters mrc0)
 	local0=$(local_drops)
 	ticks0=$(cpu_ticks)
+	perf_start
 	# shellcheck disable=SC2086 # the command is split on purpose
 	timeout -k 5 "$limit" $cmd < /dev/null > /tmp/step.out 2> /tmp/step.err
 	rc=$?
+	perf_stop "server: step $k"
 	[ -n "$drops" ] && drops="; dropped (softnet, links): $(mp_delta "$drops" "$(mp_server_drops)")"
 	echo "# server: step $k $metric $impl rep $rep: rc $rc$drops"
 	read -r qd sd <<<"$(local_drops)"
