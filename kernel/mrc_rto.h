@@ -24,6 +24,11 @@
  *   run a software transport stall for milliseconds under load (measured
  *   in the test VMs: a 1 ms floor fired ~300 spurious timeouts a second)
  *
+ * The timer that waits out the RTO runs on the timer wheel
+ * (mrc_req_arm_rto()): it fires within a tick of the value computed
+ * here, and never within the tick it was armed in, so a timeout below
+ * two ticks (8 ms at HZ=250) takes one to two ticks.
+ *
  * SRTT and RTTVAR are kept scaled by 8 and 4 so the updates need only
  * shifts. Before the first sample RTO = max_rto: the attribute is both
  * the initial value and the ceiling of the estimate. Callers take samples
