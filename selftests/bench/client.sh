@@ -98,6 +98,8 @@ for step in "${steps[@]}"; do
 		continue ;;
 	esac
 	cmd=$(bench_cmd "$metric" "$impl" $((PORT_BASE + k)) "$SERVER_IP")
+	# Before the counters: perf's own set-up is not the step's.
+	perf_start
 	drops_before=$(local_drops)
 	ticks0=$(cpu_ticks)
 	counters=$(hw_counters mrc0)
@@ -112,7 +114,6 @@ for step in "${steps[@]}"; do
 	# here (up to its timeout) or still booting.
 	deadline=$((SECONDS + STEP_LIMIT + 60))
 	tries=0
-	perf_start
 	while :; do
 		tries=$((tries + 1))
 		# stderr apart: stdout reaches the pipe only at exit, so a

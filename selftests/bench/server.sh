@@ -27,10 +27,11 @@ while read -r metric impl rep; do
 	esac
 	drops=
 	[ "$mp" = up ] && drops=$(mp_server_drops)
+	# Before the counters: perf's own set-up is not the step's.
+	perf_start
 	counters=$(hw_counters mrc0)
 	local0=$(local_drops)
 	ticks0=$(cpu_ticks)
-	perf_start
 	# shellcheck disable=SC2086 # the command is split on purpose
 	timeout -k 5 "$limit" $cmd < /dev/null > /tmp/step.out 2> /tmp/step.err
 	rc=$?
