@@ -642,9 +642,7 @@ static bool mrc_req_busy(struct mrc_qp *qp)
  * The wheel needs no device access. The expiry is rounded up to whole
  * ticks, as TCP's RTO is kept in jiffies: a timeout fires at most one
  * tick early or late. Two ticks at least, so a full tick passes before
- * it fires. (Rounding up and adding a tick instead, never early but up
- * to two ticks late, stretched the bench's mp_blackhole gap from 1.7 to
- * 3.1 RTOs.)
+ * it fires.
  */
 void mrc_req_arm_rto(struct mrc_qp *qp, bool restart)
 {

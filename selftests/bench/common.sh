@@ -82,13 +82,14 @@ perf_stop() {
 	done
 	wait "$PERF_PID" 2>/dev/null
 	PERF_PID=
-	perf report -i /tmp/perf.data --stdio --no-children --sort sym \
-		-g none --percent-limit 1 2>/dev/null |
-		awk -v tag="$1" '/%/ && !/^#/ { print "# " tag " perf: " $0 }' |
-		head -n 25
-	# "[ perf record: Captured and wrote ... (N samples) ]", or an error.
-	grep -v -e '^Events ' -e 'Woken up' /tmp/perf.err | tail -n 3 |
-		awk -v tag="$1" '{ print "# " tag " perf: " $0 }'
+	{
+		perf report -i /tmp/perf.data --stdio --no-children \
+			--sort sym -g none --percent-limit 1 2>/dev/null |
+			awk '/%/ && !/^#/' | head -n 25
+		# "[ perf record: Captured and wrote ... (N samples) ]", or
+		# an error.
+		grep -v -e '^Events ' -e 'Woken up' /tmp/perf.err | tail -n 3
+	} | awk -v tag="$1" '{ print "# " tag " perf: " $0 }'
 }
 
 # cpu_ticks: "BUSY KERNEL TOTAL" jiffies of all CPUs so far (idle and
