@@ -13,17 +13,20 @@ struct mrc_opcode_info {
 	u8 ext;		/* MRC_EXT_* carried after the BTH */
 	bool payload;	/* may carry payload */
 	bool imm;	/* carries immediate data */
+	bool ack;	/* a request: may carry an ACK (MRC_FLAG_ACK) */
 };
 
 static const struct mrc_opcode_info mrc_opcodes[] = {
-	[MRC_OP_SEND]	     = { "SEND", MRC_EXT_DPH, true, false },
-	[MRC_OP_SEND_IMM]    = { "SEND_IMM", MRC_EXT_DPH, true, true },
-	[MRC_OP_WRITE]	     = { "WRITE", MRC_EXT_RETH | MRC_EXT_DPH, true, false },
-	[MRC_OP_WRITE_IMM]   = { "WRITE_IMM", MRC_EXT_RETH | MRC_EXT_DPH, true, true },
-	[MRC_OP_READ_REQ]    = { "READ_REQ", MRC_EXT_RETH, false, false },
+	[MRC_OP_SEND]	     = { "SEND", MRC_EXT_DPH, true, false, true },
+	[MRC_OP_SEND_IMM]    = { "SEND_IMM", MRC_EXT_DPH, true, true, true },
+	[MRC_OP_WRITE]	     = { "WRITE", MRC_EXT_RETH | MRC_EXT_DPH, true, false,
+				 true },
+	[MRC_OP_WRITE_IMM]   = { "WRITE_IMM", MRC_EXT_RETH | MRC_EXT_DPH, true, true,
+				 true },
+	[MRC_OP_READ_REQ]    = { "READ_REQ", MRC_EXT_RETH, false, false, true },
 	[MRC_OP_READ_RESP]   = { "READ_RESP", MRC_EXT_DPH, true, false },
-	[MRC_OP_CMP_SWP]     = { "CMP_SWP", MRC_EXT_ATOMIC, false, false },
-	[MRC_OP_FETCH_ADD]   = { "FETCH_ADD", MRC_EXT_ATOMIC, false, false },
+	[MRC_OP_CMP_SWP]     = { "CMP_SWP", MRC_EXT_ATOMIC, false, false, true },
+	[MRC_OP_FETCH_ADD]   = { "FETCH_ADD", MRC_EXT_ATOMIC, false, false, true },
 	[MRC_OP_ATOMIC_RESP] = { "ATOMIC_RESP", MRC_EXT_AETH | MRC_EXT_ATOMIC_ACK,
 				 false, false },
 	[MRC_OP_UD_SEND]     = { "UD_SEND", MRC_EXT_DETH, true, false },
@@ -53,6 +56,7 @@ static const char * const mrc_wire_err_names[MRC_WIRE_E_COUNT] = {
 	[MRC_WIRE_E_SYNDROME]	  = "syndrome",
 	[MRC_WIRE_E_SACK_WORDS]	  = "sack-words",
 	[MRC_WIRE_E_TRIM]	  = "trim",
+	[MRC_WIRE_E_ACK_FLAG]	  = "ack-flag",
 	[MRC_WIRE_E_NOSPACE]	  = "no-space",
 };
 
@@ -107,13 +111,26 @@ static unsigned int mrc_ext_len(unsigned int ext, u8 sack_words)
 	return len;
 }
 
+/*
+ * The extensions a packet carries: its opcode's, plus an AETH when a
+ * request has MRC_FLAG_ACK. On other opcodes the flag adds nothing and
+ * fails mrc_check().
+ */
+static unsigned int mrc_pkt_ext(const struct mrc_opcode_info *op, u16 flags)
+{
+	if (op->ack && (flags & MRC_FLAG_ACK))
+		return op->ext | MRC_EXT_AETH;
+	return op->ext;
+}
+
 unsigned int mrc_wire_hdr_len(const struct mrc_pkt *pkt)
 {
 	const struct mrc_opcode_info *op = mrc_op(pkt->opcode);
 
 	if (!op)
 		return 0;
-	return MRC_BTH_LEN + mrc_ext_len(op->ext, pkt->sack.nwords);
+	return MRC_BTH_LEN + mrc_ext_len(mrc_pkt_ext(op, pkt->flags),
+					 pkt->sack.nwords);
 }
 
 static enum mrc_wire_err mrc_check_dph(const struct mrc_pkt *pkt,
@@ -168,10 +185,13 @@ static enum mrc_wire_err mrc_check(const struct mrc_pkt *pkt,
 				   const struct mrc_opcode_info *op,
 				   unsigned int mtu)
 {
+	unsigned int ext = mrc_pkt_ext(op, pkt->flags);
 	enum mrc_wire_err err;
 
 	if (pkt->flags & ~MRC_FLAGS_KNOWN)
 		return MRC_WIRE_E_RSVD_FLAGS;
+	if ((pkt->flags & MRC_FLAG_ACK) && !op->ack)
+		return MRC_WIRE_E_ACK_FLAG;
 	if (pkt->dqpn & ~MRC_QPN_MASK)
 		return MRC_WIRE_E_RSVD_QPN;
 	if (!op->payload && pkt->payload_len)
@@ -197,7 +217,7 @@ static enum mrc_wire_err mrc_check(const struct mrc_pkt *pkt,
 	}
 	if ((op->ext & MRC_EXT_ATOMIC) && (pkt->atomic.va & 7))
 		return MRC_WIRE_E_ATOMIC_ALIGN;
-	if (op->ext & MRC_EXT_AETH) {
+	if (ext & MRC_EXT_AETH) {
 		err = mrc_check_aeth(pkt);
 		if (err)
 			return err;
@@ -283,8 +303,8 @@ enum mrc_wire_err mrc_wire_decode(const void *buf, size_t len,
 				  unsigned int mtu, struct mrc_pkt *pkt)
 {
 	const struct mrc_opcode_info *op;
+	unsigned int need, hdr_len, ext;
 	const u8 *b = buf;
-	unsigned int need, hdr_len;
 	const u8 *p;
 
 	memset(pkt, 0, sizeof(*pkt));
@@ -304,9 +324,10 @@ enum mrc_wire_err mrc_wire_decode(const void *buf, size_t len,
 	hdr_len = 4 * (unsigned int)get_unaligned_be16(b + 14);
 	pkt->ev_seq = get_unaligned_be32(b + 16);
 	pkt->timestamp = get_unaligned_be32(b + 20);
+	ext = mrc_pkt_ext(op, pkt->flags);
 
 	p = b + MRC_BTH_LEN;
-	if (op->ext & MRC_EXT_SACK) {
+	if (ext & MRC_EXT_SACK) {
 		unsigned int at = MRC_BTH_LEN + MRC_AETH_LEN + 4;
 
 		if (len < at + 1)
@@ -315,32 +336,32 @@ enum mrc_wire_err mrc_wire_decode(const void *buf, size_t len,
 		if (pkt->sack.nwords < 1 || pkt->sack.nwords > MRC_SACK_MAX_WORDS)
 			return MRC_WIRE_E_SACK_WORDS;
 	}
-	need = MRC_BTH_LEN + mrc_ext_len(op->ext, pkt->sack.nwords);
+	need = MRC_BTH_LEN + mrc_ext_len(ext, pkt->sack.nwords);
 	if (hdr_len < need || hdr_len > len)
 		return MRC_WIRE_E_HDR_LEN;
 	pkt->hdr_len = hdr_len;
 	pkt->payload_len = len - hdr_len;
 
 	/* Extensions appear in the order of the wire-format table. */
-	if (op->ext & MRC_EXT_RETH)
+	if (ext & MRC_EXT_RETH)
 		p += mrc_get_reth(pkt, p);
-	if (op->ext & MRC_EXT_DPH)
+	if (ext & MRC_EXT_DPH)
 		p += mrc_get_dph(pkt, p);
-	if (op->ext & MRC_EXT_ATOMIC)
+	if (ext & MRC_EXT_ATOMIC)
 		p += mrc_get_atomic(pkt, p);
-	if (op->ext & MRC_EXT_AETH)
+	if (ext & MRC_EXT_AETH)
 		p += mrc_get_aeth(pkt, p);
-	if (op->ext & MRC_EXT_ATOMIC_ACK) {
+	if (ext & MRC_EXT_ATOMIC_ACK) {
 		pkt->atomic_orig = get_be64_at(p);
 		p += MRC_ATOMIC_ACK_LEN;
 	}
-	if (op->ext & MRC_EXT_SACK)
+	if (ext & MRC_EXT_SACK)
 		p += mrc_get_sack(pkt, p);
-	if (op->ext & MRC_EXT_PROBE) {
+	if (ext & MRC_EXT_PROBE) {
 		pkt->probe_id = get_unaligned_be32(p);
 		p += MRC_PROBEH_LEN;
 	}
-	if (op->ext & MRC_EXT_DETH) {
+	if (ext & MRC_EXT_DETH) {
 		pkt->deth.qkey = get_unaligned_be32(p);
 		pkt->deth.src_qpn = get_unaligned_be32(p + 4);
 	}
@@ -437,7 +458,7 @@ enum mrc_wire_err mrc_wire_encode(const struct mrc_pkt *pkt, unsigned int mtu,
 	put_unaligned_be16(len / 4, b + 14);
 	put_unaligned_be32(pkt->ev_seq, b + 16);
 	put_unaligned_be32(pkt->timestamp, b + 20);
-	mrc_put_ext(pkt, op->ext, b + MRC_BTH_LEN);
+	mrc_put_ext(pkt, mrc_pkt_ext(op, pkt->flags), b + MRC_BTH_LEN);
 
 	*hdr_len = len;
 	return MRC_WIRE_OK;

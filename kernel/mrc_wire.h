@@ -54,7 +54,8 @@ enum mrc_opcode {
 #define MRC_FLAG_RETX	0x0010	/* retransmission: no RTT sample */
 #define MRC_FLAG_IMM	0x0020	/* immediate data in the DPH */
 #define MRC_FLAG_TRIM	0x0040	/* payload cut off by a switch */
-#define MRC_FLAGS_KNOWN	0x007f
+#define MRC_FLAG_ACK	0x0080	/* request carries an ACK (AETH) */
+#define MRC_FLAGS_KNOWN	0x00ff
 
 enum mrc_syndrome {
 	MRC_SYN_ACK		= 0,
@@ -166,6 +167,7 @@ enum mrc_wire_err {
 	MRC_WIRE_E_SYNDROME,
 	MRC_WIRE_E_SACK_WORDS,
 	MRC_WIRE_E_TRIM,
+	MRC_WIRE_E_ACK_FLAG,
 	MRC_WIRE_E_NOSPACE,
 	MRC_WIRE_E_COUNT
 };
@@ -191,13 +193,15 @@ const char *mrc_wire_opcode_name(u8 opcode);
  * @opcode: wire opcode
  *
  * Return: MRC_EXT_* bits, or 0 for unknown opcodes (and for PROBE-less
- * opcodes that carry none).
+ * opcodes that carry none). An AETH that %MRC_FLAG_ACK adds is not
+ * included.
  */
 unsigned int mrc_wire_ext_mask(u8 opcode);
 
 /**
- * mrc_wire_hdr_len() - header length for a packet's opcode and SACK size
- * @pkt: opcode and, for SACK, sack.nwords
+ * mrc_wire_hdr_len() - header length for a packet's opcode, flags and SACK size
+ * @pkt: opcode, flags (%MRC_FLAG_ACK adds an AETH) and, for SACK,
+ *       sack.nwords
  *
  * Return: bytes of BTH plus extensions, or 0 if the opcode is unknown.
  */

@@ -608,6 +608,108 @@ static void every_truncation_is_rejected(struct kunit *test)
 	}
 }
 
+static const u8 request_opcodes[] = {
+	MRC_OP_SEND, MRC_OP_SEND_IMM, MRC_OP_WRITE, MRC_OP_WRITE_IMM,
+	MRC_OP_READ_REQ, MRC_OP_CMP_SWP, MRC_OP_FETCH_ADD,
+};
+
+/* A request of @op carrying an ACK for the other direction. */
+static void mk_carrier(struct mrc_pkt *pkt, u8 op, unsigned int payload)
+{
+	mk_pkt(pkt, op, payload);
+	pkt->flags |= MRC_FLAG_ACK;
+	pkt->aeth.cum_psn = 0x20;
+	pkt->aeth.msn = 7;
+	pkt->aeth.ev = 3;
+	pkt->aeth.ce_count = 1;
+	pkt->aeth.ev_seq = 99;
+	pkt->aeth.timestamp = 0x1234;
+	pkt->aeth.window = 512;
+}
+
+static void ack_rides_on_every_request(struct kunit *test)
+{
+	u8 *buf = kunit_kzalloc(test, 8192, GFP_KERNEL);
+	struct mrc_pkt in, out, plain;
+	unsigned int i, len, cut;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (i = 0; i < ARRAY_SIZE(request_opcodes); i++) {
+		u8 op = request_opcodes[i];
+		unsigned int at;
+
+		mk_pkt(&plain, op, 0);
+		mk_carrier(&in, op, has_payload(op) ? 1000 : 0);
+		KUNIT_EXPECT_EQ(test, mrc_wire_hdr_len(&in),
+				mrc_wire_hdr_len(&plain) + MRC_AETH_LEN);
+		len = encode(test, &in, buf, 8192);
+		/* The AETH follows the opcode's own extensions. */
+		at = mrc_wire_hdr_len(&plain);
+		KUNIT_EXPECT_EQ(test, get_unaligned_be32(buf + at), 0x20U);
+		KUNIT_EXPECT_EQ(test, get_unaligned_be32(buf + at + 20), 512U);
+		KUNIT_EXPECT_EQ_MSG(test, mrc_wire_decode(buf, len, TEST_MTU, &out),
+				    MRC_WIRE_OK, "%s", mrc_wire_opcode_name(op));
+		in.hdr_len = out.hdr_len;
+		KUNIT_EXPECT_EQ_MSG(test, memcmp(&in, &out, sizeof(in)), 0,
+				    "%s", mrc_wire_opcode_name(op));
+
+		mk_carrier(&in, op, 0);
+		len = encode(test, &in, buf, 8192);
+		for (cut = 0; cut < len; cut++)
+			KUNIT_EXPECT_NE_MSG(test,
+					    mrc_wire_decode(buf, cut, TEST_MTU, &out),
+					    MRC_WIRE_OK, "%s+ACK cut to %u",
+					    mrc_wire_opcode_name(op), cut);
+	}
+}
+
+/* Set the ACK flag on an encoded packet that has no AETH for it. */
+static void set_ack_flag(u8 *b, unsigned int *len)
+{
+	b[3] |= MRC_FLAG_ACK;
+}
+
+static void ack_flag_rules(struct kunit *test)
+{
+	static const u8 answers[] = {
+		MRC_OP_READ_RESP, MRC_OP_ATOMIC_RESP, MRC_OP_ACK, MRC_OP_SACK,
+		MRC_OP_NACK, MRC_OP_PROBE, MRC_OP_PROBE_REPLY, MRC_OP_UD_SEND,
+	};
+	struct mrc_pkt p;
+	unsigned int i;
+
+	/* Only requests carry an ACK; answers have their own or none. */
+	for (i = 0; i < ARRAY_SIZE(answers); i++) {
+		mk_pkt(&p, answers[i], 0);
+		p.flags |= MRC_FLAG_ACK;
+		KUNIT_EXPECT_EQ_MSG(test, encode_err(&p), MRC_WIRE_E_ACK_FLAG,
+				    "%s", mrc_wire_opcode_name(answers[i]));
+		KUNIT_EXPECT_EQ_MSG(test,
+				    decode_mutated(test, answers[i], 0,
+						   set_ack_flag),
+				    MRC_WIRE_E_ACK_FLAG, "%s",
+				    mrc_wire_opcode_name(answers[i]));
+	}
+
+	/* A carried ACK is a plain one: no NACK, no RNR timer. */
+	mk_carrier(&p, MRC_OP_WRITE, 8);
+	p.aeth.syndrome = MRC_SYN_RNR;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_SYNDROME);
+	mk_carrier(&p, MRC_OP_SEND, 8);
+	p.aeth.syndrome = MRC_SYN_MAX + 1;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_SYNDROME);
+	mk_carrier(&p, MRC_OP_READ_REQ, 0);
+	p.aeth.rnr_timer = 1;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_SYNDROME);
+
+	/* The flag without the header room it needs. */
+	KUNIT_EXPECT_EQ(test, decode_mutated(test, MRC_OP_WRITE, 8, set_ack_flag),
+			MRC_WIRE_E_HDR_LEN);
+	KUNIT_EXPECT_EQ(test, decode_mutated(test, MRC_OP_FETCH_ADD, 0,
+					     set_ack_flag),
+			MRC_WIRE_E_HDR_LEN);
+}
+
 static struct kunit_case mrc_wire_cases[] = {
 	KUNIT_CASE(roundtrip_every_opcode),
 	KUNIT_CASE(bth_layout_is_big_endian),
@@ -627,6 +729,8 @@ static struct kunit_case mrc_wire_cases[] = {
 	KUNIT_CASE(encode_needs_room),
 	KUNIT_CASE(names_cover_every_value),
 	KUNIT_CASE(every_truncation_is_rejected),
+	KUNIT_CASE(ack_rides_on_every_request),
+	KUNIT_CASE(ack_flag_rules),
 	{}
 };
 
