@@ -294,3 +294,22 @@ out:
 	spin_unlock(&qp->lock);
 	return run;
 }
+
+/**
+ * mrc_comp_rx_carried() - the ACK a request from the peer carries
+ * @qp: the QP
+ * @req: a validated request with MRC_FLAG_ACK
+ *
+ * Return: as mrc_comp_rx().
+ */
+bool mrc_comp_rx_carried(struct mrc_qp *qp, const struct mrc_pkt *req)
+{
+	struct mrc_pkt ack = {
+		.opcode = MRC_OP_ACK,
+		.psn = req->psn,
+		.aeth = req->aeth,
+		.rx_sport = req->rx_sport,
+	};
+
+	return mrc_comp_rx(qp, &ack, NULL);
+}

@@ -117,6 +117,7 @@ static void mrc_qp_free(struct mrc_qp *qp)
 {
 	/* Shut down, not deleted: the work below cannot re-arm it. */
 	timer_shutdown_sync(&qp->rto_timer);
+	timer_shutdown_sync(&qp->dack.timer);
 	hrtimer_cancel(&qp->probe_timer);
 	hrtimer_cancel(&qp->rnr_timer);
 	cancel_work_sync(&qp->req_work);
@@ -182,6 +183,7 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	skb_queue_head_init(&qp->txq);
 	INIT_WORK(&qp->req_work, mrc_req_work);
 	timer_setup(&qp->rto_timer, mrc_rto_fire, 0);
+	timer_setup(&qp->dack.timer, mrc_dack_fire, 0);
 	hrtimer_init(&qp->probe_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	qp->probe_timer.function = mrc_mp_probe_fire;
 	hrtimer_init(&qp->rnr_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
@@ -269,6 +271,11 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	struct mrc_qp *qp = to_mrc_qp(ibqp);
 
 	xa_erase(&qp->mdev->qp_xa, ibqp->qp_num);
+	spin_lock_bh(&qp->lock);
+	/* The peer's last message is acknowledged even if we go at once. */
+	mrc_dack_send(qp);
+	spin_unlock_bh(&qp->lock);
+	mrc_tx_flush_now(qp);
 	spin_lock_bh(&qp->lock);
 	qp->state = IB_QPS_RESET;
 	spin_unlock_bh(&qp->lock);

@@ -19,6 +19,7 @@
 #include "mrc_txwin.h"
 #include "mrc_wire.h"
 #include "mrc_cwnd.h"
+#include "mrc_dack.h"
 #include "mrc_ev.h"
 
 #define MRC_QP_WINDOW		1024	/* PSNs in flight per direction */
@@ -242,6 +243,7 @@ struct mrc_qp {
 	u32 ce_count;
 	struct mrc_atomic_cache atomic_cache;
 	struct mrc_rnr_gate rnr_gate;	/* drop after an RNR NACK */
+	struct mrc_dack dack;		/* an ACK held for an answer to carry */
 
 	/* transmit backlog built under @lock, sent after it */
 	struct sk_buff_head txq;
@@ -330,11 +332,16 @@ void mrc_req_rnr_reset(struct mrc_qp *qp);
 /* mrc_comp.c: completer */
 bool mrc_comp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		 const void *payload);
+bool mrc_comp_rx_carried(struct mrc_qp *qp, const struct mrc_pkt *req);
 
 /* mrc_resp.c: responder */
 void mrc_resp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		 const void *payload, bool ce);
 void mrc_resp_flush(struct mrc_qp *qp);
+void mrc_resp_fill_aeth(struct mrc_qp *qp, const struct mrc_pkt *req,
+			u8 syndrome, struct mrc_pkt *pkt);
+void mrc_resp_send_ack(struct mrc_qp *qp, const struct mrc_pkt *req,
+		       u8 syndrome);
 
 /* mrc_tx.c */
 struct sk_buff *mrc_tx_alloc(struct mrc_qp *qp, struct mrc_pkt *pkt,

@@ -84,6 +84,7 @@ static void mrc_qp_reset_locked(struct mrc_qp *qp)
 	qp->rto_undo = false;
 	qp->rto_spread = false;
 	qp->ar_valid = false;
+	mrc_dack_reset(qp);
 	mrc_cwnd_init(&qp->cc, MRC_QP_WINDOW, qp->sq_psn);
 }
 
@@ -173,6 +174,8 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	}
 
 	spin_lock_bh(&qp->lock);
+	/* A held ACK goes before the attributes it was built under change. */
+	mrc_dack_send(qp);
 	mrc_qp_apply(qp, attr, mask);
 	if (mask & IB_QP_STATE) {
 		if (next == IB_QPS_RESET)
@@ -180,6 +183,7 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		qp->state = next;
 	}
 	spin_unlock_bh(&qp->lock);
+	mrc_tx_flush_now(qp);
 
 	/* Errors flush, RTS may have work queued: let the engine look. */
 	if (next == IB_QPS_ERR || next == IB_QPS_RTS)

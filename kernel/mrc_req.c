@@ -249,6 +249,7 @@ static int mrc_req_send_data(struct mrc_qp *qp, struct mrc_swqe *w, u32 k,
 	mrc_req_data_pkt(qp, w, k, retx, &pkt);
 	mrc_req_ask_ack(qp, &pkt);
 	mrc_mp_pick_ev(qp, &pkt);
+	mrc_dack_attach(qp, &pkt);
 	skb = mrc_tx_alloc(qp, &pkt, &payload);
 	if (!skb)
 		return -ENOMEM;
@@ -290,6 +291,7 @@ int mrc_req_send_read(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,
 	pkt.reth.rkey = w->wqe.rkey;
 	pkt.reth.len = min(w->length - min(offset, w->length), npkts * qp->mtu);
 	mrc_mp_pick_ev(qp, &pkt);
+	mrc_dack_attach(qp, &pkt);
 	skb = mrc_tx_alloc(qp, &pkt, &payload);
 	if (!skb)
 		return -ENOMEM;
@@ -321,6 +323,7 @@ static int mrc_req_send_atomic(struct mrc_qp *qp, struct mrc_swqe *w, bool retx)
 	if (pkt.opcode == MRC_OP_CMP_SWP)
 		pkt.atomic.compare = w->wqe.compare_add;
 	mrc_mp_pick_ev(qp, &pkt);
+	mrc_dack_attach(qp, &pkt);
 	skb = mrc_tx_alloc(qp, &pkt, &payload);
 	if (!skb)
 		return -ENOMEM;
@@ -815,6 +818,7 @@ out:
 static void mrc_req_progress(struct mrc_qp *qp)
 {
 	int avail = mrc_ring_avail(&qp->sq);
+	u32 fetched = qp->sq_fetch;
 
 	if (avail < 0) {
 		qp->sq_err = true;
@@ -830,6 +834,8 @@ static void mrc_req_progress(struct mrc_qp *qp)
 		}
 		qp->sq_fetch++;
 	}
+	if (qp->sq_fetch != fetched)
+		mrc_dack_on_post(qp);
 
 	mrc_req_compute_pin(qp);
 	while (qp->sq_send != qp->sq_fetch) {
@@ -875,6 +881,9 @@ void mrc_req_run(struct mrc_qp *qp)
 			mrc_req_progress(qp);
 		mrc_req_complete(qp);
 		mrc_req_arm_rto(qp, false);
+		/* Packets leave now that no held ACK could ride on. */
+		if (!skb_queue_empty(&qp->txq))
+			mrc_dack_send(qp);
 	}
 	spin_unlock_bh(&qp->lock);
 	mrc_tx_flush_now(qp);

@@ -12,8 +12,50 @@
 /* Every atomic a requester may still retry must fit in the cache. */
 static_assert(MRC_MAX_RD_ATOMIC <= MRC_ATOMIC_CACHE_SIZE);
 
-static void mrc_resp_send_ack(struct mrc_qp *qp, const struct mrc_pkt *req,
-			      u8 syndrome)
+/**
+ * mrc_resp_fill_aeth() - acknowledge, in @pkt's AETH, what has arrived
+ * @qp: the QP, with @qp->lock held
+ * @req: the request answered: its EV, sequence and timestamp are echoed
+ * @syndrome: MRC_SYN_ACK or a NACK code
+ * @pkt: the ACK, NACK or request (MRC_FLAG_ACK) that will carry it
+ *
+ * The caller sends @pkt: the count of packets and CE marks since the last
+ * ACK starts again, and a held ACK (mrc_dack.h) is no longer needed.
+ */
+void mrc_resp_fill_aeth(struct mrc_qp *qp, const struct mrc_pkt *req,
+			u8 syndrome, struct mrc_pkt *pkt)
+{
+	pkt->aeth.cum_psn = mrc_rxwin_cum_psn(&qp->rxwin);
+	pkt->aeth.ev = req->ev;
+	pkt->aeth.syndrome = syndrome;
+	/* An RNR NACK carries our RNR timer where the MSN would be. */
+	if (syndrome == MRC_SYN_RNR)
+		pkt->aeth.rnr_timer = qp->min_rnr_timer;
+	else
+		pkt->aeth.msn = qp->rsn_complete;
+	pkt->aeth.ce_count = min_t(u32, qp->ce_count, 255);
+	pkt->aeth.ev_seq = req->ev_seq;
+	/*
+	 * No RTT sample from retransmissions (Karn), but an RNR NACK always
+	 * echoes: the requester tells a late one by it (mrc_rnr.h).
+	 */
+	pkt->aeth.timestamp = (req->flags & MRC_FLAG_RETX) &&
+			      syndrome != MRC_SYN_RNR ? 0 : req->timestamp;
+	pkt->aeth.window = mrc_rxwin_size(&qp->rxwin) -
+			   mrc_rxwin_held(&qp->rxwin);
+	qp->unacked = 0;
+	qp->ce_count = 0;
+	qp->dack.pending = false;
+}
+
+/**
+ * mrc_resp_send_ack() - queue an ACK, SACK or NACK
+ * @qp: the QP, with @qp->lock held; the caller flushes its queue
+ * @req: the request answered
+ * @syndrome: MRC_SYN_ACK (a SACK while PSNs are held) or a NACK code
+ */
+void mrc_resp_send_ack(struct mrc_qp *qp, const struct mrc_pkt *req,
+		       u8 syndrome)
 {
 	struct mrc_pkt pkt = {};
 	struct sk_buff *skb;
@@ -22,23 +64,7 @@ static void mrc_resp_send_ack(struct mrc_qp *qp, const struct mrc_pkt *req,
 	pkt.opcode = syndrome ? MRC_OP_NACK : MRC_OP_ACK;
 	pkt.psn = req->psn;
 	pkt.timestamp = mrc_now_ts();
-	pkt.aeth.cum_psn = mrc_rxwin_cum_psn(&qp->rxwin);
-	pkt.aeth.ev = req->ev;
-	pkt.aeth.syndrome = syndrome;
-	/* An RNR NACK carries our RNR timer where the MSN would be. */
-	if (syndrome == MRC_SYN_RNR)
-		pkt.aeth.rnr_timer = qp->min_rnr_timer;
-	else
-		pkt.aeth.msn = qp->rsn_complete;
-	pkt.aeth.ce_count = min_t(u32, qp->ce_count, 255);
-	pkt.aeth.ev_seq = req->ev_seq;
-	/*
-	 * No RTT sample from retransmissions (Karn), but an RNR NACK always
-	 * echoes: the requester tells a late one by it (mrc_rnr.h).
-	 */
-	pkt.aeth.timestamp = (req->flags & MRC_FLAG_RETX) &&
-			     syndrome != MRC_SYN_RNR ? 0 : req->timestamp;
-	pkt.aeth.window = mrc_rxwin_size(&qp->rxwin) - mrc_rxwin_held(&qp->rxwin);
+	mrc_resp_fill_aeth(qp, req, syndrome, &pkt);
 	if (!syndrome && mrc_rxwin_held(&qp->rxwin)) {
 		pkt.opcode = MRC_OP_SACK;
 		pkt.sack.nwords = mrc_rxwin_fill_sack(&qp->rxwin,
@@ -51,8 +77,6 @@ static void mrc_resp_send_ack(struct mrc_qp *qp, const struct mrc_pkt *req,
 		return;
 	/* Answers go back on the EV the request came by (see multipath.rst). */
 	mrc_tx_queue_sport(qp, skb, req->rx_sport);
-	qp->unacked = 0;
-	qp->ce_count = 0;
 }
 
 /* Scatter @len bytes of @src at @offset of a receive WQE's buffers. */
@@ -493,8 +517,11 @@ void mrc_resp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		mrc_rxwin_accept(&qp->rxwin, pkt->psn);
 	mrc_resp_complete(qp);
 
-	ack_now = ack_now || (pkt->flags & MRC_FLAG_AR) ||
-		  mrc_rxwin_held(&qp->rxwin) || ++qp->unacked >= MRC_ACK_EVERY;
+	ack_now = ack_now || mrc_rxwin_held(&qp->rxwin) ||
+		  ++qp->unacked >= MRC_ACK_EVERY;
+	/* An ACK asked for may wait for the program's answer to carry it. */
+	if (!ack_now && (pkt->flags & MRC_FLAG_AR))
+		ack_now = !mrc_dack_hold(qp, pkt);
 	if (ack_now)
 		mrc_resp_send_ack(qp, pkt, 0);
 out:

@@ -29,6 +29,15 @@ static bool mrc_rx_is_request(u8 opcode)
 	}
 }
 
+/* A request, and the ACK for our own requests it may carry. */
+static void mrc_rx_request(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+			   const void *payload, bool ce)
+{
+	if ((pkt->flags & MRC_FLAG_ACK) && mrc_comp_rx_carried(qp, pkt))
+		mrc_req_kick(qp);
+	mrc_resp_rx(qp, pkt, payload, ce);
+}
+
 /* The 40-byte header area a UD receive gets: RoCE v2 layout. */
 static u8 mrc_rx_grh(struct sk_buff *skb, u8 *grh)
 {
@@ -118,7 +127,7 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 	if (pkt.opcode == MRC_OP_PROBE)
 		mrc_mp_probe_rx(qp, &pkt);
 	else if (mrc_rx_is_request(pkt.opcode))
-		mrc_resp_rx(qp, &pkt, data + pkt.hdr_len, ce);
+		mrc_rx_request(qp, &pkt, data + pkt.hdr_len, ce);
 	else if (mrc_comp_rx(qp, &pkt, data + pkt.hdr_len))
 		mrc_req_kick(qp);
 	mrc_tx_flush_now(qp);

@@ -20,6 +20,7 @@ static const struct rdma_stat_desc mrc_stat_descs[MRC_STAT_COUNT] = {
 	[MRC_STAT_RCVD_RNR_GATED].name		= "rcvd_rnr_gated",
 	[MRC_STAT_RCVD_NO_STATE].name		= "rcvd_no_state",
 	[MRC_STAT_TX_NO_ROUTE].name		= "tx_no_route",
+	[MRC_STAT_SENT_ACKS_CARRIED].name	= "sent_acks_carried",
 };
 
 /**

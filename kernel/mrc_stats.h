@@ -21,6 +21,7 @@ enum mrc_stat {
 	MRC_STAT_RCVD_RNR_GATED,	/* behind a message waiting for a RWQE */
 	MRC_STAT_RCVD_NO_STATE,		/* no room to track the message */
 	MRC_STAT_TX_NO_ROUTE,		/* no route to the peer */
+	MRC_STAT_SENT_ACKS_CARRIED,	/* ACKs that rode on a request */
 	MRC_STAT_COUNT
 };
 

@@ -13,7 +13,7 @@ counter() {
 
 for c in sent_pkts rcvd_pkts rcvd_malformed rcvd_unknown_qp rcvd_wrong_peer \
 	 rcvd_qp_not_ready rcvd_out_of_window rcvd_duplicate rcvd_rnr_gated \
-	 rcvd_no_state tx_no_route; do
+	 rcvd_no_state tx_no_route sent_acks_carried; do
 	check_output "mrcB counts $c, from 0" '^0$' counter mrcB "$c"
 done
 check_output "rdma statistic shows the counters" \
@@ -41,5 +41,19 @@ wait_until 5 grep -qx 1 /sys/class/infiniband/mrcB/ports/1/hw_counters/rcvd_malf
 check_output "a junk datagram counts as rcvd_malformed" '^1$' counter mrcB rcvd_malformed
 check_output "...and as received" "^$((before + 1))\$" counter mrcB rcvd_pkts
 check_output "...and as nothing else" '^0$' counter mrcB rcvd_unknown_qp
+
+# In a ping-pong each side's ACK rides on its answer: two packets per
+# round trip, not four.
+carried0=$(( $(counter mrcA sent_acks_carried) + $(counter mrcB sent_acks_carried) ))
+sent0=$(( $(counter mrcA sent_pkts) + $(counter mrcB sent_pkts) ))
+pair "ibv_rc_pingpong -s 64 -n 1000" 120 \
+	ibv_rc_pingpong -d mrcA -g "$GA4" -s 64 -n 1000 -c -- \
+	ibv_rc_pingpong -d mrcB -g "$GB4" -s 64 -n 1000 -c 10.0.0.1
+carried=$(( $(counter mrcA sent_acks_carried) + $(counter mrcB sent_acks_carried) - carried0 ))
+sent=$(( $(counter mrcA sent_pkts) + $(counter mrcB sent_pkts) - sent0 ))
+check "ACKs ride on the answers: $carried of 2000 messages carried one" \
+	test "$carried" -ge 1000
+check "at most 1.5 packets per message, not 2 ($sent for 2000 messages)" \
+	test "$sent" -le 3000
 
 done_testing

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Delayed acknowledgments for ping-pong traffic: see mrc_dack.h.
+ */
+#include <linux/jiffies.h>
+
+#include "mrc_link_params.h"
+#include "mrc_qp.h"
+
+/**
+ * mrc_dack_reset() - forget any held ACK and the ping-pong history
+ * @qp: the QP, with @qp->lock held
+ */
+void mrc_dack_reset(struct mrc_qp *qp)
+{
+	qp->dack.pending = false;
+	qp->dack.pingpong = false;
+	qp->dack.ar_seen = false;
+}
+
+/* Requests whose ACK may wait: READ and ATOMIC are answered anyway. */
+static bool mrc_dack_op_may_wait(u8 opcode)
+{
+	return opcode == MRC_OP_SEND || opcode == MRC_OP_SEND_IMM ||
+	       opcode == MRC_OP_WRITE || opcode == MRC_OP_WRITE_IMM;
+}
+
+/**
+ * mrc_dack_hold() - hold back the ACK a new request asked for
+ * @qp: the QP, with @qp->lock held
+ * @req: the request, executed; no PSN is held out of order
+ *
+ * Return: true if the ACK is held (the caller sends nothing), false if
+ * the caller must send it now.
+ */
+bool mrc_dack_hold(struct mrc_qp *qp, const struct mrc_pkt *req)
+{
+	struct mrc_dack *d = &qp->dack;
+
+	/* A resent request means the peer is recovering: answer at once. */
+	if (req->flags & MRC_FLAG_RETX)
+		return false;
+	d->ar_jiffies = jiffies;
+	d->ar_seen = true;
+	if (!d->pingpong || qp->state != IB_QPS_RTS ||
+	    !mrc_dack_op_may_wait(req->opcode))
+		return false;
+	/*
+	 * Only a message's end waits: an ACK asked for mid-message means
+	 * the peer's window is full. And only while our own requester is
+	 * idle: one held back by its window could not carry the ACK soon,
+	 * and two peers each waiting for the other would stall for a tick.
+	 */
+	if (!(req->flags & MRC_FLAG_LAST) || qp->sq_send != qp->sq_fetch)
+		return false;
+	/* A newer request replaces a held one: the cumulative ACK covers both. */
+	d->pending = true;
+	d->ev = req->ev;
+	d->sport = req->rx_sport;
+	d->psn = req->psn;
+	d->ev_seq = req->ev_seq;
+	d->timestamp = req->timestamp;
+	d->rx_ts = mrc_now_ts();
+	if (!timer_pending(&d->timer))
+		mod_timer(&d->timer, jiffies + 1);
+	return true;
+}
+
+/**
+ * mrc_dack_on_post() - the program posted new send work
+ * @qp: the QP, with @qp->lock held
+ *
+ * Posting within a tick of a request that asked for an ACK is answering
+ * it: ping-pong mode. Posting later is not.
+ */
+void mrc_dack_on_post(struct mrc_qp *qp)
+{
+	struct mrc_dack *d = &qp->dack;
+
+	d->pingpong = d->ar_seen && time_before_eq(jiffies, d->ar_jiffies + 1);
+}
+
+/* The held ACK's request, with its timestamp moved on by the hold. */
+static void mrc_dack_req(const struct mrc_dack *d, struct mrc_pkt *req)
+{
+	memset(req, 0, sizeof(*req));
+	req->psn = d->psn;
+	req->ev = d->ev;
+	req->ev_seq = d->ev_seq;
+	req->rx_sport = d->sport;
+	/* The peer's RTT sample then measures the network, not our program. */
+	if (d->timestamp)
+		req->timestamp = d->timestamp + (mrc_now_ts() - d->rx_ts);
+}
+
+/**
+ * mrc_dack_attach() - let a request being built carry the held ACK
+ * @qp: the QP, with @qp->lock held
+ * @pkt: the request's headers, before encoding (payload_len set)
+ *
+ * Only a plain ACK rides: while PSNs are held out of order the SACK goes
+ * on its own. The request must stay within the header room the path MTU
+ * was chosen with (MRC_TRANSPORT_HDR_MAX), so a full-size WRITE packet
+ * carries none.
+ */
+void mrc_dack_attach(struct mrc_qp *qp, struct mrc_pkt *pkt)
+{
+	struct mrc_pkt req;
+
+	if (!qp->dack.pending || mrc_rxwin_held(&qp->rxwin) ||
+	    !mrc_qp_receives(qp))
+		return;
+	if (mrc_wire_hdr_len(pkt) + MRC_AETH_LEN + pkt->payload_len >
+	    MRC_TRANSPORT_HDR_MAX + qp->mtu)
+		return;
+	mrc_dack_req(&qp->dack, &req);
+	mrc_resp_fill_aeth(qp, &req, MRC_SYN_ACK, pkt);
+	pkt->flags |= MRC_FLAG_ACK;
+	mrc_stats_inc(&qp->mdev->stats, MRC_STAT_SENT_ACKS_CARRIED);
+}
+
+/**
+ * mrc_dack_send() - queue the held ACK, if any, as a packet of its own
+ * @qp: the QP, with @qp->lock held; the caller flushes its queue
+ */
+void mrc_dack_send(struct mrc_qp *qp)
+{
+	struct mrc_pkt req;
+
+	if (!qp->dack.pending)
+		return;
+	qp->dack.pending = false;
+	if (!mrc_qp_receives(qp))
+		return;
+	mrc_dack_req(&qp->dack, &req);
+	mrc_resp_send_ack(qp, &req, MRC_SYN_ACK);
+}
+
+/**
+ * mrc_dack_fire() - the tick ran out: send a held ACK nothing carried
+ * @timer: the QP's dack.timer
+ */
+void mrc_dack_fire(struct timer_list *timer)
+{
+	struct mrc_qp *qp = from_timer(qp, timer, dack.timer);
+
+	spin_lock(&qp->lock);
+	if (qp->dack.pending) {
+		/* A held ACK may be young: only an old one ends ping-pong. */
+		if (mrc_now_ts() - qp->dack.rx_ts >= MRC_DACK_PATIENCE_TS)
+			qp->dack.pingpong = false;
+		mrc_dack_send(qp);
+	}
+	spin_unlock(&qp->lock);
+	mrc_tx_flush_now(qp);
+}

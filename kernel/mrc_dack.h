@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Delayed acknowledgments for ping-pong traffic.
+ *
+ * When the program answers each incoming message with one of its own,
+ * as ib_write_lat, ibv_rc_pingpong and RPCs do, the ACK a message asks
+ * for can ride on the answer (MRC_FLAG_ACK, Documentation/wire-format.rst)
+ * instead of travelling alone. A round trip then takes two packets, not
+ * four, and the receive softirq no longer builds and sends an ACK before
+ * the program can see the message.
+ *
+ * As TCP's delayed ACKs do, a QP holds ACKs back only in ping-pong mode:
+ * it enters it when the program posts a send within a tick of a request
+ * that asked for an ACK, and leaves it when a held ACK waits a
+ * millisecond or more. A held ACK leaves on the next request the QP
+ * sends, on its own when the requester sends something it cannot ride
+ * on, when the QP is modified or destroyed, or at the latest on the next
+ * tick (a timer): before the peer's retransmission timer, whose floor is
+ * 4 ms (mrc_rto.h), can fire.
+ */
+#ifndef MRC_DACK_H
+#define MRC_DACK_H
+
+#include <linux/timer.h>
+#include <linux/types.h>
+
+/* A held ACK this old (1.024 us units) says the program is not answering. */
+#define MRC_DACK_PATIENCE_TS	1000
+
+/**
+ * struct mrc_dack - an acknowledgment held back for an answer to carry
+ * @timer: sends a held ACK that nothing carried by the next tick
+ * @ar_jiffies: when the last new request that asked for an ACK came
+ * @ar_seen: @ar_jiffies is set
+ * @pingpong: the program answers requests promptly: hold ACKs back
+ * @pending: an ACK is held; the fields below are its request's
+ * @ev: EV index of the request
+ * @sport: UDP source port it came with
+ * @psn: its PSN
+ * @ev_seq: its per-EV sequence
+ * @timestamp: its timestamp, to echo
+ * @rx_ts: when it came (mrc_now_ts()): the echo leaves the hold out
+ */
+struct mrc_dack {
+	struct timer_list timer;
+	unsigned long ar_jiffies;
+	bool ar_seen;
+	bool pingpong;
+	bool pending;
+	u16 ev;
+	u16 sport;
+	u32 psn;
+	u32 ev_seq;
+	u32 timestamp;
+	u32 rx_ts;
+};
+
+struct mrc_qp;
+struct mrc_pkt;
+
+void mrc_dack_reset(struct mrc_qp *qp);
+bool mrc_dack_hold(struct mrc_qp *qp, const struct mrc_pkt *req);
+void mrc_dack_on_post(struct mrc_qp *qp);
+void mrc_dack_attach(struct mrc_qp *qp, struct mrc_pkt *pkt);
+void mrc_dack_send(struct mrc_qp *qp);
+void mrc_dack_fire(struct timer_list *timer);
+
+#endif /* MRC_DACK_H */
