@@ -277,6 +277,10 @@ bool mrc_comp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		mrc_comp_atomic_resp(qp, pkt);
 		break;
 	case MRC_OP_ACK:
+		/* The flag marks an ACK that came on a request. */
+		if (pkt->flags & MRC_FLAG_ACK)
+			mrc_dack_peer_carried(qp);
+		fallthrough;
 	case MRC_OP_SACK:
 	case MRC_OP_NACK:
 		kick = mrc_comp_ack(qp, pkt);
@@ -306,6 +310,7 @@ bool mrc_comp_rx_carried(struct mrc_qp *qp, const struct mrc_pkt *req)
 {
 	struct mrc_pkt ack = {
 		.opcode = MRC_OP_ACK,
+		.flags = MRC_FLAG_ACK,
 		.psn = req->psn,
 		.aeth = req->aeth,
 		.rx_sport = req->rx_sport,

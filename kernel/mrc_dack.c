@@ -16,6 +16,7 @@ void mrc_dack_reset(struct mrc_qp *qp)
 	qp->dack.pending = false;
 	qp->dack.pingpong = false;
 	qp->dack.ar_seen = false;
+	qp->dack.carried_seen = false;
 }
 
 /* Requests whose ACK may wait: READ and ATOMIC are answered anyway. */
@@ -153,4 +154,30 @@ void mrc_dack_fire(struct timer_list *timer)
 	}
 	spin_unlock(&qp->lock);
 	mrc_tx_flush_now(qp);
+}
+
+/**
+ * mrc_dack_peer_carried() - the peer carried an ACK to us on a request
+ * @qp: the QP, with @qp->lock held
+ */
+void mrc_dack_peer_carried(struct mrc_qp *qp)
+{
+	qp->dack.carried_jiffies = jiffies;
+	qp->dack.carried_seen = true;
+}
+
+/**
+ * mrc_dack_rto_slack() - extra ticks the retransmission timer waits
+ * @qp: the QP, with @qp->lock held
+ *
+ * Return: 1 while the peer may be holding our ACKs back (see mrc_dack.h),
+ * else 0.
+ */
+unsigned long mrc_dack_rto_slack(struct mrc_qp *qp)
+{
+	const struct mrc_dack *d = &qp->dack;
+
+	if (d->pingpong)
+		return 1;
+	return d->carried_seen && time_before(jiffies, d->carried_jiffies + HZ);
 }

@@ -15,8 +15,15 @@
  * millisecond or more. A held ACK leaves on the next request the QP
  * sends, on its own when the requester sends something it cannot ride
  * on, when the QP is modified or destroyed, or at the latest on the next
- * tick (a timer): before the peer's retransmission timer, whose floor is
- * 4 ms (mrc_rto.h), can fire.
+ * tick (a timer).
+ *
+ * The peer's retransmission timer waits two ticks at least (mrc_rto.h),
+ * but its ticks and ours are not in step, so a held ACK that waits for
+ * our next tick can still arrive after it fires. While the peer may be
+ * holding our ACKs (our QP is in ping-pong mode, or an ACK came carried
+ * within the last second), the requester therefore waits a tick longer
+ * (mrc_dack_rto_slack()), as TCP's minimum RTO leaves room for a delayed
+ * ACK.
  */
 #ifndef MRC_DACK_H
 #define MRC_DACK_H
@@ -32,6 +39,8 @@
  * @timer: sends a held ACK that nothing carried by the next tick
  * @ar_jiffies: when the last new request that asked for an ACK came
  * @ar_seen: @ar_jiffies is set
+ * @carried_jiffies: when the peer last carried an ACK to us on a request
+ * @carried_seen: @carried_jiffies is set
  * @pingpong: the program answers requests promptly: hold ACKs back
  * @pending: an ACK is held; the fields below are its request's
  * @ev: EV index of the request
@@ -44,7 +53,9 @@
 struct mrc_dack {
 	struct timer_list timer;
 	unsigned long ar_jiffies;
+	unsigned long carried_jiffies;
 	bool ar_seen;
+	bool carried_seen;
 	bool pingpong;
 	bool pending;
 	u16 ev;
@@ -64,5 +75,7 @@ void mrc_dack_on_post(struct mrc_qp *qp);
 void mrc_dack_attach(struct mrc_qp *qp, struct mrc_pkt *pkt);
 void mrc_dack_send(struct mrc_qp *qp);
 void mrc_dack_fire(struct timer_list *timer);
+void mrc_dack_peer_carried(struct mrc_qp *qp);
+unsigned long mrc_dack_rto_slack(struct mrc_qp *qp);
 
 #endif /* MRC_DACK_H */

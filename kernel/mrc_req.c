@@ -645,7 +645,8 @@ static bool mrc_req_busy(struct mrc_qp *qp)
  * The wheel needs no device access. The expiry is rounded up to whole
  * ticks, as TCP's RTO is kept in jiffies: a timeout fires at most one
  * tick early or late. Two ticks at least, so a full tick passes before
- * it fires.
+ * it fires, and one more while the peer may hold our ACKs back for a
+ * tick (mrc_dack.h).
  */
 void mrc_req_arm_rto(struct mrc_qp *qp, bool restart)
 {
@@ -661,7 +662,8 @@ void mrc_req_arm_rto(struct mrc_qp *qp, bool restart)
 	if (qp->rto_armed && !restart)
 		return;
 	ticks = max_t(u64, DIV_ROUND_UP_ULL(mrc_rto_timeout_ns(&qp->rto),
-					    TICK_NSEC), 2);
+					    TICK_NSEC), 2) +
+		mrc_dack_rto_slack(qp);
 	mod_timer(&qp->rto_timer, jiffies + (unsigned long)ticks);
 	qp->rto_armed = true;
 }

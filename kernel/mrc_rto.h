@@ -27,7 +27,9 @@
  * The timer that waits out the RTO runs on the timer wheel
  * (mrc_req_arm_rto()): it fires within a tick of the value computed
  * here, and never within the tick it was armed in, so a timeout below
- * two ticks (8 ms at HZ=250) takes one to two ticks.
+ * two ticks (8 ms at HZ=250) takes one to two ticks. While the peer may
+ * hold our ACKs back for a tick (ping-pong traffic, mrc_dack.h) it waits
+ * one tick more.
  *
  * SRTT and RTTVAR are kept scaled by 8 and 4 so the updates need only
  * shifts. Before the first sample RTO = max_rto: the attribute is both
