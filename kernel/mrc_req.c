@@ -185,6 +185,26 @@ static bool mrc_req_ar_outstanding(struct mrc_qp *qp)
 	return qp->ar_valid && qp->ar_psn - una < nxt - una;
 }
 
+/*
+ * Another SEND or WRITE is queued right behind the WQE being sent and
+ * nothing holds it back, so its packets follow at once: the ACK the
+ * responder sends every MRC_ACK_EVERY packets, or the one asked for at
+ * the end of the last message queued, covers this message too. Asking at
+ * every message's end made ib_send_bw's responder acknowledge every
+ * fourth packet. A full window asks anyway (mrc_req_ask_ack()).
+ */
+static bool mrc_req_more_behind(struct mrc_qp *qp)
+{
+	const struct mrc_swqe *next;
+
+	if (qp->sq_fetch - qp->sq_send < 2)
+		return false;
+	next = &qp->swqe[(qp->sq_send + 1) & qp->sq.mask];
+	return next->status == IB_WC_SUCCESS &&
+	       !mrc_op_is_read_atomic(next->wqe.opcode) &&
+	       !(next->wqe.send_flags & IB_SEND_FENCE);
+}
+
 /* Headers of packet @k (0-based) of a SEND/WRITE WQE, all but its EV. */
 static void mrc_req_data_pkt(struct mrc_qp *qp, const struct mrc_swqe *w,
 			     u32 k, bool retx, struct mrc_pkt *pkt)
@@ -202,7 +222,9 @@ static void mrc_req_data_pkt(struct mrc_qp *qp, const struct mrc_swqe *w,
 	if (k == 0)
 		pkt->flags |= MRC_FLAG_FIRST;
 	if (k == w->npkts - 1) {
-		pkt->flags |= MRC_FLAG_LAST | MRC_FLAG_AR;
+		pkt->flags |= MRC_FLAG_LAST;
+		if (retx || !mrc_req_more_behind(qp))
+			pkt->flags |= MRC_FLAG_AR;
 		if (w->wqe.send_flags & IB_SEND_SOLICITED)
 			pkt->flags |= MRC_FLAG_SE;
 	}
