@@ -11,8 +11,8 @@
  *
  * As TCP's delayed ACKs do, a QP holds ACKs back only in ping-pong mode:
  * it enters it when the program posts a send within a tick of a request
- * that asked for an ACK, and leaves it when a held ACK waits a
- * millisecond or more. A held ACK leaves on the next request the QP
+ * that asked for an ACK, and leaves it when the timer below finds a held
+ * ACK a millisecond old or more. A held ACK leaves on the next request the QP
  * sends, on its own when the requester sends something it cannot ride
  * on, when the QP is modified or destroyed, or at the latest on the next
  * tick (a timer).
