@@ -14,6 +14,7 @@
 void mrc_dack_reset(struct mrc_qp *qp)
 {
 	qp->dack.pending = false;
+	qp->dack.answered = false;
 	qp->dack.pingpong = false;
 	qp->dack.ar_seen = false;
 	qp->dack.carried_seen = false;
@@ -56,6 +57,7 @@ bool mrc_dack_hold(struct mrc_qp *qp, const struct mrc_pkt *req)
 		return false;
 	/* A newer request replaces a held one: the cumulative ACK covers both. */
 	d->pending = true;
+	d->answered = true;
 	d->ev = req->ev;
 	d->sport = req->rx_sport;
 	d->psn = req->psn;
@@ -134,6 +136,45 @@ void mrc_dack_send(struct mrc_qp *qp)
 	if (!mrc_qp_receives(qp))
 		return;
 	mrc_dack_req(&qp->dack, &req);
+	mrc_resp_send_ack(qp, &req, MRC_SYN_ACK);
+}
+
+/**
+ * mrc_dack_note_answered() - remember the request an ACK or NACK answers
+ * @qp: the QP, with @qp->lock held
+ * @req: the request answered
+ *
+ * The final ACK (mrc_dack_send_final()) goes back on its EV.
+ */
+void mrc_dack_note_answered(struct mrc_qp *qp, const struct mrc_pkt *req)
+{
+	struct mrc_dack *d = &qp->dack;
+
+	d->answered = true;
+	d->ev = req->ev;
+	d->sport = req->rx_sport;
+	d->psn = req->psn;
+	d->ev_seq = req->ev_seq;
+}
+
+/**
+ * mrc_dack_send_final() - acknowledge once more before receiving stops
+ * @qp: the QP, with @qp->lock held; the caller flushes its queue
+ *
+ * Sends the held ACK, if any, then one more cumulative ACK (see
+ * mrc_dack.h), as long as the QP still receives and has acknowledged
+ * something.
+ */
+void mrc_dack_send_final(struct mrc_qp *qp)
+{
+	struct mrc_pkt req;
+
+	mrc_dack_send(qp);
+	if (!qp->dack.answered || !mrc_qp_receives(qp))
+		return;
+	mrc_dack_req(&qp->dack, &req);
+	/* An old request's echo would be no RTT sample. */
+	req.timestamp = 0;
 	mrc_resp_send_ack(qp, &req, MRC_SYN_ACK);
 }
 

@@ -24,6 +24,12 @@
  * within the last second), the requester therefore waits a tick longer
  * (mrc_dack_rto_slack()), as TCP's minimum RTO leaves room for a delayed
  * ACK.
+ *
+ * The peer's last message completes only when an ACK for it arrives, and
+ * once this QP is destroyed a retransmission finds nobody to answer it.
+ * A QP that stops receiving (destroyed, or moved to ERR or RESET)
+ * therefore acknowledges once more (mrc_dack_send_final()): the peer's
+ * last message then fails only if both ACKs are lost.
  */
 #ifndef MRC_DACK_H
 #define MRC_DACK_H
@@ -42,7 +48,8 @@
  * @carried_jiffies: when the peer last carried an ACK to us on a request
  * @carried_seen: @carried_jiffies is set
  * @pingpong: the program answers requests promptly: hold ACKs back
- * @pending: an ACK is held; the fields below are its request's
+ * @answered: the fields below name the last request acknowledged or held
+ * @pending: an ACK is held for the request the fields below name
  * @ev: EV index of the request
  * @sport: UDP source port it came with
  * @psn: its PSN
@@ -57,6 +64,7 @@ struct mrc_dack {
 	bool ar_seen;
 	bool carried_seen;
 	bool pingpong;
+	bool answered;
 	bool pending;
 	u16 ev;
 	u16 sport;
@@ -74,6 +82,8 @@ bool mrc_dack_hold(struct mrc_qp *qp, const struct mrc_pkt *req);
 void mrc_dack_on_post(struct mrc_qp *qp);
 void mrc_dack_attach(struct mrc_qp *qp, struct mrc_pkt *pkt);
 void mrc_dack_send(struct mrc_qp *qp);
+void mrc_dack_note_answered(struct mrc_qp *qp, const struct mrc_pkt *req);
+void mrc_dack_send_final(struct mrc_qp *qp);
 void mrc_dack_fire(struct timer_list *timer);
 void mrc_dack_peer_carried(struct mrc_qp *qp);
 unsigned long mrc_dack_rto_slack(struct mrc_qp *qp);

@@ -273,7 +273,7 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	xa_erase(&qp->mdev->qp_xa, ibqp->qp_num);
 	spin_lock_bh(&qp->lock);
 	/* The peer's last message is acknowledged even if we go at once. */
-	mrc_dack_send(qp);
+	mrc_dack_send_final(qp);
 	spin_unlock_bh(&qp->lock);
 	mrc_tx_flush_now(qp);
 	spin_lock_bh(&qp->lock);

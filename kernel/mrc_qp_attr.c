@@ -175,7 +175,11 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 
 	spin_lock_bh(&qp->lock);
 	/* A held ACK goes before the attributes it was built under change. */
-	mrc_dack_send(qp);
+	if ((mask & IB_QP_STATE) &&
+	    (next == IB_QPS_ERR || next == IB_QPS_RESET))
+		mrc_dack_send_final(qp);
+	else
+		mrc_dack_send(qp);
 	mrc_qp_apply(qp, attr, mask);
 	if (mask & IB_QP_STATE) {
 		if (next == IB_QPS_RESET)

@@ -72,6 +72,7 @@ void mrc_resp_send_ack(struct mrc_qp *qp, const struct mrc_pkt *req,
 						      MRC_SACK_MAX_WORDS,
 						      pkt.sack.bitmap);
 	}
+	mrc_dack_note_answered(qp, req);
 	skb = mrc_tx_alloc(qp, &pkt, &payload);
 	if (!skb)
 		return;

@@ -33,14 +33,23 @@ check "100 messages each way: at least 100 packets sent by each ($sa, $sb)" \
 check "mrcB received all that mrcA sent ($rb of $sa)" test "$rb" -eq "$sa"
 check "mrcA received all that mrcB sent ($ra of $sb)" test "$ra" -eq "$sb"
 check_output "no duplicates on a lossless link" '^0$' counter mrcB rcvd_duplicate
+# The QP destroyed last acknowledges once more, to a QP already gone.
+wait_until 5 bash -c \
+	"cat /sys/class/infiniband/mrc[AB]/ports/1/hw_counters/rcvd_unknown_qp |
+	 grep -qvx 0"
+lateacks=$(( $(counter mrcA rcvd_unknown_qp) + $(counter mrcB rcvd_unknown_qp) ))
+check "a final ACK on destroy reaches the peer's gone QP ($lateacks)" \
+	test "$lateacks" -ge 1
 
 # Junk to the MRC port is counted as malformed, and nothing else moves.
+# (rcvd_unknown_qp may count a final ACK already, above.)
 before=$(counter mrcB rcvd_pkts)
+unknown=$(counter mrcB rcvd_unknown_qp)
 ip netns exec hostA bash -c "printf 'not an MRC packet' > /dev/udp/10.0.0.2/$MRC_PORT"
 wait_until 5 grep -qx 1 /sys/class/infiniband/mrcB/ports/1/hw_counters/rcvd_malformed
 check_output "a junk datagram counts as rcvd_malformed" '^1$' counter mrcB rcvd_malformed
 check_output "...and as received" "^$((before + 1))\$" counter mrcB rcvd_pkts
-check_output "...and as nothing else" '^0$' counter mrcB rcvd_unknown_qp
+check_output "...and as nothing else" "^$unknown\$" counter mrcB rcvd_unknown_qp
 
 # In a ping-pong each side's ACK rides on its answer: two packets per
 # round trip, not four.
