@@ -122,6 +122,8 @@ static void mrc_qp_free(struct mrc_qp *qp)
 	hrtimer_cancel(&qp->rnr_timer);
 	cancel_work_sync(&qp->req_work);
 	skb_queue_purge(&qp->txq);
+	if (qp->tx_frag.page)
+		put_page(qp->tx_frag.page);
 	if (qp->rxwin.map)
 		mrc_rxwin_destroy(&qp->rxwin);
 	if (qp->txwin.ent)

@@ -247,6 +247,7 @@ struct mrc_qp {
 
 	/* transmit backlog built under @lock, sent after it */
 	struct sk_buff_head txq;
+	struct page_frag tx_frag;	/* GSO runs' buffers, recycled */
 	atomic_t tx_local;		/* packets the stack has not freed */
 	bool tx_throttled;		/* requester waits for tx_local to fall */
 };

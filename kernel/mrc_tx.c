@@ -133,7 +133,7 @@ struct sk_buff *mrc_tx_alloc(struct mrc_qp *qp, struct mrc_pkt *pkt,
 
 /**
  * mrc_tx_alloc_gso() - allocate one skb for several packets
- * @qp: the sending QP
+ * @qp: the sending QP, with @qp->lock held (its page fragment)
  * @pkt_len: bytes of each packet (headers and payload) but the last
  * @len: bytes of all of them
  * @npkts: how many (at least 2)
@@ -148,10 +148,32 @@ struct sk_buff *mrc_tx_alloc(struct mrc_qp *qp, struct mrc_pkt *pkt,
 struct sk_buff *mrc_tx_alloc_gso(struct mrc_qp *qp, u32 pkt_len, u32 len,
 				 u16 npkts)
 {
-	struct sk_buff *skb = mrc_tx_skb(qp, len, npkts);
+	struct page_frag *pf = &qp->tx_frag;
+	struct sk_buff *skb;
 
-	if (!skb)
-		return NULL;
+	/*
+	 * The packets go in a page fragment, as TCP's do: once the stack
+	 * has freed the runs before, the page is reused as it is, where a
+	 * fresh linear buffer of this size is an order-3 allocation that
+	 * init_on_alloc zeroes every time. A run larger than the page
+	 * (jumbo MTUs), or no page to be had, goes linear.
+	 */
+	if (skb_page_frag_refill(len, pf, GFP_ATOMIC) &&
+	    pf->offset + len <= pf->size) {
+		skb = mrc_tx_skb(qp, 0, npkts);
+		if (!skb)
+			return NULL;
+		get_page(pf->page);
+		skb_fill_page_desc(skb, 0, pf->page, pf->offset, len);
+		skb->len += len;
+		skb->data_len += len;
+		skb->truesize += len;
+		pf->offset += ALIGN(len, SMP_CACHE_BYTES);
+	} else {
+		skb = mrc_tx_skb(qp, len, npkts);
+		if (!skb)
+			return NULL;
+	}
 	skb_shinfo(skb)->gso_size = pkt_len;
 	skb_shinfo(skb)->gso_segs = npkts;
 	skb_shinfo(skb)->gso_type = SKB_GSO_UDP_L4;
@@ -170,9 +192,15 @@ struct sk_buff *mrc_tx_alloc_gso(struct mrc_qp *qp, u32 pkt_len, u32 len,
 void *mrc_tx_put_gso(struct mrc_qp *qp, struct sk_buff *skb, u32 offset,
 		     struct mrc_pkt *pkt)
 {
-	if (!mrc_tx_encode(qp, pkt, skb->data + offset))
+	u8 *buf = skb->data;
+
+	/* Lowmem pages from skb_page_frag_refill(): always mapped. */
+	if (skb_shinfo(skb)->nr_frags)
+		buf = skb_frag_address(&skb_shinfo(skb)->frags[0]);
+	buf += offset;
+	if (!mrc_tx_encode(qp, pkt, buf))
 		return NULL;
-	return skb->data + offset + mrc_wire_hdr_len(pkt);
+	return buf + mrc_wire_hdr_len(pkt);
 }
 
 /* The path a queued packet takes rides in its control block until sent. */
