@@ -1,14 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Unreliable datagrams for UD and GSI QPs (QP1 carries the connection
- * manager's MADs): one UD_SEND packet per work request, no PSN tracking,
- * and receives delivered behind a RoCE v2 style 40-byte header area.
+ * manager's MADs): one UD_SEND packet per work request (two on QP1), no
+ * PSN tracking, and receives delivered behind a RoCE v2 style 40-byte
+ * header area.
  */
 #include <rdma/ib_mad.h>
 
 #include "mrc_qp.h"
 
 #define MRC_GRH_LEN	40
+
+/*
+ * Each QP1 datagram leaves this many times. The connection manager
+ * retransmits its requests, but not a DREQ whose sender destroys its ID
+ * at once, as rdma_destroy_id() after rdma_disconnect() does: the peer
+ * then stays connected, and waits forever if it has nothing to send.
+ * MRC runs on lossy Ethernet, where that loss is one packet in a
+ * hundred; two copies make it the loss of both. The CM takes a repeated
+ * MAD as it takes its own retransmissions.
+ */
+#define MRC_GSI_COPIES	2
 
 static void mrc_ud_send_cqe(struct mrc_qp *qp, const struct mrc_send_wqe *wqe,
 			    u32 len, int status)
@@ -31,8 +43,8 @@ static int mrc_ud_send_one(struct mrc_qp *qp, u32 idx, struct mrc_swqe *w)
 	const struct mrc_send_wqe *slot = mrc_ring_slot(&qp->sq, idx);
 	struct mrc_pkt pkt = {};
 	struct sk_buff *skb;
+	u32 i, copies, len = 0;
 	void *payload;
-	u32 i, len = 0;
 	int status;
 
 	memset(w, 0, sizeof(*w));
@@ -55,15 +67,18 @@ static int mrc_ud_send_one(struct mrc_qp *qp, u32 idx, struct mrc_swqe *w)
 	pkt.deth.qkey = (ext->remote_qkey & 0x80000000) ? qp->qkey :
 							 ext->remote_qkey;
 	pkt.deth.src_qpn = qp->ibqp.qp_num;
-	skb = mrc_tx_alloc(qp, &pkt, &payload);
-	if (!skb)
-		return IB_WC_LOC_QP_OP_ERR;
-	status = mrc_req_copy(qp, w, 0, payload, len, false);
-	if (status != IB_WC_SUCCESS) {
-		kfree_skb(skb);
-		return status;
+	copies = qp->type == IB_QPT_GSI ? MRC_GSI_COPIES : 1;
+	for (i = 0; i < copies; i++) {
+		skb = mrc_tx_alloc(qp, &pkt, &payload);
+		if (!skb)	/* a copy that did leave is a send */
+			return i ? IB_WC_SUCCESS : IB_WC_LOC_QP_OP_ERR;
+		status = mrc_req_copy(qp, w, 0, payload, len, false);
+		if (status != IB_WC_SUCCESS) {
+			kfree_skb(skb);
+			return status;
+		}
+		mrc_tx_queue_to(qp, skb, &to_mrc_ah(ext->ah)->path);
 	}
-	mrc_tx_queue_to(qp, skb, &to_mrc_ah(ext->ah)->path);
 	return IB_WC_SUCCESS;
 }
 
