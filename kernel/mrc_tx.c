@@ -150,6 +150,7 @@ struct sk_buff *mrc_tx_alloc_gso(struct mrc_qp *qp, u32 pkt_len, u32 len,
 {
 	struct page_frag *pf = &qp->tx_frag;
 	struct sk_buff *skb;
+	bool in_frag;
 
 	/*
 	 * The packets go in a page fragment, as TCP's do: once the stack
@@ -158,21 +159,16 @@ struct sk_buff *mrc_tx_alloc_gso(struct mrc_qp *qp, u32 pkt_len, u32 len,
 	 * init_on_alloc zeroes every time. A run larger than the page
 	 * (jumbo MTUs), or no page to be had, goes linear.
 	 */
-	if (skb_page_frag_refill(len, pf, GFP_ATOMIC) &&
-	    pf->offset + len <= pf->size) {
-		skb = mrc_tx_skb(qp, 0, npkts);
-		if (!skb)
-			return NULL;
+	in_frag = skb_page_frag_refill(len, pf, GFP_ATOMIC) &&
+		  pf->offset + len <= pf->size;
+	skb = mrc_tx_skb(qp, in_frag ? 0 : len, npkts);
+	if (!skb)
+		return NULL;
+	if (in_frag) {
 		get_page(pf->page);
 		skb_fill_page_desc(skb, 0, pf->page, pf->offset, len);
-		skb->len += len;
-		skb->data_len += len;
-		skb->truesize += len;
+		skb_len_add(skb, len);
 		pf->offset += ALIGN(len, SMP_CACHE_BYTES);
-	} else {
-		skb = mrc_tx_skb(qp, len, npkts);
-		if (!skb)
-			return NULL;
 	}
 	skb_shinfo(skb)->gso_size = pkt_len;
 	skb_shinfo(skb)->gso_segs = npkts;
