@@ -104,10 +104,11 @@ for step in "${steps[@]}"; do
 	ticks0=$(cpu_ticks)
 	counters=$(hw_counters mrc0)
 	# MRC's QP counters halfway through a bandwidth run, for the log:
-	# they tell timeouts and losses apart when a figure is low.
+	# they tell timeouts and losses apart when a figure is low. Parsed
+	# after the run (mp_qp_attrs_raw says why).
 	sampler=
 	if [ "$impl" = mrc ] && [[ $metric == *_bw ]]; then
-		(sleep $((BW_SECS / 2 + 2)); mp_qp_attrs mrc0) > /tmp/qp.json &
+		(sleep $((BW_SECS / 2 + 2)); mp_qp_attrs_raw mrc0) > /tmp/qp.raw &
 		sampler=$!
 	fi
 	# The server may still be finishing an earlier step that failed
@@ -136,7 +137,7 @@ for step in "${steps[@]}"; do
 	perf_stop "[$k/$n] client"
 	if [ -n "$sampler" ]; then
 		wait "$sampler"
-		echo "# [$k/$n] mrc QP mid-run: $(cat /tmp/qp.json)"
+		echo "# [$k/$n] mrc QP mid-run: $(mp_qp_attrs_parse < /tmp/qp.raw)"
 	fi
 	read -r qd sd <<<"$(local_drops)"
 	read -r qd0 sd0 <<<"$drops_before"

@@ -155,7 +155,7 @@ mp_client_step() {
 # _mp_run METRIC IMPL K SECS: one mrc-stream client; takes the path down
 # in mp_blackhole, reads MRC's QP counters near the end; its exit status.
 _mp_run() {
-	local metric=$1 impl=$2 k=$3 secs=$4 gidx=GIDX_${2}0 pid t0
+	local metric=$1 impl=$2 k=$3 secs=$4 gidx=GIDX_${2}0 pid t0 rc
 	timeout -k 5 "$MPB_STEP_LIMIT" "$STREAM" client --dev "${impl}0" --gid "${!gidx}" \
 		--host "$MP_B4" --port $((PORT_BASE + k)) --size "$MPB_SIZE" \
 		--outstanding "$MPB_DEPTH" --timeout "$MPB_TIMEOUT" --seconds "$secs" \
@@ -174,9 +174,12 @@ _mp_run() {
 		sleep "$(awk -v s="$secs" -v t0="$t0" -v now="$EPOCHREALTIME" '
 			BEGIN { d = (s > 3 ? s - 1.5 : s / 2) - (now - t0)
 				print (d > 0 ? d : 0) }')"
-		[ "$impl" = mrc ] && qp=$(mp_qp_attrs mrc0)
+		[ "$impl" = mrc ] && qp=$(mp_qp_attrs_raw mrc0)
 	fi
 	wait $pid
+	rc=$?
+	[ "$qp" = null ] || qp=$(mp_qp_attrs_parse <<<"$qp")
+	return $rc
 }
 
 # _mp_result RC: mrc-stream's JSON result, empty if it gave none.

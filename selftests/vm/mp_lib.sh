@@ -57,10 +57,19 @@ mp_up() {
 	fi
 }
 
-# mp_qp_attrs DEV: every driver attribute of the newest RC QP on DEV, as
-# one JSON object without the drv_ prefixes ({} if there is no QP).
-mp_qp_attrs() {
-	rdma -j -dd res show qp link "$1/1" 2>/dev/null | python3 -c '
+# mp_qp_attrs_raw DEV: rdma's JSON dump of DEV's QPs, for
+# mp_qp_attrs_parse. A sample taken while a run is measured stays raw
+# until it ends: the parse (a python3 start under TCG) would take a
+# share of the guest's only CPU from MRC's run alone.
+mp_qp_attrs_raw() {
+	rdma -j -dd res show qp link "$1/1" 2>/dev/null
+}
+
+# mp_qp_attrs_parse: from mp_qp_attrs_raw's output on stdin, every driver
+# attribute of the newest RC QP, as one JSON object without the drv_
+# prefixes ({} if there is no QP).
+mp_qp_attrs_parse() {
+	python3 -c '
 import json, sys
 out = {}
 try:
@@ -71,4 +80,9 @@ for qp in qps:
     if qp.get("type") == "RC":
         out = {k[4:]: v for k, v in qp.items() if k.startswith("drv_")}
 print(json.dumps(out, separators=(",", ":")))'
+}
+
+# mp_qp_attrs DEV: mp_qp_attrs_parse of a sample taken now.
+mp_qp_attrs() {
+	mp_qp_attrs_raw "$1" | mp_qp_attrs_parse
 }
