@@ -23,7 +23,7 @@
 #include "mrc_ev.h"
 
 #define MRC_QP_WINDOW		1024	/* PSNs in flight per direction */
-#define MRC_ACK_EVERY		32	/* coalesce: ACK at least this often */
+#define MRC_ACK_EVERY		64	/* coalesce: ACK at least this often */
 /*
  * Packets that leave together as one GSO skb on one EV
  * (mrc_tx_alloc_gso()): at most this many, and this many bytes, which
