@@ -81,8 +81,3 @@ for qp in qps:
         out = {k[4:]: v for k, v in qp.items() if k.startswith("drv_")}
 print(json.dumps(out, separators=(",", ":")))'
 }
-
-# mp_qp_attrs DEV: mp_qp_attrs_parse of a sample taken now.
-mp_qp_attrs() {
-	mp_qp_attrs_raw "$1" | mp_qp_attrs_parse
-}
