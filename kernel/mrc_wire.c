@@ -143,6 +143,13 @@ static enum mrc_wire_err mrc_check_dph(const struct mrc_pkt *pkt,
 	if (pkt->dph.offset > pkt->dph.msg_len ||
 	    pkt->payload_len > pkt->dph.msg_len - pkt->dph.offset)
 		return MRC_WIRE_E_OFFSET;
+	/*
+	 * Only a zero-length message has a packet without payload, unless
+	 * a switch trimmed it: an empty packet must not pass for data.
+	 */
+	if (!pkt->payload_len && pkt->dph.msg_len &&
+	    !(pkt->flags & MRC_FLAG_TRIM))
+		return MRC_WIRE_E_OFFSET;
 	first = pkt->dph.offset == 0;
 	last = pkt->dph.offset + pkt->payload_len == pkt->dph.msg_len;
 

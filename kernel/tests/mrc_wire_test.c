@@ -316,6 +316,38 @@ static void dph_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_OK);
 }
 
+/*
+ * A packet without payload in a message that has bytes is a trimmed one
+ * or a forgery: untrimmed, it would be taken as delivered data.
+ */
+static void empty_packet_of_nonempty_message(struct kunit *test)
+{
+	static const u8 ops[] = { MRC_OP_SEND, MRC_OP_WRITE, MRC_OP_WRITE_IMM,
+				  MRC_OP_READ_RESP };
+	struct mrc_pkt p;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		/* The last packet of a 3000-byte message, emptied. */
+		mk_pkt(&p, ops[i], 0);
+		p.dph.msg_len = 3000;
+		p.dph.offset = 3000;
+		p.reth.len = 3000;
+		p.flags &= ~MRC_FLAG_FIRST;
+		KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_OFFSET);
+		/* The same with TRIM is what a trimming switch sends. */
+		p.flags |= MRC_FLAG_TRIM;
+		KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_OK);
+
+		/* An empty first packet of a 1-byte message. */
+		mk_pkt(&p, ops[i], 0);
+		p.dph.msg_len = 1;
+		p.reth.len = 1;
+		p.flags &= ~MRC_FLAG_LAST;
+		KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_OFFSET);
+	}
+}
+
 static void immediate_rules(struct kunit *test)
 {
 	struct mrc_pkt p;
@@ -717,6 +749,7 @@ static struct kunit_case mrc_wire_cases[] = {
 	KUNIT_CASE(rejects_payload_where_none_belongs),
 	KUNIT_CASE(mtu_is_enforced),
 	KUNIT_CASE(dph_rules),
+	KUNIT_CASE(empty_packet_of_nonempty_message),
 	KUNIT_CASE(immediate_rules),
 	KUNIT_CASE(reth_and_atomic_rules),
 	KUNIT_CASE(syndrome_rules),
