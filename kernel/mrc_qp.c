@@ -45,23 +45,30 @@ static int mrc_qp_alloc_queues(struct mrc_qp *qp, struct ib_qp_init_attr *init,
 	u32 slots;
 	int err;
 
-	qp->sq_max_sge = max_t(u32, cap->max_send_sge, 1);
 	qp->sq_max_inline = cap->max_inline_data;
-	qp->swqe_data_size = mrc_sq_data_size(qp->sq_max_sge, qp->sq_max_inline);
 	err = mrc_ring_init(&qp->sq, cap->max_send_wr,
-			    sizeof(struct mrc_send_wqe) + qp->swqe_data_size,
+			    sizeof(struct mrc_send_wqe) +
+			    mrc_sq_data_size(max_t(u32, cap->max_send_sge, 1),
+					     qp->sq_max_inline),
 			    uctx, &resp->sq);
 	if (err)
 		return err;
 	slots = mrc_ring_num_slots(&qp->sq);
 	cap->max_send_wr = slots;
+	/*
+	 * Grant the SGEs that fill the 64-byte-rounded slot, and size the
+	 * kernel's copy of each slot for exactly what is granted: a WQE
+	 * that uses the reported cap must fit there.
+	 */
 	cap->max_send_sge = (qp->sq.slot_size - sizeof(struct mrc_send_wqe)) /
 			    sizeof(struct mrc_sge);
 	cap->max_send_sge = min_t(u32, cap->max_send_sge, MRC_MAX_SGE);
 	qp->sq_max_sge = cap->max_send_sge;
+	qp->swqe_data_size = mrc_sq_data_size(qp->sq_max_sge, qp->sq_max_inline);
 
-	qp->swqe = kvcalloc(slots, sizeof(*qp->swqe), GFP_KERNEL);
-	qp->swqe_data = kvcalloc(slots, qp->swqe_data_size, GFP_KERNEL);
+	qp->swqe = kvcalloc(slots, sizeof(*qp->swqe), GFP_KERNEL_ACCOUNT);
+	qp->swqe_data = kvcalloc(slots, qp->swqe_data_size,
+				 GFP_KERNEL_ACCOUNT);
 	if (!qp->swqe || !qp->swqe_data)
 		return -ENOMEM;
 

@@ -35,6 +35,7 @@ const Scenario kScenarios[] = {
     {"write-imm", scenario_write_imm, true},
     {"send", scenario_send, true},
     {"send-multi-sge", scenario_send_multi_sge, true},
+    {"reported-max-sge", scenario_reported_max_sge, true},
     {"read", scenario_read, true},
     {"atomic", scenario_atomic, true},
     {"order", scenario_order, true},

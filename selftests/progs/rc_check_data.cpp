@@ -268,6 +268,58 @@ Err scenario_send_multi_sge(Env& env, Rng& rng) {
     return expect_quiet(p);
 }
 
+// A QP may use every SGE its create reported, whatever it asked for: the
+// granted cap can exceed the request (the slot is rounded up), and a SEND
+// using all of it must arrive whole. For 1..16 SGEs asked.
+Err scenario_reported_max_sge(Env& env, Rng& rng) {
+    const int wait = env.opt.wait_ms;
+    for (uint32_t asked = 1; asked <= 16; asked++) {
+        QpCaps caps;
+        caps.send_wr = 1;
+        caps.send_sge = asked;
+        Pair p;
+        if (auto err = make_pair(env, rng, caps, &p))
+            return err;
+        const uint32_t n = p.a.cap.max_send_sge;
+        if (n < asked)
+            return fail("asked %u SGEs, granted %u", asked, n);
+        const size_t piece = 97;
+        const size_t total = piece * n;
+        const size_t doff = 64;
+        Region* src = nullptr;
+        Region* dst = nullptr;
+        if (auto err = p.a.add_region(2 * total, kLocal, &src))
+            return err;
+        if (auto err = p.b.add_region(total + 2 * doff, kLocal, &dst))
+            return err;
+        src->reset(rng.next());
+        dst->reset(rng.next());
+        if (auto err = post_recv(p.b, 1, {dst->sge(doff, total)}))
+            return err;
+        // Every other piece of src, so the SGEs cannot be merged.
+        std::vector<ibv_sge> sge;
+        for (uint32_t i = 0; i < n; i++)
+            sge.push_back(src->sge(2 * i * piece, piece));
+        if (auto err = in("asked " + std::to_string(asked) + ", posting " + std::to_string(n),
+                          post_msg(p.a, 2, sge)))
+            return err;
+        if (auto err = expect_wc(p.a, Queue::kSend, wait, {2, IBV_WC_SUCCESS, IBV_WC_SEND}))
+            return err;
+        ibv_wc wc{};
+        if (auto err = expect_wc(p.b, Queue::kRecv, wait, {1, IBV_WC_SUCCESS, IBV_WC_RECV}, &wc))
+            return err;
+        if (wc.byte_len != total)
+            return fail("B recv: byte_len %u, want %zu", wc.byte_len, total);
+        for (uint32_t i = 0; i < n; i++)
+            dst->expect(doff + i * piece, src->data() + 2 * i * piece, piece);
+        if (auto err = dst->verify("B memory"))
+            return err;
+        if (auto err = expect_quiet(p))
+            return err;
+    }
+    return std::nullopt;
+}
+
 Err scenario_read(Env& env, Rng& rng) {
     const size_t sizes[] = {1, 4 * KiB, 64 * KiB, MiB};
     const int wait = env.opt.wait_ms;
