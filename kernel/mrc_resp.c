@@ -485,6 +485,15 @@ void mrc_resp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		mrc_resp_send_ack(qp, pkt, 0);
 		goto out;
 	}
+	/*
+	 * A switch cut the payload off: the path works but the data is not
+	 * here. Ask for this PSN again; it stays unreceived.
+	 */
+	if (pkt->flags & MRC_FLAG_TRIM) {
+		mrc_stats_inc(stats, MRC_STAT_RCVD_TRIMMED);
+		mrc_resp_send_ack(qp, pkt, MRC_SYN_TRIMMED);
+		goto out;
+	}
 	/* Nothing after an RNR'd message runs before it (mrc_rnr.h). */
 	if (mrc_rnr_gate_drops(&qp->rnr_gate, pkt->psn)) {
 		mrc_stats_inc(stats, MRC_STAT_RCVD_RNR_GATED);

@@ -50,16 +50,22 @@ static u8 mrc_rx_grh(struct sk_buff *skb, u8 *grh)
 	return RDMA_NETWORK_IPV6;
 }
 
-/* The packet's source, as the IPv6 or IPv4-mapped address QPs store. */
-static void mrc_rx_saddr(struct sk_buff *skb, struct in6_addr *saddr, bool *ce)
+/*
+ * The packet's source, as the IPv6 or IPv4-mapped address QPs store.
+ * False for an IPv6 packet from an IPv4-mapped source: 6.1's UDPv6
+ * delivers those, and passing one on would let an IPv6 sender pose as
+ * the IPv4 peer of a QP.
+ */
+static bool mrc_rx_saddr(struct sk_buff *skb, struct in6_addr *saddr, bool *ce)
 {
 	if (ip_hdr(skb)->version == 4) {
 		ipv6_addr_set_v4mapped(ip_hdr(skb)->saddr, saddr);
 		*ce = INET_ECN_is_ce(ip_hdr(skb)->tos);
-	} else {
-		*saddr = ipv6_hdr(skb)->saddr;
-		*ce = INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb)));
+		return true;
 	}
+	*saddr = ipv6_hdr(skb)->saddr;
+	*ce = INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb)));
+	return !ipv6_addr_v4mapped(saddr);
 }
 
 /**
@@ -101,7 +107,10 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 	}
 
 	pkt.rx_sport = ntohs(udp_hdr(skb)->source);
-	mrc_rx_saddr(skb, &saddr, &ce);
+	if (!mrc_rx_saddr(skb, &saddr, &ce)) {
+		mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_WRONG_PEER);
+		goto put_qp;
+	}
 	if (pkt.opcode == MRC_OP_UD_SEND) {
 		u8 grh[40];
 		u8 net_type = mrc_rx_grh(skb, grh);

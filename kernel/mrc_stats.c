@@ -21,6 +21,8 @@ static const struct rdma_stat_desc mrc_stat_descs[MRC_STAT_COUNT] = {
 	[MRC_STAT_RCVD_NO_STATE].name		= "rcvd_no_state",
 	[MRC_STAT_TX_NO_ROUTE].name		= "tx_no_route",
 	[MRC_STAT_SENT_ACKS_CARRIED].name	= "sent_acks_carried",
+	[MRC_STAT_RCVD_UD_TOO_LONG].name	= "rcvd_ud_too_long",
+	[MRC_STAT_RCVD_TRIMMED].name		= "rcvd_trimmed",
 };
 
 /**

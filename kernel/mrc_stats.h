@@ -22,6 +22,8 @@ enum mrc_stat {
 	MRC_STAT_RCVD_NO_STATE,		/* no room to track the message */
 	MRC_STAT_TX_NO_ROUTE,		/* no route to the peer */
 	MRC_STAT_SENT_ACKS_CARRIED,	/* ACKs that rode on a request */
+	MRC_STAT_RCVD_UD_TOO_LONG,	/* datagram longer than the receive */
+	MRC_STAT_RCVD_TRIMMED,		/* data packet whose payload was cut */
 	MRC_STAT_COUNT
 };
 

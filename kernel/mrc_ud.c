@@ -114,17 +114,22 @@ void mrc_ud_send(struct mrc_qp *qp)
  * @grh: the 40-byte header area to deliver in front of it
  * @net_type: RDMA_NETWORK_IPV4 or RDMA_NETWORK_IPV6
  *
- * Datagrams without a posted receive, or with the wrong Q_Key, are
- * dropped, as on any UD transport.
+ * Datagrams without a posted receive, with the wrong Q_Key, or longer
+ * than the next receive buffer are dropped, as on any UD transport. The
+ * buffer stays posted: a sender must not be able to use up the receives
+ * of QP1, whose consumer (the MAD layer) never reposts one completed in
+ * error.
  */
 void mrc_ud_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	       const void *payload, const u8 *grh, u8 net_type)
 {
 	struct mrc_sge sge[MRC_MAX_SGE];
 	struct mrc_recv_wqe wqe;
+	struct mrc_swqe tmp = { .sge = sge };
 	const void *slot;
 	int avail, status;
-	u32 i, room = 0;
+	u64 room = 0;
+	u32 i;
 	struct mrc_cqe cqe = {
 		.opcode = IB_WC_RECV,
 		.byte_len = MRC_GRH_LEN + pkt->payload_len,
@@ -144,22 +149,22 @@ void mrc_ud_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	if (wqe.num_sge > qp->rq_max_sge)
 		goto out;
 	memcpy(sge, slot + sizeof(wqe), wqe.num_sge * sizeof(*sge));
+	tmp.wqe.num_sge = wqe.num_sge;
 	for (i = 0; i < wqe.num_sge; i++)
 		room += sge[i].length;
+
+	if (room < cqe.byte_len) {
+		mrc_stats_inc(&qp->mdev->stats, MRC_STAT_RCVD_UD_TOO_LONG);
+		goto out;
+	}
 
 	mrc_ring_consume(&qp->rq);
 	cqe.wr_id = wqe.wr_id;
 	cqe.qp_num = qp->ibqp.qp_num;
-	if (room < cqe.byte_len) {
-		status = IB_WC_LOC_LEN_ERR;
-	} else {
-		struct mrc_swqe tmp = { .wqe.num_sge = wqe.num_sge, .sge = sge };
-
-		status = mrc_req_copy(qp, &tmp, 0, (void *)grh, MRC_GRH_LEN, true);
-		if (status == IB_WC_SUCCESS)
-			status = mrc_req_copy(qp, &tmp, MRC_GRH_LEN, (void *)payload,
-					      pkt->payload_len, true);
-	}
+	status = mrc_req_copy(qp, &tmp, 0, (void *)grh, MRC_GRH_LEN, true);
+	if (status == IB_WC_SUCCESS)
+		status = mrc_req_copy(qp, &tmp, MRC_GRH_LEN, (void *)payload,
+				      pkt->payload_len, true);
 	cqe.status = status;
 	mrc_cq_post(to_mrc_cq(qp->ibqp.recv_cq), &cqe, &qp->ibqp, false);
 out:

@@ -133,4 +133,28 @@ Err scenario_retry_exceeded(Env& env, Rng& rng) {
     return expect_quiet(e.p);
 }
 
+// A trimmed copy of A's next WRITE reaches B first (the test script sends
+// it between these lines, as a trimming switch would pass it on: headers
+// only, TRIM set). B must not take that PSN as delivered: the real WRITE
+// then lands and B's memory holds it.
+Err scenario_trimmed_write(Env& env, Rng& rng) {
+    ErrPair e;
+    if (auto err = make_err_pair(env, rng, kDefaultAccess, 0, &e))
+        return err;
+    const size_t n = 1000;
+    std::printf("trim-target qpn %u psn %u\n", e.p.b.qp->qp_num, e.p.a.sq_psn);
+    std::fflush(stdout);
+    if (auto err = wait_go(env.opt))
+        return err;
+    if (auto err =
+            post_rdma(e.p.a, IBV_WR_RDMA_WRITE, 1, {e.a->sge(0, n)}, e.b->addr(0), e.b->rkey()))
+        return err;
+    if (auto err = expect_wc(e.p.a, Queue::kSend, env.opt.wait_ms, {1, IBV_WC_SUCCESS}))
+        return err;
+    e.b->expect(0, e.a->data(), n);
+    if (auto err = e.b->verify("B memory after the WRITE whose trimmed copy came first"))
+        return err;
+    return expect_quiet(e.p);
+}
+
 }  // namespace rc_check

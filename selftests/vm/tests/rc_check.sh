@@ -11,7 +11,7 @@ dmesg_mark
 two_hosts
 ARGS=(--dev-a mrcA --gid-a "$GA4" --dev-b mrcB --gid-b "$GB4")
 
-for s in $("$CHECK" --list | grep -vx retry-exceeded); do
+for s in $("$CHECK" --list | grep -vxE "retry-exceeded|trimmed-write"); do
 	check_output "mrc-rc-check $s" "^ok $s" timeout 120 "$CHECK" "${ARGS[@]}" "$s"
 done
 
@@ -29,6 +29,29 @@ wait $pid
 check_output "link cut: IBV_WC_RETRY_EXC_ERR, then flush" '^ok retry-exceeded' \
 	cat /tmp/retry.log
 ip -n hostB link set vethB up
+
+# A trimming switch passes on the headers of a WRITE packet without its
+# payload: the receiver must NACK it (TRIMMED) and take the real packet
+# when it comes, not count the PSN as delivered.
+rm -f /tmp/go
+t0=$(cat /sys/class/infiniband/mrcB/ports/1/hw_counters/rcvd_trimmed)
+timeout 120 "$CHECK" "${ARGS[@]}" --wait-file /tmp/go trimmed-write \
+	> /tmp/trim.log 2>&1 &
+pid=$!
+wait_until 30 grep -q trim-target /tmp/trim.log
+# "trim-target qpn Q psn P"
+set -- $(grep -m1 '^trim-target' /tmp/trim.log)
+qpn=${3:-0} psn=${5:-0}
+check_output "a trimmed WRITE packet from A's address" '^sent 1$' \
+	ip netns exec hostA python3 "$MRC_TOP/selftests/vm/mrc-craft.py" \
+	trim-write 10.0.0.2 --dqpn "$qpn" --psn "$psn" --len 1000
+wait_until 5 bash -c "[ \$(cat /sys/class/infiniband/mrcB/ports/1/hw_counters/rcvd_trimmed) -gt $t0 ]"
+touch /tmp/go
+wait $pid
+check_output "trimmed packet NACKed, the WRITE then lands whole" '^ok trimmed-write' \
+	cat /tmp/trim.log
+check_output "rcvd_trimmed counted it" "^$((t0 + 1))\$" \
+	cat /sys/class/infiniband/mrcB/ports/1/hw_counters/rcvd_trimmed
 
 ip netns del hostA
 ip netns del hostB

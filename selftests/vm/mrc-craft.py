@@ -1,0 +1,161 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+"""Send hand-made MRC packets, as a hostile or broken peer would.
+
+  mrc-craft.py ud-flood DST --count N --len BYTES [--port P] [--qpn Q]
+                        [--qkey K]
+  mrc-craft.py spoof-v6 DEV --dmac MAC --src ADDR6 --dst ADDR6 --dqpn Q
+                        [--count N] [--port P]
+  mrc-craft.py trim-write DST --dqpn Q --psn P --len BYTES [--port P]
+
+ud-flood sends N UD_SEND datagrams of BYTES payload from an ordinary UDP
+socket to DST's MRC port, addressed to QP Q (default 1, the connection
+manager's QP) with Q_Key K (default 0x80010000, QP1's), paced so that
+no queue on the way drops them. It prints the number sent.
+
+spoof-v6 writes N single-packet SEND requests straight onto DEV (a packet
+socket: the source address is whatever --src says, e.g. ::ffff:10.0.0.1,
+which no socket would send) to QP Q at --dst, each with a different PSN.
+
+trim-write sends, from an ordinary UDP socket, what a trimming switch
+leaves of the first packet of a BYTES-long WRITE with PSN P to QP Q: the
+headers, the TRIM flag, no payload.
+
+The headers follow Documentation/wire-format.rst.
+"""
+
+import argparse
+import ipaddress
+import socket
+import struct
+import sys
+import time
+
+MRC_VER = 1
+OP_SEND = 0x00
+OP_WRITE = 0x02
+OP_UD_SEND = 0x09
+FLAG_FIRST = 0x0004
+FLAG_LAST = 0x0008
+FLAG_TRIM = 0x0040
+QP1_QKEY = 0x80010000
+ETH_P_IPV6 = 0x86DD
+
+
+def bth(opcode, flags, dqpn, psn, hdr_words):
+    """Base transport header: 24 bytes."""
+    return struct.pack("!BBHIIHHII", MRC_VER << 4, opcode, flags,
+                       dqpn & 0xFFFFFF, psn, 0, hdr_words, 0, 0)
+
+
+def ud_send(dqpn, qkey, src_qpn, payload):
+    deth = struct.pack("!II", qkey, src_qpn & 0xFFFFFF)
+    return bth(OP_UD_SEND, 0, dqpn, 0, (24 + len(deth)) // 4) + deth + payload
+
+
+def send_one_packet(dqpn, psn, payload):
+    """A SEND that is a whole message in one packet (FIRST and LAST)."""
+    dph = struct.pack("!IIII", 0, 0, len(payload), 0)
+    return bth(OP_SEND, FLAG_FIRST | FLAG_LAST, dqpn, psn,
+               (24 + len(dph)) // 4) + dph + payload
+
+
+def trimmed_write(dqpn, psn, length):
+    """The first packet of a WRITE of LENGTH bytes, its payload cut off."""
+    reth = struct.pack("!IIII", 0, 0, 0, length)
+    dph = struct.pack("!IIII", 0, 0, length, 0)
+    return bth(OP_WRITE, FLAG_FIRST | FLAG_TRIM, dqpn, psn,
+               (24 + len(reth) + len(dph)) // 4) + reth + dph
+
+
+def csum(data):
+    if len(data) % 2:
+        data += b"\0"
+    s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return ~s & 0xFFFF
+
+
+def ipv6_udp(src, dst, sport, dport, payload):
+    s, d = ipaddress.IPv6Address(src).packed, ipaddress.IPv6Address(dst).packed
+    ulen = 8 + len(payload)
+    pseudo = s + d + struct.pack("!IxxxB", ulen, socket.IPPROTO_UDP)
+    udp = struct.pack("!HHHH", sport, dport, ulen, 0) + payload
+    c = csum(pseudo + udp) or 0xFFFF
+    udp = udp[:6] + struct.pack("!H", c) + udp[8:]
+    ip6 = struct.pack("!IHBB", 6 << 28, ulen, socket.IPPROTO_UDP, 64) + s + d
+    return ip6 + udp
+
+
+def mac_bytes(text):
+    return bytes(int(x, 16) for x in text.split(":"))
+
+
+def cmd_ud_flood(a):
+    fam = socket.AF_INET6 if ":" in a.dst else socket.AF_INET
+    sock = socket.socket(fam, socket.SOCK_DGRAM)
+    pkt = ud_send(a.qpn, a.qkey, 1, bytes(a.len))
+    sent = 0
+    for i in range(a.count):
+        sock.sendto(pkt, (a.dst, a.port))
+        sent += 1
+        # A veth delivers into a backlog of 1000 packets: stay well below.
+        if i % 50 == 49:
+            time.sleep(0.01)
+    print("sent", sent)
+
+
+def cmd_spoof_v6(a):
+    sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+    sock.bind((a.dev, 0))
+    smac = sock.getsockname()[4]
+    eth = mac_bytes(a.dmac) + smac + struct.pack("!H", ETH_P_IPV6)
+    sent = 0
+    for i in range(a.count):
+        req = send_one_packet(a.dqpn, 0x40000000 + i * 7919, b"spof")
+        sock.send(eth + ipv6_udp(a.src, a.dst, 49152 + i, a.port, req))
+        sent += 1
+    print("sent", sent)
+
+
+def cmd_trim_write(a):
+    fam = socket.AF_INET6 if ":" in a.dst else socket.AF_INET
+    sock = socket.socket(fam, socket.SOCK_DGRAM)
+    sock.sendto(trimmed_write(a.dqpn, a.psn, a.len), (a.dst, a.port))
+    print("sent 1")
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    f = sub.add_parser("ud-flood")
+    f.add_argument("dst")
+    f.add_argument("--count", type=int, required=True)
+    f.add_argument("--len", type=int, required=True)
+    f.add_argument("--port", type=int, default=4792)
+    f.add_argument("--qpn", type=int, default=1)
+    f.add_argument("--qkey", type=lambda s: int(s, 0), default=QP1_QKEY)
+    s = sub.add_parser("spoof-v6")
+    s.add_argument("dev")
+    s.add_argument("--dmac", required=True)
+    s.add_argument("--src", required=True)
+    s.add_argument("--dst", required=True)
+    s.add_argument("--dqpn", type=int, required=True)
+    s.add_argument("--count", type=int, default=10)
+    s.add_argument("--port", type=int, default=4792)
+    t = sub.add_parser("trim-write")
+    t.add_argument("dst")
+    t.add_argument("--dqpn", type=int, required=True)
+    t.add_argument("--psn", type=int, required=True)
+    t.add_argument("--len", type=int, required=True)
+    t.add_argument("--port", type=int, default=4792)
+    a = p.parse_args()
+    {"ud-flood": cmd_ud_flood, "spoof-v6": cmd_spoof_v6,
+     "trim-write": cmd_trim_write}[a.cmd](a)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
