@@ -9,14 +9,29 @@
 #include "mrc_link_params.h"
 #include "mrc_qp.h"
 
-static int mrc_qp_set_path(struct mrc_qp *qp, const struct rdma_ah_attr *ah)
+/*
+ * The path an RC QP's attribute names. A reliable connection has one
+ * peer: multicast and broadcast destinations are refused.
+ */
+static int mrc_qp_build_path(struct mrc_qp *qp, const struct ib_qp_attr *attr,
+			     struct mrc_path *path)
 {
-	int err = mrc_path_from_ah(&qp->path, ah);
+	int err = mrc_path_from_ah(path, &attr->ah_attr);
 
 	if (err)
 		return err;
-	qp->ah_attr = *ah;
-	qp->ah_attr.grh.sgid_attr = NULL;
+	if (ipv6_addr_is_multicast(&path->daddr))
+		return -EINVAL;
+	if (path->v4) {
+		__be32 v4 = path->daddr.s6_addr32[3];
+
+		if (ipv4_is_multicast(v4) || ipv4_is_lbcast(v4) ||
+		    ipv4_is_zeronet(v4))
+			return -EINVAL;
+	}
+	path->sport = cpu_to_be16(rdma_get_udp_sport(path->flow_label,
+						     qp->ibqp.qp_num,
+						     attr->dest_qp_num));
 	return 0;
 }
 
@@ -144,7 +159,7 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 {
 	struct mrc_qp *qp = to_mrc_qp(ibqp);
 	enum ib_qp_state cur, next;
-	struct mrc_path old_path;
+	struct mrc_path path;
 	int err;
 
 	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
@@ -160,20 +175,28 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	err = mrc_qp_check_attr(qp, attr, mask);
 	if (err)
 		goto out;
-	old_path = qp->path;
 	if (mask & IB_QP_AV) {
-		err = mrc_qp_set_path(qp, &attr->ah_attr);
-		if (err) {
-			/* It may have written part of the path. */
-			qp->path = old_path;
+		err = mrc_qp_build_path(qp, attr, &path);
+		if (err)
 			goto out;
-		}
-		qp->path.sport = cpu_to_be16(rdma_get_udp_sport(qp->path.flow_label,
-								ibqp->qp_num,
-								attr->dest_qp_num));
 	}
 
 	spin_lock_bh(&qp->lock);
+	/*
+	 * The engine moves a QP to ERR under the lock, not the mutex: a
+	 * transition checked against the state it replaced must not revive
+	 * the QP.
+	 */
+	if (qp->state != cur) {
+		spin_unlock_bh(&qp->lock);
+		err = -EINVAL;
+		goto out;
+	}
+	if (mask & IB_QP_AV) {
+		qp->path = path;
+		qp->ah_attr = attr->ah_attr;
+		qp->ah_attr.grh.sgid_attr = NULL;
+	}
 	/* A held ACK goes before the attributes it was built under change. */
 	if ((mask & IB_QP_STATE) &&
 	    (next == IB_QPS_ERR || next == IB_QPS_RESET))
