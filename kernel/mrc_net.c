@@ -19,14 +19,16 @@
  * @sock: the UDP tunnel socket, NULL while no device uses this namespace
  * @port: UDP port @sock is bound to
  * @users: MRC devices holding a reference on @sock
- * @idle: woken when @users drops to zero, for namespace teardown
+ * @putting: mrc_net_put() calls under way. The namespace's exit waits for
+ *	them too, since a put still runs after it dropped the last user; its
+ *	final access is the decrement (wake_up_var() uses only the address).
  */
 struct mrc_net {
 	struct mutex lock; /* guards sock, port and users */
 	struct socket *sock;
 	u16 port;
 	unsigned int users;
-	wait_queue_head_t idle;
+	atomic_t putting;
 };
 
 static unsigned int mrc_net_id __read_mostly;
@@ -89,6 +91,12 @@ void mrc_net_put(struct mrc_net *mn)
 {
 	struct socket *sock = NULL;
 
+	atomic_inc(&mn->putting);
+	/*
+	 * Counted before the last user goes, so a namespace exit that sees
+	 * no user also sees this put (pairs with smp_rmb() in mrc_net_idle).
+	 */
+	smp_mb__after_atomic();
 	mutex_lock(&mn->lock);
 	if (!WARN_ON(mn->users == 0) && --mn->users == 0) {
 		sock = mn->sock;
@@ -96,10 +104,10 @@ void mrc_net_put(struct mrc_net *mn)
 	}
 	mutex_unlock(&mn->lock);
 
-	if (sock) {
+	if (sock)
 		udp_tunnel_sock_release(sock);
-		wake_up_all(&mn->idle);
-	}
+	if (atomic_dec_and_test(&mn->putting))
+		wake_up_var(&mn->putting);
 }
 
 struct socket *mrc_net_sock(struct mrc_net *mn)
@@ -112,8 +120,18 @@ static int __net_init mrc_net_ns_init(struct net *net)
 	struct mrc_net *mn = net_generic(net, mrc_net_id);
 
 	mutex_init(&mn->lock);
-	init_waitqueue_head(&mn->idle);
+	atomic_set(&mn->putting, 0);
 	return 0;
+}
+
+/* No user left and no put still touching @mn. */
+static bool mrc_net_idle(struct mrc_net *mn)
+{
+	if (READ_ONCE(mn->users))
+		return false;
+	/* Pairs with the increment that came before the users decrement. */
+	smp_rmb();
+	return !atomic_read(&mn->putting);
 }
 
 static void __net_exit mrc_net_ns_exit(struct net *net)
@@ -125,7 +143,7 @@ static void __net_exit mrc_net_ns_exit(struct net *net)
 	 * when those netdevs went away; wait until the last one has dropped
 	 * its socket reference so nothing outlives the namespace.
 	 */
-	wait_event(mn->idle, READ_ONCE(mn->users) == 0);
+	wait_var_event(&mn->putting, mrc_net_idle(mn));
 	mutex_destroy(&mn->lock);
 }
 
