@@ -19,6 +19,16 @@
 
 struct mrc_net;
 
+/* Objects a device counts against the limits ib_query_device reports. */
+enum mrc_res {
+	MRC_RES_PD,
+	MRC_RES_CQ,
+	MRC_RES_QP,
+	MRC_RES_SRQ,
+	MRC_RES_MR,
+	MRC_RES_COUNT
+};
+
 /**
  * struct mrc_dev - one MRC RDMA device bound to one Ethernet netdev
  * @ib_dev: the core device; must stay first for ib_alloc_device()
@@ -27,11 +37,10 @@ struct mrc_net;
  * @net: per-netns state holding our UDP socket; NULL until acquired
  * @udp_port: UDP destination port of @net's socket
  * @port_active: last port state reported to the core, for event dedup
- * @num_pd: protection domains currently allocated
+ * @nres: objects of each &enum mrc_res currently allocated
  * @list: entry in the driver's device list, for netlink dumps
  * @mr_xa: memory regions by key index (key >> 8)
  * @qp_xa: queue pairs by QPN
- * @next_qpn: cyclic QPN allocation cursor
  * @atomic_lock: makes remote atomics atomic with respect to each other
  */
 struct mrc_dev {
@@ -41,11 +50,10 @@ struct mrc_dev {
 	struct mrc_net *net;
 	u16 udp_port;
 	bool port_active;
-	atomic_t num_pd;
+	atomic_t nres[MRC_RES_COUNT];
 	struct list_head list;
 	struct xarray mr_xa;
 	struct xarray qp_xa;
-	u32 next_qpn;
 	spinlock_t atomic_lock; /* serialises remote atomic operations */
 	struct mrc_stats stats;
 };
@@ -70,6 +78,12 @@ static inline struct ib_ucontext *mrc_udata_ucontext(struct ib_udata *udata)
 		return NULL;
 	return &rdma_udata_to_drv_context(udata, struct mrc_ucontext, ibuc)->ibuc;
 }
+
+/* mrc_verbs.c */
+int mrc_res_get(struct mrc_dev *mdev, enum mrc_res res);
+void mrc_res_put(struct mrc_dev *mdev, enum mrc_res res);
+int mrc_xa_insert_random(struct xarray *xa, void *entry, u32 min, u32 max,
+			 u32 *id);
 
 /* mrc_device.c */
 int mrc_newlink(const char *ibdev_name, struct net_device *ndev);

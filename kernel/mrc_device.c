@@ -237,7 +237,6 @@ int mrc_newlink(const char *ibdev_name, struct net_device *ndev)
 	spin_lock_init(&mdev->atomic_lock);
 	mdev->ndev = ndev;
 	netdev_hold(ndev, &mdev->ndev_tracker, GFP_KERNEL);
-	atomic_set(&mdev->num_pd, 0);
 
 	mn = mrc_net_get(dev_net(ndev), mrc_udp_port);
 	if (IS_ERR(mn)) {

@@ -15,17 +15,26 @@ static const int mrc_mr_access_known = IB_ACCESS_LOCAL_WRITE |
 	IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ |
 	IB_ACCESS_REMOTE_ATOMIC | IB_ACCESS_RELAXED_ORDERING;
 
+/*
+ * Keys are an index (bits 8-31) and a random byte: all 32 bits are
+ * unpredictable, so an off-path host cannot guess an R_Key, and a stale
+ * key is unlikely to match a reused index.
+ */
 static int mrc_mr_alloc_key(struct mrc_dev *mdev, struct mrc_mr *mr)
 {
 	u32 index;
 	u32 key;
 	int err;
 
-	err = xa_alloc(&mdev->mr_xa, &index, mr, XA_LIMIT(1, MRC_MAX_MR),
-		       GFP_KERNEL);
+	err = mrc_res_get(mdev, MRC_RES_MR);
 	if (err)
-		return err == -EBUSY ? -ENOMEM : err;
-	/* The low byte makes a stale key unlikely to match a reused index. */
+		return err;
+	err = mrc_xa_insert_random(&mdev->mr_xa, mr, 1,
+				   U32_MAX >> MRC_KEY_INDEX_SHIFT, &index);
+	if (err) {
+		mrc_res_put(mdev, MRC_RES_MR);
+		return err;
+	}
 	key = (index << MRC_KEY_INDEX_SHIFT) | (get_random_u32() & 0xff);
 	mr->ibmr.lkey = key;
 	mr->ibmr.rkey = key;
@@ -40,7 +49,8 @@ static int mrc_mr_map_pages(struct mrc_mr *mr)
 	unsigned long i = 0;
 
 	mr->npages = ib_umem_num_pages(mr->umem);
-	mr->pages = kvmalloc_array(mr->npages, sizeof(*mr->pages), GFP_KERNEL);
+	mr->pages = kvmalloc_array(mr->npages, sizeof(*mr->pages),
+				   GFP_KERNEL_ACCOUNT);
 	if (!mr->pages)
 		return -ENOMEM;
 	for_each_sgtable_page(&mr->umem->sgt_append.sgt, &iter, 0) {
@@ -63,7 +73,7 @@ struct ib_mr *mrc_get_dma_mr(struct ib_pd *ibpd, int access)
 	struct mrc_mr *mr;
 	int err;
 
-	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL_ACCOUNT);
 	if (!mr)
 		return ERR_PTR(-ENOMEM);
 	mr->access = access;
@@ -99,7 +109,7 @@ struct ib_mr *mrc_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 	if (!length || length > MRC_MAX_MR_SIZE || iova + length < iova)
 		return ERR_PTR(-EINVAL);
 
-	mr = kzalloc(sizeof(*mr), GFP_KERNEL);
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL_ACCOUNT);
 	if (!mr)
 		return ERR_PTR(-ENOMEM);
 	mr->umem = ib_umem_get(ibpd->device, start, length, access);
@@ -150,7 +160,9 @@ int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 		kvfree(mr->pages);
 		ib_umem_release(mr->umem);
 	}
-	kfree(mr);
+	mrc_res_put(mdev, MRC_RES_MR);
+	/* A lookup under RCU may still be reading its key and access. */
+	kfree_rcu(mr, rcu);
 	return 0;
 }
 

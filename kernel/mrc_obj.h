@@ -60,6 +60,7 @@ struct mrc_cq {
  * @npages: entries in @pages
  * @ref: users (engine lookups) + 1 for the registration
  * @done: completed when @ref drops to zero, so dereg can wait
+ * @rcu: frees the MR after lookups that may have found it are over
  */
 struct mrc_mr {
 	struct ib_mr ibmr;
@@ -71,6 +72,7 @@ struct mrc_mr {
 	int access;
 	refcount_t ref;
 	struct completion done;
+	struct rcu_head rcu;
 };
 
 /**

@@ -94,14 +94,16 @@ static int mrc_qp_alloc_windows(struct mrc_qp *qp)
 {
 	int err;
 
-	qp->psn_wqe = kvcalloc(MRC_QP_WINDOW, sizeof(*qp->psn_wqe), GFP_KERNEL);
-	qp->rmsg = kvcalloc(MRC_QP_WINDOW, sizeof(*qp->rmsg), GFP_KERNEL);
-	qp->rd_got = bitmap_zalloc(MRC_QP_WINDOW, GFP_KERNEL);
+	qp->psn_wqe = kvcalloc(MRC_QP_WINDOW, sizeof(*qp->psn_wqe),
+			       GFP_KERNEL_ACCOUNT);
+	qp->rmsg = kvcalloc(MRC_QP_WINDOW, sizeof(*qp->rmsg),
+			    GFP_KERNEL_ACCOUNT);
+	qp->rd_got = bitmap_zalloc(MRC_QP_WINDOW, GFP_KERNEL_ACCOUNT);
 	if (!qp->psn_wqe || !qp->rmsg || !qp->rd_got)
 		return -ENOMEM;
 	if (qp->srq) {
-		qp->rmsg_sge = kvcalloc(MRC_QP_WINDOW * MRC_MAX_SGE,
-					sizeof(*qp->rmsg_sge), GFP_KERNEL);
+		qp->rmsg_sge = kvcalloc(MRC_QP_WINDOW * qp->srq->max_sge,
+					sizeof(*qp->rmsg_sge), GFP_KERNEL_ACCOUNT);
 		if (!qp->rmsg_sge)
 			return -ENOMEM;
 	}
@@ -122,6 +124,8 @@ static int mrc_qp_alloc_windows(struct mrc_qp *qp)
 /* Undo create; safe on a partially built QP (zeroed by the core). */
 static void mrc_qp_free(struct mrc_qp *qp)
 {
+	struct mrc_ev_table evs;
+
 	/* Shut down, not deleted: the work below cannot re-arm it. */
 	timer_shutdown_sync(&qp->rto_timer);
 	timer_shutdown_sync(&qp->dack.timer);
@@ -135,7 +139,12 @@ static void mrc_qp_free(struct mrc_qp *qp)
 		mrc_rxwin_destroy(&qp->rxwin);
 	if (qp->txwin.ent)
 		mrc_txwin_destroy(&qp->txwin);
-	mrc_ev_destroy(&qp->evs);
+	/* `rdma res show qp` reads the table under the lock until we go. */
+	spin_lock_bh(&qp->lock);
+	evs = qp->evs;
+	memset(&qp->evs, 0, sizeof(qp->evs));
+	spin_unlock_bh(&qp->lock);
+	mrc_ev_destroy(&evs);
 	kvfree(qp->ud_ext);
 	kvfree(qp->rmsg_sge);
 	bitmap_free(qp->rd_got);
@@ -178,6 +187,9 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 			return -EINVAL;
 		uctx = mrc_udata_ucontext(udata);
 	}
+	err = mrc_res_get(mdev, MRC_RES_QP);
+	if (err)
+		return err;
 
 	qp->mdev = mdev;
 	qp->type = init->qp_type;
@@ -206,7 +218,7 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		err = mrc_qp_alloc_windows(qp);
 	if (!err && qp->type != IB_QPT_RC) {
 		qp->ud_ext = kvcalloc(mrc_ring_num_slots(&qp->sq),
-				      sizeof(*qp->ud_ext), GFP_KERNEL);
+				      sizeof(*qp->ud_ext), GFP_KERNEL_ACCOUNT);
 		if (!qp->ud_ext)
 			err = -ENOMEM;
 	}
@@ -215,11 +227,10 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 
 	if (qp->type == IB_QPT_GSI) {
 		qpn = 1;
-		err = xa_insert(&mdev->qp_xa, qpn, qp, GFP_KERNEL);
+		err = xa_insert(&mdev->qp_xa, qpn, qp, GFP_KERNEL_ACCOUNT);
 	} else {
-		err = xa_alloc_cyclic(&mdev->qp_xa, &qpn, qp,
-				      XA_LIMIT(MRC_MIN_QPN, MRC_QPN_LIMIT),
-				      &mdev->next_qpn, GFP_KERNEL);
+		err = mrc_xa_insert_random(&mdev->qp_xa, qp, MRC_MIN_QPN,
+					   MRC_QPN_LIMIT, &qpn);
 	}
 	if (err < 0)
 		goto err_free;
@@ -234,8 +245,13 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 
 err_erase:
 	xa_erase(&mdev->qp_xa, qpn);
+	/* A receive path may have found the QP meanwhile: let it finish. */
+	synchronize_rcu();
+	mrc_qp_put(qp);
+	wait_for_completion(&qp->done);
 err_free:
 	mrc_qp_free(qp);
+	mrc_res_put(mdev, MRC_RES_QP);
 	return err;
 }
 
@@ -280,6 +296,11 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	struct mrc_qp *qp = to_mrc_qp(ibqp);
 
 	xa_erase(&qp->mdev->qp_xa, ibqp->qp_num);
+	/*
+	 * mrc_qp_get() found the QP under RCU and takes its reference only
+	 * then: after this no lookup can still be about to.
+	 */
+	synchronize_rcu();
 	spin_lock_bh(&qp->lock);
 	/* The peer's last message is acknowledged even if we go at once. */
 	mrc_dack_send_final(qp);
@@ -293,5 +314,6 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	mrc_qp_put(qp);
 	wait_for_completion(&qp->done);
 	mrc_qp_free(qp);
+	mrc_res_put(qp->mdev, MRC_RES_QP);
 	return 0;
 }

@@ -117,8 +117,9 @@ static int mrc_resp_scatter(struct mrc_qp *qp, const struct mrc_sge *sge,
 static int mrc_resp_rwqe(struct mrc_qp *qp, struct mrc_rmsg *m, u32 rsn,
 			 struct mrc_recv_wqe *wqe, struct mrc_sge *sge)
 {
-	struct mrc_sge *keep = qp->rmsg_sge +
-			       (size_t)(rsn & (MRC_QP_WINDOW - 1)) * MRC_MAX_SGE;
+	struct mrc_sge *keep = qp->srq ? qp->rmsg_sge +
+			       (size_t)(rsn & (MRC_QP_WINDOW - 1)) *
+			       qp->srq->max_sge : NULL;
 	const struct mrc_recv_wqe *slot;
 	u32 idx, posted;
 	int avail;

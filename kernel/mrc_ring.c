@@ -38,8 +38,12 @@ int mrc_ring_init(struct mrc_ring *ring, u32 min_slots, u32 slot_size,
 	ring->slot_size = slot_size;
 	ring->size = PAGE_ALIGN(MRC_RING_SLOTS_OFFSET + (size_t)num * slot_size);
 
-	/* Zeroed, and mappable by remap_vmalloc_range(). */
-	mem = vmalloc_user(ring->size);
+	/*
+	 * Zeroed, and charged to the creator's memory cgroup: rings are
+	 * sized by unprivileged callers. (vmalloc_user() would not charge;
+	 * mrc_mmap() maps the pages one by one instead.)
+	 */
+	mem = __vmalloc(ring->size, GFP_KERNEL_ACCOUNT | __GFP_ZERO);
 	if (!mem)
 		return -ENOMEM;
 	ring->ctrl = mem;
@@ -50,7 +54,7 @@ int mrc_ring_init(struct mrc_ring *ring, u32 min_slots, u32 slot_size,
 		goto out_info;
 	}
 
-	entry = kzalloc(sizeof(*entry), GFP_KERNEL);
+	entry = kzalloc(sizeof(*entry), GFP_KERNEL_ACCOUNT);
 	if (!entry) {
 		vfree(mem);
 		return -ENOMEM;
@@ -104,7 +108,8 @@ int mrc_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma)
 {
 	struct rdma_user_mmap_entry *rdma_entry;
 	struct mrc_mmap_entry *entry;
-	int err;
+	unsigned long off;
+	int err = 0;
 
 	rdma_entry = rdma_user_mmap_entry_get(uctx, vma);
 	if (!rdma_entry)
@@ -112,7 +117,12 @@ int mrc_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma)
 	entry = container_of(rdma_entry, struct mrc_mmap_entry, rdma_entry);
 
 	/* The core checked that the length matches the entry. */
-	err = remap_vmalloc_range(vma, entry->vaddr, 0);
+	for (off = 0; off < vma->vm_end - vma->vm_start; off += PAGE_SIZE) {
+		err = vm_insert_page(vma, vma->vm_start + off,
+				     vmalloc_to_page(entry->vaddr + off));
+		if (err)
+			break;
+	}
 	rdma_user_mmap_entry_put(rdma_entry);
 	return err;
 }

@@ -154,7 +154,7 @@ int mrc_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
  * mrc_srq_take() - take the next receive WQE for an incoming SEND
  * @srq: the SRQ
  * @wqe: header copied out of the (untrusted) ring
- * @sge: room for MRC_MAX_SGE entries, copied out
+ * @sge: room for @srq->max_sge entries, copied out
  *
  * Return: 0, -EAGAIN when the SRQ is empty (receiver not ready), or
  * -EINVAL when the producer wrote an impossible index or SGE count.

@@ -3,6 +3,7 @@
  * Device-level verbs of the MRC device (device and port queries, user
  * contexts, PDs) and the ops table that names every verb.
  */
+#include <linux/random.h>
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
 
@@ -128,23 +129,126 @@ static void mrc_dealloc_ucontext(struct ib_ucontext *ibuc)
 {
 }
 
-static int mrc_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
-{
-	struct mrc_dev *mdev = to_mrc_dev(ibpd->device);
+static const int mrc_res_max[MRC_RES_COUNT] = {
+	[MRC_RES_PD] = MRC_MAX_PD,
+	[MRC_RES_CQ] = MRC_MAX_CQ,
+	[MRC_RES_QP] = MRC_MAX_QP,
+	[MRC_RES_SRQ] = MRC_MAX_SRQ,
+	[MRC_RES_MR] = MRC_MAX_MR,
+};
 
-	if (!mrc_udata_in_clear(udata))
-		return -EINVAL;
-	if (atomic_inc_return(&mdev->num_pd) > MRC_MAX_PD) {
-		atomic_dec(&mdev->num_pd);
+/**
+ * mrc_res_get() - count one more object against the device's limit
+ * @mdev: the device
+ * @res: kind of object
+ *
+ * The limits are those ib_query_device reports. Per-user shares of them
+ * are the rdma cgroup controller's job (the core charges every object).
+ *
+ * Return: 0, or -ENOMEM when the device has as many as it allows.
+ */
+int mrc_res_get(struct mrc_dev *mdev, enum mrc_res res)
+{
+	if (atomic_inc_return(&mdev->nres[res]) > mrc_res_max[res]) {
+		atomic_dec(&mdev->nres[res]);
 		return -ENOMEM;
 	}
 	return 0;
 }
 
+/**
+ * mrc_res_put() - undo mrc_res_get()
+ * @mdev: the device
+ * @res: kind of object
+ */
+void mrc_res_put(struct mrc_dev *mdev, enum mrc_res res)
+{
+	atomic_dec(&mdev->nres[res]);
+}
+
+/**
+ * mrc_xa_insert_random() - store an entry at an unpredictable free index
+ * @xa: the array
+ * @entry: what to store
+ * @min: lowest index to use
+ * @max: highest index to use
+ * @id: set to the index chosen
+ *
+ * QPNs and memory keys are what an off-path host must guess to inject
+ * packets; sequential ones are guessed at once.
+ *
+ * Return: 0, or a negative errno (-ENOMEM when no free index was found).
+ */
+int mrc_xa_insert_random(struct xarray *xa, void *entry, u32 min, u32 max,
+			 u32 *id)
+{
+	int tries, err;
+
+	for (tries = 0; tries < 16; tries++) {
+		*id = get_random_u32_inclusive(min, max);
+		err = xa_insert(xa, *id, entry, GFP_KERNEL_ACCOUNT);
+		if (err != -EBUSY)
+			return err;
+	}
+	/* A nearly full range: take any free index rather than fail. */
+	err = xa_alloc(xa, id, entry, XA_LIMIT(min, max), GFP_KERNEL_ACCOUNT);
+	return err == -EBUSY ? -ENOMEM : err;
+}
+
+static int mrc_alloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
+{
+	if (!mrc_udata_in_clear(udata))
+		return -EINVAL;
+	return mrc_res_get(to_mrc_dev(ibpd->device), MRC_RES_PD);
+}
+
 static int mrc_dealloc_pd(struct ib_pd *ibpd, struct ib_udata *udata)
 {
-	atomic_dec(&to_mrc_dev(ibpd->device)->num_pd);
+	mrc_res_put(to_mrc_dev(ibpd->device), MRC_RES_PD);
 	return 0;
+}
+
+/* CQs and SRQs count against the device's limits here, around their verbs. */
+static int mrc_create_cq_counted(struct ib_cq *ibcq,
+				 const struct ib_cq_init_attr *attr,
+				 struct ib_udata *udata)
+{
+	struct mrc_dev *mdev = to_mrc_dev(ibcq->device);
+	int err = mrc_res_get(mdev, MRC_RES_CQ);
+
+	if (err)
+		return err;
+	err = mrc_create_cq(ibcq, attr, udata);
+	if (err)
+		mrc_res_put(mdev, MRC_RES_CQ);
+	return err;
+}
+
+static int mrc_destroy_cq_counted(struct ib_cq *ibcq, struct ib_udata *udata)
+{
+	mrc_res_put(to_mrc_dev(ibcq->device), MRC_RES_CQ);
+	return mrc_destroy_cq(ibcq, udata);
+}
+
+static int mrc_create_srq_counted(struct ib_srq *ibsrq,
+				  struct ib_srq_init_attr *init,
+				  struct ib_udata *udata)
+{
+	struct mrc_dev *mdev = to_mrc_dev(ibsrq->device);
+	int err = mrc_res_get(mdev, MRC_RES_SRQ);
+
+	if (err)
+		return err;
+	err = mrc_create_srq(ibsrq, init, udata);
+	if (err)
+		mrc_res_put(mdev, MRC_RES_SRQ);
+	return err;
+}
+
+static int mrc_destroy_srq_counted(struct ib_srq *ibsrq, struct ib_udata *udata)
+{
+	mrc_res_put(to_mrc_dev(ibsrq->device), MRC_RES_SRQ);
+	return mrc_destroy_srq(ibsrq, udata);
 }
 
 static int mrc_enable_driver(struct ib_device *ibdev)
@@ -183,17 +287,17 @@ const struct ib_device_ops mrc_verbs_ops = {
 	.alloc_pd = mrc_alloc_pd,
 	.create_ah = mrc_create_ah,
 	.alloc_ucontext = mrc_alloc_ucontext,
-	.create_cq = mrc_create_cq,
+	.create_cq = mrc_create_cq_counted,
 	.create_qp = mrc_create_qp,
-	.create_srq = mrc_create_srq,
+	.create_srq = mrc_create_srq_counted,
 	.dealloc_driver = mrc_dealloc_driver,
 	.dealloc_pd = mrc_dealloc_pd,
 	.destroy_ah = mrc_destroy_ah,
 	.dealloc_ucontext = mrc_dealloc_ucontext,
 	.dereg_mr = mrc_dereg_mr,
-	.destroy_cq = mrc_destroy_cq,
+	.destroy_cq = mrc_destroy_cq_counted,
 	.destroy_qp = mrc_destroy_qp,
-	.destroy_srq = mrc_destroy_srq,
+	.destroy_srq = mrc_destroy_srq_counted,
 	.enable_driver = mrc_enable_driver,
 	.fill_res_qp_entry = mrc_mp_fill_res_qp,
 	.get_dma_mr = mrc_get_dma_mr,
