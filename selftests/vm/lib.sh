@@ -197,14 +197,23 @@ pair_start() {
 	_pair_cli=$!
 }
 
-# pair_finish NAME: wait for the pair_start programs; both must exit 0.
+# What the programs print, while still exiting 0, when they found wrong
+# data: ibv_*_pingpong -c ("invalid data in page N"; it checks one byte
+# per page, so its silence proves little) and rping -V ("data mismatch").
+PAIR_BAD_DATA='invalid data|data mismatch'
+
+# pair_finish NAME: wait for the pair_start programs; both must exit 0
+# and neither may report wrong data.
 pair_finish() {
 	local name=$1 rc src
 	wait "$_pair_cli"
 	rc=$?
 	wait "$_pair_srv"
 	src=$?
-	if [ $rc -eq 0 ] && [ $src -eq 0 ]; then
+	if grep -Eq "$PAIR_BAD_DATA" /tmp/cli.log /tmp/srv.log; then
+		not_ok "$name (wrong data reported)"
+		grep -EH "$PAIR_BAD_DATA" /tmp/cli.log /tmp/srv.log | head -n 6 | diag
+	elif [ $rc -eq 0 ] && [ $src -eq 0 ]; then
 		ok "$name"
 		tail -n 2 /tmp/cli.log | diag
 	else
