@@ -6,8 +6,11 @@
 #   MRC_VM_TESTS glob of VM tests to run (default "*")
 #
 # Each test case counts once: KUnit cases, GoogleTest tests (via CTest)
-# and TAP points of the VM tests. A suite that cannot run at all (build
-# failure, crash, timeout) counts as one failure.
+# and TAP points of the VM tests. A case that was planned but never
+# reported (a crash or hang mid-suite) counts as failed, and so does a
+# suite that cannot run at all (build failure, crash, timeout). A skipped
+# case is not a pass: it is counted as failed, and the skips are also
+# listed on the line before the last.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -18,16 +21,71 @@ mkdir -p "$logdir"
 
 passed=0
 failed=0
+skipped=0
 
-# tap_count FILE INDENT: add the ok / not ok lines of FILE at INDENT to
-# the totals; leave this file's failures in $tap_failed.
+# tap_count FILE MODE: add the test points of FILE to the totals, checked
+# against their plans; leave this file's failures (skips included) in
+# $tap_failed and explain shortfalls on stdout. MODE "vm": a TAP stream
+# whose "1..N" plan must match the points before it. MODE "kunit": KTAP,
+# the top-level "1..S" plan counts suites, each suite's "    1..N" its
+# cases (indented one level), and every case planned but not reported
+# counts as failed (a suite never started, as one failure).
 tap_failed=0
 tap_count() {
-	local p
-	p=$(grep -Ec "^$2ok [0-9]+" "$1")
-	tap_failed=$(grep -Ec "^$2not ok [0-9]+" "$1")
+	local out p f s
+	out=$(awk -v mode="$2" '
+	function point(line, notok) {
+		if (notok) fail++
+		else if (tolower(line) ~ /# *skip/) skip++
+		else pass++
+	}
+	function close_suite() {
+		if (insuite && seen < plan) {
+			printf "# %s: %d of %d planned cases never reported: failed\n",
+				name, plan - seen, plan
+			fail += plan - seen
+		} else if (insuite && seen > plan) {
+			printf "# %s: %d cases reported, %d planned\n", name, seen, plan
+			fail++
+		}
+		insuite = 0
+	}
+	mode == "kunit" && /^1\.\.[0-9]+/ && !top { top = substr($1, 4) + 0; next }
+	mode == "kunit" && /^    # Subtest: / { close_suite(); name = $3; next }
+	mode == "kunit" && /^    1\.\.[0-9]+/ {
+		close_suite(); insuite = 1; suites++; seen = 0
+		plan = substr($1, 4) + 0; next
+	}
+	mode == "kunit" && /^    (not )?ok [0-9]+/ { seen++; point($0, $1 == "not"); next }
+	mode == "vm" && /^(not )?ok [0-9]+/ { seen++; point($0, $1 == "not"); next }
+	mode == "vm" && /^1\.\.[0-9]+/ { plan = substr($1, 4) + 0; planned = 1; next }
+	END {
+		if (mode == "kunit") {
+			close_suite()
+			if (!top) {
+				print "# no KTAP plan (1..N): the run never started"
+				fail++
+			} else if (suites < top) {
+				printf "# %d of %d planned suites never started: failed\n",
+					top - suites, top
+				fail += top - suites
+			}
+		} else if (!planned) {
+			print "# no plan (1..N): the test ended early"
+			fail++
+		} else if (plan != seen) {
+			printf "# plan 1..%d, but %d test points\n", plan, seen
+			fail++
+		}
+		printf "%d %d %d\n", pass, fail, skip
+	}' "$1")
+	read -r p f s <<<"$(tail -n 1 <<<"$out")"
+	sed '$d' <<<"$out"
+	[ "$s" -eq 0 ] || echo "# $s skipped: counted as failed"
+	tap_failed=$((f + s))
 	passed=$((passed + p))
 	failed=$((failed + tap_failed))
+	skipped=$((skipped + s))
 }
 
 run_kunit() {
@@ -36,8 +94,7 @@ run_kunit() {
 	"$here/kunit/run-kunit.sh" > "$log" 2> "$logdir/kunit.err"
 	local rc=$?
 	grep -E '^\s+(not )?ok [0-9]+|^# Totals' "$log"
-	# KUnit cases are indented one level under their suite.
-	tap_count "$log" '    '
+	tap_count "$log" kunit
 	if [ $rc -ne 0 ] && [ "$tap_failed" = 0 ]; then
 		echo "kunit: run failed (rc $rc), see $logdir/kunit.err"
 		tail -n 20 "$logdir/kunit.err"
@@ -46,11 +103,11 @@ run_kunit() {
 }
 
 run_gtest() {
-	local log=$logdir/gtest.log total nfail
+	local log=$logdir/gtest.log total nfail nskip ndis
 	echo "== GoogleTest =="
 	ctest --test-dir "$top/build/cmake" --output-on-failure > "$log" 2>&1
 	local rc=$?
-	grep -E 'Test +#|tests passed' "$log" | sed 's/^ *//'
+	grep -E 'Test +#|tests passed|\((Skipped|Disabled)\)$' "$log" | sed 's/^ *//'
 	total=$(sed -n 's/.*tests failed out of \([0-9]*\)/\1/p' "$log")
 	nfail=$(sed -n 's/.*, \([0-9]*\) tests failed out of.*/\1/p' "$log")
 	if [ -z "$total" ]; then
@@ -58,8 +115,13 @@ run_gtest() {
 		failed=$((failed + 1))
 		return
 	fi
-	passed=$((passed + total - nfail))
-	failed=$((failed + nfail))
+	# CTest counts a skipped test (GTEST_SKIP) as passed, and a disabled
+	# one not at all: both count as skipped, and so as failed, here.
+	nskip=$(grep -c '^[[:space:]]*[0-9]* - .* (Skipped)$' "$log")
+	ndis=$(grep -c '^[[:space:]]*[0-9]* - .* (Disabled)$' "$log")
+	passed=$((passed + total - nfail - nskip))
+	failed=$((failed + nfail + nskip + ndis))
+	skipped=$((skipped + nskip + ndis))
 }
 
 # Kernel style: every kernel source must be checkpatch.pl --strict clean.
@@ -103,7 +165,7 @@ run_vm() {
 		limit=$(sed -n 's/^# vm-timeout: \([0-9]*\)$/\1/p' "$t")
 		"$here/vm/run-vm.sh" -t "${limit:-300}" "$t" 2>&1 | tee "$log"
 		rc=${PIPESTATUS[0]}
-		tap_count "$log" ''
+		tap_count "$log" vm
 		if [ $rc -ne 0 ] && [ "$tap_failed" = 0 ]; then
 			echo "vm: $name exited $rc without a failing test point"
 			failed=$((failed + 1))
@@ -121,5 +183,7 @@ for s in $suites; do
 	esac
 done
 
+# CI reads the last line; skips (already counted as failed) go before it.
+echo "$skipped skipped"
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

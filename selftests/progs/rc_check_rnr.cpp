@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <memory>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -28,13 +30,14 @@ constexpr int kLocal = IBV_ACCESS_LOCAL_WRITE;
 constexpr uint8_t kSlowTimeout = 18;
 constexpr int kPostDelayMs = 50;
 // An RNR round is an RTT plus the 0.01 ms timer: well under a millisecond
-// on an idle machine. The median recovery must beat one retransmission
-// timeout at the default attribute (16.78 ms); single samples only have
-// to beat 200 ms (a 655 ms wait, code 0, or a 268 ms RTO would not), as a
-// loaded TCG VM stalls for tens of milliseconds now and then.
+// on an idle machine. How long a recovery takes is printed, not judged:
+// a loaded TCG VM stalls for tens of milliseconds now and then, so the
+// figures belong to `make bench`. What is judged is a counter: the waits
+// must end by RNR retries, not by the retransmission timer (the QP's
+// rto_fired, from `rdma -dd res show qp`). A stall longer than an RTO in
+// some RNR round may fire it now and then, but waits that all ended by
+// RTOs (a requester deaf to the RNR timer) fire it once per SEND at least.
 constexpr int kSamples = 5;  // single-packet SENDs besides the two above
-constexpr double kMaxMedianMs = 16.0;
-constexpr double kMaxRecoveryMs = 200.0;
 
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
@@ -43,6 +46,28 @@ double median(std::vector<double> v) {
 
 double ms_since(Clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// A driver attribute of ep's QP as `rdma -dd res show qp` prints it
+// ("drv_NAME VALUE"), e.g. rto_fired.
+Err qp_attr(const Endpoint& ep, const char* name, uint64_t* out) {
+    std::ostringstream cmd;
+    cmd << "rdma -dd res show qp link " << ep.dev->name << "/" << int{kPort} << " lqpn "
+        << ep.qp->qp_num << " 2>&1";
+    std::unique_ptr<FILE, int (*)(FILE*)> f(popen(cmd.str().c_str(), "r"), pclose);
+    if (!f)
+        return fail("cannot run %s", cmd.str().c_str());
+    std::string text;
+    char buf[512];
+    while (std::fgets(buf, sizeof(buf), f.get()))
+        text += buf;
+    std::istringstream words(text);
+    const std::string key = std::string("drv_") + name;
+    std::string w;
+    while (words >> w)
+        if (w == key && words >> *out)
+            return std::nullopt;
+    return fail("%s: no %s in: %s", cmd.str().c_str(), key.c_str(), text.c_str());
 }
 
 // Fails if the queue already holds a completion.
@@ -157,18 +182,18 @@ Err scenario_rnr_wait(Env& env, Rng& rng) {
         std::snprintf(buf, sizeof(buf), " %.2f", rec);
         list += buf;
     }
-    double med = median(recs);
-    double worst = *std::max_element(recs.begin(), recs.end());
+    uint64_t rtos = 0;
+    if (auto err = qp_attr(p.a, "rto_fired", &rtos))
+        return err;
     std::printf(
         "# rnr-wait: ms from posting the receive to the SEND's completion:%s;"
-        " median %.3f\n",
-        list.c_str(), med);
-    if (med > kMaxMedianMs)
-        return fail("median recovery %.3f ms, want < %.1f ms (%s)", med, kMaxMedianMs,
-                    list.c_str());
-    if (worst > kMaxRecoveryMs)
-        return fail("a SEND completed %.3f ms after its receive was posted, want < %.1f ms", worst,
-                    kMaxRecoveryMs);
+        " median %.3f; A's RTO fired %llu times\n",
+        list.c_str(), median(recs), static_cast<unsigned long long>(rtos));
+    if (rtos >= recs.size())
+        return fail(
+            "A's RTO fired %llu times for %zu SENDs that waited: RNR retries did not "
+            "end the waits",
+            static_cast<unsigned long long>(rtos), recs.size());
     return expect_quiet(p);
 }
 

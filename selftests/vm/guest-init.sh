@@ -44,7 +44,37 @@ if [ -n "$stage" ]; then
 		finish 126
 fi
 
+# With slub_debug on the command line (run-vm.sh adds it for the VM
+# tests), the slab checks must really be on, and the whole kernel log is
+# kept from boot: a test may clear dmesg (dmesg_mark) or never get to its
+# own check_dmesg_clean, but a kernel bug report still fails the run.
+kcheck=
+if [ -n "$(arg slub_debug)" ]; then
+	for f in sanity_checks red_zone poison store_user; do
+		if [ "$(cat /sys/kernel/slab/kmalloc-16/$f 2>/dev/null)" != 1 ]; then
+			echo "guest-init: slub_debug=$(arg slub_debug) but kmalloc-16 $f is not 1"
+			finish 125
+		fi
+	done
+	kcheck=/run/kmsg.log
+	# A reader the log overtook gets EPIPE: open it again.
+	while :; do cat /dev/kmsg 2>/dev/null; sleep 0.1; done > "$kcheck" &
+	kmsg_pid=$!
+fi
+
 cd "$(dirname "$test")" || finish 127
 printf "\nMRC-VM-BEGIN\n"
 timeout -k 5 "${limit:-300}" bash "$test"
-finish $?
+rc=$?
+if [ -n "$kcheck" ]; then
+	# shellcheck source=lib.sh
+	. "$(dirname "$0")/lib.sh"
+	sleep 1
+	kill "$kmsg_pid"
+	if grep -E "$DMESG_BUGS" "$kcheck" > /run/kmsg.bad; then
+		echo "# guest-init: the kernel log has bug reports:"
+		sed 's/^[^;]*;/# /' /run/kmsg.bad | head -n 40
+		[ "$rc" != 0 ] || rc=3
+	fi
+fi
+finish $rc

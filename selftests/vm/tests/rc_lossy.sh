@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # vm-timeout: 600
-# The RC data path recovers from loss and reordering: programs complete,
-# with data verified where they can verify it, over a link with netem
-# loss 1% and, separately, reordering of 25% of the packets.
+# The RC data path recovers from loss and reordering: programs complete
+# over a link with netem loss 1% and, separately, reordering of 25% of
+# the packets. mrc-rc-check checks every byte and rping -V every ping;
+# ibv_*_pingpong -c checks one byte a page, so those points claim only
+# that the programs complete (and pair_finish fails on "invalid data").
 . ../lib.sh
 
 CHECK=$MRC_BUILD/selftests/progs/mrc-rc-check
@@ -12,19 +14,19 @@ modprobe rdma_ucm
 
 run_suite() {
 	local tag=$1
-	pair "$tag: ibv_rc_pingpong -c 4 KiB" 120 \
+	pair "$tag: ibv_rc_pingpong 4 KiB completes" 120 \
 		ibv_rc_pingpong -d mrcA -g "$GA4" -s 4096 -n 200 -c -- \
 		ibv_rc_pingpong -d mrcB -g "$GB4" -s 4096 -n 200 -c 10.0.0.1
-	pair "$tag: ibv_rc_pingpong -c 64 KiB" 120 \
+	pair "$tag: ibv_rc_pingpong 64 KiB completes" 120 \
 		ibv_rc_pingpong -d mrcA -g "$GA4" -s 65536 -n 50 -c -- \
 		ibv_rc_pingpong -d mrcB -g "$GB4" -s 65536 -n 50 -c 10.0.0.1
-	pair "$tag: ibv_srq_pingpong -c" 120 \
+	pair "$tag: ibv_srq_pingpong completes" 120 \
 		ibv_srq_pingpong -d mrcA -g "$GA4" -s 4096 -n 100 -c -- \
 		ibv_srq_pingpong -d mrcB -g "$GB4" -s 4096 -n 100 -c 10.0.0.1
 	check "$tag: mrc-rc-check verifies every byte" \
 		timeout 600 "$CHECK" --dev-a mrcA --gid-a "$GA4" \
 		--dev-b mrcB --gid-b "$GB4" write write-imm send read atomic order
-	pair "$tag: rping -V (verified) -C 200" 180 \
+	pair "$tag: rping -V -C 200 (every ping compared)" 180 \
 		rping -s -a 10.0.0.1 -V -C 200 -- \
 		rping -c -a 10.0.0.1 -V -C 200
 	for t in ib_write_bw ib_send_bw ib_read_bw ib_atomic_bw; do
