@@ -8,6 +8,21 @@
 #include "mrc_obj.h"
 #include "mrc_qp.h"
 
+/*
+ * The uAPI layout, pinned: mrc-abi.h uses only fixed-width, explicitly
+ * padded fields, so 32- and 64-bit programs see these same sizes.
+ */
+static_assert(sizeof(struct mrc_ring_ctrl) == MRC_RING_SLOTS_OFFSET);
+static_assert(offsetof(struct mrc_ring_ctrl, cons) == 64);
+static_assert(sizeof(struct mrc_ring_info) == 24);
+static_assert(sizeof(struct mrc_sge) == 16);
+static_assert(sizeof(struct mrc_send_wqe) == 64);
+static_assert(sizeof(struct mrc_recv_wqe) == 16);
+static_assert(sizeof(struct mrc_cqe) == 48);
+static_assert(sizeof(struct mrc_create_cq_resp) == 24);
+static_assert(sizeof(struct mrc_create_qp_resp) == 48);
+static_assert(sizeof(struct mrc_create_srq_resp) == 24);
+
 /* Kernel rings carry the QP pointer ib_poll_cq() users expect. */
 struct mrc_kcqe {
 	struct mrc_cqe cqe;
@@ -50,6 +65,10 @@ int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 	if (attr->cqe < 1 || attr->cqe > MRC_MAX_CQE)
 		return -EINVAL;
 	if (attr->comp_vector >= ibcq->device->num_comp_vectors)
+		return -EINVAL;
+	/* No driver input is defined yet: only zeros, so it can get one. */
+	if (udata && udata->inlen &&
+	    !ib_is_udata_cleared(udata, 0, udata->inlen))
 		return -EINVAL;
 
 	spin_lock_init(&cq->lock);
@@ -111,6 +130,9 @@ int mrc_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 	int err;
 
 	if (cqe < 1 || cqe > MRC_MAX_CQE)
+		return -EINVAL;
+	if (udata && udata->inlen &&
+	    !ib_is_udata_cleared(udata, 0, udata->inlen))
 		return -EINVAL;
 	err = mrc_ring_init(&new_ring, cqe + 1, cq->ring.slot_size, uctx, &info);
 	if (err)

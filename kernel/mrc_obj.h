@@ -152,5 +152,6 @@ int mrc_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 		      const struct ib_recv_wr **bad_wr);
 int mrc_srq_take(struct mrc_srq *srq, struct mrc_recv_wqe *wqe,
 		 struct mrc_sge *sge);
+void mrc_srq_fail(struct ib_qp *ibqp, u64 wr_id);
 
 #endif /* MRC_OBJ_H */

@@ -22,6 +22,19 @@
 
 #include "mrc-abi.h"
 
+// The uAPI layout, pinned as the kernel pins it (mrc_cq.c): fixed-width
+// fields and explicit padding give 32- and 64-bit programs these sizes.
+static_assert(sizeof(mrc_ring_ctrl) == MRC_RING_SLOTS_OFFSET);
+static_assert(offsetof(mrc_ring_ctrl, cons) == 64);
+static_assert(sizeof(mrc_ring_info) == 24);
+static_assert(sizeof(mrc_sge) == 16);
+static_assert(sizeof(mrc_send_wqe) == 64);
+static_assert(sizeof(mrc_recv_wqe) == 16);
+static_assert(sizeof(mrc_cqe) == 48);
+static_assert(sizeof(mrc_create_cq_resp) == 24);
+static_assert(sizeof(mrc_create_qp_resp) == 48);
+static_assert(sizeof(mrc_create_srq_resp) == 24);
+
 namespace mrc {
 
 // One slot of a ring: where it starts and how many bytes it holds.

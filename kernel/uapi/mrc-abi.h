@@ -63,14 +63,22 @@ struct mrc_sge {
 	__u32 lkey;
 };
 
-/* SQ slot: a send work request. Values are those of libibverbs. */
+/*
+ * SQ slot: a send work request. Values are those of libibverbs. Reserved
+ * fields must be zero and send_flags may hold only MRC_SEND_FLAGS_KNOWN;
+ * the kernel completes any other slot with IBV_WC_LOC_QP_OP_ERR (and the
+ * QP goes to the error state), so that these bits can be given a meaning
+ * later.
+ */
+#define MRC_SEND_FLAGS_KNOWN	0xf	/* FENCE, SIGNALED, SOLICITED, INLINE */
+
 struct mrc_send_wqe {
 	__aligned_u64 wr_id;
 	__u32 opcode;		/* enum ibv_wr_opcode */
 	__u32 send_flags;	/* enum ibv_send_flags */
 	__u32 imm_data;		/* network byte order, as in ibv_send_wr */
 	__u32 num_sge;		/* 0 when IBV_SEND_INLINE */
-	__u32 inline_len;	/* bytes of inline data after the header */
+	__u32 inline_len;	/* bytes of inline data after the header, else 0 */
 	__u32 reserved0;
 	__aligned_u64 remote_addr;
 	__u32 rkey;
@@ -80,7 +88,13 @@ struct mrc_send_wqe {
 	/* followed by num_sge struct mrc_sge, or inline_len bytes */
 };
 
-/* RQ and SRQ slot: a receive work request. */
+/*
+ * RQ and SRQ slot: a receive work request; reserved must be zero. The
+ * kernel fails a slot with more SGEs than the queue's max_recv_sge (SRQ:
+ * max_sge) or a non-zero reserved field: an RQ slot is flushed with the
+ * QP in the error state, an SRQ slot completes with IBV_WC_LOC_QP_OP_ERR
+ * on the QP that took it, which then goes to the error state.
+ */
 struct mrc_recv_wqe {
 	__aligned_u64 wr_id;
 	__u32 num_sge;
@@ -106,6 +120,12 @@ struct mrc_cqe {
 	__u8 network_hdr_type;	/* UD: enum rdma_network_type */
 	__u8 reserved;
 };
+
+/*
+ * Driver data of responses. The create commands carry no driver data: the
+ * kernel fails a create_cq, create_qp or create_srq whose driver input is
+ * not all zero with EINVAL.
+ */
 
 /* Driver data of ibv_create_cq / ibv_resize_cq responses. */
 struct mrc_create_cq_resp {
