@@ -64,11 +64,18 @@ public:
     // base must be 8-byte aligned and span MRC_RING_SLOTS_OFFSET plus
     // num_slots * slot_size bytes; num_slots a power of two.
     Ring(void* base, uint32_t num_slots, uint32_t slot_size) noexcept
-        : base_(static_cast<std::byte*>(base)), num_slots_(num_slots), slot_size_(slot_size) {}
+        : base_(static_cast<std::byte*>(base)),
+          num_slots_(num_slots),
+          slot_size_(slot_size),
+          depth_(num_slots) {}
 
     bool empty() const noexcept { return base_ == nullptr; }
     uint32_t num_slots() const noexcept { return num_slots_; }
     uint32_t slot_size() const noexcept { return slot_size_; }
+    // Most slots a producer may fill before the consumer frees one: the
+    // queue depth the kernel granted (max_wr), which can be below num_slots.
+    uint32_t depth() const noexcept { return depth_; }
+    void limit_depth(uint32_t depth) noexcept { depth_ = depth < num_slots_ ? depth : num_slots_; }
 
     // The slot a free-running index designates.
     Slot slot(uint32_t index) const noexcept {
@@ -101,6 +108,7 @@ private:
     std::byte* base_ = nullptr;
     uint32_t num_slots_ = 0;
     uint32_t slot_size_ = 0;
+    uint32_t depth_ = 0;
 };
 
 // Producer side of one post call: fill slots after prod, then publish them
@@ -132,10 +140,10 @@ public:
 
 private:
     // Wraps correctly: prod - cons is the fill level modulo 2^32. A level
-    // above num_slots means a corrupt cons; then nothing is free.
+    // above the depth means a corrupt cons; then nothing is free.
     uint32_t free_slots() const noexcept {
         uint32_t used = prod_ - ring_.acquire_cons();
-        return used > ring_.num_slots() ? 0 : ring_.num_slots() - used;
+        return used > ring_.depth() ? 0 : ring_.depth() - used;
     }
 
     const Ring& ring_;

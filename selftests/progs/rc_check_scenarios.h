@@ -30,6 +30,11 @@ Err scenario_retry_exceeded(Env& env, Rng& rng);
 Err scenario_rnr_wait(Env& env, Rng& rng);
 Err scenario_rnr_retry_exceeded(Env& env, Rng& rng);
 
+// rc_check_caps.cpp: work requests at and beyond the reported caps.
+Err scenario_caps_send(Env& env, Rng& rng);
+Err scenario_caps_recv(Env& env, Rng& rng);
+Err scenario_caps_srq(Env& env, Rng& rng);
+
 }  // namespace rc_check
 
 #endif  // MRC_SELFTESTS_RC_CHECK_SCENARIOS_H

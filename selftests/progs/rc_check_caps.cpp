@@ -1,0 +1,214 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// mrc-rc-check scenarios on the caps ibv_create_qp and ibv_create_srq
+// report: a work request that uses exactly the reported max_send_sge,
+// max_inline_data or max_recv_sge (SRQ: max_sge) works and carries its data;
+// one beyond them is refused by the post call with EINVAL and *bad_wr set,
+// before anything reaches the queue, and the QP goes on working. The rings
+// behind a QP are rounded up to 64-byte slots that often hold more than
+// the caps, so these are the limits the provider must enforce itself.
+
+#include "rc_check_scenarios.h"
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+namespace rc_check {
+
+namespace {
+
+constexpr int kLocal = IBV_ACCESS_LOCAL_WRITE;
+
+// n pieces of len bytes, spaced 3 bytes apart in r from off.
+std::vector<ibv_sge> pieces(const Region* r, size_t off, uint32_t n, size_t len) {
+    std::vector<ibv_sge> sge;
+    for (uint32_t i = 0; i < n; i++)
+        sge.push_back(r->sge(off + i * (len + 3), len));
+    return sge;
+}
+
+// The post must fail with EINVAL naming wr, as ibv_post_send(3) promises.
+template <typename Wr>
+Err expect_refused(const char* what, int ret, const Wr* wr, const Wr* bad) {
+    if (ret != EINVAL)
+        return fail("%s: post returned %d (%s), want EINVAL", what, ret,
+                    ret ? std::strerror(ret) : "success");
+    if (bad != wr)
+        return fail("%s: *bad_wr %p, want the request %p", what, static_cast<const void*>(bad),
+                    static_cast<const void*>(wr));
+    return std::nullopt;
+}
+
+// A signaled WRITE of sge to dst at doff; checks the completion and B's bytes.
+Err write_ok(Pair& p, int wait, uint64_t wr_id, const std::vector<ibv_sge>& sge, Region* dst,
+             size_t doff, unsigned flags) {
+    if (auto err =
+            post_rdma(p.a, IBV_WR_RDMA_WRITE, wr_id, sge, dst->addr(doff), dst->rkey(), flags))
+        return err;
+    if (auto err = expect_wc(p.a, Queue::kSend, wait, {wr_id, IBV_WC_SUCCESS, IBV_WC_RDMA_WRITE}))
+        return err;
+    size_t at = doff;
+    for (const ibv_sge& s : sge) {
+        dst->expect(at, reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(s.addr)), s.length);
+        at += s.length;
+    }
+    return dst->verify("B memory");
+}
+
+}  // namespace
+
+Err scenario_caps_send(Env& env, Rng& rng) {
+    const int wait = env.opt.wait_ms;
+    QpCaps caps;
+    caps.send_sge = 1;
+    caps.inline_data = 20;
+    Pair p;
+    if (auto err = make_pair(env, rng, caps, &p))
+        return err;
+    const uint32_t max_sge = p.a.cap.max_send_sge;
+    const uint32_t max_inline = p.a.cap.max_inline_data;
+    Region* src = nullptr;
+    Region* dst = nullptr;
+    if (auto err = p.a.add_region(64 * 1024, kLocal, &src))
+        return err;
+    if (auto err = p.b.add_region(64 * 1024, kDefaultAccess, &dst))
+        return err;
+    src->reset(rng.next());
+    dst->reset(rng.next());
+
+    // Exactly the reported SGE count: every piece lands at B.
+    if (auto err =
+            in("WRITE with max_send_sge SGEs",
+               write_ok(p, wait, 1, pieces(src, 7, max_sge, 100), dst, 64, IBV_SEND_SIGNALED)))
+        return err;
+
+    // One SGE more: refused at once.
+    std::vector<ibv_sge> over = pieces(src, 7, max_sge + 1, 100);
+    ibv_send_wr wr{};
+    wr.wr_id = 2;
+    wr.opcode = IBV_WR_RDMA_WRITE;
+    wr.sg_list = over.data();
+    wr.num_sge = static_cast<int>(over.size());
+    wr.send_flags = IBV_SEND_SIGNALED;
+    wr.wr.rdma.remote_addr = dst->addr(8192);
+    wr.wr.rdma.rkey = dst->rkey();
+    ibv_send_wr* bad = nullptr;
+    if (auto err = expect_refused("WRITE with max_send_sge + 1 SGEs",
+                                  ibv_post_send(p.a.qp.get(), &wr, &bad), &wr, bad))
+        return err;
+
+    // Exactly max_inline_data bytes inline, then one byte more.
+    if (auto err = in("inline WRITE of max_inline_data bytes",
+                      write_ok(p, wait, 3, {src->sge(1000, max_inline)}, dst, 16384,
+                               IBV_SEND_SIGNALED | IBV_SEND_INLINE)))
+        return err;
+    ibv_sge big = src->sge(2000, max_inline + 1);
+    wr.wr_id = 4;
+    wr.sg_list = &big;
+    wr.num_sge = 1;
+    wr.send_flags = IBV_SEND_SIGNALED | IBV_SEND_INLINE;
+    bad = nullptr;
+    if (auto err = expect_refused("inline WRITE of max_inline_data + 1 bytes",
+                                  ibv_post_send(p.a.qp.get(), &wr, &bad), &wr, bad))
+        return err;
+
+    // Nothing of the refused requests ran, and the QP still works.
+    if (auto err = in("after the refusals",
+                      write_ok(p, wait, 5, {src->sge(3000, 4000)}, dst, 32768, IBV_SEND_SIGNALED)))
+        return err;
+    return expect_quiet(p);
+}
+
+Err scenario_caps_recv(Env& env, Rng& rng) {
+    const int wait = env.opt.wait_ms;
+    QpCaps caps;
+    caps.recv_sge = 1;
+    Pair p;
+    if (auto err = make_pair(env, rng, caps, &p))
+        return err;
+    const uint32_t max_sge = p.b.cap.max_recv_sge;
+    Region* src = nullptr;
+    Region* dst = nullptr;
+    if (auto err = p.a.add_region(16 * 1024, kLocal, &src))
+        return err;
+    if (auto err = p.b.add_region(16 * 1024, kLocal, &dst))
+        return err;
+    src->reset(rng.next());
+    dst->reset(rng.next());
+
+    std::vector<ibv_sge> over = pieces(dst, 0, max_sge + 1, 64);
+    ibv_recv_wr wr{};
+    wr.wr_id = 1;
+    wr.sg_list = over.data();
+    wr.num_sge = static_cast<int>(over.size());
+    ibv_recv_wr* bad = nullptr;
+    if (auto err = expect_refused("receive with max_recv_sge + 1 SGEs",
+                                  ibv_post_recv(p.b.qp.get(), &wr, &bad), &wr, bad))
+        return err;
+
+    // Exactly max_recv_sge SGEs: a SEND scatters over all of them.
+    std::vector<ibv_sge> exact = pieces(dst, 100, max_sge, 64);
+    if (auto err = post_recv(p.b, 2, exact))
+        return err;
+    const size_t total = size_t{max_sge} * 64;
+    if (auto err = post_msg(p.a, 3, {src->sge(11, total)}))
+        return err;
+    if (auto err = expect_wc(p.a, Queue::kSend, wait, {3, IBV_WC_SUCCESS, IBV_WC_SEND}))
+        return err;
+    ibv_wc wc{};
+    if (auto err = expect_wc(p.b, Queue::kRecv, wait, {2, IBV_WC_SUCCESS, IBV_WC_RECV}, &wc))
+        return err;
+    if (wc.byte_len != total)
+        return fail("B recv: byte_len %u, want %zu", wc.byte_len, total);
+    size_t from = 11;
+    for (const ibv_sge& s : exact) {
+        dst->expect(s.addr - dst->addr(), src->data() + from, s.length);
+        from += s.length;
+    }
+    if (auto err = dst->verify("B memory"))
+        return err;
+    return expect_quiet(p);
+}
+
+Err scenario_caps_srq(Env& env, Rng& /*rng*/) {
+    Pd pd(ibv_alloc_pd(env.a.ctx.get()));
+    if (!pd)
+        return fail("ibv_alloc_pd: %s", std::strerror(errno));
+    ibv_srq_init_attr init{};
+    init.attr.max_wr = 8;
+    init.attr.max_sge = 1;
+    ibv_srq* srq = ibv_create_srq(pd.get(), &init);
+    if (!srq)
+        return fail("ibv_create_srq: %s", std::strerror(errno));
+    std::vector<uint8_t> buf(4096);
+    Mr mr(ibv_reg_mr(pd.get(), buf.data(), buf.size(), kLocal));
+    Err result;
+    if (!mr) {
+        result = fail("ibv_reg_mr: %s", std::strerror(errno));
+    } else {
+        const uint32_t max_sge = init.attr.max_sge;
+        std::vector<ibv_sge> sge;
+        for (uint32_t i = 0; i <= max_sge; i++)
+            sge.push_back({reinterpret_cast<uintptr_t>(buf.data()) + i * 64, 64, mr->lkey});
+        ibv_recv_wr wr{};
+        wr.wr_id = 1;
+        wr.sg_list = sge.data();
+        wr.num_sge = static_cast<int>(max_sge + 1);
+        ibv_recv_wr* bad = nullptr;
+        result = expect_refused("SRQ receive with max_sge + 1 SGEs",
+                                ibv_post_srq_recv(srq, &wr, &bad), &wr, bad);
+        wr.num_sge = static_cast<int>(max_sge);
+        bad = nullptr;
+        if (!result) {
+            if (int ret = ibv_post_srq_recv(srq, &wr, &bad))
+                result = fail("SRQ receive with max_sge SGEs: %s", std::strerror(ret));
+        }
+    }
+    mr.reset();
+    if (int ret = ibv_destroy_srq(srq))
+        return result ? result : fail("ibv_destroy_srq: %s", std::strerror(ret));
+    return result;
+}
+
+}  // namespace rc_check
