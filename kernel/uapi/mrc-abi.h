@@ -12,7 +12,7 @@
 /*
  * Out-of-tree drivers have no value in enum rdma_driver_id. This private
  * value ("mrc" in ASCII) sits far above the upstream range; the provider
- * matches on it and falls back to the device name.
+ * claims a device on it alone (never on its name, which any driver may use).
  */
 #define MRC_DRIVER_ID 0x6d7263
 
@@ -21,9 +21,6 @@
 
 /* Default UDP destination port; rxe owns 4791, so MRC can run beside it. */
 #define MRC_DEFAULT_UDP_PORT 4792
-
-/* Name prefix the provider accepts when the driver id is not reported. */
-#define MRC_DEVICE_NAME_PREFIX "mrc"
 
 /*
  * Queues (SQ, RQ, SRQ, CQ) are rings of fixed-size slots in memory shared
