@@ -158,6 +158,9 @@ int mrc_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 		       mrc_ring_slot(&cq->ring, cons + i), cq->ring.slot_size);
 		mrc_ring_produce(&new_ring);
 	}
+	/* An overflowed CQ stays in error; ordered after the moved CQEs. */
+	smp_store_release(&new_ring.ctrl->flags,
+			  cq->overflowed ? MRC_RING_F_CQ_OVERFLOW : 0);
 	old_ring = cq->ring;
 	cq->ring = new_ring;
 	ibcq->cqe = mrc_ring_num_slots(&cq->ring) - 1;
@@ -257,10 +260,12 @@ static bool mrc_cq_full(struct mrc_cq *cq)
 /*
  * A completion found the CQ full, or already in the error state. Nothing is
  * written, so the completions queued stay intact and in order. The first
- * overflow puts the CQ in the error state for good and raises
- * IB_EVENT_CQ_ERR; each QP that then has a completion for it goes to the
- * error state (IB_EVENT_QP_FATAL, IB's local work queue catastrophic
- * error): its work requests can no longer be accounted for.
+ * overflow puts the CQ in the error state for good, raises IB_EVENT_CQ_ERR
+ * and flags the ring (MRC_RING_F_CQ_OVERFLOW) so that a user poller, once
+ * it has drained what is queued, gets an error rather than an empty CQ
+ * forever. Each QP that then has a completion for it goes to the error
+ * state (IB_EVENT_QP_FATAL, IB's local work queue catastrophic error): its
+ * work requests can no longer be accounted for.
  */
 static void mrc_cq_overflow(struct mrc_cq *cq, struct ib_qp *qp, bool first,
 			    u32 pending)
@@ -306,6 +311,8 @@ int mrc_cq_post(struct mrc_cq *cq, const struct mrc_cqe *cqe,
 	if (cq->overflowed || mrc_cq_full(cq)) {
 		first = !cq->overflowed;
 		cq->overflowed = true;
+		/* Ordered after every completion produced before it. */
+		smp_store_release(&cq->ring.ctrl->flags, MRC_RING_F_CQ_OVERFLOW);
 		pending = mrc_cq_pending(cq);
 		spin_unlock_irqrestore(&cq->lock, flags);
 		mrc_cq_overflow(cq, qp, first, pending);

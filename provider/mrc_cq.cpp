@@ -2,8 +2,9 @@
 //
 // Completion queues: the kernel produces completions into a ring mapped from
 // the uverbs fd; poll_cq consumes them without a system call. A CQ that
-// overflows needs nothing here: the kernel stops writing to the ring and
-// reports IBV_EVENT_CQ_ERR, and what is queued stays pollable.
+// overflows is in error for good: the kernel stops writing to the ring,
+// raises IBV_EVENT_CQ_ERR and flags the ring; poll_cq returns what is
+// queued, then -EOVERFLOW (poll_ring()).
 #include <algorithm>
 #include <cerrno>
 #include <mutex>
@@ -22,6 +23,7 @@ struct Cq {
     ibv_cq cq;  // what libibverbs sees; filled by ibv_cmd_create_cq
     SpinLock lock;
     MappedRing ring;  // empty only after a resize whose new ring failed to map
+    bool resizing;    // under lock: the kernel may be moving completions
 };
 
 Cq* to_cq(ibv_cq* cq) noexcept {
@@ -62,27 +64,59 @@ ibv_cq* create_cq(ibv_context* context, int cqe, ibv_comp_channel* channel,
 int poll_cq(ibv_cq* ibcq, int num_entries, ibv_wc* wc) noexcept {
     Cq* cq = to_cq(ibcq);
     std::lock_guard<SpinLock> guard(cq->lock);
+    if (cq->resizing) {
+        return 0;  // what is queued moves to the new ring; poll it there
+    }
     if (cq->ring.ring.empty()) {
         return -EIO;
     }
-
-    ConsumeBatch batch(cq->ring.ring);
-    if (batch.overrun()) {
-        return -EIO;  // the kernel's prod is corrupt: no slot can be trusted
-    }
-    uint32_t n = std::min(batch.ready(), static_cast<uint32_t>(std::max(num_entries, 0)));
-    for (uint32_t i = 0; i < n; ++i) {
-        slot_to_wc(batch.slot(i), wc[i]);
-    }
-    batch.release(n);
-    return static_cast<int>(n);
+    return poll_ring(cq->ring.ring, num_entries, wc);
 }
+
+namespace {
+
+// Marks cq as resizing for the life of the guard, so that pollers never
+// consume from a ring whose completions the kernel is moving (they would be
+// returned twice), without holding the spinlock across system calls.
+class ResizeGuard {
+public:
+    explicit ResizeGuard(Cq& cq) noexcept : cq_(cq) {
+        std::lock_guard<SpinLock> guard(cq_.lock);
+        owner_ = !cq_.resizing;
+        cq_.resizing = true;
+    }
+    ResizeGuard(const ResizeGuard&) = delete;
+    ResizeGuard& operator=(const ResizeGuard&) = delete;
+    ~ResizeGuard() {
+        if (owner_) {
+            std::lock_guard<SpinLock> guard(cq_.lock);
+            cq_.resizing = false;
+        }
+    }
+    // False when another thread is resizing the same CQ.
+    bool owner() const noexcept { return owner_; }
+    // Puts fresh in place of the current ring; returns the old one so that
+    // the caller unmaps it after the lock is dropped.
+    MappedRing swap(MappedRing&& fresh) noexcept {
+        std::lock_guard<SpinLock> guard(cq_.lock);
+        MappedRing old = std::move(cq_.ring);
+        cq_.ring = std::move(fresh);
+        return old;
+    }
+
+private:
+    Cq& cq_;
+    bool owner_;
+};
+
+}  // namespace
 
 int resize_cq(ibv_cq* ibcq, int cqe) noexcept {
     Cq* cq = to_cq(ibcq);
-    // Pollers wait while the kernel moves unpolled completions to the new
-    // ring: they must never read the old one after that.
-    std::lock_guard<SpinLock> guard(cq->lock);
+    ResizeGuard resize(*cq);
+    if (!resize.owner()) {
+        return EBUSY;
+    }
 
     struct ibv_resize_cq cmd {};
     ResizeCqResp resp;
@@ -95,7 +129,7 @@ int resize_cq(ibv_cq* ibcq, int cqe) noexcept {
     // mapped the CQ is left without a ring and poll_cq reports the error.
     MappedRing fresh;
     ret = map_ring(ibcq->context->cmd_fd, resp.driver().ring, sizeof(mrc_cqe), fresh);
-    cq->ring = std::move(fresh);  // unmaps the old ring
+    resize.swap(std::move(fresh));  // the old ring is unmapped on return
     return ret;
 }
 

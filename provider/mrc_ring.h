@@ -91,6 +91,11 @@ public:
     uint32_t acquire_cons() const noexcept {
         return __atomic_load_n(&ctrl()->cons, __ATOMIC_ACQUIRE);
     }
+    // The kernel's MRC_RING_F_* word: acquire, so that everything it
+    // produced before setting a flag is visible once the flag is.
+    uint32_t acquire_flags() const noexcept {
+        return __atomic_load_n(&ctrl()->flags, __ATOMIC_ACQUIRE);
+    }
     // Our own counter: only this side stores it, under the caller's lock.
     uint32_t own_prod() const noexcept { return __atomic_load_n(&ctrl()->prod, __ATOMIC_RELAXED); }
     uint32_t own_cons() const noexcept { return __atomic_load_n(&ctrl()->cons, __ATOMIC_RELAXED); }

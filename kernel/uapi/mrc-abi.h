@@ -35,17 +35,33 @@
  * writes as untrusted: it copies each slot once and validates it.
  *
  * Producers: provider for SQ, RQ and SRQ; kernel for CQ.
+ *
+ * flags belongs to the kernel: it sets MRC_RING_F_CQ_OVERFLOW in a CQ's
+ * ring (with a release store, after the last completion it produced) when
+ * a completion found the CQ full. The CQ is then in the error state for
+ * good: nothing more is produced, the completions queued stay valid, and
+ * the kernel raises IB_EVENT_CQ_ERR. The provider's poll_cq returns those
+ * queued completions, then -EOVERFLOW.
  */
 struct mrc_ring_ctrl {
 	__u32 prod;
-	__u32 reserved0[15];	/* prod and cons on separate cache lines */
+	__u32 flags;		/* MRC_RING_F_*, kernel-written */
+	__u32 reserved0[14];	/* prod and cons on separate cache lines */
 	__u32 cons;
 	__u32 reserved1[15];
 };
 
+#define MRC_RING_F_CQ_OVERFLOW	0x1
+
 #define MRC_RING_SLOTS_OFFSET	128
 
-/* Where a ring lives; part of the create responses. */
+/*
+ * Where a ring lives; part of the create responses. A queue's slots are
+ * sized for what create granted and reported in ib_qp_cap / ib_srq_attr
+ * (max_send_sge, max_inline_data, max_recv_sge, max_sge): the kernel
+ * fails a slot that exceeds those caps, so the provider refuses such a
+ * work request with EINVAL before publishing it.
+ */
 struct mrc_ring_info {
 	__aligned_u64 mmap_offset;
 	__u32 mmap_size;
