@@ -44,6 +44,9 @@ struct mrc_cq {
 	struct ib_cq ibcq;
 	spinlock_t lock; /* protects ring production and notify */
 	struct mrc_ring ring;
+	struct mrc_ring next;	/* prepared by a two-step resize */
+	struct mrc_ring_info next_info;
+	int next_cqe;
 	u8 notify;
 	bool overflowed;
 	bool is_user;

@@ -5,7 +5,6 @@
 // overflows is in error for good: the kernel stops writing to the ring,
 // raises IBV_EVENT_CQ_ERR and flags the ring; poll_cq returns what is
 // queued, then -EOVERFLOW (poll_ring()).
-#include <algorithm>
 #include <cerrno>
 #include <mutex>
 #include <utility>
@@ -111,24 +110,71 @@ private:
 
 }  // namespace
 
+namespace {
+
+// ibv_resize_cq followed by the driver's command, as ibv_cmd_resize_cq
+// sends it (the kernel sees the tail as udata).
+struct ResizeCqCmd {
+    struct ibv_resize_cq core;  // "struct": ibv_resize_cq is also a function
+    mrc_resize_cq_cmd driver;
+};
+static_assert(offsetof(ResizeCqCmd, driver) == sizeof(struct ibv_resize_cq));
+
+// One resize command with MRC_RESIZE_CQ_* flags; info is the ring it names.
+int resize_command(ibv_cq* ibcq, int cqe, uint32_t flags, mrc_ring_info& info) noexcept {
+    ResizeCqCmd cmd{};
+    cmd.driver.flags = flags;
+    ResizeCqResp resp;
+    int ret = ibv_cmd_resize_cq(ibcq, cqe, &cmd.core, sizeof(cmd), resp.core(), resp.size());
+    if (ret == 0) {
+        info = resp.driver().ring;
+    }
+    return ret;
+}
+
+}  // namespace
+
+// In two steps (mrc-abi.h, struct mrc_resize_cq_cmd): the kernel prepares
+// the new ring, we map it, and only then does the kernel move to it. Any
+// failure before the commit leaves the CQ on its old ring, still polled.
 int resize_cq(ibv_cq* ibcq, int cqe) noexcept {
     Cq* cq = to_cq(ibcq);
     ResizeGuard resize(*cq);
     if (!resize.owner()) {
         return EBUSY;
     }
+    const int fd = ibcq->context->cmd_fd;
 
-    struct ibv_resize_cq cmd {};
-    ResizeCqResp resp;
-    int ret = ibv_cmd_resize_cq(ibcq, cqe, &cmd, sizeof(cmd), resp.core(), resp.size());
+    mrc_ring_info info{};
+    int ret = resize_command(ibcq, cqe, MRC_RESIZE_CQ_PREPARE, info);
     if (ret != 0) {
         return ret;  // the old ring stays in use
     }
-
-    // The kernel now produces into the new ring only. If it cannot be
-    // mapped the CQ is left without a ring and poll_cq reports the error.
     MappedRing fresh;
-    ret = map_ring(ibcq->context->cmd_fd, resp.driver().ring, sizeof(mrc_cqe), fresh);
+    ret = map_ring(fd, info, sizeof(mrc_cqe), fresh);
+    if ((info.flags & MRC_RING_INFO_F_PREPARED) == 0) {
+        // A kernel without the two steps switched at once: the new ring is
+        // the only one, or the CQ is lost if it failed to map (poll_cq
+        // then reports -EIO).
+        resize.swap(std::move(fresh));  // the old ring is unmapped on return
+        return ret;
+    }
+    if (ret != 0) {
+        return ret;  // not committed: the CQ keeps its old ring
+    }
+
+    mrc_ring_info committed{};
+    ret = resize_command(ibcq, cqe, MRC_RESIZE_CQ_COMMIT, committed);
+    if (ret != 0) {
+        return ret;  // e.g. more completions queued than cqe: nothing moved
+    }
+    if (committed.mmap_offset != info.mmap_offset) {
+        // Not the ring prepared: the kernel switched to one we must map.
+        ret = map_ring(fd, committed, sizeof(mrc_cqe), fresh);
+        if (ret != 0) {
+            fresh = MappedRing{};
+        }
+    }
     resize.swap(std::move(fresh));  // the old ring is unmapped on return
     return ret;
 }

@@ -67,8 +67,11 @@ struct mrc_ring_info {
 	__u32 mmap_size;
 	__u32 num_slots;	/* a power of two */
 	__u32 slot_size;	/* bytes, a multiple of 64 */
-	__u32 reserved;
+	__u32 flags;		/* MRC_RING_INFO_F_* */
 };
+
+/* A resize reply describing a ring that is prepared, not yet in use. */
+#define MRC_RING_INFO_F_PREPARED	0x1
 
 struct mrc_sge {
 	__aligned_u64 addr;
@@ -139,6 +142,27 @@ struct mrc_cqe {
  * kernel fails a create_cq, create_qp or create_srq whose driver input is
  * not all zero with EINVAL.
  */
+
+/*
+ * Driver data of ibv_resize_cq commands, optional. Without it (or with
+ * flags 0) the kernel moves the CQ to its new ring at once, so a provider
+ * whose mmap of that ring then fails has lost the CQ. In two steps that
+ * cannot happen: MRC_RESIZE_CQ_PREPARE allocates the new ring and
+ * describes it (ring.flags has MRC_RING_INFO_F_PREPARED; an older kernel,
+ * which ignores the command, leaves it clear and has already switched);
+ * the provider maps it and sends MRC_RESIZE_CQ_COMMIT with the same cqe,
+ * which moves the queued completions and switches. If the mmap fails, the
+ * provider does not commit and the CQ keeps its old ring; a prepared ring
+ * is freed by the next prepare or by destroy.
+ */
+struct mrc_resize_cq_cmd {
+	__u32 flags;		/* one of MRC_RESIZE_CQ_* */
+	__u32 reserved;
+};
+
+#define MRC_RESIZE_CQ_PREPARE	0x1
+#define MRC_RESIZE_CQ_COMMIT	0x2
+#define MRC_RESIZE_CQ_FLAGS	(MRC_RESIZE_CQ_PREPARE | MRC_RESIZE_CQ_COMMIT)
 
 /* Driver data of ibv_create_cq / ibv_resize_cq responses. */
 struct mrc_create_cq_resp {

@@ -92,6 +92,7 @@ Err scenario_resize_grow(Env& env, Rng& rng);
 Err scenario_resize_shrink(Env& env, Rng& rng);
 Err scenario_resize_below_pending(Env& env, Rng& rng);
 Err scenario_resize_in_flight(Env& env, Rng& rng);
+Err scenario_resize_map_fails(Env& env, Rng& rng);
 
 }  // namespace cq_check
 
