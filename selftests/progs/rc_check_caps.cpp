@@ -29,6 +29,8 @@ std::vector<ibv_sge> pieces(const Region* r, size_t off, uint32_t n, size_t len)
 }
 
 // The post must fail with EINVAL naming wr, as ibv_post_send(3) promises.
+// Takes the post's result and *bad_wr after the call (not as arguments of
+// one call: their evaluation order is unspecified).
 template <typename Wr>
 Err expect_refused(const char* what, int ret, const Wr* wr, const Wr* bad) {
     if (ret != EINVAL)
@@ -94,8 +96,8 @@ Err scenario_caps_send(Env& env, Rng& rng) {
     wr.wr.rdma.remote_addr = dst->addr(8192);
     wr.wr.rdma.rkey = dst->rkey();
     ibv_send_wr* bad = nullptr;
-    if (auto err = expect_refused("WRITE with max_send_sge + 1 SGEs",
-                                  ibv_post_send(p.a.qp.get(), &wr, &bad), &wr, bad))
+    int ret = ibv_post_send(p.a.qp.get(), &wr, &bad);
+    if (auto err = expect_refused("WRITE with max_send_sge + 1 SGEs", ret, &wr, bad))
         return err;
 
     // Exactly max_inline_data bytes inline, then one byte more.
@@ -109,8 +111,8 @@ Err scenario_caps_send(Env& env, Rng& rng) {
     wr.num_sge = 1;
     wr.send_flags = IBV_SEND_SIGNALED | IBV_SEND_INLINE;
     bad = nullptr;
-    if (auto err = expect_refused("inline WRITE of max_inline_data + 1 bytes",
-                                  ibv_post_send(p.a.qp.get(), &wr, &bad), &wr, bad))
+    ret = ibv_post_send(p.a.qp.get(), &wr, &bad);
+    if (auto err = expect_refused("inline WRITE of max_inline_data + 1 bytes", ret, &wr, bad))
         return err;
 
     // Nothing of the refused requests ran, and the QP still works.
@@ -143,8 +145,8 @@ Err scenario_caps_recv(Env& env, Rng& rng) {
     wr.sg_list = over.data();
     wr.num_sge = static_cast<int>(over.size());
     ibv_recv_wr* bad = nullptr;
-    if (auto err = expect_refused("receive with max_recv_sge + 1 SGEs",
-                                  ibv_post_recv(p.b.qp.get(), &wr, &bad), &wr, bad))
+    int ret = ibv_post_recv(p.b.qp.get(), &wr, &bad);
+    if (auto err = expect_refused("receive with max_recv_sge + 1 SGEs", ret, &wr, bad))
         return err;
 
     // Exactly max_recv_sge SGEs: a SEND scatters over all of them.
@@ -196,12 +198,13 @@ Err scenario_caps_srq(Env& env, Rng& /*rng*/) {
         wr.sg_list = sge.data();
         wr.num_sge = static_cast<int>(max_sge + 1);
         ibv_recv_wr* bad = nullptr;
-        result = expect_refused("SRQ receive with max_sge + 1 SGEs",
-                                ibv_post_srq_recv(srq, &wr, &bad), &wr, bad);
+        int ret = ibv_post_srq_recv(srq, &wr, &bad);
+        result = expect_refused("SRQ receive with max_sge + 1 SGEs", ret, &wr, bad);
         wr.num_sge = static_cast<int>(max_sge);
         bad = nullptr;
         if (!result) {
-            if (int ret = ibv_post_srq_recv(srq, &wr, &bad))
+            ret = ibv_post_srq_recv(srq, &wr, &bad);
+            if (ret)
                 result = fail("SRQ receive with max_sge SGEs: %s", std::strerror(ret));
         }
     }
