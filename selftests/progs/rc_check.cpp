@@ -47,6 +47,8 @@ const Scenario kScenarios[] = {
     {"caps-send", scenario_caps_send, true},
     {"caps-recv", scenario_caps_recv, true},
     {"caps-srq", scenario_caps_srq, true},
+    {"raw-send-reserved", scenario_raw_send_reserved, true},
+    {"raw-send-flags", scenario_raw_send_flags, true},
     {"retry-exceeded", scenario_retry_exceeded, false},
 };
 

@@ -1,18 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// mrc-rc-check scenarios on the caps ibv_create_qp and ibv_create_srq
-// report: a work request that uses exactly the reported max_send_sge,
+// mrc-rc-check scenarios on the uAPI. The caps ibv_create_qp and
+// ibv_create_srq report: a work request that uses exactly the reported max_send_sge,
 // max_inline_data or max_recv_sge (SRQ: max_sge) works and carries its data;
 // one beyond them is refused by the post call with EINVAL and *bad_wr set,
 // before anything reaches the queue, and the QP goes on working. The rings
 // behind a QP are rounded up to 64-byte slots that often hold more than
 // the caps, so these are the limits the provider must enforce itself.
+// And the kernel's own check of what a program writes into its SQ ring
+// directly, past the provider: a slot with a reserved field set or an
+// unknown send_flags bit completes in error, never runs.
 
 #include "rc_check_scenarios.h"
 
 #include <cerrno>
+#include <cinttypes>
+#include <cstdio>
 #include <cstring>
 #include <vector>
+
+#include "mrc-abi.h"
 
 namespace rc_check {
 
@@ -58,7 +65,105 @@ Err write_ok(Pair& p, int wait, uint64_t wr_id, const std::vector<ibv_sge>& sge,
     return dst->verify("B memory");
 }
 
+// A's SQ ring, found among the process's mappings of the uverbs device as
+// the one whose slot 0 holds the WRITE wr_id kProbeId to raddr that A
+// posted first. Its slot size follows from the mapping's length and the
+// ring's num_slots (max_send_wr): the mapping is the page-rounded
+// MRC_RING_SLOTS_OFFSET + num_slots * slot_size, slot_size a multiple of 64.
+constexpr uint64_t kProbeId = 0x5eed5eed0001;
+
+struct RawRing {
+    uint8_t* base = nullptr;
+    size_t slot_size = 0;
+    mrc_ring_ctrl* ctrl() const { return reinterpret_cast<mrc_ring_ctrl*>(base); }
+    uint8_t* slot(uint32_t i) const { return base + MRC_RING_SLOTS_OFFSET + i * slot_size; }
+};
+
+Err find_sq(const Endpoint& ep, uint64_t raddr, RawRing* out) {
+    FILE* f = std::fopen("/proc/self/maps", "r");
+    if (!f)
+        return fail("/proc/self/maps: %s", std::strerror(errno));
+    char line[512];
+    const uint32_t n = ep.cap.max_send_wr;
+    while (std::fgets(line, sizeof(line), f)) {
+        uintptr_t lo = 0, hi = 0;
+        if (!std::strstr(line, "/dev/infiniband/uverbs") ||
+            std::sscanf(line, "%" SCNxPTR "-%" SCNxPTR, &lo, &hi) != 2 ||
+            hi - lo < MRC_RING_SLOTS_OFFSET + sizeof(mrc_send_wqe))
+            continue;
+        auto* base = reinterpret_cast<uint8_t*>(lo);
+        mrc_send_wqe w;
+        std::memcpy(&w, base + MRC_RING_SLOTS_OFFSET, sizeof(w));
+        if (w.wr_id != kProbeId || w.opcode != IBV_WR_RDMA_WRITE || w.remote_addr != raddr)
+            continue;
+        std::fclose(f);
+        out->base = base;
+        out->slot_size = ((hi - lo - MRC_RING_SLOTS_OFFSET) / n) & ~size_t{63};
+        return std::nullopt;
+    }
+    std::fclose(f);
+    return fail("A's SQ ring not found among the uverbs mappings");
+}
+
+// Posts a good WRITE through the provider, then writes a copy of it into
+// the next SQ slot directly with `spoil` applied, then a good WRITE again
+// through the provider (which rings the doorbell). The spoiled slot must
+// complete with IBV_WC_LOC_QP_OP_ERR and the one after it be flushed.
+Err raw_slot_refused(Env& env, Rng& rng, const char* what, void (*spoil)(mrc_send_wqe&)) {
+    const int wait = env.opt.wait_ms;
+    Pair p;
+    if (auto err = make_pair(env, rng, QpCaps{}, &p))
+        return err;
+    Region* src = nullptr;
+    Region* dst = nullptr;
+    if (auto err = p.a.add_region(4096, kLocal, &src))
+        return err;
+    if (auto err = p.b.add_region(4096, kDefaultAccess, &dst))
+        return err;
+    src->reset(rng.next());
+    dst->reset(rng.next());
+    if (auto err = write_ok(p, wait, kProbeId, {src->sge(0, 100)}, dst, 0, IBV_SEND_SIGNALED))
+        return err;
+    RawRing sq;
+    if (auto err = find_sq(p.a, dst->addr(0), &sq))
+        return err;
+    const uint32_t prod = sq.ctrl()->prod;
+    if (prod != 1)
+        return fail("A's SQ: prod %u after one post", prod);
+
+    mrc_send_wqe w;
+    std::memcpy(&w, sq.slot(0), sizeof(w));
+    w.wr_id = 2;
+    w.remote_addr = dst->addr(1024);
+    spoil(w);
+    std::memcpy(sq.slot(1), &w, sizeof(w));
+    std::memcpy(sq.slot(1) + sizeof(w), sq.slot(0) + sizeof(w), sizeof(mrc_sge));
+    __atomic_store_n(&sq.ctrl()->prod, 2u, __ATOMIC_RELEASE);
+    if (auto err = post_rdma(p.a, IBV_WR_RDMA_WRITE, 3, {src->sge(200, 100)}, dst->addr(2048),
+                             dst->rkey()))
+        return err;
+    if (auto err = in(what, expect_wc(p.a, Queue::kSend, wait, {2, IBV_WC_LOC_QP_OP_ERR})))
+        return err;
+    if (auto err = in(what, expect_wc(p.a, Queue::kSend, wait, {3, IBV_WC_WR_FLUSH_ERR})))
+        return err;
+    // Neither WRITE reached B.
+    return in(what, dst->verify("B memory"));
+}
+
 }  // namespace
+
+Err scenario_raw_send_reserved(Env& env, Rng& rng) {
+    if (auto err = raw_slot_refused(env, rng, "SQ slot with reserved0 set",
+                                    [](mrc_send_wqe& w) { w.reserved0 = 1; }))
+        return err;
+    return raw_slot_refused(env, rng, "SQ slot with reserved1 set",
+                            [](mrc_send_wqe& w) { w.reserved1 = 0x80000000; });
+}
+
+Err scenario_raw_send_flags(Env& env, Rng& rng) {
+    return raw_slot_refused(env, rng, "SQ slot with send_flags bit 5",
+                            [](mrc_send_wqe& w) { w.send_flags |= 1u << 5; });
+}
 
 Err scenario_caps_send(Env& env, Rng& rng) {
     const int wait = env.opt.wait_ms;
