@@ -21,7 +21,7 @@ namespace {
 struct Cq {
     ibv_cq cq;  // what libibverbs sees; filled by ibv_cmd_create_cq
     SpinLock lock;
-    MappedRing ring;  // empty only after a resize whose new ring failed to map
+    MappedRing ring;  // empty only if an older kernel's resize failed to map
     bool resizing;    // under lock: the kernel may be moving completions
 };
 
@@ -51,7 +51,12 @@ ibv_cq* create_cq(ibv_context* context, int cqe, ibv_comp_channel* channel,
         return nullptr;
     }
 
-    ret = map_ring(context->cmd_fd, resp.driver().ring, sizeof(mrc_cqe), cq->ring);
+    // The ring must hold the depth reported (cq.cqe) with a slot to spare.
+    mrc_ring_info info = resp.driver().ring;
+    ret = cq->cq.cqe < 1 || static_cast<uint32_t>(cq->cq.cqe) >= info.num_slots ? EPROTO : 0;
+    if (ret == 0) {
+        ret = map_ring(context->cmd_fd, info, sizeof(mrc_cqe), cq->ring);
+    }
     if (ret != 0) {
         ibv_cmd_destroy_cq(&cq->cq);
         errno = ret;
