@@ -8,6 +8,22 @@
 #include "mrc_obj.h"
 #include "mrc_qp.h"
 
+/*
+ * The uAPI layout, pinned: mrc-abi.h uses only fixed-width, explicitly
+ * padded fields, so 32- and 64-bit programs see these same sizes.
+ */
+static_assert(sizeof(struct mrc_ring_ctrl) == MRC_RING_SLOTS_OFFSET);
+static_assert(offsetof(struct mrc_ring_ctrl, cons) == 64);
+static_assert(sizeof(struct mrc_ring_info) == 24);
+static_assert(sizeof(struct mrc_sge) == 16);
+static_assert(sizeof(struct mrc_send_wqe) == 64);
+static_assert(sizeof(struct mrc_recv_wqe) == 16);
+static_assert(sizeof(struct mrc_cqe) == 48);
+static_assert(sizeof(struct mrc_create_cq_resp) == 24);
+static_assert(sizeof(struct mrc_create_qp_resp) == 48);
+static_assert(sizeof(struct mrc_create_srq_resp) == 24);
+static_assert(sizeof(struct mrc_resize_cq_cmd) == 8);
+
 /* Kernel rings carry the QP pointer ib_poll_cq() users expect. */
 struct mrc_kcqe {
 	struct mrc_cqe cqe;
@@ -51,6 +67,10 @@ int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		return -EINVAL;
 	if (attr->comp_vector >= ibcq->device->num_comp_vectors)
 		return -EINVAL;
+	/* No driver input is defined yet: only zeros, so it can get one. */
+	if (udata && udata->inlen &&
+	    !ib_is_udata_cleared(udata, 0, udata->inlen))
+		return -EINVAL;
 
 	spin_lock_init(&cq->lock);
 	cq->is_user = !!udata;
@@ -79,7 +99,11 @@ int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
  */
 int mrc_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 {
-	mrc_ring_destroy(&to_mrc_cq(ibcq)->ring);
+	struct mrc_cq *cq = to_mrc_cq(ibcq);
+
+	if (cq->next.ctrl)
+		mrc_ring_destroy(&cq->next);
+	mrc_ring_destroy(&cq->ring);
 	return 0;
 }
 
@@ -87,6 +111,106 @@ int mrc_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 static u32 mrc_cq_pending(struct mrc_cq *cq)
 {
 	return mrc_ring_num_slots(&cq->ring) - mrc_ring_space(&cq->ring);
+}
+
+/*
+ * Move the queued completions, in order, to the front of @new_ring and make
+ * it the CQ's ring; the old ring is destroyed. On failure @new_ring is.
+ */
+static int mrc_cq_switch(struct mrc_cq *cq, struct mrc_ring *new_ring,
+			 int cqe)
+{
+	struct mrc_ring old_ring;
+	u32 pending, cons, i;
+
+	spin_lock_irq(&cq->lock);
+	pending = mrc_cq_pending(cq);
+	if (pending > (u32)cqe) {
+		spin_unlock_irq(&cq->lock);
+		ibdev_dbg(cq->ibcq.device, "cq %u: cannot resize to %d, %u completions queued\n",
+			  cq->ibcq.res.id, cqe, pending);
+		mrc_ring_destroy(new_ring);
+		return -EINVAL;
+	}
+	cons = cq->ring.own - pending;
+	for (i = 0; i < pending; i++) {
+		memcpy(mrc_ring_slot(new_ring, i),
+		       mrc_ring_slot(&cq->ring, cons + i), cq->ring.slot_size);
+		mrc_ring_produce(new_ring);
+	}
+	/* An overflowed CQ stays in error; ordered after the moved CQEs. */
+	smp_store_release(&new_ring->ctrl->flags,
+			  cq->overflowed ? MRC_RING_F_CQ_OVERFLOW : 0);
+	old_ring = cq->ring;
+	cq->ring = *new_ring;
+	cq->ibcq.cqe = mrc_ring_num_slots(&cq->ring) - 1;
+	spin_unlock_irq(&cq->lock);
+
+	mrc_ring_destroy(&old_ring);
+	return 0;
+}
+
+/* The MRC_RESIZE_CQ_* flags of a resize command; 0 without driver input. */
+static int mrc_cq_resize_flags(struct ib_udata *udata, u32 *flags)
+{
+	struct mrc_resize_cq_cmd cmd = {};
+	size_t len;
+
+	*flags = 0;
+	if (!udata || !udata->inlen)
+		return 0;
+	len = min_t(size_t, udata->inlen, sizeof(cmd));
+	if (ib_copy_from_udata(&cmd, udata, len))
+		return -EFAULT;
+	if (udata->inlen > sizeof(cmd) &&
+	    !ib_is_udata_cleared(udata, sizeof(cmd), udata->inlen - sizeof(cmd)))
+		return -EINVAL;
+	if (cmd.reserved || (cmd.flags & ~MRC_RESIZE_CQ_FLAGS) ||
+	    cmd.flags == MRC_RESIZE_CQ_FLAGS)
+		return -EINVAL;
+	*flags = cmd.flags;
+	return 0;
+}
+
+/* Keep @ring as the CQ's prepared ring, dropping an older one. */
+static void mrc_cq_keep_prepared(struct mrc_cq *cq, struct mrc_ring *ring,
+				 const struct mrc_ring_info *info, int cqe)
+{
+	struct mrc_ring old;
+
+	spin_lock_irq(&cq->lock);
+	old = cq->next;
+	cq->next = *ring;
+	cq->next_info = *info;
+	cq->next_cqe = cqe;
+	spin_unlock_irq(&cq->lock);
+	if (old.ctrl)
+		mrc_ring_destroy(&old);
+}
+
+/* Second step: switch to the ring the first step prepared for @cqe. */
+static int mrc_cq_commit(struct mrc_cq *cq, int cqe, struct ib_udata *udata)
+{
+	struct mrc_ring_info info;
+	struct mrc_ring ring;
+	int err;
+
+	spin_lock_irq(&cq->lock);
+	if (!cq->next.ctrl || cq->next_cqe != cqe) {
+		spin_unlock_irq(&cq->lock);
+		return -EINVAL;
+	}
+	ring = cq->next;
+	info = cq->next_info;
+	memset(&cq->next, 0, sizeof(cq->next));
+	spin_unlock_irq(&cq->lock);
+
+	err = mrc_cq_copy_resp(udata, &info);
+	if (err) {
+		mrc_ring_destroy(&ring);
+		return err;
+	}
+	return mrc_cq_switch(cq, &ring, cqe);
 }
 
 /**
@@ -97,6 +221,9 @@ static u32 mrc_cq_pending(struct mrc_cq *cq)
  *
  * Pending completions move, in order, to the front of a new ring; the
  * caller unmaps the old one. An overflowed CQ stays in the error state.
+ * A provider may split this in two (struct mrc_resize_cq_cmd): prepare
+ * the new ring, map it, then commit, so that a failed mmap leaves the CQ
+ * on its old ring.
  *
  * Return: 0 or a negative errno: -EINVAL when @cqe is out of range or
  * below the number of completions queued, with the CQ left as it was.
@@ -106,47 +233,35 @@ int mrc_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata)
 	struct mrc_cq *cq = to_mrc_cq(ibcq);
 	struct ib_ucontext *uctx = mrc_udata_ucontext(udata);
 	struct mrc_ring_info info;
-	struct mrc_ring new_ring, old_ring;
-	u32 pending, cons, i;
+	struct mrc_ring new_ring;
+	u32 flags;
 	int err;
 
 	if (cqe < 1 || cqe > MRC_MAX_CQE)
 		return -EINVAL;
+	err = mrc_cq_resize_flags(udata, &flags);
+	if (err)
+		return err;
+	if (flags & MRC_RESIZE_CQ_COMMIT)
+		return mrc_cq_commit(cq, cqe, udata);
+
 	err = mrc_ring_init(&new_ring, cqe + 1, cq->ring.slot_size, uctx, &info);
 	if (err)
 		return err;
+	if (flags & MRC_RESIZE_CQ_PREPARE)
+		info.flags = MRC_RING_INFO_F_PREPARED;
 	if (udata) {
 		err = mrc_cq_copy_resp(udata, &info);
-		if (err)
-			goto out_destroy_new;
+		if (err) {
+			mrc_ring_destroy(&new_ring);
+			return err;
+		}
 	}
-
-	spin_lock_irq(&cq->lock);
-	pending = mrc_cq_pending(cq);
-	if (pending > (u32)cqe) {
-		spin_unlock_irq(&cq->lock);
-		ibdev_dbg(ibcq->device, "cq %u: cannot resize to %d, %u completions queued\n",
-			  ibcq->res.id, cqe, pending);
-		err = -EINVAL;
-		goto out_destroy_new;
+	if (flags & MRC_RESIZE_CQ_PREPARE) {
+		mrc_cq_keep_prepared(cq, &new_ring, &info, cqe);
+		return 0;
 	}
-	cons = cq->ring.own - pending;
-	for (i = 0; i < pending; i++) {
-		memcpy(mrc_ring_slot(&new_ring, i),
-		       mrc_ring_slot(&cq->ring, cons + i), cq->ring.slot_size);
-		mrc_ring_produce(&new_ring);
-	}
-	old_ring = cq->ring;
-	cq->ring = new_ring;
-	ibcq->cqe = mrc_ring_num_slots(&cq->ring) - 1;
-	spin_unlock_irq(&cq->lock);
-
-	mrc_ring_destroy(&old_ring);
-	return 0;
-
-out_destroy_new:
-	mrc_ring_destroy(&new_ring);
-	return err;
+	return mrc_cq_switch(cq, &new_ring, cqe);
 }
 
 static void mrc_cqe_to_wc(const struct mrc_kcqe *k, struct ib_wc *wc)
@@ -235,10 +350,12 @@ static bool mrc_cq_full(struct mrc_cq *cq)
 /*
  * A completion found the CQ full, or already in the error state. Nothing is
  * written, so the completions queued stay intact and in order. The first
- * overflow puts the CQ in the error state for good and raises
- * IB_EVENT_CQ_ERR; each QP that then has a completion for it goes to the
- * error state (IB_EVENT_QP_FATAL, IB's local work queue catastrophic
- * error): its work requests can no longer be accounted for.
+ * overflow puts the CQ in the error state for good, raises IB_EVENT_CQ_ERR
+ * and flags the ring (MRC_RING_F_CQ_OVERFLOW) so that a user poller, once
+ * it has drained what is queued, gets an error rather than an empty CQ
+ * forever. Each QP that then has a completion for it goes to the error
+ * state (IB_EVENT_QP_FATAL, IB's local work queue catastrophic error): its
+ * work requests can no longer be accounted for.
  */
 static void mrc_cq_overflow(struct mrc_cq *cq, struct ib_qp *qp, bool first,
 			    u32 pending)
@@ -284,6 +401,8 @@ int mrc_cq_post(struct mrc_cq *cq, const struct mrc_cqe *cqe,
 	if (cq->overflowed || mrc_cq_full(cq)) {
 		first = !cq->overflowed;
 		cq->overflowed = true;
+		/* Ordered after every completion produced before it. */
+		smp_store_release(&cq->ring.ctrl->flags, MRC_RING_F_CQ_OVERFLOW);
 		pending = mrc_cq_pending(cq);
 		spin_unlock_irqrestore(&cq->lock, flags);
 		mrc_cq_overflow(cq, qp, first, pending);

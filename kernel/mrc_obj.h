@@ -44,6 +44,9 @@ struct mrc_cq {
 	struct ib_cq ibcq;
 	spinlock_t lock; /* protects ring production and notify */
 	struct mrc_ring ring;
+	struct mrc_ring next;	/* prepared by a two-step resize */
+	struct mrc_ring_info next_info;
+	int next_cqe;
 	u8 notify;
 	bool overflowed;
 	bool is_user;
@@ -154,5 +157,6 @@ int mrc_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 		      const struct ib_recv_wr **bad_wr);
 int mrc_srq_take(struct mrc_srq *srq, struct mrc_recv_wqe *wqe,
 		 struct mrc_sge *sge);
+void mrc_srq_fail(struct ib_qp *ibqp, u64 wr_id);
 
 #endif /* MRC_OBJ_H */

@@ -185,6 +185,10 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	if (udata) {
 		if (udata->outlen < sizeof(resp))
 			return -EINVAL;
+		/* No driver input is defined yet: only zeros, so it can get one. */
+		if (udata->inlen &&
+		    !ib_is_udata_cleared(udata, 0, udata->inlen))
+			return -EINVAL;
 		uctx = mrc_udata_ucontext(udata);
 	}
 	err = mrc_res_get(mdev, MRC_RES_QP);

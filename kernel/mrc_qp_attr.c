@@ -326,6 +326,7 @@ int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		struct mrc_send_wqe *w;
 
 		if (wr->num_sge > qp->sq_max_sge ||
+		    (wr->send_flags & ~MRC_SEND_FLAGS_KNOWN) ||
 		    (wr->send_flags & IB_SEND_INLINE)) {
 			err = -EINVAL;
 			break;

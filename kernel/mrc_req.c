@@ -61,16 +61,20 @@ static int mrc_req_fetch_one(struct mrc_qp *qp, u32 idx)
 	default:
 		return IB_WC_LOC_QP_OP_ERR;
 	}
+	/* Unknown bits and reserved fields stay free for a later meaning. */
+	if ((w->wqe.send_flags & ~MRC_SEND_FLAGS_KNOWN) || w->wqe.reserved0 ||
+	    w->wqe.reserved1)
+		return IB_WC_LOC_QP_OP_ERR;
 
 	if (w->wqe.send_flags & IB_SEND_INLINE) {
-		if (w->wqe.inline_len > qp->sq_max_inline ||
+		if (w->wqe.inline_len > qp->sq_max_inline || w->wqe.num_sge ||
 		    mrc_op_is_read_atomic(w->wqe.opcode))
 			return IB_WC_LOC_LEN_ERR;
 		memcpy(data, slot + 1, w->wqe.inline_len);
 		w->inline_data = data;
 		total = w->wqe.inline_len;
 	} else {
-		if (w->wqe.num_sge > qp->sq_max_sge)
+		if (w->wqe.num_sge > qp->sq_max_sge || w->wqe.inline_len)
 			return IB_WC_LOC_LEN_ERR;
 		memcpy(data, slot + 1, w->wqe.num_sge * sizeof(struct mrc_sge));
 		w->sge = (struct mrc_sge *)data;

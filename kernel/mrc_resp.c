@@ -122,12 +122,17 @@ static int mrc_resp_rwqe(struct mrc_qp *qp, struct mrc_rmsg *m, u32 rsn,
 			       qp->srq->max_sge : NULL;
 	const struct mrc_recv_wqe *slot;
 	u32 idx, posted;
-	int avail;
+	int avail, err;
 
 	if (qp->srq) {
 		if (!m->has_srq_wqe) {
-			if (mrc_srq_take(qp->srq, wqe, keep))
+			err = mrc_srq_take(qp->srq, wqe, keep);
+			if (err == -EAGAIN)
 				return MRC_SYN_RNR;
+			if (err == -EBADMSG)
+				mrc_srq_fail(&qp->ibqp, wqe->wr_id);
+			if (err)
+				return MRC_SYN_REMOTE_OP;
 			m->has_srq_wqe = true;
 			m->srq_wr_id = wqe->wr_id;
 			m->num_sge = wqe->num_sge;
@@ -147,7 +152,7 @@ static int mrc_resp_rwqe(struct mrc_qp *qp, struct mrc_rmsg *m, u32 rsn,
 		return MRC_SYN_RNR;
 	slot = mrc_ring_slot(&qp->rq, qp->rq.own + idx);
 	memcpy(wqe, slot, sizeof(*wqe));
-	if (wqe->num_sge > qp->rq_max_sge)
+	if (wqe->num_sge > qp->rq_max_sge || wqe->reserved)
 		return MRC_SYN_REMOTE_OP;
 	memcpy(sge, slot + 1, wqe->num_sge * sizeof(*sge));
 	return 0;

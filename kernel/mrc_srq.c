@@ -3,6 +3,7 @@
  * Shared receive queues: a ring of receive WQEs several QPs consume.
  */
 #include "mrc_obj.h"
+#include "mrc_qp.h"
 
 static u32 mrc_recv_slot_size(u32 max_sge)
 {
@@ -31,6 +32,10 @@ int mrc_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
 	    !init->attr.max_sge || init->attr.max_sge > MRC_MAX_SGE)
 		return -EINVAL;
 	if (udata && udata->outlen < sizeof(resp))
+		return -EINVAL;
+	/* No driver input is defined yet: only zeros, so it can get one. */
+	if (udata && udata->inlen &&
+	    !ib_is_udata_cleared(udata, 0, udata->inlen))
 		return -EINVAL;
 
 	spin_lock_init(&srq->lock);
@@ -139,6 +144,7 @@ int mrc_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 		wqe = mrc_ring_slot(&srq->ring, prod);
 		wqe->wr_id = wr->wr_id;
 		wqe->num_sge = wr->num_sge;
+		wqe->reserved = 0;
 		mrc_sges_from_ib((struct mrc_sge *)(wqe + 1), wr->sg_list,
 				 wr->num_sge);
 		/* Publish the WQE written above. */
@@ -156,8 +162,13 @@ int mrc_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
  * @wqe: header copied out of the (untrusted) ring
  * @sge: room for @srq->max_sge entries, copied out
  *
- * Return: 0, -EAGAIN when the SRQ is empty (receiver not ready), or
- * -EINVAL when the producer wrote an impossible index or SGE count.
+ * A WQE with more SGEs than the SRQ's max_sge or a non-zero reserved field
+ * is consumed all the same, so that it cannot block the SRQ: the caller
+ * completes it in error (mrc_srq_fail()) with @wqe->wr_id.
+ *
+ * Return: 0, -EAGAIN when the SRQ is empty (receiver not ready), -EINVAL
+ * when the producer wrote an impossible index, or -EBADMSG for a malformed
+ * WQE, consumed.
  */
 int mrc_srq_take(struct mrc_srq *srq, struct mrc_recv_wqe *wqe,
 		 struct mrc_sge *sge)
@@ -180,11 +191,12 @@ int mrc_srq_take(struct mrc_srq *srq, struct mrc_recv_wqe *wqe,
 	}
 	slot = mrc_ring_slot(&srq->ring, srq->ring.own);
 	memcpy(wqe, slot, sizeof(*wqe));
-	if (wqe->num_sge > srq->max_sge) {
-		err = -EINVAL;
-		goto out;
+	if (wqe->num_sge > srq->max_sge || wqe->reserved) {
+		wqe->num_sge = 0;
+		err = -EBADMSG;
+	} else {
+		memcpy(sge, slot + sizeof(*wqe), wqe->num_sge * sizeof(*sge));
 	}
-	memcpy(sge, slot + sizeof(*wqe), wqe->num_sge * sizeof(*sge));
 	mrc_ring_consume(&srq->ring);
 	if (srq->limit && avail - 1 < srq->limit) {
 		srq->limit = 0;
@@ -195,4 +207,21 @@ out:
 	if (limit_hit && srq->ibsrq.event_handler)
 		srq->ibsrq.event_handler(&ev, srq->ibsrq.srq_context);
 	return err;
+}
+
+/**
+ * mrc_srq_fail() - complete a malformed SRQ WQE on the QP that took it
+ * @ibqp: the QP, with its lock held; the caller moves it to the error state
+ * @wr_id: the WQE's wr_id, from mrc_srq_take()
+ */
+void mrc_srq_fail(struct ib_qp *ibqp, u64 wr_id)
+{
+	struct mrc_cqe cqe = {
+		.wr_id = wr_id,
+		.status = IB_WC_LOC_QP_OP_ERR,
+		.opcode = IB_WC_RECV,
+		.qp_num = ibqp->qp_num,
+	};
+
+	mrc_cq_post(to_mrc_cq(ibqp->recv_cq), &cqe, ibqp, false);
 }

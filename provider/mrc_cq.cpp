@@ -2,9 +2,9 @@
 //
 // Completion queues: the kernel produces completions into a ring mapped from
 // the uverbs fd; poll_cq consumes them without a system call. A CQ that
-// overflows needs nothing here: the kernel stops writing to the ring and
-// reports IBV_EVENT_CQ_ERR, and what is queued stays pollable.
-#include <algorithm>
+// overflows is in error for good: the kernel stops writing to the ring,
+// raises IBV_EVENT_CQ_ERR and flags the ring; poll_cq returns what is
+// queued, then -EOVERFLOW (poll_ring()).
 #include <cerrno>
 #include <mutex>
 #include <utility>
@@ -21,7 +21,8 @@ namespace {
 struct Cq {
     ibv_cq cq;  // what libibverbs sees; filled by ibv_cmd_create_cq
     SpinLock lock;
-    MappedRing ring;  // empty only after a resize whose new ring failed to map
+    MappedRing ring;  // empty only if an older kernel's resize failed to map
+    bool resizing;    // under lock: the kernel may be moving completions
 };
 
 Cq* to_cq(ibv_cq* cq) noexcept {
@@ -50,7 +51,12 @@ ibv_cq* create_cq(ibv_context* context, int cqe, ibv_comp_channel* channel,
         return nullptr;
     }
 
-    ret = map_ring(context->cmd_fd, resp.driver().ring, sizeof(mrc_cqe), cq->ring);
+    // The ring must hold the depth reported (cq.cqe) with a slot to spare.
+    mrc_ring_info info = resp.driver().ring;
+    ret = cq->cq.cqe < 1 || static_cast<uint32_t>(cq->cq.cqe) >= info.num_slots ? EPROTO : 0;
+    if (ret == 0) {
+        ret = map_ring(context->cmd_fd, info, sizeof(mrc_cqe), cq->ring);
+    }
     if (ret != 0) {
         ibv_cmd_destroy_cq(&cq->cq);
         errno = ret;
@@ -62,40 +68,119 @@ ibv_cq* create_cq(ibv_context* context, int cqe, ibv_comp_channel* channel,
 int poll_cq(ibv_cq* ibcq, int num_entries, ibv_wc* wc) noexcept {
     Cq* cq = to_cq(ibcq);
     std::lock_guard<SpinLock> guard(cq->lock);
+    if (cq->resizing) {
+        return 0;  // what is queued moves to the new ring; poll it there
+    }
     if (cq->ring.ring.empty()) {
         return -EIO;
     }
-
-    ConsumeBatch batch(cq->ring.ring);
-    if (batch.overrun()) {
-        return -EIO;  // the kernel's prod is corrupt: no slot can be trusted
-    }
-    uint32_t n = std::min(batch.ready(), static_cast<uint32_t>(std::max(num_entries, 0)));
-    for (uint32_t i = 0; i < n; ++i) {
-        slot_to_wc(batch.slot(i), wc[i]);
-    }
-    batch.release(n);
-    return static_cast<int>(n);
+    return poll_ring(cq->ring.ring, num_entries, wc);
 }
 
+namespace {
+
+// Marks cq as resizing for the life of the guard, so that pollers never
+// consume from a ring whose completions the kernel is moving (they would be
+// returned twice), without holding the spinlock across system calls.
+class ResizeGuard {
+public:
+    explicit ResizeGuard(Cq& cq) noexcept : cq_(cq) {
+        std::lock_guard<SpinLock> guard(cq_.lock);
+        owner_ = !cq_.resizing;
+        cq_.resizing = true;
+    }
+    ResizeGuard(const ResizeGuard&) = delete;
+    ResizeGuard& operator=(const ResizeGuard&) = delete;
+    ~ResizeGuard() {
+        if (owner_) {
+            std::lock_guard<SpinLock> guard(cq_.lock);
+            cq_.resizing = false;
+        }
+    }
+    // False when another thread is resizing the same CQ.
+    bool owner() const noexcept { return owner_; }
+    // Puts fresh in place of the current ring; returns the old one so that
+    // the caller unmaps it after the lock is dropped.
+    MappedRing swap(MappedRing&& fresh) noexcept {
+        std::lock_guard<SpinLock> guard(cq_.lock);
+        MappedRing old = std::move(cq_.ring);
+        cq_.ring = std::move(fresh);
+        return old;
+    }
+
+private:
+    Cq& cq_;
+    bool owner_;
+};
+
+}  // namespace
+
+namespace {
+
+// ibv_resize_cq followed by the driver's command, as ibv_cmd_resize_cq
+// sends it (the kernel sees the tail as udata).
+struct ResizeCqCmd {
+    struct ibv_resize_cq core;  // "struct": ibv_resize_cq is also a function
+    mrc_resize_cq_cmd driver;
+};
+static_assert(offsetof(ResizeCqCmd, driver) == sizeof(struct ibv_resize_cq));
+
+// One resize command with MRC_RESIZE_CQ_* flags; info is the ring it names.
+int resize_command(ibv_cq* ibcq, int cqe, uint32_t flags, mrc_ring_info& info) noexcept {
+    ResizeCqCmd cmd{};
+    cmd.driver.flags = flags;
+    ResizeCqResp resp;
+    int ret = ibv_cmd_resize_cq(ibcq, cqe, &cmd.core, sizeof(cmd), resp.core(), resp.size());
+    if (ret == 0) {
+        info = resp.driver().ring;
+    }
+    return ret;
+}
+
+}  // namespace
+
+// In two steps (mrc-abi.h, struct mrc_resize_cq_cmd): the kernel prepares
+// the new ring, we map it, and only then does the kernel move to it. Any
+// failure before the commit leaves the CQ on its old ring, still polled.
 int resize_cq(ibv_cq* ibcq, int cqe) noexcept {
     Cq* cq = to_cq(ibcq);
-    // Pollers wait while the kernel moves unpolled completions to the new
-    // ring: they must never read the old one after that.
-    std::lock_guard<SpinLock> guard(cq->lock);
+    ResizeGuard resize(*cq);
+    if (!resize.owner()) {
+        return EBUSY;
+    }
+    const int fd = ibcq->context->cmd_fd;
 
-    struct ibv_resize_cq cmd {};
-    ResizeCqResp resp;
-    int ret = ibv_cmd_resize_cq(ibcq, cqe, &cmd, sizeof(cmd), resp.core(), resp.size());
+    mrc_ring_info info{};
+    int ret = resize_command(ibcq, cqe, MRC_RESIZE_CQ_PREPARE, info);
     if (ret != 0) {
         return ret;  // the old ring stays in use
     }
-
-    // The kernel now produces into the new ring only. If it cannot be
-    // mapped the CQ is left without a ring and poll_cq reports the error.
     MappedRing fresh;
-    ret = map_ring(ibcq->context->cmd_fd, resp.driver().ring, sizeof(mrc_cqe), fresh);
-    cq->ring = std::move(fresh);  // unmaps the old ring
+    ret = map_ring(fd, info, sizeof(mrc_cqe), fresh);
+    if ((info.flags & MRC_RING_INFO_F_PREPARED) == 0) {
+        // A kernel without the two steps switched at once: the new ring is
+        // the only one, or the CQ is lost if it failed to map (poll_cq
+        // then reports -EIO).
+        resize.swap(std::move(fresh));  // the old ring is unmapped on return
+        return ret;
+    }
+    if (ret != 0) {
+        return ret;  // not committed: the CQ keeps its old ring
+    }
+
+    mrc_ring_info committed{};
+    ret = resize_command(ibcq, cqe, MRC_RESIZE_CQ_COMMIT, committed);
+    if (ret != 0) {
+        return ret;  // e.g. more completions queued than cqe: nothing moved
+    }
+    if (committed.mmap_offset != info.mmap_offset) {
+        // Not the ring prepared: the kernel switched to one we must map.
+        ret = map_ring(fd, committed, sizeof(mrc_cqe), fresh);
+        if (ret != 0) {
+            fresh = MappedRing{};
+        }
+    }
+    resize.swap(std::move(fresh));  // the old ring is unmapped on return
     return ret;
 }
 

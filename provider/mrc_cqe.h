@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
 // Translation of a CQ ring slot (struct mrc_cqe of mrc-abi.h) into the
-// libibverbs work completion. The kernel writes libibverbs' own values, so
-// this is a field-for-field copy with no remapping.
+// libibverbs work completion, and the poll of a CQ ring. The kernel writes
+// libibverbs' own values, so this is a field-for-field copy with no
+// remapping.
 #ifndef MRC_CQE_H
 #define MRC_CQE_H
 
+#include <cerrno>
+#include <cstdint>
 #include <cstring>
 
 #include <infiniband/verbs.h>
@@ -37,6 +40,35 @@ inline void slot_to_wc(Slot slot, ibv_wc& wc) noexcept {
     mrc_cqe cqe;
     std::memcpy(&cqe, slot.data, sizeof(cqe));
     cqe_to_wc(cqe, wc);
+}
+
+// Moves up to num_entries completions from a CQ ring to wc; the caller holds
+// the ring's consumer lock. Returns how many, -EIO when the kernel's prod is
+// corrupt (no slot can be trusted), or -EOVERFLOW when the CQ overflowed and
+// everything queued before the overflow has been returned: the kernel
+// produces nothing more into it, so an empty poll would otherwise look like
+// an idle CQ forever.
+inline int poll_ring(const Ring& ring, int num_entries, ibv_wc* wc) noexcept {
+    // Read before prod: the kernel sets the flag after its last completion.
+    bool overflowed = (ring.acquire_flags() & MRC_RING_F_CQ_OVERFLOW) != 0;
+    ConsumeBatch batch(ring);
+    if (batch.overrun()) {
+        return -EIO;
+    }
+    if (overflowed && batch.ready() == 0) {
+        return -EOVERFLOW;
+    }
+    uint32_t n = batch.ready();
+    if (num_entries < 0) {
+        n = 0;
+    } else if (static_cast<uint32_t>(num_entries) < n) {
+        n = static_cast<uint32_t>(num_entries);
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+        slot_to_wc(batch.slot(i), wc[i]);
+    }
+    batch.release(n);
+    return static_cast<int>(n);
 }
 
 }  // namespace mrc

@@ -8,13 +8,13 @@
 namespace mrc {
 namespace {
 
-// The kernel reports MRC_DRIVER_ID over netlink; libibverbs tries that first.
-// The name pattern covers setups where the driver id is not reported. (The
-// union designator is a GNU extension in C++17; there is no other way to
-// initialise the second union member of a constant table.)
+// The kernel reports MRC_DRIVER_ID over netlink, and that alone claims a
+// device: a name pattern would also claim another driver's device that
+// happens to be called "mrc*". (The union designator is a GNU extension in
+// C++17; there is no other way to initialise the second union member of a
+// constant table.)
 constexpr verbs_match_ent kMatchTable[] = {
     {nullptr, {.driver_id = MRC_DRIVER_ID}, 0, 0, VERBS_MATCH_DRIVER_ID},
-    {nullptr, {MRC_VERBS_NAME_PATTERN(MRC_DEVICE_NAME_PREFIX)}, 0, 0, VERBS_MATCH_MODALIAS},
     {},
 };
 

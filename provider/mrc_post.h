@@ -54,6 +54,23 @@ PostResult post_to_ring(const Ring& ring, Wr* wr, Wr** bad_wr, Build build) noex
     return {err, batch.count()};
 }
 
+// The result of a post_send whose published requests were announced by a
+// doorbell system call returning doorbell (0 or an errno). A failed doorbell
+// means the kernel heard of none of this call's requests, so the call fails
+// from its first request: *bad_wr is first and the doorbell's errno is
+// returned (an error always comes with a *bad_wr). The requests stay in the
+// ring; the kernel sees them only at a later doorbell, if one succeeds, or
+// flushes them when the QP goes to the error state. Without a doorbell
+// failure, res decides.
+template <typename Wr>
+int finish_doorbell(const PostResult& res, int doorbell, Wr* first, Wr** bad_wr) noexcept {
+    if (doorbell != 0) {
+        *bad_wr = first;
+        return doorbell;
+    }
+    return res.err;
+}
+
 }  // namespace mrc
 
 #endif  // MRC_POST_H

@@ -20,8 +20,10 @@ struct Qp {
     verbs_qp vqp;  // what libibverbs sees; filled by ibv_cmd_create_qp
     SpinLock sq_lock;
     MappedRing sq;
+    SendCaps send_caps;  // granted at create; posts beyond them fail
     SpinLock rq_lock;
     MappedRing rq;  // empty when the QP receives through an SRQ
+    uint32_t max_recv_sge;
 };
 
 Qp* to_qp(ibv_qp* qp) noexcept {
@@ -31,16 +33,38 @@ Qp* to_qp(ibv_qp* qp) noexcept {
 
 using QpResp = DriverResp<ib_uverbs_create_qp_resp, mrc_create_qp_resp>;
 
-// Maps the queues the kernel describes; a ring with no slots is absent.
-int map_queues(int fd, const mrc_create_qp_resp& info, Qp& qp) noexcept {
-    int ret = 0;
-    if (info.sq.num_slots != 0) {
-        ret = map_ring(fd, info.sq, sizeof(mrc_send_wqe), qp.sq);
+// Checks the queues a create reply describes against the caps it grants
+// (ibv_cmd_create_qp copied them into cap): a send ring always, a receive
+// ring exactly when the QP has no SRQ. 0 or EPROTO.
+int check_queues(const mrc_create_qp_resp& info, const ibv_qp_cap& cap, bool has_srq) noexcept {
+    SendCaps send{cap.max_send_sge, cap.max_inline_data};
+    if (check_send_queue(info.sq, cap.max_send_wr, send) != 0) {
+        return EPROTO;
     }
-    if (ret == 0 && info.rq.num_slots != 0) {
-        ret = map_ring(fd, info.rq, sizeof(mrc_recv_wqe), qp.rq);
+    if (has_srq) {
+        return info.rq.num_slots == 0 ? 0 : EPROTO;
     }
-    return ret;
+    return check_recv_queue(info.rq, cap.max_recv_wr, cap.max_recv_sge);
+}
+
+// Maps the queues of a checked reply and records the caps posts obey.
+int map_queues(int fd, const mrc_create_qp_resp& info, const ibv_qp_cap& cap, Qp& qp) noexcept {
+    int ret = map_ring(fd, info.sq, sizeof(mrc_send_wqe), qp.sq);
+    if (ret != 0) {
+        return ret;
+    }
+    qp.sq.ring.limit_depth(cap.max_send_wr);
+    qp.send_caps = {cap.max_send_sge, cap.max_inline_data};
+    if (info.rq.num_slots == 0) {
+        return 0;
+    }
+    ret = map_ring(fd, info.rq, sizeof(mrc_recv_wqe), qp.rq);
+    if (ret != 0) {
+        return ret;
+    }
+    qp.rq.ring.limit_depth(cap.max_recv_wr);
+    qp.max_recv_sge = cap.max_recv_sge;
+    return 0;
 }
 
 // Tells the kernel the SQ has new work: an empty post_send command.
@@ -66,7 +90,12 @@ ibv_qp* create_qp(ibv_pd* pd, ibv_qp_init_attr* attr) noexcept {
         return nullptr;
     }
 
-    ret = map_queues(pd->context->cmd_fd, resp.driver(), *qp);
+    // The caps the kernel granted are what the program now sees in
+    // attr->cap; posts are held to exactly those.
+    ret = check_queues(resp.driver(), attr->cap, attr->srq != nullptr);
+    if (ret == 0) {
+        ret = map_queues(pd->context->cmd_fd, resp.driver(), attr->cap, *qp);
+    }
     if (ret != 0) {
         ibv_cmd_destroy_qp(&qp->vqp.qp);
         errno = ret;
@@ -103,18 +132,18 @@ int post_send(ibv_qp* ibqp, ibv_send_wr* wr, ibv_send_wr** bad_wr) noexcept {
     }
 
     Qp* qp = to_qp(ibqp);
+    const SendCaps& caps = qp->send_caps;
     PostResult res;
     {
         std::lock_guard<SpinLock> guard(qp->sq_lock);
-        res = post_to_ring(qp->sq.ring, wr, bad_wr, build_send_wqe);
+        res = post_to_ring(qp->sq.ring, wr, bad_wr, [&caps](const ibv_send_wr& w, Slot slot) {
+            return build_send_wqe(w, caps, slot);
+        });
     }
     if (res.posted == 0) {
         return res.err;
     }
-    // The published requests stay posted whatever the doorbell says; a
-    // failed doorbell is reported when nothing else failed.
-    int db = ring_doorbell(ibqp);
-    return res.err != 0 ? res.err : db;
+    return finish_doorbell(res, ring_doorbell(ibqp), wr, bad_wr);
 }
 
 int post_recv(ibv_qp* ibqp, ibv_recv_wr* wr, ibv_recv_wr** bad_wr) noexcept {
@@ -124,8 +153,13 @@ int post_recv(ibv_qp* ibqp, ibv_recv_wr* wr, ibv_recv_wr** bad_wr) noexcept {
     }
 
     Qp* qp = to_qp(ibqp);
+    uint32_t max_sge = qp->max_recv_sge;
     std::lock_guard<SpinLock> guard(qp->rq_lock);
-    return post_to_ring(qp->rq.ring, wr, bad_wr, build_recv_wqe).err;
+    return post_to_ring(qp->rq.ring, wr, bad_wr,
+                        [max_sge](const ibv_recv_wr& w, Slot slot) {
+                            return build_recv_wqe(w, max_sge, slot);
+                        })
+        .err;
 }
 
 }  // namespace mrc

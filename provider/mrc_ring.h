@@ -22,6 +22,19 @@
 
 #include "mrc-abi.h"
 
+// The uAPI layout, pinned as the kernel pins it (mrc_cq.c): fixed-width
+// fields and explicit padding give 32- and 64-bit programs these sizes.
+static_assert(sizeof(mrc_ring_ctrl) == MRC_RING_SLOTS_OFFSET);
+static_assert(offsetof(mrc_ring_ctrl, cons) == 64);
+static_assert(sizeof(mrc_ring_info) == 24);
+static_assert(sizeof(mrc_sge) == 16);
+static_assert(sizeof(mrc_send_wqe) == 64);
+static_assert(sizeof(mrc_recv_wqe) == 16);
+static_assert(sizeof(mrc_cqe) == 48);
+static_assert(sizeof(mrc_create_cq_resp) == 24);
+static_assert(sizeof(mrc_create_qp_resp) == 48);
+static_assert(sizeof(mrc_create_srq_resp) == 24);
+
 namespace mrc {
 
 // One slot of a ring: where it starts and how many bytes it holds.
@@ -51,11 +64,18 @@ public:
     // base must be 8-byte aligned and span MRC_RING_SLOTS_OFFSET plus
     // num_slots * slot_size bytes; num_slots a power of two.
     Ring(void* base, uint32_t num_slots, uint32_t slot_size) noexcept
-        : base_(static_cast<std::byte*>(base)), num_slots_(num_slots), slot_size_(slot_size) {}
+        : base_(static_cast<std::byte*>(base)),
+          num_slots_(num_slots),
+          slot_size_(slot_size),
+          depth_(num_slots) {}
 
     bool empty() const noexcept { return base_ == nullptr; }
     uint32_t num_slots() const noexcept { return num_slots_; }
     uint32_t slot_size() const noexcept { return slot_size_; }
+    // Most slots a producer may fill before the consumer frees one: the
+    // queue depth the kernel granted (max_wr), which can be below num_slots.
+    uint32_t depth() const noexcept { return depth_; }
+    void limit_depth(uint32_t depth) noexcept { depth_ = depth < num_slots_ ? depth : num_slots_; }
 
     // The slot a free-running index designates.
     Slot slot(uint32_t index) const noexcept {
@@ -70,6 +90,11 @@ public:
     }
     uint32_t acquire_cons() const noexcept {
         return __atomic_load_n(&ctrl()->cons, __ATOMIC_ACQUIRE);
+    }
+    // The kernel's MRC_RING_F_* word: acquire, so that everything it
+    // produced before setting a flag is visible once the flag is.
+    uint32_t acquire_flags() const noexcept {
+        return __atomic_load_n(&ctrl()->flags, __ATOMIC_ACQUIRE);
     }
     // Our own counter: only this side stores it, under the caller's lock.
     uint32_t own_prod() const noexcept { return __atomic_load_n(&ctrl()->prod, __ATOMIC_RELAXED); }
@@ -88,6 +113,7 @@ private:
     std::byte* base_ = nullptr;
     uint32_t num_slots_ = 0;
     uint32_t slot_size_ = 0;
+    uint32_t depth_ = 0;
 };
 
 // Producer side of one post call: fill slots after prod, then publish them
@@ -119,10 +145,10 @@ public:
 
 private:
     // Wraps correctly: prod - cons is the fill level modulo 2^32. A level
-    // above num_slots means a corrupt cons; then nothing is free.
+    // above the depth means a corrupt cons; then nothing is free.
     uint32_t free_slots() const noexcept {
         uint32_t used = prod_ - ring_.acquire_cons();
-        return used > ring_.num_slots() ? 0 : ring_.num_slots() - used;
+        return used > ring_.depth() ? 0 : ring_.depth() - used;
     }
 
     const Ring& ring_;

@@ -19,6 +19,7 @@ struct Srq {
     ibv_srq srq;  // what libibverbs sees; filled by ibv_cmd_create_srq
     SpinLock lock;
     MappedRing ring;
+    uint32_t max_sge;  // granted at create; posts beyond it fail
 };
 
 Srq* to_srq(ibv_srq* srq) noexcept {
@@ -44,7 +45,16 @@ ibv_srq* create_srq(ibv_pd* pd, ibv_srq_init_attr* attr) noexcept {
         return nullptr;
     }
 
-    ret = map_ring(pd->context->cmd_fd, resp.driver().ring, sizeof(mrc_recv_wqe), srq->ring);
+    // ibv_cmd_create_srq copied the granted max_wr and max_sge into attr.
+    mrc_ring_info info = resp.driver().ring;
+    ret = check_recv_queue(info, attr->attr.max_wr, attr->attr.max_sge);
+    if (ret == 0) {
+        ret = map_ring(pd->context->cmd_fd, info, sizeof(mrc_recv_wqe), srq->ring);
+    }
+    if (ret == 0) {
+        srq->ring.ring.limit_depth(attr->attr.max_wr);
+        srq->max_sge = attr->attr.max_sge;
+    }
     if (ret != 0) {
         ibv_cmd_destroy_srq(&srq->srq);
         errno = ret;
@@ -79,8 +89,13 @@ int destroy_srq(ibv_srq* ibsrq) noexcept {
 
 int post_srq_recv(ibv_srq* ibsrq, ibv_recv_wr* wr, ibv_recv_wr** bad_wr) noexcept {
     Srq* srq = to_srq(ibsrq);
+    uint32_t max_sge = srq->max_sge;
     std::lock_guard<SpinLock> guard(srq->lock);
-    return post_to_ring(srq->ring.ring, wr, bad_wr, build_recv_wqe).err;
+    return post_to_ring(srq->ring.ring, wr, bad_wr,
+                        [max_sge](const ibv_recv_wr& w, Slot slot) {
+                            return build_recv_wqe(w, max_sge, slot);
+                        })
+        .err;
 }
 
 }  // namespace mrc

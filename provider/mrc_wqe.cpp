@@ -3,6 +3,7 @@
 // Work request → ring slot translation; see mrc_wqe.h.
 #include "mrc_wqe.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -90,14 +91,31 @@ mrc_send_wqe send_header(const ibv_send_wr& wr) noexcept {
 
 }  // namespace
 
-int build_send_wqe(const ibv_send_wr& wr, Slot slot) noexcept {
-    if (!is_send_opcode(wr.opcode)) {
+int check_send_queue(const mrc_ring_info& ring, uint32_t max_wr, const SendCaps& caps) noexcept {
+    if (check_ring_info(ring, sizeof(mrc_send_wqe)) != 0 || max_wr == 0 ||
+        max_wr > ring.num_slots || caps.max_sge > send_slot_max_sge(ring.slot_size) ||
+        caps.max_inline > send_slot_max_inline(ring.slot_size)) {
+        return EPROTO;
+    }
+    return 0;
+}
+
+int check_recv_queue(const mrc_ring_info& ring, uint32_t max_wr, uint32_t max_sge) noexcept {
+    if (check_ring_info(ring, sizeof(mrc_recv_wqe)) != 0 || max_wr == 0 ||
+        max_wr > ring.num_slots || max_sge > recv_slot_max_sge(ring.slot_size)) {
+        return EPROTO;
+    }
+    return 0;
+}
+
+int build_send_wqe(const ibv_send_wr& wr, const SendCaps& caps, Slot slot) noexcept {
+    if (!is_send_opcode(wr.opcode) || (wr.send_flags & ~kSendFlagsKnown) != 0) {
         return EINVAL;
     }
     bool inl = (wr.send_flags & IBV_SEND_INLINE) != 0;
     // Inline data is gathered from the SGEs, so they are not limited by the
-    // slot's SGE room, only by its byte capacity.
-    uint32_t max_sge = inl ? INT32_MAX : send_slot_max_sge(slot.size);
+    // SGE caps, only by the inline byte caps.
+    uint32_t max_sge = inl ? INT32_MAX : std::min(caps.max_sge, send_slot_max_sge(slot.size));
     if (slot.size < sizeof(mrc_send_wqe) || !sge_list_ok(wr.sg_list, wr.num_sge, max_sge)) {
         return EINVAL;
     }
@@ -111,7 +129,8 @@ int build_send_wqe(const ibv_send_wr& wr, Slot slot) noexcept {
         if (!inline_allowed(wr.opcode)) {
             return EINVAL;
         }
-        uint64_t len = inline_length(wr.sg_list, wr.num_sge, send_slot_max_inline(slot.size));
+        uint64_t len = inline_length(wr.sg_list, wr.num_sge,
+                                     std::min(caps.max_inline, send_slot_max_inline(slot.size)));
         if (len == UINT64_MAX) {
             return EINVAL;
         }
@@ -133,9 +152,9 @@ int build_send_wqe(const ibv_send_wr& wr, Slot slot) noexcept {
     return 0;
 }
 
-int build_recv_wqe(const ibv_recv_wr& wr, Slot slot) noexcept {
+int build_recv_wqe(const ibv_recv_wr& wr, uint32_t max_sge, Slot slot) noexcept {
     if (slot.size < sizeof(mrc_recv_wqe) ||
-        !sge_list_ok(wr.sg_list, wr.num_sge, recv_slot_max_sge(slot.size))) {
+        !sge_list_ok(wr.sg_list, wr.num_sge, std::min(max_sge, recv_slot_max_sge(slot.size)))) {
         return EINVAL;
     }
     mrc_recv_wqe wqe{};

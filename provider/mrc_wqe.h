@@ -39,17 +39,38 @@ constexpr uint32_t recv_slot_max_sge(std::size_t slot_size) noexcept {
                : static_cast<uint32_t>((slot_size - sizeof(mrc_recv_wqe)) / sizeof(mrc_sge));
 }
 
+// send_flags a slot may carry; the kernel fails a slot with any other bit.
+constexpr uint32_t kSendFlagsKnown =
+    IBV_SEND_FENCE | IBV_SEND_SIGNALED | IBV_SEND_SOLICITED | IBV_SEND_INLINE;
+
+// The limits the kernel granted a send queue at create time: the caps of
+// its create_qp reply, which ibv_create_qp also reports to the program.
+struct SendCaps {
+    uint32_t max_sge;
+    uint32_t max_inline;
+};
+
+// Checks a create reply before anything is mapped: ring must describe a
+// valid ring (check_ring_info) whose slots carry max_sge entries, or
+// max_inline bytes, and hold max_wr requests (max_wr >= 1). Returns 0 or
+// EPROTO. A queue the reply leaves out (num_slots 0) fails here too.
+int check_send_queue(const mrc_ring_info& ring, uint32_t max_wr, const SendCaps& caps) noexcept;
+int check_recv_queue(const mrc_ring_info& ring, uint32_t max_wr, uint32_t max_sge) noexcept;
+
 // Writes wr into slot. Returns 0, or EINVAL for an opcode MRC does not carry
 // (only SEND, SEND_WITH_IMM, RDMA_WRITE, RDMA_WRITE_WITH_IMM, RDMA_READ and
-// the two atomics), a negative or too large num_sge, inline data on an
-// opcode other than SEND/WRITE or larger than the slot, or an atomic whose
-// local buffer is not one 8-byte SGE. Inline data is copied from the SGEs'
-// addresses now, so the caller may reuse them on return.
-int build_send_wqe(const ibv_send_wr& wr, Slot slot) noexcept;
+// the two atomics), a send_flags bit outside kSendFlagsKnown, a negative
+// num_sge or one above caps.max_sge, inline data on an opcode other than
+// SEND/WRITE or longer than caps.max_inline, or an atomic whose local buffer
+// is not one 8-byte SGE. The slot's own size is a second bound. Inline data
+// is copied from the SGEs' addresses now, so the caller may reuse them on
+// return.
+int build_send_wqe(const ibv_send_wr& wr, const SendCaps& caps, Slot slot) noexcept;
 
 // Writes wr into slot. Returns 0, or EINVAL for a negative num_sge or more
-// SGEs than the slot holds.
-int build_recv_wqe(const ibv_recv_wr& wr, Slot slot) noexcept;
+// SGEs than max_sge (the queue's granted max_recv_sge or SRQ max_sge) or
+// than the slot holds.
+int build_recv_wqe(const ibv_recv_wr& wr, uint32_t max_sge, Slot slot) noexcept;
 
 }  // namespace mrc
 

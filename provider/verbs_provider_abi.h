@@ -85,12 +85,6 @@ struct verbs_match_ent {
     uint8_t kind;
 };
 
-/*
- * The name fallback: libibverbs matches modalias-kind rows against the string
- * "rdma_device:N<ibdev name>" when the driver id did not match.
- */
-#define MRC_VERBS_NAME_PATTERN(prefix) "rdma_device:*N" prefix "*"
-
 struct verbs_device;
 struct verbs_context;
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "mrc-abi.h"
+#include "ring_memory.h"
 
 namespace {
 
@@ -75,6 +76,52 @@ TEST(CqeTest, ReadsFromASlotAsTheKernelLaysItOut) {
     EXPECT_EQ(wc.wr_id, c.wr_id);
     EXPECT_EQ(wc.imm_data, c.imm_data);
     EXPECT_EQ(wc.dlid_path_bits, 7u);
+}
+
+// The kernel's side of a CQ ring: completions with wr_id first.. and prod.
+void produce(mrc_test::RingMemory& mem, uint64_t first, uint32_t count) {
+    for (uint32_t i = 0; i < count; ++i) {
+        mrc_cqe c{};
+        c.wr_id = first + i;
+        std::memcpy(mem.ring().slot(mem.ctrl().prod + i).data, &c, sizeof(c));
+    }
+    mem.ctrl().prod += count;
+}
+
+TEST(PollRingTest, ReturnsWhatIsQueuedThenNothing) {
+    mrc_test::RingMemory mem(4, 64);
+    produce(mem, 10, 3);
+    ibv_wc wc[4] = {};
+    EXPECT_EQ(mrc::poll_ring(mem.ring(), 2, wc), 2);
+    EXPECT_EQ(wc[0].wr_id, 10u);
+    EXPECT_EQ(wc[1].wr_id, 11u);
+    EXPECT_EQ(mrc::poll_ring(mem.ring(), 4, wc), 1);
+    EXPECT_EQ(wc[0].wr_id, 12u);
+    EXPECT_EQ(mrc::poll_ring(mem.ring(), 4, wc), 0);
+    EXPECT_EQ(mem.ctrl().cons, 3u);
+}
+
+TEST(PollRingTest, OverflowedCqReportsAnErrorOnceDrained) {
+    // After an overflow the kernel produces nothing more: without the flag
+    // the program would poll an empty CQ forever.
+    mrc_test::RingMemory mem(4, 64);
+    produce(mem, 1, 2);
+    mem.ctrl().flags = MRC_RING_F_CQ_OVERFLOW;
+    ibv_wc wc[4] = {};
+    EXPECT_EQ(mrc::poll_ring(mem.ring(), 0, wc), 0) << "no room, no error yet";
+    EXPECT_EQ(mrc::poll_ring(mem.ring(), 4, wc), 2) << "queued completions stay valid";
+    EXPECT_EQ(wc[1].wr_id, 2u);
+    EXPECT_EQ(mrc::poll_ring(mem.ring(), 4, wc), -EOVERFLOW);
+    EXPECT_EQ(mrc::poll_ring(mem.ring(), 4, wc), -EOVERFLOW) << "for good";
+    EXPECT_EQ(mem.ctrl().cons, 2u);
+}
+
+TEST(PollRingTest, CorruptProdIsAnError) {
+    mrc_test::RingMemory mem(4, 64);
+    mem.ctrl().prod = 5;
+    ibv_wc wc[4] = {};
+    EXPECT_EQ(mrc::poll_ring(mem.ring(), 4, wc), -EIO);
+    EXPECT_EQ(mem.ctrl().cons, 0u);
 }
 
 }  // namespace

@@ -31,6 +31,14 @@ std::vector<ibv_recv_wr> recv_chain(int n) {
     return wrs;
 }
 
+int build_recv(const ibv_recv_wr& wr, mrc::Slot slot) {
+    return mrc::build_recv_wqe(wr, UINT32_MAX, slot);
+}
+
+int build_send(const ibv_send_wr& wr, mrc::Slot slot) {
+    return mrc::build_send_wqe(wr, mrc::SendCaps{UINT32_MAX, UINT32_MAX}, slot);
+}
+
 uint64_t slot_wr_id(const RingMemory& mem, uint32_t index) {
     mrc_recv_wqe w;
     std::memcpy(&w, mem.ring().slot(index).data, sizeof(w));
@@ -41,7 +49,7 @@ TEST(PostToRingTest, WholeChainPublishedOnce) {
     RingMemory mem(8, 64);
     std::vector<ibv_recv_wr> wrs = recv_chain(5);
     ibv_recv_wr* bad = &wrs[0];
-    PostResult r = post_to_ring(mem.ring(), wrs.data(), &bad, mrc::build_recv_wqe);
+    PostResult r = post_to_ring(mem.ring(), wrs.data(), &bad, build_recv);
     EXPECT_EQ(r.err, 0);
     EXPECT_EQ(r.posted, 5u);
     EXPECT_EQ(bad, nullptr);
@@ -56,7 +64,7 @@ TEST(PostToRingTest, FullRingStopsAtTheFirstRequestThatDoesNotFit) {
     mem.ctrl().prod = 1;  // one slot still unconsumed
     std::vector<ibv_recv_wr> wrs = recv_chain(6);
     ibv_recv_wr* bad = nullptr;
-    PostResult r = post_to_ring(mem.ring(), wrs.data(), &bad, mrc::build_recv_wqe);
+    PostResult r = post_to_ring(mem.ring(), wrs.data(), &bad, build_recv);
     EXPECT_EQ(r.err, ENOMEM);
     EXPECT_EQ(r.posted, 3u);
     EXPECT_EQ(bad, &wrs[3]);
@@ -68,7 +76,7 @@ TEST(PostToRingTest, RejectedRequestStopsTheChainAfterPublishingItsPredecessors)
     std::vector<ibv_recv_wr> wrs = recv_chain(4);
     wrs[2].num_sge = 9;  // more than a 64-byte slot holds
     ibv_recv_wr* bad = nullptr;
-    PostResult r = post_to_ring(mem.ring(), wrs.data(), &bad, mrc::build_recv_wqe);
+    PostResult r = post_to_ring(mem.ring(), wrs.data(), &bad, build_recv);
     EXPECT_EQ(r.err, EINVAL);
     EXPECT_EQ(r.posted, 2u);
     EXPECT_EQ(bad, &wrs[2]);
@@ -81,7 +89,7 @@ TEST(PostToRingTest, FirstRequestRejectedPublishesNothing) {
     std::vector<ibv_recv_wr> wrs = recv_chain(2);
     wrs[0].num_sge = -1;
     ibv_recv_wr* bad = nullptr;
-    PostResult r = post_to_ring(mem.ring(), wrs.data(), &bad, mrc::build_recv_wqe);
+    PostResult r = post_to_ring(mem.ring(), wrs.data(), &bad, build_recv);
     EXPECT_EQ(r.err, EINVAL);
     EXPECT_EQ(r.posted, 0u);
     EXPECT_EQ(bad, &wrs[0]);
@@ -93,7 +101,7 @@ TEST(PostToRingTest, ChainWrapsThe32BitIndex) {
     mem.start_at(UINT32_MAX - 2);
     std::vector<ibv_recv_wr> wrs = recv_chain(4);
     ibv_recv_wr* bad = nullptr;
-    PostResult r = post_to_ring(mem.ring(), wrs.data(), &bad, mrc::build_recv_wqe);
+    PostResult r = post_to_ring(mem.ring(), wrs.data(), &bad, build_recv);
     EXPECT_EQ(r.err, 0);
     EXPECT_EQ(r.posted, 4u);
     EXPECT_EQ(mem.ctrl().prod, 1u);
@@ -111,7 +119,7 @@ TEST(PostToRingTest, SendChainUsesTheSendBuilder) {
     wrs[1].wr_id = 11;
     wrs[1].opcode = static_cast<ibv_wr_opcode>(13);  // unnamed
     ibv_send_wr* bad = nullptr;
-    PostResult r = post_to_ring(mem.ring(), wrs, &bad, mrc::build_send_wqe);
+    PostResult r = post_to_ring(mem.ring(), wrs, &bad, build_send);
     EXPECT_EQ(r.err, EINVAL);
     EXPECT_EQ(r.posted, 1u);
     EXPECT_EQ(bad, &wrs[1]);
@@ -123,7 +131,7 @@ TEST(PostToRingTest, SendChainUsesTheSendBuilder) {
 TEST(PostToRingTest, EmptyChainTouchesNothing) {
     RingMemory mem(4, 64);
     ibv_recv_wr* bad = reinterpret_cast<ibv_recv_wr*>(0x1);
-    PostResult r = post_to_ring<ibv_recv_wr>(mem.ring(), nullptr, &bad, mrc::build_recv_wqe);
+    PostResult r = post_to_ring<ibv_recv_wr>(mem.ring(), nullptr, &bad, build_recv);
     EXPECT_EQ(r.err, 0);
     EXPECT_EQ(r.posted, 0u);
     EXPECT_EQ(bad, nullptr);
@@ -134,9 +142,44 @@ TEST(PostToRingTest, QueueWithoutRingHasNoRoom) {
     mrc::Ring none;
     std::vector<ibv_recv_wr> wrs = recv_chain(1);
     ibv_recv_wr* bad = nullptr;
-    PostResult r = post_to_ring(none, wrs.data(), &bad, mrc::build_recv_wqe);
+    PostResult r = post_to_ring(none, wrs.data(), &bad, build_recv);
     EXPECT_EQ(r.err, ENOMEM);
     EXPECT_EQ(bad, &wrs[0]);
 }
 
 }  // namespace
+
+TEST(PostToRingTest, GrantedDepthBelowTheSlotCountBinds) {
+    // An SRQ granted max_wr 7 lives on 8 slots: the eighth request is refused.
+    RingMemory mem(8, 64);
+    mrc::Ring ring = mem.ring();
+    ring.limit_depth(7);
+    std::vector<ibv_recv_wr> wrs = recv_chain(8);
+    ibv_recv_wr* bad = nullptr;
+    PostResult r = post_to_ring(ring, wrs.data(), &bad, build_recv);
+    EXPECT_EQ(r.err, ENOMEM);
+    EXPECT_EQ(r.posted, 7u);
+    EXPECT_EQ(bad, &wrs[7]);
+    EXPECT_EQ(mem.ctrl().prod, 7u);
+}
+
+TEST(FinishDoorbellTest, FailedDoorbellFailsTheCallFromItsFirstRequest) {
+    std::vector<ibv_recv_wr> wrs = recv_chain(3);
+    ibv_recv_wr* bad = nullptr;
+    EXPECT_EQ(mrc::finish_doorbell(PostResult{0, 3}, EIO, wrs.data(), &bad), EIO);
+    EXPECT_EQ(bad, &wrs[0]) << "an error always names a request";
+
+    bad = &wrs[2];  // the builder refused the third
+    EXPECT_EQ(mrc::finish_doorbell(PostResult{EINVAL, 2}, ENOMEM, wrs.data(), &bad), ENOMEM);
+    EXPECT_EQ(bad, &wrs[0]) << "the kernel heard of none of them";
+}
+
+TEST(FinishDoorbellTest, SuccessfulDoorbellKeepsThePostResult) {
+    std::vector<ibv_recv_wr> wrs = recv_chain(3);
+    ibv_recv_wr* bad = nullptr;
+    EXPECT_EQ(mrc::finish_doorbell(PostResult{0, 3}, 0, wrs.data(), &bad), 0);
+    EXPECT_EQ(bad, nullptr);
+    bad = &wrs[1];
+    EXPECT_EQ(mrc::finish_doorbell(PostResult{EINVAL, 1}, 0, wrs.data(), &bad), EINVAL);
+    EXPECT_EQ(bad, &wrs[1]);
+}

@@ -21,6 +21,10 @@ using mrc::Slot;
 
 constexpr std::byte kFill{0xa5};
 
+// Caps that never bind: the tests of slot limits see the slot's own bound.
+constexpr mrc::SendCaps kNoCaps{UINT32_MAX, UINT32_MAX};
+constexpr uint32_t kNoRecvCap = UINT32_MAX;
+
 // One slot's worth of memory, pre-filled so untouched bytes are visible.
 class SlotMemory {
 public:
@@ -90,7 +94,7 @@ TEST(SendWqeTest, RdmaWriteCarriesEveryField) {
     wr.imm_data = htonl(0x55);  // not an _WITH_IMM opcode: must not travel
 
     SlotMemory mem(128);
-    ASSERT_EQ(mrc::build_send_wqe(wr, mem.slot()), 0);
+    ASSERT_EQ(mrc::build_send_wqe(wr, kNoCaps, mem.slot()), 0);
     mrc_send_wqe w = mem.send();
     EXPECT_EQ(w.wr_id, wr.wr_id);
     EXPECT_EQ(w.opcode, static_cast<uint32_t>(IBV_WR_RDMA_WRITE));
@@ -120,7 +124,7 @@ TEST(SendWqeTest, ImmediateDataPassesThroughInNetworkOrder) {
         wr.wr.rdma.remote_addr = 0x5000;
         wr.wr.rdma.rkey = 9;
         SlotMemory mem(128);
-        ASSERT_EQ(mrc::build_send_wqe(wr, mem.slot()), 0) << op;
+        ASSERT_EQ(mrc::build_send_wqe(wr, kNoCaps, mem.slot()), 0) << op;
         mrc_send_wqe w = mem.send();
         EXPECT_EQ(w.imm_data, htonl(0x01020304)) << op;
         EXPECT_EQ(w.opcode, static_cast<uint32_t>(op));
@@ -133,7 +137,7 @@ TEST(SendWqeTest, SendHasNoRemoteAddress) {
     wr.wr.rdma.remote_addr = 0x5000;  // stale union contents
     wr.wr.rdma.rkey = 9;
     SlotMemory mem(128);
-    ASSERT_EQ(mrc::build_send_wqe(wr, mem.slot()), 0);
+    ASSERT_EQ(mrc::build_send_wqe(wr, kNoCaps, mem.slot()), 0);
     EXPECT_EQ(mem.send().remote_addr, 0u);
     EXPECT_EQ(mem.send().rkey, 0u);
 }
@@ -144,7 +148,7 @@ TEST(SendWqeTest, ReadCarriesRemoteBuffer) {
     wr.wr.rdma.remote_addr = 0x7000;
     wr.wr.rdma.rkey = 0x77;
     SlotMemory mem(128);
-    ASSERT_EQ(mrc::build_send_wqe(wr, mem.slot()), 0);
+    ASSERT_EQ(mrc::build_send_wqe(wr, kNoCaps, mem.slot()), 0);
     EXPECT_EQ(mem.send().remote_addr, 0x7000u);
     EXPECT_EQ(mem.send().rkey, 0x77u);
 }
@@ -157,7 +161,7 @@ TEST(SendWqeTest, AtomicsCarryOperands) {
     wr.wr.atomic.swap = 0x5555666677778888ull;
     wr.wr.atomic.rkey = 0x99;
     SlotMemory mem(128);
-    ASSERT_EQ(mrc::build_send_wqe(wr, mem.slot()), 0);
+    ASSERT_EQ(mrc::build_send_wqe(wr, kNoCaps, mem.slot()), 0);
     mrc_send_wqe w = mem.send();
     EXPECT_EQ(w.remote_addr, 0x8000u);
     EXPECT_EQ(w.compare_add, 0x1111222233334444ull);
@@ -167,7 +171,7 @@ TEST(SendWqeTest, AtomicsCarryOperands) {
 
     wr.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
     SlotMemory fadd(128);
-    ASSERT_EQ(mrc::build_send_wqe(wr, fadd.slot()), 0);
+    ASSERT_EQ(mrc::build_send_wqe(wr, kNoCaps, fadd.slot()), 0);
     EXPECT_EQ(fadd.send().compare_add, 0x1111222233334444ull);
 }
 
@@ -179,7 +183,7 @@ TEST(SendWqeTest, AtomicNeedsOneEightByteBuffer) {
     ibv_send_wr short_buf = send_wr(IBV_WR_ATOMIC_CMP_AND_SWP, &four, 1);
     for (const ibv_send_wr* wr : {&two, &none, &short_buf}) {
         SlotMemory mem(128);
-        EXPECT_EQ(mrc::build_send_wqe(*wr, mem.slot()), EINVAL);
+        EXPECT_EQ(mrc::build_send_wqe(*wr, kNoCaps, mem.slot()), EINVAL);
         EXPECT_TRUE(mem.untouched());
     }
 }
@@ -190,7 +194,7 @@ TEST(SendWqeTest, UnsupportedOpcodesAreRejected) {
                              IBV_WR_DRIVER1, IBV_WR_ATOMIC_WRITE, static_cast<ibv_wr_opcode>(13)}) {
         ibv_send_wr wr = send_wr(op, &sge, 1);
         SlotMemory mem(128);
-        EXPECT_EQ(mrc::build_send_wqe(wr, mem.slot()), EINVAL) << op;
+        EXPECT_EQ(mrc::build_send_wqe(wr, kNoCaps, mem.slot()), EINVAL) << op;
         EXPECT_TRUE(mem.untouched()) << op;
     }
 }
@@ -199,12 +203,12 @@ TEST(SendWqeTest, SgeCountLimitedBySlot) {
     std::vector<ibv_sge> sges(5, ibv_sge{0x1000, 1, 1});
     ibv_send_wr wr = send_wr(IBV_WR_SEND, sges.data(), 4);
     SlotMemory fits(128);  // 64-byte header + 4 * 16
-    EXPECT_EQ(mrc::build_send_wqe(wr, fits.slot()), 0);
+    EXPECT_EQ(mrc::build_send_wqe(wr, kNoCaps, fits.slot()), 0);
     EXPECT_EQ(fits.send().num_sge, 4u);
 
     wr.num_sge = 5;
     SlotMemory too_many(128);
-    EXPECT_EQ(mrc::build_send_wqe(wr, too_many.slot()), EINVAL);
+    EXPECT_EQ(mrc::build_send_wqe(wr, kNoCaps, too_many.slot()), EINVAL);
     EXPECT_TRUE(too_many.untouched());
 }
 
@@ -213,7 +217,7 @@ TEST(SendWqeTest, NegativeOrMissingSgeListRejected) {
     ibv_send_wr missing = send_wr(IBV_WR_SEND, nullptr, 1);
     for (const ibv_send_wr* wr : {&negative, &missing}) {
         SlotMemory mem(128);
-        EXPECT_EQ(mrc::build_send_wqe(*wr, mem.slot()), EINVAL);
+        EXPECT_EQ(mrc::build_send_wqe(*wr, kNoCaps, mem.slot()), EINVAL);
         EXPECT_TRUE(mem.untouched());
     }
 }
@@ -221,7 +225,7 @@ TEST(SendWqeTest, NegativeOrMissingSgeListRejected) {
 TEST(SendWqeTest, ZeroLengthSendNeedsNoSge) {
     ibv_send_wr wr = send_wr(IBV_WR_SEND, nullptr, 0);
     SlotMemory mem(64);
-    ASSERT_EQ(mrc::build_send_wqe(wr, mem.slot()), 0);
+    ASSERT_EQ(mrc::build_send_wqe(wr, kNoCaps, mem.slot()), 0);
     EXPECT_EQ(mem.send().num_sge, 0u);
 }
 
@@ -233,7 +237,7 @@ TEST(SendWqeTest, InlineDataIsGatheredAfterTheHeader) {
     ibv_send_wr wr = send_wr(IBV_WR_SEND, sges, 2);
     wr.send_flags |= IBV_SEND_INLINE;
     SlotMemory mem(128);
-    ASSERT_EQ(mrc::build_send_wqe(wr, mem.slot()), 0);
+    ASSERT_EQ(mrc::build_send_wqe(wr, kNoCaps, mem.slot()), 0);
     mrc_send_wqe w = mem.send();
     EXPECT_EQ(w.num_sge, 0u);
     EXPECT_EQ(w.inline_len, 19u);
@@ -254,7 +258,7 @@ TEST(SendWqeTest, InlineMayUseMoreSgesThanTheSlotHoldsAsEntries) {
     ibv_send_wr wr = send_wr(IBV_WR_RDMA_WRITE_WITH_IMM, sges.data(), 8);
     wr.send_flags = IBV_SEND_INLINE;
     SlotMemory mem(128);
-    ASSERT_EQ(mrc::build_send_wqe(wr, mem.slot()), 0);
+    ASSERT_EQ(mrc::build_send_wqe(wr, kNoCaps, mem.slot()), 0);
     EXPECT_EQ(mem.send().inline_len, 64u);
     EXPECT_EQ(std::memcmp(mem.bytes() + sizeof(mrc_send_wqe), words.data(), 64), 0);
 }
@@ -265,12 +269,12 @@ TEST(SendWqeTest, InlineLargerThanTheSlotRejected) {
     ibv_send_wr wr = send_wr(IBV_WR_SEND, &sge, 1);
     wr.send_flags = IBV_SEND_INLINE;
     SlotMemory mem(128);  // 64 bytes of room
-    EXPECT_EQ(mrc::build_send_wqe(wr, mem.slot()), EINVAL);
+    EXPECT_EQ(mrc::build_send_wqe(wr, kNoCaps, mem.slot()), EINVAL);
     EXPECT_TRUE(mem.untouched());
 
     sge.length = 64;
     SlotMemory exact(128);
-    EXPECT_EQ(mrc::build_send_wqe(wr, exact.slot()), 0);
+    EXPECT_EQ(mrc::build_send_wqe(wr, kNoCaps, exact.slot()), 0);
     EXPECT_EQ(exact.send().inline_len, 64u);
 }
 
@@ -281,7 +285,7 @@ TEST(SendWqeTest, InlineLengthsThatWrap32BitsRejected) {
     ibv_send_wr wr = send_wr(IBV_WR_SEND, sges, 2);
     wr.send_flags = IBV_SEND_INLINE;
     SlotMemory mem(4096);
-    EXPECT_EQ(mrc::build_send_wqe(wr, mem.slot()), EINVAL);
+    EXPECT_EQ(mrc::build_send_wqe(wr, kNoCaps, mem.slot()), EINVAL);
     EXPECT_TRUE(mem.untouched());
 }
 
@@ -293,7 +297,7 @@ TEST(SendWqeTest, InlineOnlyForSendAndWrite) {
         ibv_send_wr wr = send_wr(op, &sge, 1);
         wr.send_flags = IBV_SEND_INLINE;
         SlotMemory mem(128);
-        EXPECT_EQ(mrc::build_send_wqe(wr, mem.slot()), EINVAL) << op;
+        EXPECT_EQ(mrc::build_send_wqe(wr, kNoCaps, mem.slot()), EINVAL) << op;
         EXPECT_TRUE(mem.untouched()) << op;
     }
 }
@@ -301,7 +305,7 @@ TEST(SendWqeTest, InlineOnlyForSendAndWrite) {
 TEST(SendWqeTest, SlotSmallerThanHeaderRejected) {
     ibv_send_wr wr = send_wr(IBV_WR_SEND, nullptr, 0);
     SlotMemory mem(32);
-    EXPECT_EQ(mrc::build_send_wqe(wr, mem.slot()), EINVAL);
+    EXPECT_EQ(mrc::build_send_wqe(wr, kNoCaps, mem.slot()), EINVAL);
     EXPECT_TRUE(mem.untouched());
 }
 
@@ -312,7 +316,7 @@ TEST(RecvWqeTest, CarriesIdAndSges) {
     wr.sg_list = sges;
     wr.num_sge = 3;
     SlotMemory mem(64);  // 16-byte header + 3 * 16
-    ASSERT_EQ(mrc::build_recv_wqe(wr, mem.slot()), 0);
+    ASSERT_EQ(mrc::build_recv_wqe(wr, kNoRecvCap, mem.slot()), 0);
     mrc_recv_wqe w = mem.recv();
     EXPECT_EQ(w.wr_id, 77u);
     EXPECT_EQ(w.num_sge, 3u);
@@ -331,11 +335,11 @@ TEST(RecvWqeTest, TooManyOrNegativeSgesRejected) {
     wr.sg_list = sges.data();
     wr.num_sge = 4;
     SlotMemory mem(64);
-    EXPECT_EQ(mrc::build_recv_wqe(wr, mem.slot()), EINVAL);
+    EXPECT_EQ(mrc::build_recv_wqe(wr, kNoRecvCap, mem.slot()), EINVAL);
     EXPECT_TRUE(mem.untouched());
 
     wr.num_sge = -2;
-    EXPECT_EQ(mrc::build_recv_wqe(wr, mem.slot()), EINVAL);
+    EXPECT_EQ(mrc::build_recv_wqe(wr, kNoRecvCap, mem.slot()), EINVAL);
     EXPECT_TRUE(mem.untouched());
 }
 
@@ -343,9 +347,120 @@ TEST(RecvWqeTest, ZeroSgeReceiveIsValid) {
     ibv_recv_wr wr{};
     wr.wr_id = 5;
     SlotMemory mem(64);
-    ASSERT_EQ(mrc::build_recv_wqe(wr, mem.slot()), 0);
+    ASSERT_EQ(mrc::build_recv_wqe(wr, kNoRecvCap, mem.slot()), 0);
     EXPECT_EQ(mem.recv().num_sge, 0u);
     EXPECT_EQ(mem.recv().wr_id, 5u);
 }
 
 }  // namespace
+
+// The caps granted at create bind, not the slot's room: a QP that asked for
+// one SGE may sit on 128-byte slots that hold four (issue 17, defect 1).
+TEST(GrantedCapsTest, SendSgesBeyondMaxSendSgeRejected) {
+    std::vector<ibv_sge> sges(4, ibv_sge{0x1000, 1, 1});
+    const mrc::SendCaps caps{1, 0};
+    ibv_send_wr wr = send_wr(IBV_WR_SEND, sges.data(), 1);
+    SlotMemory fits(128);
+    EXPECT_EQ(mrc::build_send_wqe(wr, caps, fits.slot()), 0);
+    EXPECT_EQ(fits.send().num_sge, 1u);
+    for (int n = 2; n <= 4; ++n) {
+        wr.num_sge = n;
+        SlotMemory mem(128);
+        EXPECT_EQ(mrc::build_send_wqe(wr, caps, mem.slot()), EINVAL) << n;
+        EXPECT_TRUE(mem.untouched()) << n;
+    }
+}
+
+TEST(GrantedCapsTest, ExactlyMaxSendSgeAccepted) {
+    std::vector<ibv_sge> sges(3, ibv_sge{0x1000, 1, 1});
+    ibv_send_wr wr = send_wr(IBV_WR_RDMA_WRITE, sges.data(), 3);
+    SlotMemory mem(128);
+    EXPECT_EQ(mrc::build_send_wqe(wr, mrc::SendCaps{3, 0}, mem.slot()), 0);
+    EXPECT_EQ(mem.send().num_sge, 3u);
+}
+
+TEST(GrantedCapsTest, InlineBeyondMaxInlineDataRejected) {
+    std::vector<char> data(17, 'x');
+    ibv_sge sge{reinterpret_cast<uintptr_t>(data.data()), 17, 0};
+    ibv_send_wr wr = send_wr(IBV_WR_SEND, &sge, 1);
+    wr.send_flags |= IBV_SEND_INLINE;
+    const mrc::SendCaps caps{1, 16};
+    SlotMemory mem(128);  // 64 bytes of room, 16 granted
+    EXPECT_EQ(mrc::build_send_wqe(wr, caps, mem.slot()), EINVAL);
+    EXPECT_TRUE(mem.untouched());
+
+    sge.length = 16;
+    SlotMemory exact(128);
+    EXPECT_EQ(mrc::build_send_wqe(wr, caps, exact.slot()), 0);
+    EXPECT_EQ(exact.send().inline_len, 16u);
+}
+
+TEST(GrantedCapsTest, InlineWithNoInlineGrantedTakesOnlyEmptyData) {
+    char byte = 'x';
+    ibv_sge sge{reinterpret_cast<uintptr_t>(&byte), 1, 0};
+    ibv_send_wr wr = send_wr(IBV_WR_RDMA_WRITE, &sge, 1);
+    wr.send_flags |= IBV_SEND_INLINE;
+    SlotMemory mem(128);
+    EXPECT_EQ(mrc::build_send_wqe(wr, mrc::SendCaps{1, 0}, mem.slot()), EINVAL);
+    EXPECT_TRUE(mem.untouched());
+}
+
+TEST(GrantedCapsTest, RecvSgesBeyondMaxRecvSgeRejected) {
+    std::vector<ibv_sge> sges(3, ibv_sge{0x1000, 1, 1});
+    ibv_recv_wr wr{};
+    wr.sg_list = sges.data();
+    wr.num_sge = 2;
+    SlotMemory mem(64);  // room for 3
+    EXPECT_EQ(mrc::build_recv_wqe(wr, 1, mem.slot()), EINVAL);
+    EXPECT_TRUE(mem.untouched());
+    wr.num_sge = 1;
+    EXPECT_EQ(mrc::build_recv_wqe(wr, 1, mem.slot()), 0);
+    EXPECT_EQ(mem.recv().num_sge, 1u);
+}
+
+TEST(SendWqeTest, UnknownSendFlagsRejected) {
+    ibv_sge sge{0x1000, 8, 1};
+    for (unsigned int flag : {unsigned{IBV_SEND_IP_CSUM}, 1u << 5, 1u << 26, 1u << 31}) {
+        ibv_send_wr wr = send_wr(IBV_WR_SEND, &sge, 1);
+        wr.send_flags |= flag;
+        SlotMemory mem(128);
+        EXPECT_EQ(mrc::build_send_wqe(wr, kNoCaps, mem.slot()), EINVAL) << flag;
+        EXPECT_TRUE(mem.untouched()) << flag;
+    }
+    ibv_send_wr known = send_wr(IBV_WR_SEND, &sge, 1);
+    known.send_flags = IBV_SEND_FENCE | IBV_SEND_SIGNALED | IBV_SEND_SOLICITED;
+    SlotMemory mem(128);
+    EXPECT_EQ(mrc::build_send_wqe(known, kNoCaps, mem.slot()), 0);
+    EXPECT_EQ(mrc::kSendFlagsKnown, static_cast<uint32_t>(MRC_SEND_FLAGS_KNOWN));
+}
+
+// A create reply is checked against the caps it grants before anything is
+// mapped: rings must exist and carry what the caps promise.
+mrc_ring_info ring_info(uint32_t num_slots, uint32_t slot_size) {
+    mrc_ring_info info{};
+    info.mmap_offset = 4096;
+    info.num_slots = num_slots;
+    info.slot_size = slot_size;
+    info.mmap_size = MRC_RING_SLOTS_OFFSET + num_slots * slot_size;
+    return info;
+}
+
+TEST(CreateReplyTest, SendQueueMatchingItsCapsAccepted) {
+    EXPECT_EQ(mrc::check_send_queue(ring_info(16, 128), 16, {4, 64}), 0);
+    EXPECT_EQ(mrc::check_send_queue(ring_info(16, 128), 1, {1, 0}), 0);
+}
+
+TEST(CreateReplyTest, SendQueueThatCannotCarryItsCapsRejected) {
+    EXPECT_EQ(mrc::check_send_queue(ring_info(0, 0), 16, {1, 0}), EPROTO) << "no ring";
+    EXPECT_EQ(mrc::check_send_queue(ring_info(16, 128), 16, {5, 0}), EPROTO) << "sge";
+    EXPECT_EQ(mrc::check_send_queue(ring_info(16, 128), 16, {1, 65}), EPROTO) << "inline";
+    EXPECT_EQ(mrc::check_send_queue(ring_info(16, 128), 17, {1, 0}), EPROTO) << "depth";
+    EXPECT_EQ(mrc::check_send_queue(ring_info(16, 128), 0, {1, 0}), EPROTO) << "no depth";
+}
+
+TEST(CreateReplyTest, RecvQueueChecked) {
+    EXPECT_EQ(mrc::check_recv_queue(ring_info(8, 64), 7, 3), 0);
+    EXPECT_EQ(mrc::check_recv_queue(ring_info(0, 0), 7, 1), EPROTO) << "no ring";
+    EXPECT_EQ(mrc::check_recv_queue(ring_info(8, 64), 7, 4), EPROTO) << "sge";
+    EXPECT_EQ(mrc::check_recv_queue(ring_info(8, 64), 9, 1), EPROTO) << "depth";
+}

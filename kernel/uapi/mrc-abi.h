@@ -12,7 +12,7 @@
 /*
  * Out-of-tree drivers have no value in enum rdma_driver_id. This private
  * value ("mrc" in ASCII) sits far above the upstream range; the provider
- * matches on it and falls back to the device name.
+ * claims a device on it alone (never on its name, which any driver may use).
  */
 #define MRC_DRIVER_ID 0x6d7263
 
@@ -21,9 +21,6 @@
 
 /* Default UDP destination port; rxe owns 4791, so MRC can run beside it. */
 #define MRC_DEFAULT_UDP_PORT 4792
-
-/* Name prefix the provider accepts when the driver id is not reported. */
-#define MRC_DEVICE_NAME_PREFIX "mrc"
 
 /*
  * Queues (SQ, RQ, SRQ, CQ) are rings of fixed-size slots in memory shared
@@ -38,24 +35,43 @@
  * writes as untrusted: it copies each slot once and validates it.
  *
  * Producers: provider for SQ, RQ and SRQ; kernel for CQ.
+ *
+ * flags belongs to the kernel: it sets MRC_RING_F_CQ_OVERFLOW in a CQ's
+ * ring (with a release store, after the last completion it produced) when
+ * a completion found the CQ full. The CQ is then in the error state for
+ * good: nothing more is produced, the completions queued stay valid, and
+ * the kernel raises IB_EVENT_CQ_ERR. The provider's poll_cq returns those
+ * queued completions, then -EOVERFLOW.
  */
 struct mrc_ring_ctrl {
 	__u32 prod;
-	__u32 reserved0[15];	/* prod and cons on separate cache lines */
+	__u32 flags;		/* MRC_RING_F_*, kernel-written */
+	__u32 reserved0[14];	/* prod and cons on separate cache lines */
 	__u32 cons;
 	__u32 reserved1[15];
 };
 
+#define MRC_RING_F_CQ_OVERFLOW	0x1
+
 #define MRC_RING_SLOTS_OFFSET	128
 
-/* Where a ring lives; part of the create responses. */
+/*
+ * Where a ring lives; part of the create responses. A queue's slots are
+ * sized for what create granted and reported in ib_qp_cap / ib_srq_attr
+ * (max_send_sge, max_inline_data, max_recv_sge, max_sge): the kernel
+ * fails a slot that exceeds those caps, so the provider refuses such a
+ * work request with EINVAL before publishing it.
+ */
 struct mrc_ring_info {
 	__aligned_u64 mmap_offset;
 	__u32 mmap_size;
 	__u32 num_slots;	/* a power of two */
 	__u32 slot_size;	/* bytes, a multiple of 64 */
-	__u32 reserved;
+	__u32 flags;		/* MRC_RING_INFO_F_* */
 };
+
+/* A resize reply describing a ring that is prepared, not yet in use. */
+#define MRC_RING_INFO_F_PREPARED	0x1
 
 struct mrc_sge {
 	__aligned_u64 addr;
@@ -63,14 +79,22 @@ struct mrc_sge {
 	__u32 lkey;
 };
 
-/* SQ slot: a send work request. Values are those of libibverbs. */
+/*
+ * SQ slot: a send work request. Values are those of libibverbs. Reserved
+ * fields must be zero and send_flags may hold only MRC_SEND_FLAGS_KNOWN;
+ * the kernel completes any other slot with IBV_WC_LOC_QP_OP_ERR (and the
+ * QP goes to the error state), so that these bits can be given a meaning
+ * later.
+ */
+#define MRC_SEND_FLAGS_KNOWN	0xf	/* FENCE, SIGNALED, SOLICITED, INLINE */
+
 struct mrc_send_wqe {
 	__aligned_u64 wr_id;
 	__u32 opcode;		/* enum ibv_wr_opcode */
 	__u32 send_flags;	/* enum ibv_send_flags */
 	__u32 imm_data;		/* network byte order, as in ibv_send_wr */
 	__u32 num_sge;		/* 0 when IBV_SEND_INLINE */
-	__u32 inline_len;	/* bytes of inline data after the header */
+	__u32 inline_len;	/* bytes of inline data after the header, else 0 */
 	__u32 reserved0;
 	__aligned_u64 remote_addr;
 	__u32 rkey;
@@ -80,7 +104,13 @@ struct mrc_send_wqe {
 	/* followed by num_sge struct mrc_sge, or inline_len bytes */
 };
 
-/* RQ and SRQ slot: a receive work request. */
+/*
+ * RQ and SRQ slot: a receive work request; reserved must be zero. The
+ * kernel fails a slot with more SGEs than the queue's max_recv_sge (SRQ:
+ * max_sge) or a non-zero reserved field: an RQ slot is flushed with the
+ * QP in the error state, an SRQ slot completes with IBV_WC_LOC_QP_OP_ERR
+ * on the QP that took it, which then goes to the error state.
+ */
 struct mrc_recv_wqe {
 	__aligned_u64 wr_id;
 	__u32 num_sge;
@@ -106,6 +136,33 @@ struct mrc_cqe {
 	__u8 network_hdr_type;	/* UD: enum rdma_network_type */
 	__u8 reserved;
 };
+
+/*
+ * Driver data of responses. The create commands carry no driver data: the
+ * kernel fails a create_cq, create_qp or create_srq whose driver input is
+ * not all zero with EINVAL.
+ */
+
+/*
+ * Driver data of ibv_resize_cq commands, optional. Without it (or with
+ * flags 0) the kernel moves the CQ to its new ring at once, so a provider
+ * whose mmap of that ring then fails has lost the CQ. In two steps that
+ * cannot happen: MRC_RESIZE_CQ_PREPARE allocates the new ring and
+ * describes it (ring.flags has MRC_RING_INFO_F_PREPARED; an older kernel,
+ * which ignores the command, leaves it clear and has already switched);
+ * the provider maps it and sends MRC_RESIZE_CQ_COMMIT with the same cqe,
+ * which moves the queued completions and switches. If the mmap fails, the
+ * provider does not commit and the CQ keeps its old ring; a prepared ring
+ * is freed by the next prepare or by destroy.
+ */
+struct mrc_resize_cq_cmd {
+	__u32 flags;		/* one of MRC_RESIZE_CQ_* */
+	__u32 reserved;
+};
+
+#define MRC_RESIZE_CQ_PREPARE	0x1
+#define MRC_RESIZE_CQ_COMMIT	0x2
+#define MRC_RESIZE_CQ_FLAGS	(MRC_RESIZE_CQ_PREPARE | MRC_RESIZE_CQ_COMMIT)
 
 /* Driver data of ibv_create_cq / ibv_resize_cq responses. */
 struct mrc_create_cq_resp {

@@ -31,6 +31,7 @@ const Scenario kScenarios[] = {
     {"resize-shrink", scenario_resize_shrink},
     {"resize-below-pending", scenario_resize_below_pending},
     {"resize-in-flight", scenario_resize_in_flight},
+    {"resize-map-fails", scenario_resize_map_fails},
 };
 
 void usage(FILE* f) {

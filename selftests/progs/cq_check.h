@@ -77,6 +77,9 @@ struct Msgs {
 
 // Fails if the CQ holds a completion.
 Err expect_empty(Endpoint& ep, Queue q);
+// ibv_poll_cq of an overflowed CQ whose queued completions were all polled:
+// -EOVERFLOW, every time, never an empty CQ that looks merely idle.
+Err expect_overflowed(Endpoint& ep, Queue q);
 // Fails unless the QP is in state `want`.
 Err expect_qp_state(Endpoint& ep, ibv_qp_state want);
 
@@ -89,6 +92,7 @@ Err scenario_resize_grow(Env& env, Rng& rng);
 Err scenario_resize_shrink(Env& env, Rng& rng);
 Err scenario_resize_below_pending(Env& env, Rng& rng);
 Err scenario_resize_in_flight(Env& env, Rng& rng);
+Err scenario_resize_map_fails(Env& env, Rng& rng);
 
 }  // namespace cq_check
 

@@ -2,8 +2,9 @@
 //
 // mrc-cq-check overflow scenarios: a CQ of depth D that is given D + 1
 // completions keeps the first D intact and in order, reports
-// IBV_EVENT_CQ_ERR once, and takes nothing more; the QP whose completion
-// did not fit goes to the error state (IBV_EVENT_QP_FATAL).
+// IBV_EVENT_CQ_ERR once, and takes nothing more: once they are polled,
+// ibv_poll_cq returns -EOVERFLOW. The QP whose completion did not fit goes
+// to the error state (IBV_EVENT_QP_FATAL).
 
 #include "cq_check.h"
 
@@ -65,7 +66,7 @@ Err scenario_overflow_send(Env& env, Rng& rng) {
         if (auto err = in(
                 what, expect_wc(p.a, Queue::kSend, wait, {i, IBV_WC_SUCCESS, IBV_WC_RDMA_WRITE})))
             return err;
-    if (auto err = in(what, expect_empty(p.a, Queue::kSend)))
+    if (auto err = in(what, expect_overflowed(p.a, Queue::kSend)))
         return err;
     for (uint64_t i = 0; i < static_cast<uint64_t>(depth); i++) {
         dst->expect(i * kLen, src->data() + i * kLen, kLen);
@@ -81,7 +82,7 @@ Err scenario_overflow_send(Env& env, Rng& rng) {
                         dst->rkey());
     if (auto err = ea.collect(kSettleMs))
         return err;
-    if (auto err = in("after the flush", expect_empty(p.a, Queue::kSend)))
+    if (auto err = in("after the flush", expect_overflowed(p.a, Queue::kSend)))
         return err;
     if (auto err = ea.expect_exactly(
             {{IBV_EVENT_CQ_ERR, p.a.scq.get()}, {IBV_EVENT_QP_FATAL, p.a.qp.get()}}))
@@ -130,12 +131,12 @@ Err scenario_overflow_recv(Env& env, Rng& rng) {
         return err;
     if (auto err = in(what, m.expect_recvs(0, d)))
         return err;
-    if (auto err = in(what, expect_empty(p.b, Queue::kRecv)))
+    if (auto err = in(what, expect_overflowed(p.b, Queue::kRecv)))
         return err;
 
     if (auto err = eb.collect(kSettleMs))
         return err;
-    if (auto err = in("after the overflow", expect_empty(p.b, Queue::kRecv)))
+    if (auto err = in("after the overflow", expect_overflowed(p.b, Queue::kRecv)))
         return err;
     // A's last SEND may or may not be acknowledged: the IB spec leaves the
     // peer of a QP that lost a completion undefined. It is not checked.

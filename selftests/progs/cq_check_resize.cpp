@@ -3,11 +3,16 @@
 // mrc-cq-check resize scenarios: ibv_resize_cq up and down while
 // completions are queued keeps every one, in order; the resized CQ holds
 // exactly its new depth; a size below what is queued fails with EINVAL and
-// leaves the CQ as it was.
+// leaves the CQ as it was, and so does a resize whose new ring cannot be
+// mapped.
 
 #include "cq_check.h"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 namespace cq_check {
@@ -55,7 +60,85 @@ Err start(Env& env, Rng& rng, int rcq_depth, Pair* p, Msgs* m) {
     return m->post_recvs(0, kRecvs);
 }
 
+// Caps the address space just above what the process maps now, so that no
+// ring of a few hundred KiB can be mapped; restores the limit on scope exit.
+class AddressSpaceCap {
+public:
+    static constexpr rlim_t kSlack = 128 * 1024;  // room for the stack to grow
+    AddressSpaceCap() { getrlimit(RLIMIT_AS, &saved_); }
+    AddressSpaceCap(const AddressSpaceCap&) = delete;
+    AddressSpaceCap& operator=(const AddressSpaceCap&) = delete;
+    ~AddressSpaceCap() {
+        if (applied_)
+            setrlimit(RLIMIT_AS, &saved_);
+    }
+    Err apply() {
+        unsigned long pages = 0;
+        FILE* f = std::fopen("/proc/self/statm", "r");
+        if (!f)
+            return fail("/proc/self/statm: %s", std::strerror(errno));
+        int got = std::fscanf(f, "%lu", &pages);
+        std::fclose(f);
+        if (got != 1)
+            return fail("/proc/self/statm: no size");
+        rlimit lim = saved_;
+        lim.rlim_cur = pages * static_cast<rlim_t>(sysconf(_SC_PAGESIZE)) + kSlack;
+        if (setrlimit(RLIMIT_AS, &lim) != 0)
+            return fail("setrlimit(RLIMIT_AS): %s", std::strerror(errno));
+        applied_ = true;
+        return std::nullopt;
+    }
+
+private:
+    rlimit saved_{};
+    bool applied_ = false;
+};
+
 }  // namespace
+
+Err scenario_resize_map_fails(Env& env, Rng& rng) {
+    Pair p;
+    Msgs m;
+    if (auto err = start(env, rng, 16, &p, &m))
+        return err;
+    Events eb(p.b);
+    if (auto err = m.send(0, 10))
+        return err;
+    const int before = p.b.rcq->cqe;
+    // A ring of 8192 CQEs (384 KiB) does not fit under the cap.
+    int ret = 0;
+    {
+        AddressSpaceCap cap;
+        if (auto err = cap.apply())
+            return err;
+        ret = ibv_resize_cq(p.b.rcq.get(), 4096);
+    }
+    if (ret == 0)
+        return fail("B recv CQ: ibv_resize_cq(4096) with no address space left succeeded");
+    std::printf("# ibv_resize_cq(4096) with no address space left: %s\n", std::strerror(ret));
+    if (p.b.rcq->cqe != before)
+        return fail("B recv CQ: depth %d after a failed resize (%s), was %d", p.b.rcq->cqe,
+                    std::strerror(ret), before);
+    // The old ring is still the CQ's: what is queued, then new completions.
+    if (auto err = in("after a resize whose mmap failed", m.expect_recvs(0, 10)))
+        return err;
+    if (auto err = in("after a resize whose mmap failed", m.send(10, 5)))
+        return err;
+    if (auto err = in("after a resize whose mmap failed", m.expect_recvs(10, 5)))
+        return err;
+    if (auto err = expect_empty(p.b, Queue::kRecv))
+        return err;
+    // And it still resizes once there is room.
+    if (auto err = resize(p.b, Queue::kRecv, 64))
+        return err;
+    if (auto err = in("after resizing with room", m.send(15, 5)))
+        return err;
+    if (auto err = in("after resizing with room", m.expect_recvs(15, 5)))
+        return err;
+    if (auto err = eb.collect(0))
+        return err;
+    return eb.expect_exactly({});
+}
 
 Err scenario_resize_grow(Env& env, Rng& rng) {
     Pair p;

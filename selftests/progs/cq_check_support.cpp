@@ -220,6 +220,23 @@ Err expect_empty(Endpoint& ep, Queue q) {
     return std::nullopt;
 }
 
+Err expect_overflowed(Endpoint& ep, Queue q) {
+    ibv_cq* cq = q == Queue::kSend ? ep.scq.get() : ep.rcq.get();
+    const char* name = q == Queue::kSend ? "send" : "recv";
+    for (int i = 0; i < 2; i++) {
+        ibv_wc wc{};
+        int n = ibv_poll_cq(cq, 1, &wc);
+        if (n > 0)
+            return fail("%s %s CQ: unexpected completion wr_id %llu status %s opcode %s", ep.tag,
+                        name, static_cast<unsigned long long>(wc.wr_id),
+                        ibv_wc_status_str(wc.status), rc_check::opcode_str(wc.opcode));
+        if (n != -EOVERFLOW)
+            return fail("%s %s CQ: ibv_poll_cq: %d after the overflow, want -EOVERFLOW (%d)",
+                        ep.tag, name, n, -EOVERFLOW);
+    }
+    return std::nullopt;
+}
+
 Err expect_qp_state(Endpoint& ep, ibv_qp_state want) {
     ibv_qp_attr attr{};
     ibv_qp_init_attr init{};

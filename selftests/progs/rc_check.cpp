@@ -45,6 +45,11 @@ const Scenario kScenarios[] = {
     {"no-remote-write", scenario_no_remote_write, true},
     {"rnr-wait", scenario_rnr_wait, true},
     {"rnr-retry-exceeded", scenario_rnr_retry_exceeded, true},
+    {"caps-send", scenario_caps_send, true},
+    {"caps-recv", scenario_caps_recv, true},
+    {"caps-srq", scenario_caps_srq, true},
+    {"raw-send-reserved", scenario_raw_send_reserved, true},
+    {"raw-send-flags", scenario_raw_send_flags, true},
     {"retry-exceeded", scenario_retry_exceeded, false},
     {"trimmed-write", scenario_trimmed_write, false},
 };

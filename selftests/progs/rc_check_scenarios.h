@@ -32,6 +32,14 @@ Err scenario_trimmed_write(Env& env, Rng& rng);
 Err scenario_rnr_wait(Env& env, Rng& rng);
 Err scenario_rnr_retry_exceeded(Env& env, Rng& rng);
 
+// rc_check_caps.cpp: work requests at and beyond the reported caps, and
+// SQ slots written past the provider that the kernel must refuse.
+Err scenario_caps_send(Env& env, Rng& rng);
+Err scenario_caps_recv(Env& env, Rng& rng);
+Err scenario_caps_srq(Env& env, Rng& rng);
+Err scenario_raw_send_reserved(Env& env, Rng& rng);
+Err scenario_raw_send_flags(Env& env, Rng& rng);
+
 }  // namespace rc_check
 
 #endif  // MRC_SELFTESTS_RC_CHECK_SCENARIOS_H
