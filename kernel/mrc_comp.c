@@ -21,21 +21,6 @@ static u32 mrc_comp_ack_sacked_prefix(struct mrc_qp *qp)
 	return n ? mrc_txwin_on_ack(&qp->txwin, una + n) : 0;
 }
 
-/* The send WQE a PSN of ours belongs to, if that PSN is still tracked. */
-static struct mrc_swqe *mrc_comp_wqe_of(struct mrc_qp *qp, u32 psn)
-{
-	u32 idx = qp->psn_wqe[psn & (MRC_QP_WINDOW - 1)];
-	struct mrc_swqe *w;
-
-	if (idx - qp->sq.own >= qp->sq_send - qp->sq.own + 1 ||
-	    idx - qp->sq.own >= mrc_ring_num_slots(&qp->sq))
-		return NULL;
-	w = &qp->swqe[idx & qp->sq.mask];
-	if (!w->sent || psn - w->first_psn >= w->sent)
-		return NULL;
-	return w;
-}
-
 /* Return: the RTT sample in 1.024 us units, 0 when there is none. */
 static u32 mrc_comp_sample_rtt(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 {
@@ -78,7 +63,7 @@ static void mrc_comp_nack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 		status = IB_WC_REM_OP_ERR;
 		break;
 	}
-	w = mrc_comp_wqe_of(qp, pkt->psn);
+	w = mrc_req_wqe_of(qp, pkt->psn);
 	if (w && w->status == IB_WC_SUCCESS) {
 		w->status = status;
 		w->state = MRC_SWQE_DONE;
@@ -151,6 +136,9 @@ static void mrc_comp_read_holes(struct mrc_qp *qp, struct mrc_swqe *w,
 {
 	u16 ev = mrc_comp_ev_of(qp, psn);
 
+	/* Below rd_low every response is placed, and its bit reused. */
+	if (mrc_psn_before(w->rd_scan, w->rd_low))
+		w->rd_scan = w->rd_low;
 	while (mrc_psn_before(w->rd_scan, psn) &&
 	       psn - w->rd_scan >= MRC_DUPTHRESH &&
 	       (test_bit(w->rd_scan & (MRC_QP_WINDOW - 1), qp->rd_got) ||
@@ -190,14 +178,20 @@ static void mrc_comp_read_rtt(struct mrc_qp *qp, u32 psn)
 static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 			       const void *payload)
 {
-	struct mrc_swqe *w = mrc_comp_wqe_of(qp, pkt->psn);
+	struct mrc_swqe *w = mrc_req_wqe_of(qp, pkt->psn);
 	u32 bit = pkt->psn & (MRC_QP_WINDOW - 1);
 	u32 offset, plen, acked;
 	u64 one = 1;
 	int status;
 
+	/*
+	 * rd_got is indexed by PSN modulo the window: the bit of a PSN
+	 * below rd_low, whose response was placed, may now belong to a PSN
+	 * 1024 later. Only [rd_low, first_psn + sent) own their bits.
+	 */
 	if (!w || w->wqe.opcode != IB_WR_RDMA_READ ||
-	    w->state == MRC_SWQE_DONE || test_bit(bit, qp->rd_got)) {
+	    w->state == MRC_SWQE_DONE || !mrc_req_rd_owns(w, pkt->psn) ||
+	    test_bit(bit, qp->rd_got)) {
 		pr_debug("mrc: qp %u read resp psn %u dropped (w %d own %u send %u)\n",
 			 qp->ibqp.qp_num, pkt->psn, !!w, qp->sq.own, qp->sq_send);
 		return false;
@@ -238,7 +232,7 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 
 static void mrc_comp_atomic_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 {
-	struct mrc_swqe *w = mrc_comp_wqe_of(qp, pkt->psn);
+	struct mrc_swqe *w = mrc_req_wqe_of(qp, pkt->psn);
 	u64 orig = pkt->atomic_orig;
 	int status;
 

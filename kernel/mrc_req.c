@@ -135,6 +135,28 @@ int mrc_req_copy(struct mrc_qp *qp, struct mrc_swqe *w, u32 offset,
 	return len ? IB_WC_LOC_LEN_ERR : IB_WC_SUCCESS;
 }
 
+/**
+ * mrc_req_wqe_of() - the send WQE a PSN of ours belongs to
+ * @qp: the QP, with @qp->lock held
+ * @psn: a PSN the requester assigned
+ *
+ * Return: the WQE, or NULL when no WQE still in the SQ owns @psn (it
+ * completed, or @psn was never assigned).
+ */
+struct mrc_swqe *mrc_req_wqe_of(struct mrc_qp *qp, u32 psn)
+{
+	u32 idx = qp->psn_wqe[psn & (MRC_QP_WINDOW - 1)];
+	struct mrc_swqe *w;
+
+	if (idx - qp->sq.own >= qp->sq_send - qp->sq.own + 1 ||
+	    idx - qp->sq.own >= mrc_ring_num_slots(&qp->sq))
+		return NULL;
+	w = &qp->swqe[idx & qp->sq.mask];
+	if (!w->sent || psn - w->first_psn >= w->sent)
+		return NULL;
+	return w;
+}
+
 static u8 mrc_wire_opcode(u32 wr_opcode)
 {
 	switch (wr_opcode) {
@@ -695,7 +717,8 @@ static void mrc_req_resend(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn)
 {
 	switch (w->wqe.opcode) {
 	case IB_WR_RDMA_READ:
-		if (!test_bit(psn & (MRC_QP_WINDOW - 1), qp->rd_got))
+		if (mrc_req_rd_owns(w, psn) &&
+		    !test_bit(psn & (MRC_QP_WINDOW - 1), qp->rd_got))
 			mrc_req_send_read(qp, w, psn, 1, true);
 		break;
 	case IB_WR_ATOMIC_CMP_AND_SWP:
@@ -758,7 +781,7 @@ static void mrc_req_retransmit(struct mrc_qp *qp)
 static void mrc_req_rerequest(struct mrc_qp *qp)
 {
 	u32 una = mrc_txwin_oldest_unacked(&qp->txwin);
-	u32 idx, k;
+	u32 idx, psn;
 
 	for (idx = qp->sq.own; idx != qp->sq_fetch; idx++) {
 		struct mrc_swqe *w = &qp->swqe[idx & qp->sq.mask];
@@ -767,18 +790,20 @@ static void mrc_req_rerequest(struct mrc_qp *qp)
 			break;
 		if (!mrc_swqe_awaits_response(w))
 			continue;
-		for (k = 0; k < w->sent; k++) {
-			u32 psn = w->first_psn + k;
-
-			if (!mrc_psn_before(psn, una))
-				break;
-			if (w->wqe.opcode != IB_WR_RDMA_READ) {
+		if (w->wqe.opcode != IB_WR_RDMA_READ) {
+			if (mrc_psn_before(w->first_psn, una))
 				mrc_req_send_atomic(qp, w, true);
-				break;
-			}
+			continue;
+		}
+		/*
+		 * Below rd_low every response is placed and its rd_got bit
+		 * may belong to a PSN a window later: asking again for those
+		 * PSNs let an old response mark the newer PSN received.
+		 */
+		for (psn = w->rd_low; mrc_req_rd_owns(w, psn) &&
+		     mrc_psn_before(psn, una); psn++)
 			if (!test_bit(psn & (MRC_QP_WINDOW - 1), qp->rd_got))
 				mrc_req_send_read(qp, w, psn, 1, true);
-		}
 	}
 }
 
