@@ -5,22 +5,6 @@
  */
 #include "mrc_qp.h"
 
-/*
- * PSNs the peer reported received, from una on without a gap, count as
- * acknowledged: nothing is lost if the cumulative ACK saying so is.
- */
-static u32 mrc_comp_ack_sacked_prefix(struct mrc_qp *qp)
-{
-	u32 una = mrc_txwin_oldest_unacked(&qp->txwin);
-	const struct mrc_tx_entry *e;
-	u32 n = 0;
-
-	while ((e = mrc_txwin_entry(&qp->txwin, una + n)) &&
-	       (e->flags & MRC_TXE_SACKED))
-		n++;
-	return n ? mrc_txwin_on_ack(&qp->txwin, una + n) : 0;
-}
-
 /* Return: the RTT sample in 1.024 us units, 0 when there is none. */
 static u32 mrc_comp_sample_rtt(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 {
@@ -216,7 +200,7 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	if (qp->rd_pending)
 		qp->rd_pending--;
 	mrc_txwin_on_sack(&qp->txwin, pkt->psn, 1, &one);
-	acked = mrc_comp_ack_sacked_prefix(qp);
+	acked = mrc_txwin_ack_sacked_prefix(&qp->txwin);
 	if (acked) {
 		/* Responses clock a READ stream as ACKs clock writes. */
 		mrc_rto_on_progress(&qp->rto);
@@ -234,6 +218,7 @@ static void mrc_comp_atomic_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 {
 	struct mrc_swqe *w = mrc_req_wqe_of(qp, pkt->psn);
 	u64 orig = pkt->atomic_orig;
+	u64 one = 1;
 	int status;
 
 	if (!w || !mrc_op_is_read_atomic(w->wqe.opcode) ||
@@ -242,6 +227,15 @@ static void mrc_comp_atomic_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	status = mrc_req_copy(qp, w, 0, &orig, sizeof(orig), true);
 	w->status = status;
 	w->state = MRC_SWQE_DONE;
+	/*
+	 * The response proves the atomic executed: its PSN must not stay
+	 * outstanding after the WQE completes, waiting for a cumulative ACK
+	 * that may be lost, stale or never come (that left the timer
+	 * retrying a PSN no WQE owned, until it failed a WQE never posted).
+	 */
+	mrc_txwin_on_sack(&qp->txwin, pkt->psn, 1, &one);
+	if (mrc_txwin_ack_sacked_prefix(&qp->txwin))
+		mrc_rto_on_progress(&qp->rto);
 }
 
 /**

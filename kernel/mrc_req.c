@@ -636,6 +636,9 @@ static void mrc_req_flush_locked(struct mrc_qp *qp)
 	n = prod - qp->sq.own;
 	if (n > mrc_ring_num_slots(&qp->sq))
 		n = qp->sq_fetch - qp->sq.own;
+	/* Never more than the ring holds, whatever the indices say. */
+	if (WARN_ON_ONCE(n > mrc_ring_num_slots(&qp->sq)))
+		n = 0;
 	while (n--) {
 		u32 idx = qp->sq.own;
 
@@ -756,15 +759,15 @@ static void mrc_req_retransmit(struct mrc_qp *qp)
 
 	while (budget && mrc_tx_local_room(qp) &&
 	       mrc_txwin_next_retransmit(&qp->txwin, &psn)) {
-		budget--;
-		u32 idx = qp->psn_wqe[psn & (MRC_QP_WINDOW - 1)];
-		struct mrc_swqe *w = &qp->swqe[idx & qp->sq.mask];
+		struct mrc_swqe *w = mrc_req_wqe_of(qp, psn);
 
+		budget--;
 		copies = 1;
 		if (psn == una && qp->rto_spread)
 			copies = min_t(u32, MRC_RTO_SPREAD, qp->evs.count);
 		qp->rto_spread = false;
-		while (copies--)
+		/* A PSN whose WQE completed has nothing left to resend. */
+		while (w && copies--)
 			mrc_req_resend(qp, w, psn);
 		/* The builder recorded the EV it picked; keep it. */
 		mrc_txwin_on_retransmit(&qp->txwin, psn,
@@ -844,6 +847,16 @@ void mrc_rto_fire(struct timer_list *timer)
 	if (mrc_rto_on_timeout(&qp->rto)) {
 		struct mrc_swqe *w = &qp->swqe[qp->sq.own & qp->sq.mask];
 
+		/*
+		 * No WQE fetched: nothing posted waits for the PSNs that
+		 * timed out, and the SQ slot at own holds no WQE to fail
+		 * (failing it moved sq_send past sq_fetch, and the flush
+		 * then looped 2^32 times). The QP still goes to error.
+		 */
+		if (qp->sq.own == qp->sq_fetch) {
+			mrc_qp_error_locked(qp);
+			goto out;
+		}
 		w->status = IB_WC_RETRY_EXC_ERR;
 		if (qp->sq.own == qp->sq_send)
 			qp->sq_send++;
