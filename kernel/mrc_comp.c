@@ -29,7 +29,9 @@ static void mrc_comp_nack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 		mrc_txwin_mark_lost(&qp->txwin, pkt->psn);
 		return;
 	case MRC_SYN_PSN_SEQ_ERR:
-		mrc_txwin_mark_all_lost(&qp->txwin);
+		/* One hole, inside the window: never the whole window. */
+		if (mrc_txwin_nack_acceptable(&qp->txwin, pkt->aeth.cum_psn))
+			mrc_txwin_mark_lost(&qp->txwin, pkt->aeth.cum_psn);
 		return;
 	case MRC_SYN_RNR:
 		/* The receiver has no WQE yet: wait and resend, or give up. */
@@ -73,12 +75,32 @@ static void mrc_comp_check_spurious_rto(struct mrc_qp *qp,
 	qp->spurious_rto++;
 }
 
+/* Whether @pkt passes the acceptable-ACK rule (mrc_txwin.h). */
+static bool mrc_comp_ack_news(struct mrc_qp *qp, const struct mrc_pkt *pkt)
+{
+	bool sack = pkt->opcode == MRC_OP_SACK;
+
+	return mrc_txwin_ack_acceptable(&qp->txwin, pkt->aeth.cum_psn,
+					sack ? pkt->sack.base_psn : 0,
+					sack ? pkt->sack.nwords : 0,
+					pkt->sack.bitmap);
+}
+
+/*
+ * Apply an ACK, SACK, NACK or atomic response. The window takes any
+ * acknowledgment (it ignores PSNs outside [una, nxt)), but only one that
+ * passes the acceptable-ACK rule may take an RTT sample, credit or
+ * penalise an EV or cut the window for its CE count: a stale or spoofed
+ * ACK must not steer congestion control or path choice.
+ */
 static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 {
-	u32 acked, nlost, rtt;
+	bool news = mrc_comp_ack_news(qp, pkt);
+	u32 acked, nlost, rtt = 0;
 	bool lost;
 
-	rtt = mrc_comp_sample_rtt(qp, pkt);
+	if (news)
+		rtt = mrc_comp_sample_rtt(qp, pkt);
 	acked = mrc_txwin_on_ack(&qp->txwin, pkt->aeth.cum_psn);
 	if (acked)
 		mrc_comp_check_spurious_rto(qp, pkt);
@@ -88,13 +110,14 @@ static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	if (pkt->opcode == MRC_OP_NACK)
 		mrc_comp_nack(qp, pkt);
 	nlost = mrc_txwin_lost(&qp->txwin);
-	mrc_mp_on_ack(qp, pkt, rtt);
+	if (news)
+		mrc_mp_on_ack(qp, pkt, rtt);
 	lost = mrc_txwin_lost(&qp->txwin) > nlost;
 	if (acked) {
 		mrc_rto_on_progress(&qp->rto);
 		mrc_cwnd_on_ack(&qp->cc, acked);
 	}
-	if (lost || pkt->aeth.ce_count)
+	if (lost || (news && pkt->aeth.ce_count))
 		mrc_cwnd_on_congestion(&qp->cc, mrc_txwin_oldest_unacked(&qp->txwin),
 				       mrc_txwin_next_psn(&qp->txwin));
 	return acked || lost || mrc_txwin_lost(&qp->txwin);
