@@ -258,6 +258,8 @@ struct mrc_qp {
 	u32 unacked;			/* packets since the last ACK */
 	u32 ce_count;
 	struct mrc_atomic_cache atomic_cache;
+	u32 dup_read_tokens;		/* responses duplicates may re-serve */
+	u32 dup_read_ts;		/* when the bucket was last filled */
 	struct mrc_rnr_gate rnr_gate;	/* drop after an RNR NACK */
 	struct mrc_dack dack;		/* an ACK held for an answer to carry */
 
