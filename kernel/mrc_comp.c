@@ -5,37 +5,6 @@
  */
 #include "mrc_qp.h"
 
-/*
- * PSNs the peer reported received, from una on without a gap, count as
- * acknowledged: nothing is lost if the cumulative ACK saying so is.
- */
-static u32 mrc_comp_ack_sacked_prefix(struct mrc_qp *qp)
-{
-	u32 una = mrc_txwin_oldest_unacked(&qp->txwin);
-	const struct mrc_tx_entry *e;
-	u32 n = 0;
-
-	while ((e = mrc_txwin_entry(&qp->txwin, una + n)) &&
-	       (e->flags & MRC_TXE_SACKED))
-		n++;
-	return n ? mrc_txwin_on_ack(&qp->txwin, una + n) : 0;
-}
-
-/* The send WQE a PSN of ours belongs to, if that PSN is still tracked. */
-static struct mrc_swqe *mrc_comp_wqe_of(struct mrc_qp *qp, u32 psn)
-{
-	u32 idx = qp->psn_wqe[psn & (MRC_QP_WINDOW - 1)];
-	struct mrc_swqe *w;
-
-	if (idx - qp->sq.own >= qp->sq_send - qp->sq.own + 1 ||
-	    idx - qp->sq.own >= mrc_ring_num_slots(&qp->sq))
-		return NULL;
-	w = &qp->swqe[idx & qp->sq.mask];
-	if (!w->sent || psn - w->first_psn >= w->sent)
-		return NULL;
-	return w;
-}
-
 /* Return: the RTT sample in 1.024 us units, 0 when there is none. */
 static u32 mrc_comp_sample_rtt(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 {
@@ -60,7 +29,9 @@ static void mrc_comp_nack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 		mrc_txwin_mark_lost(&qp->txwin, pkt->psn);
 		return;
 	case MRC_SYN_PSN_SEQ_ERR:
-		mrc_txwin_mark_all_lost(&qp->txwin);
+		/* One hole, inside the window: never the whole window. */
+		if (mrc_txwin_nack_acceptable(&qp->txwin, pkt->aeth.cum_psn))
+			mrc_txwin_mark_lost(&qp->txwin, pkt->aeth.cum_psn);
 		return;
 	case MRC_SYN_RNR:
 		/* The receiver has no WQE yet: wait and resend, or give up. */
@@ -78,7 +49,7 @@ static void mrc_comp_nack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 		status = IB_WC_REM_OP_ERR;
 		break;
 	}
-	w = mrc_comp_wqe_of(qp, pkt->psn);
+	w = mrc_req_wqe_of(qp, pkt->psn);
 	if (w && w->status == IB_WC_SUCCESS) {
 		w->status = status;
 		w->state = MRC_SWQE_DONE;
@@ -104,12 +75,32 @@ static void mrc_comp_check_spurious_rto(struct mrc_qp *qp,
 	qp->spurious_rto++;
 }
 
+/* Whether @pkt passes the acceptable-ACK rule (mrc_txwin.h). */
+static bool mrc_comp_ack_news(struct mrc_qp *qp, const struct mrc_pkt *pkt)
+{
+	bool sack = pkt->opcode == MRC_OP_SACK;
+
+	return mrc_txwin_ack_acceptable(&qp->txwin, pkt->aeth.cum_psn,
+					sack ? pkt->sack.base_psn : 0,
+					sack ? pkt->sack.nwords : 0,
+					pkt->sack.bitmap);
+}
+
+/*
+ * Apply an ACK, SACK, NACK or atomic response. The window takes any
+ * acknowledgment (it ignores PSNs outside [una, nxt)), but only one that
+ * passes the acceptable-ACK rule may take an RTT sample, credit or
+ * penalise an EV or cut the window for its CE count: a stale or spoofed
+ * ACK must not steer congestion control or path choice.
+ */
 static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 {
-	u32 acked, nlost, rtt;
+	bool news = mrc_comp_ack_news(qp, pkt);
+	u32 acked, nlost, rtt = 0;
 	bool lost;
 
-	rtt = mrc_comp_sample_rtt(qp, pkt);
+	if (news)
+		rtt = mrc_comp_sample_rtt(qp, pkt);
 	acked = mrc_txwin_on_ack(&qp->txwin, pkt->aeth.cum_psn);
 	if (acked)
 		mrc_comp_check_spurious_rto(qp, pkt);
@@ -119,13 +110,14 @@ static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	if (pkt->opcode == MRC_OP_NACK)
 		mrc_comp_nack(qp, pkt);
 	nlost = mrc_txwin_lost(&qp->txwin);
-	mrc_mp_on_ack(qp, pkt, rtt);
+	if (news)
+		mrc_mp_on_ack(qp, pkt, rtt);
 	lost = mrc_txwin_lost(&qp->txwin) > nlost;
 	if (acked) {
 		mrc_rto_on_progress(&qp->rto);
 		mrc_cwnd_on_ack(&qp->cc, acked);
 	}
-	if (lost || pkt->aeth.ce_count)
+	if (lost || (news && pkt->aeth.ce_count))
 		mrc_cwnd_on_congestion(&qp->cc, mrc_txwin_oldest_unacked(&qp->txwin),
 				       mrc_txwin_next_psn(&qp->txwin));
 	return acked || lost || mrc_txwin_lost(&qp->txwin);
@@ -151,6 +143,9 @@ static void mrc_comp_read_holes(struct mrc_qp *qp, struct mrc_swqe *w,
 {
 	u16 ev = mrc_comp_ev_of(qp, psn);
 
+	/* Below rd_low every response is placed, and its bit reused. */
+	if (mrc_psn_before(w->rd_scan, w->rd_low))
+		w->rd_scan = w->rd_low;
 	while (mrc_psn_before(w->rd_scan, psn) &&
 	       psn - w->rd_scan >= MRC_DUPTHRESH &&
 	       (test_bit(w->rd_scan & (MRC_QP_WINDOW - 1), qp->rd_got) ||
@@ -190,14 +185,20 @@ static void mrc_comp_read_rtt(struct mrc_qp *qp, u32 psn)
 static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 			       const void *payload)
 {
-	struct mrc_swqe *w = mrc_comp_wqe_of(qp, pkt->psn);
+	struct mrc_swqe *w = mrc_req_wqe_of(qp, pkt->psn);
 	u32 bit = pkt->psn & (MRC_QP_WINDOW - 1);
 	u32 offset, plen, acked;
 	u64 one = 1;
 	int status;
 
+	/*
+	 * rd_got is indexed by PSN modulo the window: the bit of a PSN
+	 * below rd_low, whose response was placed, may now belong to a PSN
+	 * 1024 later. Only [rd_low, first_psn + sent) own their bits.
+	 */
 	if (!w || w->wqe.opcode != IB_WR_RDMA_READ ||
-	    w->state == MRC_SWQE_DONE || test_bit(bit, qp->rd_got)) {
+	    w->state == MRC_SWQE_DONE || !mrc_req_rd_owns(w, pkt->psn) ||
+	    test_bit(bit, qp->rd_got)) {
 		pr_debug("mrc: qp %u read resp psn %u dropped (w %d own %u send %u)\n",
 			 qp->ibqp.qp_num, pkt->psn, !!w, qp->sq.own, qp->sq_send);
 		return false;
@@ -222,7 +223,7 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	if (qp->rd_pending)
 		qp->rd_pending--;
 	mrc_txwin_on_sack(&qp->txwin, pkt->psn, 1, &one);
-	acked = mrc_comp_ack_sacked_prefix(qp);
+	acked = mrc_txwin_ack_sacked_prefix(&qp->txwin);
 	if (acked) {
 		/* Responses clock a READ stream as ACKs clock writes. */
 		mrc_rto_on_progress(&qp->rto);
@@ -238,8 +239,9 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 
 static void mrc_comp_atomic_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 {
-	struct mrc_swqe *w = mrc_comp_wqe_of(qp, pkt->psn);
+	struct mrc_swqe *w = mrc_req_wqe_of(qp, pkt->psn);
 	u64 orig = pkt->atomic_orig;
+	u64 one = 1;
 	int status;
 
 	if (!w || !mrc_op_is_read_atomic(w->wqe.opcode) ||
@@ -248,6 +250,15 @@ static void mrc_comp_atomic_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	status = mrc_req_copy(qp, w, 0, &orig, sizeof(orig), true);
 	w->status = status;
 	w->state = MRC_SWQE_DONE;
+	/*
+	 * The response proves the atomic executed: its PSN must not stay
+	 * outstanding after the WQE completes, waiting for a cumulative ACK
+	 * that may be lost, stale or never come (that left the timer
+	 * retrying a PSN no WQE owned, until it failed a WQE never posted).
+	 */
+	mrc_txwin_on_sack(&qp->txwin, pkt->psn, 1, &one);
+	if (mrc_txwin_ack_sacked_prefix(&qp->txwin))
+		mrc_rto_on_progress(&qp->rto);
 }
 
 /**

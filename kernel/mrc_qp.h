@@ -83,6 +83,22 @@ struct mrc_swqe {
 };
 
 /**
+ * mrc_req_rd_owns() - does a READ's response PSN still own its rd_got bit
+ * @w: the READ WQE
+ * @psn: one of its response PSNs
+ *
+ * rd_got and psn_wqe are indexed by PSN modulo %MRC_QP_WINDOW, and a READ
+ * may span many windows: the bits of PSNs below @w->rd_low (all placed)
+ * are reused by later PSNs. Only [rd_low, first_psn + sent) own theirs.
+ *
+ * Return: true when @psn lies in that range.
+ */
+static inline bool mrc_req_rd_owns(const struct mrc_swqe *w, u32 psn)
+{
+	return psn - w->rd_low < w->first_psn + w->sent - w->rd_low;
+}
+
+/**
  * struct mrc_rmsg - responder state of one incoming receive-consuming
  * message (SEND, SEND_IMM, WRITE_IMM), indexed by its RSN
  * @valid: slot in use for @rsn
@@ -242,6 +258,8 @@ struct mrc_qp {
 	u32 unacked;			/* packets since the last ACK */
 	u32 ce_count;
 	struct mrc_atomic_cache atomic_cache;
+	u32 dup_read_tokens;		/* responses duplicates may re-serve */
+	u32 dup_read_ts;		/* when the bucket was last filled */
 	struct mrc_rnr_gate rnr_gate;	/* drop after an RNR NACK */
 	struct mrc_dack dack;		/* an ACK held for an answer to carry */
 
@@ -301,6 +319,7 @@ u32 mrc_now_ts(void);
 bool mrc_op_is_read_atomic(u32 opcode);
 int mrc_req_copy(struct mrc_qp *qp, struct mrc_swqe *w, u32 offset,
 		 void *buf, u32 len, bool to_sge);
+struct mrc_swqe *mrc_req_wqe_of(struct mrc_qp *qp, u32 psn);
 void mrc_req_complete(struct mrc_qp *qp);
 void mrc_req_arm_rto(struct mrc_qp *qp, bool restart);
 int mrc_req_send_read(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,

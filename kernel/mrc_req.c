@@ -139,6 +139,28 @@ int mrc_req_copy(struct mrc_qp *qp, struct mrc_swqe *w, u32 offset,
 	return len ? IB_WC_LOC_LEN_ERR : IB_WC_SUCCESS;
 }
 
+/**
+ * mrc_req_wqe_of() - the send WQE a PSN of ours belongs to
+ * @qp: the QP, with @qp->lock held
+ * @psn: a PSN the requester assigned
+ *
+ * Return: the WQE, or NULL when no WQE still in the SQ owns @psn (it
+ * completed, or @psn was never assigned).
+ */
+struct mrc_swqe *mrc_req_wqe_of(struct mrc_qp *qp, u32 psn)
+{
+	u32 idx = qp->psn_wqe[psn & (MRC_QP_WINDOW - 1)];
+	struct mrc_swqe *w;
+
+	if (idx - qp->sq.own >= qp->sq_send - qp->sq.own + 1 ||
+	    idx - qp->sq.own >= mrc_ring_num_slots(&qp->sq))
+		return NULL;
+	w = &qp->swqe[idx & qp->sq.mask];
+	if (!w->sent || psn - w->first_psn >= w->sent)
+		return NULL;
+	return w;
+}
+
 static u8 mrc_wire_opcode(u32 wr_opcode)
 {
 	switch (wr_opcode) {
@@ -618,6 +640,9 @@ static void mrc_req_flush_locked(struct mrc_qp *qp)
 	n = prod - qp->sq.own;
 	if (n > mrc_ring_num_slots(&qp->sq))
 		n = qp->sq_fetch - qp->sq.own;
+	/* Never more than the ring holds, whatever the indices say. */
+	if (WARN_ON_ONCE(n > mrc_ring_num_slots(&qp->sq)))
+		n = 0;
 	while (n--) {
 		u32 idx = qp->sq.own;
 
@@ -699,7 +724,8 @@ static void mrc_req_resend(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn)
 {
 	switch (w->wqe.opcode) {
 	case IB_WR_RDMA_READ:
-		if (!test_bit(psn & (MRC_QP_WINDOW - 1), qp->rd_got))
+		if (mrc_req_rd_owns(w, psn) &&
+		    !test_bit(psn & (MRC_QP_WINDOW - 1), qp->rd_got))
 			mrc_req_send_read(qp, w, psn, 1, true);
 		break;
 	case IB_WR_ATOMIC_CMP_AND_SWP:
@@ -737,15 +763,15 @@ static void mrc_req_retransmit(struct mrc_qp *qp)
 
 	while (budget && mrc_tx_local_room(qp) &&
 	       mrc_txwin_next_retransmit(&qp->txwin, &psn)) {
-		budget--;
-		u32 idx = qp->psn_wqe[psn & (MRC_QP_WINDOW - 1)];
-		struct mrc_swqe *w = &qp->swqe[idx & qp->sq.mask];
+		struct mrc_swqe *w = mrc_req_wqe_of(qp, psn);
 
+		budget--;
 		copies = 1;
 		if (psn == una && qp->rto_spread)
 			copies = min_t(u32, MRC_RTO_SPREAD, qp->evs.count);
 		qp->rto_spread = false;
-		while (copies--)
+		/* A PSN whose WQE completed has nothing left to resend. */
+		while (w && copies--)
 			mrc_req_resend(qp, w, psn);
 		/* The builder recorded the EV it picked; keep it. */
 		mrc_txwin_on_retransmit(&qp->txwin, psn,
@@ -762,7 +788,7 @@ static void mrc_req_retransmit(struct mrc_qp *qp)
 static void mrc_req_rerequest(struct mrc_qp *qp)
 {
 	u32 una = mrc_txwin_oldest_unacked(&qp->txwin);
-	u32 idx, k;
+	u32 idx, psn;
 
 	for (idx = qp->sq.own; idx != qp->sq_fetch; idx++) {
 		struct mrc_swqe *w = &qp->swqe[idx & qp->sq.mask];
@@ -771,18 +797,20 @@ static void mrc_req_rerequest(struct mrc_qp *qp)
 			break;
 		if (!mrc_swqe_awaits_response(w))
 			continue;
-		for (k = 0; k < w->sent; k++) {
-			u32 psn = w->first_psn + k;
-
-			if (!mrc_psn_before(psn, una))
-				break;
-			if (w->wqe.opcode != IB_WR_RDMA_READ) {
+		if (w->wqe.opcode != IB_WR_RDMA_READ) {
+			if (mrc_psn_before(w->first_psn, una))
 				mrc_req_send_atomic(qp, w, true);
-				break;
-			}
+			continue;
+		}
+		/*
+		 * Below rd_low every response is placed and its rd_got bit
+		 * may belong to a PSN a window later: asking again for those
+		 * PSNs let an old response mark the newer PSN received.
+		 */
+		for (psn = w->rd_low; mrc_req_rd_owns(w, psn) &&
+		     mrc_psn_before(psn, una); psn++)
 			if (!test_bit(psn & (MRC_QP_WINDOW - 1), qp->rd_got))
 				mrc_req_send_read(qp, w, psn, 1, true);
-		}
 	}
 }
 
@@ -823,6 +851,16 @@ void mrc_rto_fire(struct timer_list *timer)
 	if (mrc_rto_on_timeout(&qp->rto)) {
 		struct mrc_swqe *w = &qp->swqe[qp->sq.own & qp->sq.mask];
 
+		/*
+		 * No WQE fetched: nothing posted waits for the PSNs that
+		 * timed out, and the SQ slot at own holds no WQE to fail
+		 * (failing it moved sq_send past sq_fetch, and the flush
+		 * then looped 2^32 times). The QP still goes to error.
+		 */
+		if (qp->sq.own == qp->sq_fetch) {
+			mrc_qp_error_locked(qp);
+			goto out;
+		}
 		w->status = IB_WC_RETRY_EXC_ERR;
 		if (qp->sq.own == qp->sq_send)
 			qp->sq_send++;

@@ -12,6 +12,17 @@
 /* Every atomic a requester may still retry must fit in the cache. */
 static_assert(MRC_MAX_RD_ATOMIC <= MRC_ATOMIC_CACHE_SIZE);
 
+/*
+ * A duplicate READ request re-serves at most MRC_DUP_READ_PKTS responses
+ * (the requester asks again for one PSN, or repeats a chunk of 16), and
+ * a QP re-serves at most MRC_DUP_READ_BURST at once and one more every
+ * MRC_DUP_READ_COST_TS (~8 us): duplicates, which anyone can replay,
+ * cannot make the responder resend megabytes each.
+ */
+#define MRC_DUP_READ_PKTS	MRC_GSO_MAX_PKTS
+#define MRC_DUP_READ_BURST	MRC_QP_WINDOW
+#define MRC_DUP_READ_COST_TS	8
+
 /**
  * mrc_resp_fill_aeth() - acknowledge, in @pkt's AETH, what has arrived
  * @qp: the QP, with @qp->lock held
@@ -295,36 +306,74 @@ static bool mrc_resp_read_run(struct mrc_qp *qp, const struct mrc_pkt *req,
 				    pkt.payload_len, false);
 	}
 	mrc_tx_queue_sport(qp, skb, req->rx_sport);
-	for (i = 0; i < n; i++)
-		mrc_rxwin_accept(&qp->rxwin, req->psn + k + i);
 	return true;
 }
 
-/* Answer a READ request (new or repeated: reads are idempotent). */
-static int mrc_resp_read(struct mrc_qp *qp, const struct mrc_pkt *req)
+/*
+ * Responses a duplicate READ request may have again: only for PSNs this
+ * responder did receive (before the cumulative point or held), counted
+ * from the first, at most MRC_DUP_READ_PKTS and what the QP's bucket
+ * holds. A request's later PSNs it never received were never executed:
+ * they belong to packets still to come.
+ */
+static u32 mrc_resp_dup_read_pkts(struct mrc_qp *qp, const struct mrc_pkt *req,
+				  u32 npkts)
+{
+	u32 now = mrc_now_ts(), refill, n;
+
+	refill = (now - qp->dup_read_ts) / MRC_DUP_READ_COST_TS;
+	if (refill >= MRC_DUP_READ_BURST) {
+		qp->dup_read_tokens = MRC_DUP_READ_BURST;
+		qp->dup_read_ts = now;
+	} else if (refill) {
+		qp->dup_read_tokens = min_t(u32, MRC_DUP_READ_BURST,
+					    qp->dup_read_tokens + refill);
+		qp->dup_read_ts += refill * MRC_DUP_READ_COST_TS;
+	}
+	n = mrc_rxwin_received_run(&qp->rxwin, req->psn,
+				   min3(npkts, (u32)MRC_DUP_READ_PKTS,
+					qp->dup_read_tokens));
+	qp->dup_read_tokens -= n;
+	return n;
+}
+
+/*
+ * Answer a READ request. A new one records its PSNs as received, run by
+ * run as they are queued; a duplicate (reads are idempotent) re-serves
+ * what mrc_resp_dup_read_pkts() allows and records nothing.
+ */
+static int mrc_resp_read(struct mrc_qp *qp, const struct mrc_pkt *req,
+			 bool dup)
 {
 	u32 len = req->reth.len;
 	u32 npkts = max_t(u32, 1, DIV_ROUND_UP(len, qp->mtu));
 	u32 per_skb = min_t(u32, MRC_GSO_MAX_PKTS, MRC_GSO_MAX_BYTES /
 			    (qp->mtu + MRC_WIRE_MAX_HDR_LEN));
+	u32 serve = npkts, i, k, n;
 	struct mrc_mr *mr = NULL;
 	int status;
-	u32 k, n;
 
 	if (!(qp->access & IB_ACCESS_REMOTE_READ))
 		return MRC_SYN_REMOTE_ACCESS;
 	if (npkts > MRC_QP_WINDOW / 2)
 		return MRC_SYN_INVALID_REQ;
+	if (dup) {
+		serve = mrc_resp_dup_read_pkts(qp, req, npkts);
+		if (!serve)
+			return 0;
+	}
 	if (len) {
 		mr = mrc_mr_get(qp->mdev, req->reth.rkey, qp->ibqp.pd,
 				IB_ACCESS_REMOTE_READ, req->reth.va, len, &status);
 		if (!mr)
 			return MRC_SYN_REMOTE_ACCESS;
 	}
-	for (k = 0; k < npkts; k += n) {
-		n = min(npkts - k, per_skb);
+	for (k = 0; k < serve; k += n) {
+		n = min(serve - k, per_skb);
 		if (!mrc_resp_read_run(qp, req, mr, k, n, npkts))
 			break;
+		for (i = 0; !dup && i < n; i++)
+			mrc_rxwin_accept(&qp->rxwin, req->psn + k + i);
 	}
 	if (mr)
 		mrc_mr_put(mr);
@@ -447,7 +496,7 @@ static int mrc_resp_execute(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	case MRC_OP_SEND_IMM:
 		return mrc_resp_recv_msg(qp, pkt, payload);
 	case MRC_OP_READ_REQ:
-		return mrc_resp_read(qp, pkt);
+		return mrc_resp_read(qp, pkt, false);
 	default:
 		return mrc_resp_atomic(qp, pkt, false);
 	}
@@ -484,7 +533,7 @@ void mrc_resp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	if (verdict == MRC_RX_DUPLICATE) {
 		mrc_stats_inc(stats, MRC_STAT_RCVD_DUPLICATE);
 		if (pkt->opcode == MRC_OP_READ_REQ)
-			mrc_resp_read(qp, pkt);
+			mrc_resp_read(qp, pkt, true);
 		else if (pkt->opcode == MRC_OP_CMP_SWP ||
 			 pkt->opcode == MRC_OP_FETCH_ADD)
 			mrc_resp_atomic(qp, pkt, true);

@@ -127,6 +127,15 @@ enum mrc_rx_verdict mrc_rxwin_accept(struct mrc_rxwin *win, u32 psn)
 	return MRC_RX_NEW;
 }
 
+u32 mrc_rxwin_received_run(const struct mrc_rxwin *win, u32 psn, u32 max)
+{
+	u32 n = 0;
+
+	while (n < max && mrc_rxwin_check(win, psn + n) == MRC_RX_DUPLICATE)
+		n++;
+	return n;
+}
+
 /* @n (<= 64) ring bits from index @start, wrapping, as a word. */
 static u64 mrc_ring_bits(const unsigned long *map, u32 mask, u32 start,
 			 u32 n)

@@ -105,6 +105,21 @@ enum mrc_rx_verdict mrc_rxwin_check(const struct mrc_rxwin *win, u32 psn);
 enum mrc_rx_verdict mrc_rxwin_accept(struct mrc_rxwin *win, u32 psn);
 
 /**
+ * mrc_rxwin_received_run() - PSNs received in a row from a PSN
+ * @win: the window
+ * @psn: the first PSN
+ * @max: most PSNs to count
+ *
+ * Counts from @psn while each PSN was received: before the cumulative
+ * point or held in the bitmap (mrc_rxwin_check() says duplicate). What a
+ * repeated request may be answered for again: a PSN not received was
+ * never executed, and belongs to a packet still to come.
+ *
+ * Return: the count, 0..@max.
+ */
+u32 mrc_rxwin_received_run(const struct mrc_rxwin *win, u32 psn, u32 max);
+
+/**
  * mrc_rxwin_sack_at() - SACK bitmap of an arbitrary PSN range
  * @win: the window
  * @base: first PSN of the range

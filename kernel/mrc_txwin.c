@@ -136,6 +136,44 @@ u32 mrc_txwin_on_sack(struct mrc_txwin *win, u32 base, unsigned int nwords,
 	return newly;
 }
 
+bool mrc_txwin_ack_acceptable(const struct mrc_txwin *win, u32 cum_psn,
+			      u32 base, unsigned int nwords,
+			      const u64 *bitmap)
+{
+	unsigned int w;
+	u64 word;
+
+	/* cum_psn in (una, nxt]: stale values wrap to huge offsets. */
+	if (cum_psn - win->una - 1 < win->nxt - win->una)
+		return true;
+	for (w = 0; w < nwords; w++) {
+		for (word = bitmap[w]; word; word &= word - 1) {
+			u32 psn = base + 64 * w + __ffs64(word);
+
+			if (mrc_txwin_outstanding_psn(win, psn) &&
+			    !(win->ent[psn & win->mask].flags & MRC_TXE_SACKED))
+				return true;
+		}
+	}
+	return false;
+}
+
+bool mrc_txwin_nack_acceptable(const struct mrc_txwin *win, u32 cum_psn)
+{
+	return mrc_txwin_outstanding_psn(win, cum_psn) &&
+	       !(win->ent[cum_psn & win->mask].flags & MRC_TXE_SACKED);
+}
+
+u32 mrc_txwin_ack_sacked_prefix(struct mrc_txwin *win)
+{
+	u32 n = 0;
+
+	while (n < win->nxt - win->una &&
+	       (win->ent[(win->una + n) & win->mask].flags & MRC_TXE_SACKED))
+		n++;
+	return n ? mrc_txwin_on_ack(win, win->una + n) : 0;
+}
+
 /* Mark an outstanding entry LOST unless it is SACKED or LOST already. */
 static bool mrc_txwin_lose(struct mrc_txwin *win, u32 psn)
 {

@@ -140,6 +140,54 @@ u32 mrc_txwin_on_sack(struct mrc_txwin *win, u32 base, unsigned int nwords,
 		      const u64 *bitmap);
 
 /**
+ * mrc_txwin_ack_acceptable() - the acceptable-ACK rule
+ * @win: the window, before the acknowledgment is applied
+ * @cum_psn: its cumulative PSN
+ * @base: PSN of bit 0 of its SACK bitmap
+ * @nwords: words in @bitmap (0: no SACK)
+ * @bitmap: the SACK bitmap, as for mrc_txwin_on_sack()
+ *
+ * Only an acknowledgment that tells something new may move the
+ * congestion window, take an RTT sample or credit an EV: one whose
+ * cumulative PSN lies in (una, nxt], or whose SACK reports an outstanding
+ * PSN not SACKED yet. A stale, duplicated, replayed or blindly spoofed
+ * ACK (whose PSNs fall outside [una, nxt]) tells nothing: its CE count,
+ * echoed timestamp and EV are ignored.
+ *
+ * Return: true when the acknowledgment is acceptable.
+ */
+bool mrc_txwin_ack_acceptable(const struct mrc_txwin *win, u32 cum_psn,
+			      u32 base, unsigned int nwords,
+			      const u64 *bitmap);
+
+/**
+ * mrc_txwin_nack_acceptable() - may a sequence-error NACK mark a PSN lost
+ * @win: the window
+ * @cum_psn: the NACK's cumulative PSN, the PSN the responder expects
+ *
+ * A PSN sequence error names one hole, the responder's cumulative point:
+ * only that PSN is marked lost, and only when it is outstanding and not
+ * SACKED (a NACK whose cumulative PSN is stale or beyond nxt says
+ * nothing about this window).
+ *
+ * Return: true when mrc_txwin_mark_lost(@win, @cum_psn) may be applied.
+ */
+bool mrc_txwin_nack_acceptable(const struct mrc_txwin *win, u32 cum_psn);
+
+/**
+ * mrc_txwin_ack_sacked_prefix() - acknowledge the SACKED PSNs at una
+ * @win: the window
+ *
+ * A response (READ or atomic) proves its PSN executed and is recorded
+ * as SACKED; such PSNs from una on without a gap count as acknowledged,
+ * so that an outstanding PSN never outlives the work request it belongs
+ * to when the cumulative ACK covering it is lost or stale.
+ *
+ * Return: the number of PSNs newly acknowledged.
+ */
+u32 mrc_txwin_ack_sacked_prefix(struct mrc_txwin *win);
+
+/**
  * mrc_txwin_mark_lost() - mark one PSN for retransmission
  * @win: the window
  * @psn: the PSN (from a NACK, a per-EV gap or a timer)

@@ -376,6 +376,40 @@ static void matches_model(struct kunit *test)
 	KUNIT_EXPECT_GT(test, cum, 10000U);
 }
 
+/*
+ * What a repeated READ request may be answered for again: the PSNs from
+ * its first that were received, before the cumulative point or held; a
+ * PSN never received (a packet still to come) stops the run.
+ */
+static void received_run(struct kunit *test)
+{
+	struct mrc_rxwin *win = new_win(test, 0xfffffff0, 128);
+	u32 i;
+
+	for (i = 0; i < 20; i++)		/* [0xfffffff0, 4) in order */
+		KUNIT_ASSERT_EQ(test, mrc_rxwin_accept(win, 0xfffffff0 + i), MRC_RX_NEW);
+	KUNIT_ASSERT_EQ(test, mrc_rxwin_accept(win, 6), MRC_RX_NEW);
+	KUNIT_ASSERT_EQ(test, mrc_rxwin_accept(win, 7), MRC_RX_NEW);
+	KUNIT_ASSERT_EQ(test, mrc_rxwin_cum_psn(win), 4U);
+	/* Up to the cumulative point, across the wrap, and no further. */
+	KUNIT_EXPECT_EQ(test, mrc_rxwin_received_run(win, 0xfffffffc, 16), 8U);
+	KUNIT_EXPECT_EQ(test, mrc_rxwin_received_run(win, 0xfffffffc, 5), 5U);
+	KUNIT_EXPECT_EQ(test, mrc_rxwin_received_run(win, 3, 512), 1U);
+	/* The cumulative PSN and PSNs beyond it not held: none. */
+	KUNIT_EXPECT_EQ(test, mrc_rxwin_received_run(win, 4, 512), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_rxwin_received_run(win, 5, 512), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_rxwin_received_run(win, 100, 512), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_rxwin_received_run(win, 0x7ffffff0, 512), 0U);
+	/* Held PSNs count, up to the next hole. */
+	KUNIT_EXPECT_EQ(test, mrc_rxwin_received_run(win, 6, 512), 2U);
+	KUNIT_EXPECT_EQ(test, mrc_rxwin_received_run(win, 7, 512), 1U);
+	KUNIT_EXPECT_EQ(test, mrc_rxwin_received_run(win, 6, 0), 0U);
+	/* Counting records nothing. */
+	KUNIT_EXPECT_EQ(test, mrc_rxwin_cum_psn(win), 4U);
+	KUNIT_EXPECT_EQ(test, mrc_rxwin_held(win), 2U);
+	KUNIT_EXPECT_EQ(test, mrc_rxwin_check(win, 5), MRC_RX_NEW);
+}
+
 static void verdict_names(struct kunit *test)
 {
 	unsigned int v;
@@ -403,6 +437,7 @@ static struct kunit_case mrc_rxwin_cases[] = {
 	KUNIT_CASE(sack_encodes_exact_psns),
 	KUNIT_CASE(sack_at_arbitrary_base),
 	KUNIT_CASE(matches_model),
+	KUNIT_CASE(received_run),
 	KUNIT_CASE(verdict_names),
 	{}
 };

@@ -538,6 +538,93 @@ static void losses_per_ev(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mrc_txwin_lost(win), 4U);
 }
 
+/*
+ * The acceptable-ACK rule: only a cumulative PSN in (una, nxt] or a SACK
+ * of an outstanding, not yet SACKED PSN tells something new; stale,
+ * repeated and out-of-window ACKs (what a blind spoofer sends) do not.
+ */
+static void ack_acceptable_rule(struct kunit *test)
+{
+	struct mrc_txwin *win = new_win(test, 0xfffffff8, 64);
+	u64 bits[2] = {};
+
+	push_n(test, win, 16);			/* [0xfffffff8, 8) */
+	KUNIT_EXPECT_TRUE(test, mrc_txwin_ack_acceptable(win, 0xfffffff9, 0, 0, NULL));
+	KUNIT_EXPECT_TRUE(test, mrc_txwin_ack_acceptable(win, 3, 0, 0, NULL));
+	KUNIT_EXPECT_TRUE(test, mrc_txwin_ack_acceptable(win, 8, 0, 0, NULL));
+	/* una itself, before it, beyond nxt, far away: nothing new. */
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_ack_acceptable(win, 0xfffffff8, 0, 0, NULL));
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_ack_acceptable(win, 0xfffffff0, 0, 0, NULL));
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_ack_acceptable(win, 9, 0, 0, NULL));
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_ack_acceptable(win, 0x7ffffff8, 0, 0, NULL));
+
+	/* A SACK of an outstanding PSN is news once. */
+	bits[0] = BIT_ULL(5);			/* PSN 0xfffffffd */
+	KUNIT_EXPECT_TRUE(test, mrc_txwin_ack_acceptable(win, 0xfffffff8, 0xfffffff8, 1, bits));
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_sack(win, 0xfffffff8, 1, bits), 1U);
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_ack_acceptable(win, 0xfffffff8, 0xfffffff8, 1, bits));
+	/* Bits for PSNs outside [una, nxt) are no news either. */
+	bits[0] = BIT_ULL(0) | BIT_ULL(63);	/* 0xffffffb8 and 0xfffffff7 */
+	bits[1] = BIT_ULL(16);			/* PSN 8 == nxt */
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_ack_acceptable(win, 0xfffffff8, 0xffffffb8, 2, bits));
+	bits[1] |= BIT_ULL(15);			/* PSN 7: outstanding */
+	KUNIT_EXPECT_TRUE(test, mrc_txwin_ack_acceptable(win, 0xfffffff8, 0xffffffb8, 2, bits));
+
+	/* An empty window accepts nothing. */
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_ack(win, 8), 16U);
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_ack_acceptable(win, 8, 0, 0, NULL));
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_ack_acceptable(win, 9, 8, 1, bits));
+}
+
+/* A sequence-error NACK names one outstanding, un-SACKED hole. */
+static void nack_names_one_hole(struct kunit *test)
+{
+	struct mrc_txwin *win = new_win(test, 1000, 64);
+	u64 one = 1;
+
+	push_n(test, win, 10);			/* [1000, 1010) */
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_sack(win, 1004, 1, &one), 1U);
+	KUNIT_EXPECT_TRUE(test, mrc_txwin_nack_acceptable(win, 1000));
+	KUNIT_EXPECT_TRUE(test, mrc_txwin_nack_acceptable(win, 1009));
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_nack_acceptable(win, 1004));
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_nack_acceptable(win, 999));
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_nack_acceptable(win, 1010));
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_nack_acceptable(win, 0x80001000));
+}
+
+/*
+ * A WRITE at p, an atomic at p + 1. The atomic's response, whose
+ * cumulative PSN (p) does not cover it, SACKs its PSN; the ACK of the
+ * WRITE then leaves nothing outstanding: no PSN outlives its WQE for the
+ * timer to retry until retries run out.
+ */
+static void response_sack_releases_psn(struct kunit *test)
+{
+	struct mrc_txwin *win = new_win(test, 0xfffffffe, 64);
+	u64 one = 1;
+
+	push_n(test, win, 2);			/* WRITE 0xfffffffe, atomic 0xffffffff */
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_ack(win, 0xfffffffe), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_sack(win, 0xffffffff, 1, &one), 1U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_ack_sacked_prefix(win), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_outstanding(win), 2U);
+	/* The ACK covering only the WRITE. */
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_ack(win, 0xffffffff), 1U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_ack_sacked_prefix(win), 1U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_outstanding(win), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_oldest_unacked(win), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_mark_all_lost(win), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_ack_sacked_prefix(win), 0U);
+
+	/* A prefix stops at the first PSN not SACKED. */
+	push_n(test, win, 4);			/* [0, 4) */
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_sack(win, 0, 1, &one), 1U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_sack(win, 2, 1, &one), 1U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_ack_sacked_prefix(win), 1U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_oldest_unacked(win), 1U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_sacked(win), 1U);
+}
+
 static struct kunit_case mrc_txwin_cases[] = {
 	KUNIT_CASE(init_checks_size),
 	KUNIT_CASE(push_assigns_psns),
@@ -553,6 +640,9 @@ static struct kunit_case mrc_txwin_cases[] = {
 	KUNIT_CASE(retransmit_order),
 	KUNIT_CASE(random_scoreboard),
 	KUNIT_CASE(losses_per_ev),
+	KUNIT_CASE(ack_acceptable_rule),
+	KUNIT_CASE(nack_names_one_hole),
+	KUNIT_CASE(response_sack_releases_psn),
 	{}
 };
 

@@ -37,6 +37,7 @@ const Scenario kScenarios[] = {
     {"send-multi-sge", scenario_send_multi_sge, true},
     {"reported-max-sge", scenario_reported_max_sge, true},
     {"read", scenario_read, true},
+    {"read-large", scenario_read_large, true},
     {"atomic", scenario_atomic, true},
     {"order", scenario_order, true},
     {"many", scenario_many, true},

@@ -17,6 +17,7 @@ Err scenario_send(Env& env, Rng& rng);
 Err scenario_send_multi_sge(Env& env, Rng& rng);
 Err scenario_reported_max_sge(Env& env, Rng& rng);
 Err scenario_read(Env& env, Rng& rng);
+Err scenario_read_large(Env& env, Rng& rng);
 Err scenario_atomic(Env& env, Rng& rng);
 Err scenario_order(Env& env, Rng& rng);
 Err scenario_many(Env& env, Rng& rng);
