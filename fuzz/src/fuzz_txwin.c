@@ -13,6 +13,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include <linux/minmax.h>
+
 #include "check_core.h"
 
 /* SACKs longer than the wire's: the window takes any length. */
@@ -63,11 +65,18 @@ static void do_retransmit(struct ctx *c, u16 ev)
 	struct mrc_txwin *w = &c->win;
 	u32 psn = w->una, n = 0, lost = w->nlost;
 
+	u32 from = psn, p;
+
 	while (mrc_txwin_next_retransmit(w, &psn)) {
 		const struct mrc_tx_entry *e = mrc_txwin_entry(w, psn);
 
 		FUZZ_CHECK(e && (e->flags & MRC_TXE_LOST),
 			   "next_retransmit gave psn %u, not LOST", psn);
+		/* The lowest LOST one at or after where it started looking. */
+		for (p = from; p != psn; p++)
+			FUZZ_CHECK(!(mrc_txwin_entry(w, p)->flags & MRC_TXE_LOST),
+				   "next_retransmit gave %u, %u is LOST", psn, p);
+		from = psn + 1;
 		FUZZ_CHECK(!mrc_txwin_on_retransmit(w, psn, ev, c->now),
 			   "retransmit of %u refused", psn);
 		FUZZ_CHECK(++n <= lost, "%u retransmissions, %u were lost", n,
@@ -80,7 +89,7 @@ static void do_retransmit(struct ctx *c, u16 ev)
 static void run_op(struct ctx *c, struct fin *in)
 {
 	struct mrc_txwin *w = &c->win;
-	u32 psn, n, i, out = w->nxt - w->una;
+	u32 psn, n, i, i_dup, scan, out = w->nxt - w->una;
 	int ret;
 
 	switch (fin_u8(in) % 12) {
@@ -117,12 +126,25 @@ static void run_op(struct ctx *c, struct fin *in)
 	case 6:
 		n = w->nlost;
 		c->nlost_cb = 0;
-		i = fin_u8(in) % 8;
+		scan = w->scan;
+		i_dup = fin_u8(in) % 8;
 		psn = fin_u8(in) & 1 ? fin_u16(in) : 0;	/* reo_ts */
-		i = mrc_txwin_detect_losses(w, i, psn, on_lost_cb, c);
+		i = mrc_txwin_detect_losses(w, i_dup, psn, on_lost_cb, c);
 		FUZZ_CHECK(i == c->nlost_cb && w->nlost == n + i,
 			   "detect_losses: %u, callback %u, nlost %u -> %u", i,
 			   c->nlost_cb, n, w->nlost);
+		/* What it passed over is SACKED or LOST now. */
+		for (; scan != w->scan; scan++)
+			FUZZ_CHECK(mrc_txwin_entry(w, scan)->flags,
+				   "detect_losses passed psn %u unmarked", scan);
+		/*
+		 * Without the reordering wait it stops only where too few
+		 * SACKED PSNs follow to prove any hole lost.
+		 */
+		if (!psn && w->scan != w->nxt)
+			FUZZ_CHECK(w->scan_sacked < max_t(u32, i_dup, 1),
+				   "detect_losses stopped at %u, %u SACKED after",
+				   w->scan, w->scan_sacked);
 		break;
 	case 7:
 		mrc_txwin_mark_ev_lost(w, fin_u8(in));
