@@ -40,6 +40,8 @@ struct req {
 	struct mrc_rto rto;
 	struct mrc_cwnd cc;
 	u32 now;
+	u32 rto_ts;
+	bool rto_undo;
 	u8 rnr_retry;
 };
 
@@ -145,6 +147,15 @@ static void ack(struct req *q, const struct mrc_pkt *pkt)
 
 	rtt = sample_rtt(q, pkt);
 	acked = mrc_txwin_on_ack(&q->win, pkt->aeth.cum_psn);
+	/* mrc_comp_check_spurious_rto(): an echo from before the timeout. */
+	if (acked && q->rto_undo && pkt->aeth.timestamp) {
+		q->rto_undo = false;
+		if (mrc_psn_before(pkt->aeth.timestamp, q->rto_ts)) {
+			mrc_cwnd_undo(&q->cc);
+			mrc_txwin_clear_lost(&q->win);
+			FUZZ_CHECK(!mrc_txwin_lost(&q->win), "LOST after undo");
+		}
+	}
 	if (pkt->opcode == MRC_OP_SACK)
 		mrc_txwin_on_sack(&q->win, pkt->sack.base_psn, pkt->sack.nwords,
 				  pkt->sack.bitmap);
@@ -244,6 +255,8 @@ static void timeout(struct req *q)
 	}
 	mrc_cwnd_on_timeout(&q->cc, q->win.nxt);
 	mrc_txwin_mark_all_lost(&q->win);
+	q->rto_ts = q->now;
+	q->rto_undo = true;
 }
 
 static void probe(struct req *q, u32 interval)
