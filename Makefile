@@ -6,6 +6,7 @@
 #   make check                every test suite; ends with "N passed, N failed"
 #   make demo                 boot the test VM and show MRC at work
 #   make bench                MRC against rdma_rxe and TCP, in two VMs
+#   make fuzz                 fuzz the protocol core, FUZZ_SECONDS (600) each
 #
 # Every target first installs missing Debian packages (scripts/setup-deps.sh).
 
@@ -18,9 +19,10 @@ CMAKE_BUILD := $(BUILD)/cmake
 STAGE := $(BUILD)/stage
 PREFIX ?= /usr
 JOBS ?= $(shell nproc)
+FUZZ_SECONDS ?= 600
 
 .PHONY: all deps module userspace install install-module install-userspace \
-	stage check demo bench clean
+	stage check demo bench fuzz clean
 
 all: module userspace
 
@@ -64,6 +66,10 @@ demo: stage
 # not pass or fail. BENCH_REPS=N sets the repetitions (default 3).
 bench: stage
 	@$(TOP)/selftests/bench/bench.sh
+
+# The libFuzzer harnesses of fuzz/, long; make check runs them 20 s each.
+fuzz: deps
+	@$(TOP)/fuzz/run-fuzz.sh -t $(FUZZ_SECONDS)
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(TOP) clean

@@ -16,6 +16,7 @@ PKGS=(
 	libnl-3-dev libnl-genl-3-dev libnl-route-3-dev
 	libgtest-dev iproute2 iperf3 procps
 	linux-perf
+	clang libclang-rt-14-dev llvm
 )
 
 missing=()

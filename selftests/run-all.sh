@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # Run every MRC test suite and end with one line: "N passed, N failed".
 #
-#   MRC_SUITES   suites to run (default "kunit style gtest vm")
+#   MRC_SUITES   suites to run (default "kunit style gtest fuzz vm")
+#   FUZZ_SECONDS time each fuzzing harness runs (default 20)
 #   MRC_VM_TESTS glob of VM tests to run (default "*")
 #
 # Each test case counts once: KUnit cases, GoogleTest tests (via CTest)
@@ -15,7 +16,7 @@ set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
-suites=${MRC_SUITES:-kunit style gtest vm}
+suites=${MRC_SUITES:-kunit style gtest fuzz vm}
 logdir=$top/build/test-logs
 mkdir -p "$logdir"
 
@@ -148,6 +149,21 @@ run_style() {
 	done
 }
 
+# libFuzzer harnesses of the protocol core (fuzz/run-fuzz.sh): each one
+# passes when it ran its time without a crash, leak or sanitizer report.
+run_fuzz() {
+	local log=$logdir/fuzz.log
+	echo "== Fuzzing (libFuzzer, ${FUZZ_SECONDS:-20} s per harness) =="
+	"$top/fuzz/run-fuzz.sh" > "$log" 2>&1
+	local rc=$?
+	grep -E '^(not )?ok [0-9]+|^# |^Bail out' "$log"
+	tap_count "$log" ''
+	if [ $rc -ne 0 ] && [ "$tap_failed" = 0 ]; then
+		echo "fuzz: run failed (rc $rc), see $log"
+		failed=$((failed + 1))
+	fi
+}
+
 run_vm() {
 	local t name log rc limit
 	echo "== VM tests (Debian $("$here/vm/kver.sh")) =="
@@ -178,6 +194,7 @@ for s in $suites; do
 	kunit) run_kunit ;;
 	style) run_style ;;
 	gtest) run_gtest ;;
+	fuzz) run_fuzz ;;
 	vm) run_vm ;;
 	*) echo "run-all: unknown suite '$s'" >&2; failed=$((failed + 1)) ;;
 	esac
