@@ -62,8 +62,14 @@ enum mrc_rx_verdict mrc_rxwin_check(const struct mrc_rxwin *win, u32 psn)
 {
 	u32 off = psn - win->cum_psn;
 
+	/*
+	 * A sender has at most one window outstanding, so only the window
+	 * behind the cumulative point can come again. Anything older is not
+	 * a retransmission: it gets no answer, which leaves a blind spoofer
+	 * one window of PSNs to hit, not half the PSN space.
+	 */
 	if (off >= win->size)
-		return mrc_psn_before(psn, win->cum_psn) ?
+		return win->cum_psn - psn <= win->size ?
 			MRC_RX_DUPLICATE : MRC_RX_OUT_OF_WINDOW;
 	if (off && test_bit(psn & win->mask, win->map))
 		return MRC_RX_DUPLICATE;

@@ -137,11 +137,18 @@ static void duplicates(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, mrc_rxwin_accept(win, 50), MRC_RX_NEW);
 	KUNIT_EXPECT_EQ(test, mrc_rxwin_accept(win, 60), MRC_RX_NEW);
-	/* Behind the cumulative point, just behind and far behind. */
+	/* Behind the cumulative point: just behind, a window behind. */
 	KUNIT_EXPECT_EQ(test, mrc_rxwin_accept(win, 50), MRC_RX_DUPLICATE);
 	KUNIT_EXPECT_EQ(test, mrc_rxwin_accept(win, 49), MRC_RX_DUPLICATE);
-	KUNIT_EXPECT_EQ(test, mrc_rxwin_accept(win, 0xfffff000),
+	KUNIT_EXPECT_EQ(test, mrc_rxwin_accept(win, 51 - 256),
 			MRC_RX_DUPLICATE);
+	/* Further behind, no sender can still be resending it. */
+	KUNIT_EXPECT_EQ(test, mrc_rxwin_accept(win, 51 - 257),
+			MRC_RX_OUT_OF_WINDOW);
+	KUNIT_EXPECT_EQ(test, mrc_rxwin_accept(win, 0xfffff000),
+			MRC_RX_OUT_OF_WINDOW);
+	KUNIT_EXPECT_EQ(test, mrc_rxwin_accept(win, 51 + 0x80000000),
+			MRC_RX_OUT_OF_WINDOW);
 	/* Held out of order. */
 	KUNIT_EXPECT_EQ(test, mrc_rxwin_accept(win, 60), MRC_RX_DUPLICATE);
 	KUNIT_EXPECT_EQ(test, mrc_rxwin_cum_psn(win), 51U);
