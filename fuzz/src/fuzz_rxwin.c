@@ -32,9 +32,10 @@ static enum mrc_rx_verdict ref_check(const struct ref *r, u32 psn)
 {
 	u32 off = psn - r->cum;
 
+	/* Only the window behind the cumulative point can come again. */
 	if (off >= r->size)
-		return mrc_psn_before(psn, r->cum) ? MRC_RX_DUPLICATE :
-						      MRC_RX_OUT_OF_WINDOW;
+		return r->cum - psn <= r->size ? MRC_RX_DUPLICATE :
+						 MRC_RX_OUT_OF_WINDOW;
 	return r->got[psn % REF_RING] ? MRC_RX_DUPLICATE : MRC_RX_NEW;
 }
 
