@@ -593,6 +593,23 @@ out:
 	spin_unlock(&qp->lock);
 }
 
+/*
+ * SRQ WQEs that messages still under way took: they left the SRQ, so
+ * only this QP can give them back, as flushed, in RSN order.
+ */
+static void mrc_resp_flush_srq_taken(struct mrc_qp *qp)
+{
+	u32 rsn = qp->rsn_complete, end = rsn + MRC_QP_WINDOW;
+
+	for (; rsn != end; rsn++) {
+		struct mrc_rmsg *m = &qp->rmsg[rsn & (MRC_QP_WINDOW - 1)];
+
+		if (m->rsn == rsn && m->has_srq_wqe)
+			mrc_resp_post_recv_cqe(qp, m, m->srq_wr_id,
+					       m->status ?: IB_WC_WR_FLUSH_ERR);
+	}
+}
+
 /**
  * mrc_resp_flush() - complete every posted receive WQE as flushed
  * @qp: the QP in the error state, with @qp->lock held
@@ -602,6 +619,8 @@ void mrc_resp_flush(struct mrc_qp *qp)
 	struct mrc_rmsg m = { .opcode = MRC_OP_SEND };
 	int avail;
 
+	if (qp->srq)
+		mrc_resp_flush_srq_taken(qp);
 	memset(qp->rmsg, 0, MRC_QP_WINDOW * sizeof(*qp->rmsg));
 	if (qp->srq)
 		return;
