@@ -157,7 +157,7 @@ run_fuzz() {
 	"$top/fuzz/run-fuzz.sh" > "$log" 2>&1
 	local rc=$?
 	grep -E '^(not )?ok [0-9]+|^# |^Bail out' "$log"
-	tap_count "$log" ''
+	tap_count "$log" vm
 	if [ $rc -ne 0 ] && [ "$tap_failed" = 0 ]; then
 		echo "fuzz: run failed (rc $rc), see $log"
 		failed=$((failed + 1))
