@@ -3,9 +3,11 @@
 # Failover without a single error: one QP sprays over N shaped paths; a
 # path blackholed mid-transfer (link down, or netem loss 100%) costs no
 # error completion, its EVs go ASSUMED_BAD, and when it returns they are
-# probed back to GOOD and carry traffic again. Then k of N paths down,
-# random loss on one path and reordering across all paths, with data
-# verified byte for byte.
+# probed back to GOOD and carry traffic again. A path dies under
+# mrc-rc-check, which compares every byte. Then k of N paths down, random
+# loss on one path and reordering across all paths, with data verified
+# byte for byte. Each fault is checked to have taken effect (the routers'
+# packet counters, netem's drop counter).
 . ../lib.sh
 . ../mp_topo.sh
 . ../mp_lib.sh
@@ -49,13 +51,17 @@ attr_above() {
 # at least 3 s. The checks poll with deadlines rather than sleep fixed
 # times: in a loaded TCG VM a fixed schedule sampled QPs that had ended.
 blackhole() {
-	local tag=$1 how=$2 prog=$3 bad=0 rec0 rec moved=no
+	local tag=$1 how=$2 prog=$3 bad=0 rec0 rec moved=no c1 c2
 	shift 3
 	pair_start 120 "$prog" -d mrcA -x "$GA4" -D 20 -F "$@" -- \
 		"$prog" -d mrcB -x "$GB4" -D 20 -F "$@" "$MP_A4"
 	sleep 4
 	if [ "$how" = down ]; then mp_path_down 2; else mp_path_loss 2 100; fi
-	sleep 3
+	# (The 3 s of the outage, spent watching router 2's counter.)
+	sleep 1
+	c1=$(mp_router_packets 2)
+	sleep 2
+	c2=$(mp_router_packets 2)
 	wait_until 5 attr_above mrcB ev_assumed_bad 0 &&
 		bad=$(sample mrcB ev_assumed_bad)
 	rec0=$(sample mrcB ev_recovered)
@@ -63,6 +69,8 @@ blackhole() {
 	wait_until 8 path_carries 2 && moved=yes
 	rec=$(sample mrcB ev_recovered)
 	pair_finish "$tag: $prog finishes with exit 0 (no error completion)"
+	check "$tag: path 2 forwarded nothing to hostB while it was out ($c1, $c2)" \
+		test "$c1" -eq "$c2"
 	check_output "$tag: EVs of path 2 went ASSUMED_BAD ($bad)" '^[1-9]' \
 		echo "$bad"
 	check_output "$tag: probed back to GOOD ($((rec - rec0)) EVs recovered)" \
@@ -75,13 +83,25 @@ blackhole "link down" down ib_send_bw -s 4096
 blackhole "link down" down ib_read_bw -s 65536
 blackhole "loss 100%" loss ib_write_bw -s 65536
 
-# ibv_rc_pingpong -c checks the data of every message; path 3 dies while
-# it runs.
-pair_start 180 ibv_rc_pingpong -d mrcA -g "$GA4" -s 4096 -n 3000 -c -- \
-	ibv_rc_pingpong -d mrcB -g "$GB4" -s 4096 -n 3000 -c "$MP_A4"
-sleep 4
+# Path 3 dies while mrc-rc-check moves data and compares every byte:
+# once its first scenario passed, with the long ones still to come.
+timeout 600 "$CHECK" "${ARGS[@]}" write many read many send many \
+	> /run/failover.log 2>&1 &
+pid=$!
+wait_until 300 grep -q '^ok write' /run/failover.log
 mp_path_down 3
-pair_finish "link down: ibv_rc_pingpong -c (verified)"
+running=no
+kill -0 "$pid" 2>/dev/null && running=yes
+wait "$pid"
+rc=$?
+check_output "link down mid-run: mrc-rc-check still running when path 3 died" \
+	'^yes$' echo "$running"
+if [ "$rc" -eq 0 ] && [ "$(grep -c '^ok ' /run/failover.log)" -eq 6 ]; then
+	ok "link down mid-run: mrc-rc-check, every byte verified"
+else
+	not_ok "link down mid-run: mrc-rc-check, every byte verified (exit $rc)"
+	diag < /run/failover.log
+fi
 mp_path_up 3
 
 # verified TAG: data checked byte for byte, plus a bandwidth run.
@@ -94,18 +114,52 @@ verified() {
 		ib_write_bw -d mrcB -x "$GB4" -n 300 -F "$MP_A4"
 }
 
+# netem_drops I: packets the netem qdisc of router I dropped towards hostB.
+netem_drops() {
+	tc -n "r$1" -s qdisc show dev ethB |
+		awk '/^qdisc netem/ { n = 1; next }
+		     n && /dropped/ { sub(/.*dropped /, ""); sub(/,.*/, ""); print; exit }'
+}
+
+# carried TAG FIRST LAST: the routers FIRST..LAST forwarded nothing
+# towards hostB since $before (mp_router_counts) and the others did.
+carried() {
+	local d i ok=yes
+	read -ra d <<<"$(mp_delta "$before" "$(mp_router_counts)")"
+	for ((i = 1; i <= N; i++)); do
+		if [ "$i" -ge "$2" ] && [ "$i" -le "$3" ]; then
+			[ "${d[i - 1]}" -eq 0 ] || ok=no
+		else
+			[ "${d[i - 1]}" -gt 0 ] || ok=no
+		fi
+	done
+	check_output "$1: only the paths up carried the traffic (${d[*]})" \
+		'^yes$' echo "$ok"
+}
+
 for ((k = 1; k < N; k++)); do
 	for ((i = 1; i <= k; i++)); do mp_path_down "$i"; done
+	before=$(mp_router_counts)
 	verified "$k of $N paths down"
+	carried "$k of $N paths down" 1 "$k"
 	for ((i = 1; i <= k; i++)); do mp_path_up "$i"; done
 done
 
 mp_path_loss 3 5
 verified "5% loss on path 3"
+check_output "5% loss on path 3: netem on r3 dropped packets" '^[1-9]' \
+	netem_drops 3
 mp_path_clear 3
 
 mp_path_reorder 3
+before=$(mp_router_counts)
 verified "paths delayed 0/3/6/9 ms (reordering)"
+for ((i = 2; i <= N; i++)); do
+	check_output "reordering: r$i delays by $((3 * (i - 1))) ms" \
+		"qdisc netem 10: parent 1:1 .*delay $((3 * (i - 1)))ms" \
+		tc -n "r$i" qdisc show dev ethB
+done
+carried "reordering" 1 0
 mp_path_clear
 
 mp_teardown
