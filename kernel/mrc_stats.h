@@ -24,6 +24,7 @@ enum mrc_stat {
 	MRC_STAT_SENT_ACKS_CARRIED,	/* ACKs that rode on a request */
 	MRC_STAT_RCVD_UD_TOO_LONG,	/* datagram longer than the receive */
 	MRC_STAT_RCVD_TRIMMED,		/* data packet whose payload was cut */
+	MRC_STAT_RCVD_UD_NO_RECV,	/* datagram with no receive posted */
 	MRC_STAT_COUNT
 };
 

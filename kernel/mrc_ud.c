@@ -142,8 +142,10 @@ void mrc_ud_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	if (!mrc_qp_receives(qp) || pkt->deth.qkey != qp->qkey)
 		goto out;
 	avail = mrc_ring_avail(&qp->rq);
-	if (avail <= 0)
+	if (avail <= 0) {
+		mrc_stats_inc(&qp->mdev->stats, MRC_STAT_RCVD_UD_NO_RECV);
 		goto out;
+	}
 	slot = mrc_ring_slot(&qp->rq, qp->rq.own);
 	memcpy(&wqe, slot, sizeof(wqe));
 	if (wqe.num_sge > qp->rq_max_sge)
