@@ -3,14 +3,15 @@
 // mrc-ip end to end, in-process: arguments in, exit status and output out.
 // "dev show" talks to the running kernel. Where the mrc module is not loaded
 // (a build host) it must say so; where it is (the test VM) it must list
-// devices and refuse unknown names. Both are checked, nothing is skipped.
+// devices and refuse unknown names. Which case applies is read from sysfs,
+// not from the code under test.
 #include "mrc_ip.h"
 
 #include <gtest/gtest.h>
 
-#include <sstream>
+#include <sys/stat.h>
 
-#include "mrc_genl.h"
+#include <sstream>
 
 namespace mrc_ip {
 namespace {
@@ -31,17 +32,17 @@ Result run_tool(const std::vector<std::string>& args) {
 constexpr const char* kFamilyMissing =
     "mrc-ip: generic netlink family \"mrc\" not found (is the mrc module loaded?)\n";
 
-// Whether this kernel has the family, asked the way mrc-ip asks.
-bool family_registered() {
-    MrcGenlClient client;
-    QueryStatus qs = client.open();
-    EXPECT_TRUE(qs.error == QueryError::None || qs.error == QueryError::FamilyMissing)
-        << qs.message;
-    return qs.ok();
+// Whether the mrc module (which registers the "mrc" family at load) is in
+// this kernel, asked of sysfs rather than through the netlink client under
+// test, so a client that fails to find the family cannot pick the
+// expectation that excuses it.
+bool module_loaded() {
+    struct stat st {};
+    return stat("/sys/module/mrc", &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 TEST(MrcIpDevShowTest, AllDevices) {
-    const bool registered = family_registered();
+    const bool registered = module_loaded();
     for (const auto& args : std::vector<std::vector<std::string>>{
              {"dev", "show"}, {"dev"}, {"-j", "dev", "show"}, {"-j", "-p", "dev", "list"}}) {
         Result r = run_tool(args);
@@ -63,7 +64,7 @@ TEST(MrcIpDevShowTest, AllDevices) {
 }
 
 TEST(MrcIpDevShowTest, UnknownDevice) {
-    const bool registered = family_registered();
+    const bool registered = module_loaded();
     for (const std::string& name : {std::string("mrc-test-none0"), std::string(200, 'm')}) {
         Result r = run_tool({"dev", "show", name});
         EXPECT_EQ(r.status, 1);

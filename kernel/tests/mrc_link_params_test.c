@@ -6,6 +6,20 @@
 
 #include "../mrc_link_params.h"
 
+/*
+ * Bytes in front of every payload byte, worst case, written out from the
+ * documents rather than taken from the constant under test: IPv6 header
+ * 40, one-segment SRH 8 + 16 (wire-format.rst "Encapsulation"), UDP 8,
+ * and the 64 bytes of MRC headers the payload MTU leaves room for
+ * (wire-format.rst "Acknowledgments carried on requests").
+ */
+#define WANT_OVERHEAD (40 + 24 + 8 + 64)
+
+static void path_overhead_matches_documents(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, MRC_PATH_OVERHEAD, WANT_OVERHEAD);
+}
+
 static void payload_mtu_standard_ethernet(struct kunit *test)
 {
 	/* 1500 - 136 bytes of headers leaves 1364: the largest fit is 1024. */
@@ -23,21 +37,29 @@ static void payload_mtu_exact_boundaries(struct kunit *test)
 	unsigned int mtu;
 
 	for (mtu = 256; mtu <= 4096; mtu <<= 1) {
-		KUNIT_EXPECT_EQ(test, mrc_payload_mtu(mtu + MRC_PATH_OVERHEAD),
-				mtu);
+		KUNIT_EXPECT_EQ(test, mrc_payload_mtu(mtu + WANT_OVERHEAD), mtu);
 		if (mtu > 256)
 			KUNIT_EXPECT_EQ(test,
-					mrc_payload_mtu(mtu + MRC_PATH_OVERHEAD - 1),
+					mrc_payload_mtu(mtu + WANT_OVERHEAD - 1),
 					mtu / 2);
 	}
+	/* The same boundaries as literal netdev MTUs. */
+	KUNIT_EXPECT_EQ(test, mrc_payload_mtu(392), 256U);
+	KUNIT_EXPECT_EQ(test, mrc_payload_mtu(647), 256U);
+	KUNIT_EXPECT_EQ(test, mrc_payload_mtu(648), 512U);
+	KUNIT_EXPECT_EQ(test, mrc_payload_mtu(1159), 512U);
+	KUNIT_EXPECT_EQ(test, mrc_payload_mtu(1160), 1024U);
+	KUNIT_EXPECT_EQ(test, mrc_payload_mtu(2183), 1024U);
+	KUNIT_EXPECT_EQ(test, mrc_payload_mtu(2184), 2048U);
+	KUNIT_EXPECT_EQ(test, mrc_payload_mtu(4231), 2048U);
+	KUNIT_EXPECT_EQ(test, mrc_payload_mtu(4232), 4096U);
 }
 
 static void payload_mtu_too_small(struct kunit *test)
 {
 	KUNIT_EXPECT_EQ(test, mrc_payload_mtu(0), 0U);
 	KUNIT_EXPECT_EQ(test, mrc_payload_mtu(68), 0U);
-	KUNIT_EXPECT_EQ(test,
-			mrc_payload_mtu(MRC_PATH_OVERHEAD + 255), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_payload_mtu(391), 0U);
 }
 
 static void guid_is_modified_eui64(struct kunit *test)
@@ -75,6 +97,7 @@ static void port_state_needs_admin_and_oper_up(struct kunit *test)
 }
 
 static struct kunit_case mrc_link_params_cases[] = {
+	KUNIT_CASE(path_overhead_matches_documents),
 	KUNIT_CASE(payload_mtu_standard_ethernet),
 	KUNIT_CASE(payload_mtu_jumbo),
 	KUNIT_CASE(payload_mtu_exact_boundaries),

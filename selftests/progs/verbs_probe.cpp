@@ -2,10 +2,13 @@
 //
 // mrc-verbs-probe DEV: opens an RDMA device through Debian's libibverbs,
 // queries it, allocates and frees a PD, and checks that our provider is
-// the library that served it. Used by the VM tests.
+// the library that served it: the context's data-path ops must point into
+// libmrc. (Being mapped proves nothing: libibverbs loads every provider.)
+// Used by the VM tests.
 
 #include <infiniband/verbs.h>
 
+#include <dlfcn.h>
 #include <endian.h>
 
 #include <cerrno>
@@ -27,14 +30,27 @@ struct ContextDeleter {
 using DeviceList = std::unique_ptr<ibv_device *, DeviceListDeleter>;
 using Context = std::unique_ptr<ibv_context, ContextDeleter>;
 
-bool provider_is_mapped()
+constexpr const char kProvider[] = "libmrc-rdmav34.so";
+
+// The shared object that holds the code at @fn, or "?" if none does.
+std::string object_of(void *fn)
 {
-    std::ifstream maps("/proc/self/maps");
-    std::string line;
-    while (std::getline(maps, line))
-        if (line.find("libmrc-rdmav34.so") != std::string::npos)
-            return true;
-    return false;
+    Dl_info info{};
+    if (!fn || !dladdr(fn, &info) || !info.dli_fname)
+        return "?";
+    std::string path = info.dli_fname;
+    return path.substr(path.rfind('/') + 1);
+}
+
+// libibverbs copies the provider's own post_send and poll_cq into the
+// context's ops (ibv_post_send() calls them directly), so they name the
+// provider that opened this device.
+bool served_by_us(ibv_context *ctx, std::string &who)
+{
+    std::string send = object_of(reinterpret_cast<void *>(ctx->ops.post_send));
+    std::string poll = object_of(reinterpret_cast<void *>(ctx->ops.poll_cq));
+    who = send == poll ? send : send + "/" + poll;
+    return send == kProvider && poll == kProvider;
 }
 
 int fail(const char *what, int err)
@@ -90,6 +106,8 @@ int main(int argc, char **argv)
                 ibv_port_state_str(pattr.state), 128 << pattr.active_mtu,
                 pattr.link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet" : "other");
     std::printf("pd alloc/dealloc ok\n");
-    std::printf("provider libmrc-rdmav34.so %s\n", provider_is_mapped() ? "loaded" : "NOT loaded");
-    return provider_is_mapped() ? 0 : 1;
+    std::string who;
+    bool ours = served_by_us(ctx.get(), who);
+    std::printf("provider %s %s\n", who.c_str(), ours ? "serves it" : "NOT ours");
+    return ours ? 0 : 1;
 }

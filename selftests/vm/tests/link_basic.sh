@@ -36,7 +36,7 @@ check_output "GID table holds veth0's IPv4 address (RoCE v2)" \
 check_output "GID table holds veth0's IPv6 address" \
 	'GID\[ *[0-9]+\]:[[:space:]]+fd00::1, RoCE v2' ibv_devinfo -v -d mrc0
 check_output "open + query + alloc_pd + dealloc_pd through libmrc-rdmav34.so" \
-	'provider libmrc-rdmav34.so loaded' "$PROBE" mrc0
+	'provider libmrc-rdmav34.so serves it' "$PROBE" mrc0
 check_output "one MRC UDP socket on port $MRC_PORT" '^1$' mrc_socket_count
 
 ip link set veth0 mtu 9000
@@ -63,7 +63,7 @@ check "rdma link delete mrc0" rdma link delete mrc0
 check "rdma link add fabric7 (no mrc prefix)" \
 	rdma link add fabric7 type mrc netdev veth1
 check_output "libibverbs binds fabric7 to our provider by driver id" \
-	'provider libmrc-rdmav34.so loaded' "$PROBE" fabric7
+	'provider libmrc-rdmav34.so serves it' "$PROBE" fabric7
 check "rdma link delete fabric7" rdma link delete fabric7
 check_dmesg_clean
 done_testing

@@ -1,0 +1,288 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+"""Capture live MRC packets, then replay mutated copies of them.
+
+  mrc-mutate.py capture DEV --out FILE [--max N] [--seconds S] [--wait W]
+                        [--port P]
+  mrc-mutate.py replay FILE --src ADDR --count N [--seed S] [--log FILE]
+
+capture reads IPv4 MRC packets (UDP to port P, 4792 by default) in both
+directions on DEV with a packet socket, keeping at most 48 of each
+(source address, opcode), until N packets or S seconds after the first
+(which it waits W seconds for). It writes them
+to FILE (one JSON object a line) and prints "captured N" and the count
+per direction and opcode.
+
+replay takes the captured packets that ADDR sent and sends N copies of
+them, each mutated, to their destination from a raw socket, so the source
+address is ADDR's own (run it in ADDR's namespace) and the UDP source
+port, the EV, is the captured one. The UDP checksum and length are
+always right, so every copy reaches the MRC receive path. The mutations
+follow a generator seeded with S (the same seed gives the same packets):
+
+  replay     the packet unmodified
+  bitflip    1 to 4 bits flipped in the MRC headers, or anywhere
+  truncate   cut to a random length (0 .. its length - 1)
+  extend     random or zero bytes appended
+  field      one header field (BTH, RETH, DPH, AETH, SACKH, AtomicETH,
+             DETH, AtomicAckETH, ProbeH per opcode; see
+             Documentation/wire-format.rst) set to an extreme value: 0,
+             all ones, the top bit, 1 GiB +/- 1, or a PSN just ahead
+  hdrlen     the BTH header length set to another value
+
+It prints "sent N", then the count per mutation and per opcode. --log
+writes one line per packet sent (index, mutation, opcode, PSN, QPN).
+"""
+
+import argparse
+import json
+import random
+import socket
+import struct
+import sys
+import time
+
+ETH_P_ALL = 0x0003
+ETH_P_IP = 0x0800
+PACKET_OUTGOING = 4
+MAX_UDP_PAYLOAD = 1500 - 20 - 8
+
+BTH_LEN = 24
+# name -> (length, [(field, offset, size in bytes)])
+EXT = {
+    "DPH": (16, [("msn", 0, 4), ("offset", 4, 4), ("msglen", 8, 4),
+                 ("imm", 12, 4)]),
+    "RETH": (16, [("va_hi", 0, 4), ("va_lo", 4, 4), ("rkey", 8, 4),
+                  ("dmalen", 12, 4)]),
+    "AtomicETH": (32, [("va", 0, 8), ("rkey", 8, 4), ("rsvd", 12, 4),
+                       ("swap_add", 16, 8), ("compare", 24, 8)]),
+    "AETH": (24, [("cum_psn", 0, 4), ("msn_rnr", 4, 4), ("ev", 8, 2),
+                  ("syndrome", 10, 1), ("ce", 11, 1), ("echo_seq", 12, 4),
+                  ("echo_ts", 16, 4), ("rwnd", 20, 4)]),
+    "AtomicAckETH": (8, [("orig", 0, 8)]),
+    "SACKH": (8, [("base", 0, 4), ("nwords", 4, 1), ("rsvd", 5, 3)]),
+    "DETH": (8, [("qkey", 0, 4), ("sqpn", 4, 4)]),
+    "ProbeH": (8, [("id", 0, 4), ("rsvd", 4, 4)]),
+}
+BTH_FIELDS = [("ver", 0, 1), ("opcode", 1, 1), ("flags", 2, 2),
+              ("dqpn", 4, 4), ("psn", 8, 4), ("ev", 12, 2),
+              ("hdrlen", 14, 2), ("ev_seq", 16, 4), ("ts", 20, 4)]
+OPCODES = {
+    0x00: ("SEND", ["DPH"]), 0x01: ("SEND_IMM", ["DPH"]),
+    0x02: ("WRITE", ["RETH", "DPH"]), 0x03: ("WRITE_IMM", ["RETH", "DPH"]),
+    0x04: ("READ_REQ", ["RETH"]), 0x05: ("READ_RESP", ["DPH"]),
+    0x06: ("CMP_SWP", ["AtomicETH"]), 0x07: ("FETCH_ADD", ["AtomicETH"]),
+    0x08: ("ATOMIC_RESP", ["AETH", "AtomicAckETH"]),
+    0x09: ("UD_SEND", ["DETH"]), 0x10: ("ACK", ["AETH"]),
+    0x11: ("SACK", ["AETH", "SACKH"]), 0x12: ("NACK", ["AETH"]),
+    0x20: ("PROBE", ["ProbeH"]), 0x21: ("PROBE_REPLY", ["ProbeH"]),
+}
+FLAG_ACK = 0x0080
+GIB = 1 << 30
+
+
+def op_name(pkt):
+    if len(pkt) < 2:
+        return "short"
+    return OPCODES.get(pkt[1], ("op%#x" % pkt[1], []))[0]
+
+
+def header_fields(pkt):
+    """(header.field, offset, size) of every header field of PKT."""
+    out = [("BTH." + n, o, s) for n, o, s in BTH_FIELDS]
+    if len(pkt) < BTH_LEN:
+        return out
+    exts = list(OPCODES.get(pkt[1], ("", []))[1])
+    flags = struct.unpack_from("!H", pkt, 2)[0]
+    if flags & FLAG_ACK and pkt[1] <= 0x07:
+        exts.append("AETH")
+    off = BTH_LEN
+    for e in exts:
+        length, fields = EXT[e]
+        out += [(e + "." + n, off + o, s) for n, o, s in fields]
+        off += length
+    if "SACKH" in exts:
+        # the bitmap words after the SACKH's fixed part
+        while off + 8 <= len(pkt):
+            out.append(("SACKH.bitmap", off, 8))
+            off += 8
+    return out
+
+
+def extreme(rng, size, old):
+    top = (1 << (8 * size)) - 1
+    vals = [0, 1, top, top - 1, 1 << (8 * size - 1), (old + 1) & top,
+            (old - 1) & top, old ^ top]
+    if size >= 4:
+        vals += [GIB, GIB + 1, GIB - 1, (old + rng.randint(2, 4096)) & top]
+    return rng.choice(vals)
+
+
+def mutate(rng, pkt):
+    """(mutation name, detail, mutated copy of PKT)."""
+    kind = rng.choices(["replay", "bitflip", "truncate", "extend", "field",
+                        "hdrlen"], [10, 25, 12, 10, 38, 5])[0]
+    b = bytearray(pkt)
+    if kind == "replay":
+        return kind, "", bytes(b)
+    if kind == "bitflip":
+        hdr = min(len(b), 4 * struct.unpack_from("!H", b, 14)[0]) \
+            if len(b) >= BTH_LEN else len(b)
+        span = hdr if hdr > 0 and rng.random() < 0.8 else len(b)
+        bits = []
+        for _ in range(rng.randint(1, 4)):
+            bit = rng.randrange(8 * span)
+            b[bit // 8] ^= 0x80 >> (bit % 8)
+            bits.append(str(bit))
+        return kind, ",".join(bits), bytes(b)
+    if kind == "truncate":
+        n = rng.randrange(len(b))
+        return kind, str(n), bytes(b[:n])
+    if kind == "extend":
+        room = MAX_UDP_PAYLOAD - len(b)
+        n = rng.randint(1, max(1, min(room, 256)))
+        if rng.random() < 0.5:
+            extra = bytes(n)
+        else:
+            extra = bytes(rng.getrandbits(8) for _ in range(n))
+        return kind, str(n), bytes(b + extra)[:MAX_UDP_PAYLOAD]
+    if kind == "hdrlen":
+        v = rng.choice([0, 1, 5, 6, 7, 10, 14, 20, 0xFFFF,
+                        len(b) // 4, len(b) // 4 + 1])
+        struct.pack_into("!H", b, 14, v)
+        return kind, str(v), bytes(b)
+    fields = [f for f in header_fields(b) if f[1] + f[2] <= len(b)]
+    name, off, size = rng.choice(fields)
+    old = int.from_bytes(b[off:off + size], "big")
+    v = extreme(rng, size, old)
+    b[off:off + size] = v.to_bytes(size, "big")
+    return kind, "%s=%#x" % (name, v), bytes(b)
+
+
+def csum(data):
+    if len(data) % 2:
+        data += b"\0"
+    s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return ~s & 0xFFFF
+
+
+def udp4(src, dst, sport, dport, payload):
+    ulen = 8 + len(payload)
+    pseudo = socket.inet_aton(src) + socket.inet_aton(dst) + \
+        struct.pack("!xBH", socket.IPPROTO_UDP, ulen)
+    hdr = struct.pack("!HHHH", sport, dport, ulen, 0)
+    c = csum(pseudo + hdr + payload) or 0xFFFF
+    return struct.pack("!HHHH", sport, dport, ulen, c) + payload
+
+
+def cmd_capture(a):
+    sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW,
+                         socket.htons(ETH_P_ALL))
+    sock.bind((a.dev, 0))
+    sock.settimeout(0.5)
+    kept, per = [], {}
+    # S seconds from the first packet, which may take a while to come.
+    end = time.monotonic() + a.wait
+    while len(kept) < a.max and time.monotonic() < end:
+        try:
+            frame, addr = sock.recvfrom(65535)
+        except socket.timeout:
+            continue
+        if addr[1] != ETH_P_IP or len(frame) < 14 + 20 + 8:
+            continue
+        ip = frame[14:]
+        ihl = 4 * (ip[0] & 0xF)
+        if ip[9] != socket.IPPROTO_UDP:
+            continue
+        tot = struct.unpack_from("!H", ip, 2)[0]
+        sport, dport, ulen = struct.unpack_from("!HHH", ip, ihl)
+        if dport != a.port or ulen < 8:
+            continue
+        payload = bytes(ip[ihl + 8:min(tot, ihl + ulen)])
+        src, dst = socket.inet_ntoa(ip[12:16]), socket.inet_ntoa(ip[16:20])
+        key = (src, op_name(payload))
+        if per.get(key, 0) >= 48:
+            continue
+        if not kept:
+            end = time.monotonic() + a.seconds
+        per[key] = per.get(key, 0) + 1
+        kept.append({"src": src, "dst": dst, "sport": sport, "dport": dport,
+                     "out": addr[2] == PACKET_OUTGOING,
+                     "data": payload.hex()})
+    with open(a.out, "w") as f:
+        for k in kept:
+            f.write(json.dumps(k) + "\n")
+    print("captured", len(kept))
+    for (src, op), n in sorted(per.items()):
+        print("  from %s %s %d" % (src, op, n))
+    return 0
+
+
+def cmd_replay(a):
+    with open(a.file) as f:
+        pkts = [json.loads(line) for line in f if line.strip()]
+    pkts = [p for p in pkts if p["src"] == a.src]
+    if not pkts:
+        print("no captured packet from", a.src)
+        return 1
+    rng = random.Random(a.seed)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_UDP)
+    log = open(a.log, "w") if a.log else None
+    kinds, ops, sent, errors = {}, {}, 0, 0
+    for i in range(a.count):
+        p = rng.choice(pkts)
+        orig = bytes.fromhex(p["data"])
+        kind, detail, data = mutate(rng, orig)
+        try:
+            sock.sendto(udp4(a.src, p["dst"], p["sport"], p["dport"], data),
+                        (p["dst"], 0))
+            sent += 1
+        except OSError:
+            errors += 1
+            continue
+        kinds[kind] = kinds.get(kind, 0) + 1
+        op = op_name(orig)
+        ops[op] = ops.get(op, 0) + 1
+        if log:
+            psn = struct.unpack_from("!I", orig, 8)[0] if len(orig) >= 12 else 0
+            qpn = struct.unpack_from("!I", orig, 4)[0] if len(orig) >= 8 else 0
+            log.write("%d %.3f %s %s psn=%#x dqpn=%#x ev=%d %s\n" %
+                      (i, time.monotonic(), op, kind, psn, qpn, p["sport"],
+                       detail))
+        # A veth delivers into a backlog of 1000 packets: stay below it.
+        if i % 64 == 63:
+            time.sleep(0.002)
+    if log:
+        log.close()
+    print("sent", sent)
+    print("send errors", errors)
+    print("mutations", " ".join("%s=%d" % kv for kv in sorted(kinds.items())))
+    print("opcodes", " ".join("%s=%d" % kv for kv in sorted(ops.items())))
+    return 0
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("capture")
+    c.add_argument("dev")
+    c.add_argument("--out", required=True)
+    c.add_argument("--max", type=int, default=400)
+    c.add_argument("--seconds", type=float, default=3)
+    c.add_argument("--wait", type=float, default=30)
+    c.add_argument("--port", type=int, default=4792)
+    r = sub.add_parser("replay")
+    r.add_argument("file")
+    r.add_argument("--src", required=True)
+    r.add_argument("--count", type=int, required=True)
+    r.add_argument("--seed", type=int, default=1)
+    r.add_argument("--log")
+    a = p.parse_args()
+    return {"capture": cmd_capture, "replay": cmd_replay}[a.cmd](a)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
