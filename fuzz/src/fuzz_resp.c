@@ -26,7 +26,6 @@
 
 #define FUZZ_MTU	4096	/* what mrc_rx.c decodes with */
 #define QP_MTU		1024	/* the QP's path MTU */
-#define QP_WINDOW	1024	/* MRC_QP_WINDOW (mrc_qp.h) */
 #define ATOMIC_LOG	256	/* executed atomics remembered by the harness */
 
 #define CTL_RNR		0x01
@@ -194,7 +193,8 @@ static u8 execute(struct resp *r, const struct mrc_pkt *pkt, u8 ctl)
 		return ctl & CTL_RNR ? MRC_SYN_RNR : 0;
 	case MRC_OP_READ_REQ:
 		npkts = max_t(u32, 1, DIV_ROUND_UP(pkt->reth.len, QP_MTU));
-		if (npkts > QP_WINDOW / 2)
+		/* The kernel's bound, MRC_QP_WINDOW / 2, is half its window. */
+		if (npkts > mrc_rxwin_size(&r->win) / 2)
 			return MRC_SYN_INVALID_REQ;
 		for (i = 0; i < npkts; i++)
 			mrc_rxwin_accept(&r->win, pkt->psn + i);
