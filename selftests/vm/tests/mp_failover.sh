@@ -47,14 +47,17 @@ attr_above() {
 }
 
 # blackhole TAG HOW PROG ARGS...: run PROG (perftest, hostB is the
-# requester) for 20 s; path 2 fails after 4 s (HOW: down or loss) for
+# requester) for 40 s; path 2 fails after 4 s (HOW: down or loss) for
 # at least 3 s. The checks poll with deadlines rather than sleep fixed
 # times: in a loaded TCG VM a fixed schedule sampled QPs that had ended.
+# The run outlasts the checks' deadlines (4 + 3 + 5 + 8 s and the QP
+# samples): with 20 s the QP could end before the last sample, which then
+# read nothing.
 blackhole() {
 	local tag=$1 how=$2 prog=$3 bad=0 rec0 rec moved=no c1 c2
 	shift 3
-	pair_start 120 "$prog" -d mrcA -x "$GA4" -D 20 -F "$@" -- \
-		"$prog" -d mrcB -x "$GB4" -D 20 -F "$@" "$MP_A4"
+	pair_start 150 "$prog" -d mrcA -x "$GA4" -D 40 -F "$@" -- \
+		"$prog" -d mrcB -x "$GB4" -D 40 -F "$@" "$MP_A4"
 	sleep 4
 	if [ "$how" = down ]; then mp_path_down 2; else mp_path_loss 2 100; fi
 	# (The 3 s of the outage, spent watching router 2's counter.)
