@@ -101,6 +101,17 @@ int mrc_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 {
 	struct mrc_cq *cq = to_mrc_cq(ibcq);
 
+	/*
+	 * A program whose device went away still polls the ring it maps
+	 * (its pages outlive the destroy): tell it nothing more comes.
+	 */
+	if (cq->is_user) {
+		u32 flags = READ_ONCE(cq->ring.ctrl->flags);
+
+		/* Ordered after the last completion produced. */
+		smp_store_release(&cq->ring.ctrl->flags,
+				  flags | MRC_RING_F_CQ_GONE);
+	}
 	if (cq->next.ctrl)
 		mrc_ring_destroy(&cq->next);
 	mrc_ring_destroy(&cq->ring);

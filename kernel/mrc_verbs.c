@@ -129,6 +129,18 @@ static void mrc_dealloc_ucontext(struct ib_ucontext *ibuc)
 {
 }
 
+/*
+ * Having this op lets the core remove a device at once, destroying the
+ * objects of the programs that use it (our destroy verbs stop each QP's
+ * timers and work) instead of waiting for them to close it. Nothing is
+ * left to do here: the rings' pages, inserted one by one, stay with the
+ * program's mappings until it unmaps them, and no kernel code reaches
+ * them any more.
+ */
+static void mrc_disassociate_ucontext(struct ib_ucontext *ibuc)
+{
+}
+
 static const int mrc_res_max[MRC_RES_COUNT] = {
 	[MRC_RES_PD] = MRC_MAX_PD,
 	[MRC_RES_CQ] = MRC_MAX_CQ,
@@ -298,6 +310,7 @@ const struct ib_device_ops mrc_verbs_ops = {
 	.destroy_cq = mrc_destroy_cq_counted,
 	.destroy_qp = mrc_destroy_qp,
 	.destroy_srq = mrc_destroy_srq_counted,
+	.disassociate_ucontext = mrc_disassociate_ucontext,
 	.enable_driver = mrc_enable_driver,
 	.fill_res_qp_entry = mrc_mp_fill_res_qp,
 	.get_dma_mr = mrc_get_dma_mr,

@@ -47,16 +47,22 @@ inline void slot_to_wc(Slot slot, ibv_wc& wc) noexcept {
 // corrupt (no slot can be trusted), or -EOVERFLOW when the CQ overflowed and
 // everything queued before the overflow has been returned: the kernel
 // produces nothing more into it, so an empty poll would otherwise look like
-// an idle CQ forever.
+// an idle CQ forever. Likewise -EIO once the kernel destroyed the CQ under
+// us because the device went away (MRC_RING_F_CQ_GONE).
 inline int poll_ring(const Ring& ring, int num_entries, ibv_wc* wc) noexcept {
-    // Read before prod: the kernel sets the flag after its last completion.
-    bool overflowed = (ring.acquire_flags() & MRC_RING_F_CQ_OVERFLOW) != 0;
+    // Read before prod: the kernel sets the flags after its last completion.
+    uint32_t flags = ring.acquire_flags();
     ConsumeBatch batch(ring);
     if (batch.overrun()) {
         return -EIO;
     }
-    if (overflowed && batch.ready() == 0) {
-        return -EOVERFLOW;
+    if (batch.ready() == 0) {
+        if ((flags & MRC_RING_F_CQ_GONE) != 0) {
+            return -EIO;
+        }
+        if ((flags & MRC_RING_F_CQ_OVERFLOW) != 0) {
+            return -EOVERFLOW;
+        }
     }
     uint32_t n = batch.ready();
     if (num_entries < 0) {

@@ -116,6 +116,20 @@ TEST(PollRingTest, OverflowedCqReportsAnErrorOnceDrained) {
     EXPECT_EQ(mem.ctrl().cons, 2u);
 }
 
+TEST(PollRingTest, CqDestroyedUnderUsReportsEioOnceDrained) {
+    // The device went away and the kernel destroyed the CQ: nothing more
+    // comes, and an empty poll must not look like an idle CQ.
+    mrc_test::RingMemory mem(4, 64);
+    produce(mem, 7, 1);
+    mem.ctrl().flags = MRC_RING_F_CQ_GONE;
+    ibv_wc wc[4] = {};
+    EXPECT_EQ(mrc::poll_ring(mem.ring(), 4, wc), 1) << "queued completions stay valid";
+    EXPECT_EQ(wc[0].wr_id, 7u);
+    EXPECT_EQ(mrc::poll_ring(mem.ring(), 4, wc), -EIO);
+    mem.ctrl().flags = MRC_RING_F_CQ_GONE | MRC_RING_F_CQ_OVERFLOW;
+    EXPECT_EQ(mrc::poll_ring(mem.ring(), 4, wc), -EIO) << "gone wins over overflow";
+}
+
 TEST(PollRingTest, CorruptProdIsAnError) {
     mrc_test::RingMemory mem(4, 64);
     mem.ctrl().prod = 5;

@@ -42,6 +42,12 @@
  * good: nothing more is produced, the completions queued stay valid, and
  * the kernel raises IB_EVENT_CQ_ERR. The provider's poll_cq returns those
  * queued completions, then -EOVERFLOW.
+ *
+ * The kernel sets MRC_RING_F_CQ_GONE in a CQ's ring when it destroys the
+ * CQ. A program sees it only when the kernel destroyed the CQ under it:
+ * its device went away (rdma link delete, netdev or namespace deletion)
+ * and the core tore down the program's objects. Its mapping of the ring
+ * stays; the provider's poll_cq returns what is queued, then -EIO.
  */
 struct mrc_ring_ctrl {
 	__u32 prod;
@@ -52,6 +58,7 @@ struct mrc_ring_ctrl {
 };
 
 #define MRC_RING_F_CQ_OVERFLOW	0x1
+#define MRC_RING_F_CQ_GONE	0x2
 
 #define MRC_RING_SLOTS_OFFSET	128
 
