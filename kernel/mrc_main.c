@@ -11,6 +11,7 @@
 #include "mrc_ev.h"
 #include "mrc_net.h"
 #include "mrc_qp.h"
+#include "mrc_tx_acct.h"
 #include "uapi/mrc-genl.h"
 
 unsigned short mrc_udp_port = MRC_DEFAULT_UDP_PORT;
@@ -117,6 +118,7 @@ static void __exit mrc_exit(void)
 	ib_unregister_driver((enum rdma_driver_id)MRC_DRIVER_ID);
 	mrc_genl_exit();
 	mrc_net_exit();
+	mrc_tx_acct_wait_idle();
 	destroy_workqueue(mrc_wq);
 	pr_info("%s: unloaded\n", MRC_DRV_NAME);
 }

@@ -10,6 +10,7 @@
 
 #include "mrc_link_params.h"
 #include "mrc_qp.h"
+#include "mrc_tx_acct.h"
 
 static u32 mrc_sq_data_size(u32 max_sge, u32 max_inline)
 {
@@ -133,6 +134,7 @@ static void mrc_qp_free(struct mrc_qp *qp)
 	hrtimer_cancel(&qp->rnr_timer);
 	cancel_work_sync(&qp->req_work);
 	skb_queue_purge(&qp->txq);
+	mrc_tx_acct_put(qp->tx_acct);
 	if (qp->tx_frag.page)
 		put_page(qp->tx_frag.page);
 	if (qp->rxwin.map)
@@ -201,7 +203,6 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
 	qp->state = IB_QPS_RESET;
 	refcount_set(&qp->ref, 1);
-	atomic_set(&qp->tx_local, 0);
 	init_completion(&qp->done);
 	spin_lock_init(&qp->lock);
 	mutex_init(&qp->modify_lock);
@@ -217,6 +218,11 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->path_mtu = IB_MTU_1024;
 
 	qp->mtu = mrc_payload_mtu(READ_ONCE(mdev->ndev->mtu));
+	qp->tx_acct = mrc_tx_acct_create(qp);
+	if (!qp->tx_acct) {
+		err = -ENOMEM;
+		goto err_free;
+	}
 	err = mrc_qp_alloc_queues(qp, init, uctx, &resp);
 	if (!err)
 		err = mrc_qp_alloc_windows(qp);
@@ -249,6 +255,7 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 
 err_erase:
 	xa_erase(&mdev->qp_xa, qpn);
+	mrc_tx_acct_detach(qp->tx_acct);
 	/* A receive path may have found the QP meanwhile: let it finish. */
 	synchronize_rcu();
 	mrc_qp_put(qp);
@@ -300,9 +307,12 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	struct mrc_qp *qp = to_mrc_qp(ibqp);
 
 	xa_erase(&qp->mdev->qp_xa, ibqp->qp_num);
+	/* Packets in local queues may outlive the QP: they stop kicking it. */
+	mrc_tx_acct_detach(qp->tx_acct);
 	/*
 	 * mrc_qp_get() found the QP under RCU and takes its reference only
-	 * then: after this no lookup can still be about to.
+	 * then, and a packet's destructor kicks it under RCU: after this
+	 * neither can still be about to.
 	 */
 	synchronize_rcu();
 	spin_lock_bh(&qp->lock);
@@ -313,7 +323,6 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	spin_lock_bh(&qp->lock);
 	qp->state = IB_QPS_RESET;
 	spin_unlock_bh(&qp->lock);
-	/* Queued packets hold references: they must not wait for the free. */
 	skb_queue_purge(&qp->txq);
 	mrc_qp_put(qp);
 	wait_for_completion(&qp->done);

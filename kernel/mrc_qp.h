@@ -33,7 +33,7 @@
 #define MRC_GSO_MAX_BYTES	60000
 /*
  * Packets of a QP in local queues before the requester waits, and the
- * count at which it resumes (mrc_tx.c). The stack frees sent skbs late
+ * count at which it resumes (mrc_tx_acct.c). The stack frees sent skbs late
  * and in batches (virtio-net on its next transmit or TX interrupt): 64
  * held ib_write_bw to 24 MiB/s in the bench VMs, 256 gave 33-45.
  */
@@ -266,8 +266,7 @@ struct mrc_qp {
 	/* transmit backlog built under @lock, sent after it */
 	struct sk_buff_head txq;
 	struct page_frag tx_frag;	/* GSO runs' buffers, recycled */
-	atomic_t tx_local;		/* packets the stack has not freed */
-	bool tx_throttled;		/* requester waits for tx_local to fall */
+	struct mrc_tx_acct *tx_acct;	/* its packets in local queues */
 };
 
 /* States in which the QP accepts incoming requests (IB: RTR and later). */
@@ -374,7 +373,6 @@ void mrc_tx_queue(struct mrc_qp *qp, struct sk_buff *skb);
 void mrc_tx_queue_sport(struct mrc_qp *qp, struct sk_buff *skb, u16 sport);
 void mrc_tx_queue_to(struct mrc_qp *qp, struct sk_buff *skb,
 		     const struct mrc_path *path);
-u32 mrc_tx_local_room(struct mrc_qp *qp);
 void mrc_tx_flush_now(struct mrc_qp *qp);
 
 /* mrc_rx.c */

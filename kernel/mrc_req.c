@@ -7,6 +7,7 @@
 #include <linux/ktime.h>
 
 #include "mrc_qp.h"
+#include "mrc_tx_acct.h"
 
 /*
  * READ response PSNs requested at once. Responses travel on their
@@ -199,7 +200,7 @@ static u32 mrc_req_psn_room(struct mrc_qp *qp)
 	room = min(room, mrc_cwnd_room(&qp->cc,
 				       max(mrc_txwin_outstanding(&qp->txwin),
 					   qp->rd_pending)));
-	return room ? min(room, mrc_tx_local_room(qp)) : 0;
+	return room ? min(room, mrc_tx_acct_room(qp->tx_acct)) : 0;
 }
 
 /* A packet that asked for an ACK is still unacknowledged. */
@@ -761,7 +762,7 @@ static void mrc_req_retransmit(struct mrc_qp *qp)
 	 */
 	u32 budget = max_t(u32, mrc_cwnd_room(&qp->cc, in_flight), !in_flight);
 
-	while (budget && mrc_tx_local_room(qp) &&
+	while (budget && mrc_tx_acct_room(qp->tx_acct) &&
 	       mrc_txwin_next_retransmit(&qp->txwin, &psn)) {
 		struct mrc_swqe *w = mrc_req_wqe_of(qp, psn);
 

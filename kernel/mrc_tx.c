@@ -11,60 +11,12 @@
 
 #include "mrc_net.h"
 #include "mrc_qp.h"
+#include "mrc_tx_acct.h"
 
 #define MRC_TX_HEADROOM	(LL_MAX_HEADER + sizeof(struct ipv6hdr) + \
 			 sizeof(struct udphdr) + 64)
 
-/*
- * Every packet holds its QP until the stack frees it, and is counted in
- * @qp->tx_local meanwhile: the requester sends no more while too many sit
- * in local queues (qdisc, device ring), as TCP Small Queues does. A full
- * qdisc drops what it cannot take and udp_tunnel_xmit_skb() does not say
- * so; a bounded local queue makes such drops rare, and keeps fq_codel,
- * which serves each EV (UDP source port) as a flow of its own, from
- * reordering the QP's packets by more than MRC_TX_LOCAL_MAX.
- */
-/* Packets an skb holds: a GSO one keeps gso_segs when it is segmented. */
-static u16 mrc_tx_skb_npkts(const struct sk_buff *skb)
-{
-	return skb_is_gso(skb) ? skb_shinfo(skb)->gso_segs : 1;
-}
-
-static void mrc_tx_skb_destructor(struct sk_buff *skb)
-{
-	struct mrc_qp *qp = skb_shinfo(skb)->destructor_arg;
-
-	if (atomic_sub_return(mrc_tx_skb_npkts(skb), &qp->tx_local) <=
-	    MRC_TX_LOCAL_LOW &&
-	    READ_ONCE(qp->tx_throttled)) {
-		WRITE_ONCE(qp->tx_throttled, false);
-		mrc_req_kick(qp);
-	}
-	mrc_qp_put(qp);
-}
-
-/**
- * mrc_tx_local_room() - packets the QP may still hand to the local stack
- * @qp: the QP
- *
- * Return: how many; at 0 the QP is marked throttled, and the packet
- * whose release brings the count down to %MRC_TX_LOCAL_LOW kicks the
- * requester.
- */
-u32 mrc_tx_local_room(struct mrc_qp *qp)
-{
-	int queued = atomic_read(&qp->tx_local);
-
-	if (queued < MRC_TX_LOCAL_MAX)
-		return MRC_TX_LOCAL_MAX - queued;
-	WRITE_ONCE(qp->tx_throttled, true);
-	/* Pairs with atomic_sub_return() in the destructor. */
-	smp_mb();
-	queued = atomic_read(&qp->tx_local);
-	return queued < MRC_TX_LOCAL_MAX ? MRC_TX_LOCAL_MAX - queued : 0;
-}
-
-/* An skb of @len bytes that holds @qp and counts @npkts until freed. */
+/* An skb of @len bytes, its @npkts packets counted until it is freed. */
 static struct sk_buff *mrc_tx_skb(struct mrc_qp *qp, unsigned int len,
 				  u16 npkts)
 {
@@ -73,14 +25,7 @@ static struct sk_buff *mrc_tx_skb(struct mrc_qp *qp, unsigned int len,
 	skb = alloc_skb(MRC_TX_HEADROOM + len, GFP_ATOMIC);
 	if (!skb)
 		return NULL;
-	/* A QP being destroyed builds nothing more. */
-	if (!refcount_inc_not_zero(&qp->ref)) {
-		kfree_skb(skb);
-		return NULL;
-	}
-	atomic_add(npkts, &qp->tx_local);
-	skb_shinfo(skb)->destructor_arg = qp;
-	skb->destructor = mrc_tx_skb_destructor;
+	mrc_tx_acct_charge(qp->tx_acct, skb, npkts);
 	skb_reserve(skb, MRC_TX_HEADROOM);
 	skb_put(skb, len);
 	return skb;
