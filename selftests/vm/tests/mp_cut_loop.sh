@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# vm-timeout: 1200
+# Repeated path cuts under traffic (issue 17): while any path works, MRC
+# owes the application no error completion. One QP sprays over 4 shaped
+# paths; every few seconds one path (a different one each time) is
+# blackholed for 2-4 s, by link down or by 100% loss, and brought back.
+# ib_write_bw must end with exit 0, and so must mrc-rc-check, which
+# compares every byte, under the same loop of cuts.
+. ../lib.sh
+. ../mp_topo.sh
+. ../mp_lib.sh
+
+N=4
+CUTS=${MRC_CUTS:-8}
+CHECK=$MRC_BUILD/selftests/progs/mrc-rc-check
+dmesg_mark
+mp_up "topology: $N paths shaped to 20mbit" $N 20mbit
+
+# cut_loop PID: cut path 1, 2, ..., N, 1, ... CUTS times while PID runs;
+# odd cuts take the link down, even ones drop all its packets. Prints
+# how many cuts happened while PID was alive.
+cut_loop() {
+	local pid=$1 c i done=0
+	for ((c = 0; c < CUTS; c++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		i=$((c % N + 1))
+		if ((c % 2)); then mp_path_loss "$i" 100; else mp_path_down "$i"; fi
+		sleep $((2 + c % 3))
+		if ((c % 2)); then mp_path_clear "$i"; else mp_path_up "$i"; fi
+		kill -0 "$pid" 2>/dev/null && done=$((done + 1))
+		sleep 2
+	done
+	echo "$done"
+}
+
+# ib_write_bw for long enough to see every cut: each takes 4-6 s plus
+# the time the routers take to reach hostB again (a few s under TCG).
+dur=$((CUTS * 10 + 10))
+pair_start $((dur + 120)) \
+	ib_write_bw -d mrcA -x "$GA4" -D "$dur" -F -s 65536 -- \
+	ib_write_bw -d mrcB -x "$GB4" -D "$dur" -F -s 65536 "$MP_A4"
+sleep 4
+cuts=$(cut_loop "$_pair_cli")
+bad=$(mp_qp_attr mrcB ev_assumed_bad)
+diag <<< "ib_write_bw: $cuts cuts under traffic; EVs ASSUMED_BAD ${bad:-?}"
+check "ib_write_bw: all $CUTS cuts happened under traffic ($cuts)" \
+	test "$cuts" -eq "$CUTS"
+pair_finish "ib_write_bw: exit 0 through $CUTS path cuts"
+tail -n 4 /tmp/cli.log | diag
+
+# The same with every byte compared: mrc-rc-check runs again and again
+# until the cuts are over; every run must pass.
+rm -f /run/cut.stop /run/cutcheck.log
+(
+	runs=0
+	until [ -e /run/cut.stop ]; do
+		timeout 600 "$CHECK" --dev-a mrcA --gid-a "$GA4" --dev-b mrcB \
+			--gid-b "$GB4" many read-large >> /run/cutcheck.log 2>&1 ||
+			exit 1
+		runs=$((runs + 1))
+	done
+	echo "$runs" > /run/cut.runs
+) &
+pid=$!
+cuts=$(cut_loop "$pid")
+touch /run/cut.stop
+wait "$pid"
+rc=$?
+runs=$(cat /run/cut.runs 2>/dev/null)
+diag <<< "mrc-rc-check: $cuts cuts during ${runs:-?} runs"
+check "mrc-rc-check: all $CUTS cuts happened while it ran ($cuts)" \
+	test "$cuts" -eq "$CUTS"
+if [ "$rc" -eq 0 ] && ! grep -q '^not ok' /run/cutcheck.log; then
+	ok "mrc-rc-check: every byte verified through the cuts ($(grep -c '^ok ' /run/cutcheck.log) scenarios)"
+else
+	not_ok "mrc-rc-check: every byte verified through the cuts (exit $rc)"
+	grep -v '^ok ' /run/cutcheck.log | tail -n 20 | diag
+fi
+
+mp_teardown
+check_dmesg_clean
+done_testing
