@@ -205,6 +205,7 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	refcount_set(&qp->ref, 1);
 	init_completion(&qp->done);
 	spin_lock_init(&qp->lock);
+	spin_lock_init(&qp->post_lock);
 	mutex_init(&qp->modify_lock);
 	skb_queue_head_init(&qp->txq);
 	INIT_WORK(&qp->req_work, mrc_req_work);

@@ -177,6 +177,7 @@ struct mrc_qp {
 	struct completion done;		/* @ref reached zero */
 	spinlock_t lock; /* engine state below */
 	struct mutex modify_lock; /* serialises modify, query and destroy */
+	spinlock_t post_lock; /* kernel consumers' posts, any context */
 	enum ib_qp_state state;
 	enum ib_qp_type type;
 	bool is_user;

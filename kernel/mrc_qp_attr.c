@@ -308,6 +308,7 @@ int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 {
 	struct mrc_qp *qp = to_mrc_qp(ibqp);
 	struct mrc_ring_ctrl *ctrl = qp->sq.ctrl;
+	unsigned long flags;
 	int err = 0;
 
 	if (qp->is_user) {
@@ -320,7 +321,11 @@ int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		return 0;
 	}
 
-	spin_lock_bh(&qp->lock);
+	/*
+	 * Only the producer side of the ring is ours: the requester reads
+	 * it under qp->lock as it reads a user QP's, without our lock.
+	 */
+	spin_lock_irqsave(&qp->post_lock, flags);
 	for (; wr; wr = wr->next) {
 		u32 prod = ctrl->prod;
 		struct mrc_send_wqe *w;
@@ -331,7 +336,7 @@ int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 			err = -EINVAL;
 			break;
 		}
-		if (prod - ctrl->cons >= mrc_ring_num_slots(&qp->sq)) {
+		if (prod - READ_ONCE(ctrl->cons) >= mrc_ring_num_slots(&qp->sq)) {
 			err = -ENOMEM;
 			break;
 		}
@@ -365,7 +370,7 @@ int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 		/* Publish the WQE written above. */
 		smp_store_release(&ctrl->prod, prod + 1);
 	}
-	spin_unlock_bh(&qp->lock);
+	spin_unlock_irqrestore(&qp->post_lock, flags);
 	if (err)
 		*bad_wr = wr;
 	mrc_req_kick(qp);
@@ -385,13 +390,14 @@ int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 {
 	struct mrc_qp *qp = to_mrc_qp(ibqp);
 	struct mrc_ring_ctrl *ctrl = qp->rq.ctrl;
+	unsigned long flags;
 	int err = 0;
 
 	if (qp->srq || qp->is_user) {
 		*bad_wr = wr;
 		return -EINVAL;
 	}
-	spin_lock_bh(&qp->lock);
+	spin_lock_irqsave(&qp->post_lock, flags);
 	for (; wr; wr = wr->next) {
 		u32 prod = ctrl->prod;
 		struct mrc_recv_wqe *w;
@@ -400,7 +406,7 @@ int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 			err = -EINVAL;
 			break;
 		}
-		if (prod - ctrl->cons >= mrc_ring_num_slots(&qp->rq)) {
+		if (prod - READ_ONCE(ctrl->cons) >= mrc_ring_num_slots(&qp->rq)) {
 			err = -ENOMEM;
 			break;
 		}
@@ -412,7 +418,7 @@ int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 		/* Publish the WQE written above. */
 		smp_store_release(&ctrl->prod, prod + 1);
 	}
-	spin_unlock_bh(&qp->lock);
+	spin_unlock_irqrestore(&qp->post_lock, flags);
 	if (err)
 		*bad_wr = wr;
 	return err;
