@@ -106,6 +106,7 @@ static inline bool mrc_req_rd_owns(const struct mrc_swqe *w, u32 psn)
  * @rsn: receive sequence number
  * @last_psn: PSN of the message's last packet
  * @len: message length
+ * @got: payload bytes its packets brought, each PSN counted once
  * @opcode: wire opcode of the message
  * @imm: immediate data (network order as sent)
  * @solicited: SE flag of the last packet
@@ -118,6 +119,7 @@ struct mrc_rmsg {
 	u32 rsn;
 	u32 last_psn;
 	u32 len;
+	u32 got;
 	u8 opcode;
 	u32 imm;
 	bool solicited;

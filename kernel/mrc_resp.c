@@ -196,6 +196,11 @@ static int mrc_resp_recv_msg(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	err = mrc_resp_rwqe(qp, m, rsn, &wqe, sge);
 	if (err)
 		return err;
+	/* Every packet of a message states the same length. */
+	if (m->valid && m->len != pkt->dph.msg_len) {
+		m->status = IB_WC_LOC_LEN_ERR;
+		return MRC_SYN_INVALID_REQ;
+	}
 
 	if (pkt->opcode != MRC_OP_WRITE_IMM) {
 		u32 total = 0, i;
@@ -215,6 +220,7 @@ static int mrc_resp_recv_msg(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	}
 	m->valid = true;
 	m->len = pkt->dph.msg_len;
+	m->got += pkt->payload_len;
 	m->opcode = pkt->opcode;
 	m->imm = pkt->dph.imm;
 	if (pkt->flags & MRC_FLAG_LAST) {
@@ -459,11 +465,21 @@ static void mrc_resp_complete(struct mrc_qp *qp)
 	for (;;) {
 		struct mrc_rmsg *m = &qp->rmsg[qp->rsn_complete &
 					       (MRC_QP_WINDOW - 1)];
+		bool short_msg;
 		u64 wr_id;
 
 		if (!m->valid || m->rsn != qp->rsn_complete || !m->last_seen ||
 		    !mrc_psn_before(m->last_psn, cum))
 			break;
+		/*
+		 * Every PSN arrived, yet the packets did not bring the length
+		 * they state: report no data as delivered that never came.
+		 */
+		short_msg = m->got != m->len && !m->status;
+		if (short_msg) {
+			m->status = IB_WC_LOC_LEN_ERR;
+			mrc_stats_inc(&qp->mdev->stats, MRC_STAT_RCVD_SHORT_MSG);
+		}
 		if (qp->srq) {
 			wr_id = m->srq_wr_id;
 		} else {
@@ -477,6 +493,11 @@ static void mrc_resp_complete(struct mrc_qp *qp)
 		mrc_resp_post_recv_cqe(qp, m, wr_id, m->status);
 		m->valid = false;
 		qp->rsn_complete++;
+		if (short_msg) {
+			/* Flushes what follows and clears the messages. */
+			mrc_qp_error_locked(qp);
+			break;
+		}
 	}
 }
 

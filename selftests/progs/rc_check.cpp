@@ -53,6 +53,7 @@ const Scenario kScenarios[] = {
     {"raw-send-flags", scenario_raw_send_flags, true},
     {"retry-exceeded", scenario_retry_exceeded, false},
     {"trimmed-write", scenario_trimmed_write, false},
+    {"short-send", scenario_short_send, false},
 };
 
 void usage(FILE* f) {
@@ -66,15 +67,17 @@ void usage(FILE* f) {
                  "  --retry-cnt N             QP retry count, 0-7 (default 7)\n"
                  "  --wait-ms N               deadline for each completion (default 20000)\n"
                  "  --seed N                  payload/PSN seed (default: random, printed)\n"
-                 "  --wait-file PATH          retry-exceeded, trimmed-write: go when PATH exists\n"
+                 "  --wait-file PATH          retry-exceeded, trimmed-write, short-send: go when\n"
+                 "                            PATH exists\n"
                  "                            (default: go on a line read from stdin)\n"
                  "  --go-ms N                 retry-exceeded: how long to wait to go\n"
                  "                            (default 300000)\n"
                  "  --verbose                 print GIDs, QPNs and PSNs as # comments\n"
                  "  --list                    print the scenario names\n"
                  "\n"
-                 "SCENARIO is a name from --list or `all` (every one but retry-exceeded and\n"
-                 "trimmed-write, which need the test script to act when they wait).\n");
+                 "SCENARIO is a name from --list or `all` (every one but retry-exceeded,\n"
+                 "trimmed-write and short-send, which need the test script to act when they\n"
+                 "wait).\n");
 }
 
 bool parse_num(const char* s, unsigned long long max, unsigned long long* out) {

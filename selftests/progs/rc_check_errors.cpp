@@ -157,4 +157,29 @@ Err scenario_trimmed_write(Env& env, Rng& rng) {
     return expect_quiet(e.p);
 }
 
+// The test script sends B, from A's address, a SEND whose packets (FIRST
+// and LAST, consecutive PSNs) bring fewer bytes than the length they state.
+// Every PSN of the message arrived, but not its bytes: B must not complete
+// the receive as a success of the stated length.
+Err scenario_short_send(Env& env, Rng& rng) {
+    ErrPair e;
+    if (auto err = make_err_pair(env, rng, kDefaultAccess, 0, &e))
+        return err;
+    if (auto err = post_recv(e.p.b, 7, {e.b->sge(0, kLen)}))
+        return err;
+    std::printf("short-target qpn %u psn %u\n", e.p.b.qp->qp_num, e.p.a.sq_psn);
+    std::fflush(stdout);
+    if (auto err = wait_go(env.opt))
+        return err;
+    ibv_wc wc{};
+    if (auto err = poll_wc(e.p.b, Queue::kRecv, env.opt.wait_ms, &wc))
+        return in("the receive the short SEND consumed", err);
+    if (wc.wr_id != 7 || wc.status != IBV_WC_LOC_LEN_ERR)
+        return fail(
+            "short SEND: receive completed wr_id %llu status %s byte_len %u, want wr_id 7 "
+            "IBV_WC_LOC_LEN_ERR",
+            static_cast<unsigned long long>(wc.wr_id), ibv_wc_status_str(wc.status), wc.byte_len);
+    return {};
+}
+
 }  // namespace rc_check

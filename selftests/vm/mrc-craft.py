@@ -7,6 +7,8 @@
   mrc-craft.py spoof-v6 DEV --dmac MAC --src ADDR6 --dst ADDR6 --dqpn Q
                         [--count N] [--port P]
   mrc-craft.py trim-write DST --dqpn Q --psn P --len BYTES [--port P]
+  mrc-craft.py short-send DST --dqpn Q --psn P --len BYTES --claim BYTES
+                          [--port P]
 
 ud-flood sends N UD_SEND datagrams of BYTES payload from an ordinary UDP
 socket to DST's MRC port, addressed to QP Q (default 1, the connection
@@ -20,6 +22,11 @@ which no socket would send) to QP Q at --dst, each with a different PSN.
 trim-write sends, from an ordinary UDP socket, what a trimming switch
 leaves of the first packet of a BYTES-long WRITE with PSN P to QP Q: the
 headers, the TRIM flag, no payload.
+
+short-send sends, from an ordinary UDP socket, a SEND to QP Q of two
+packets, PSN P (FIRST, at offset 0) and P+1 (LAST, ending at --claim),
+each with half of BYTES of payload, both stating a message length of
+--claim bytes: every PSN of the message, not all of its bytes.
 
 The headers follow Documentation/wire-format.rst.
 """
@@ -126,6 +133,26 @@ def cmd_trim_write(a):
     print("sent 1")
 
 
+def send_packet(dqpn, psn, flags, offset, payload, msg_len):
+    """One packet of a SEND of MSG_LEN bytes: PAYLOAD at OFFSET."""
+    dph = struct.pack("!IIII", 0, offset, msg_len, 0)
+    return bth(OP_SEND, flags, dqpn, psn, (24 + len(dph)) // 4) + dph + payload
+
+
+def cmd_short_send(a):
+    if not 2 <= a.len < a.claim:
+        sys.exit("short-send: want 2 <= --len < --claim")
+    fam = socket.AF_INET6 if ":" in a.dst else socket.AF_INET
+    sock = socket.socket(fam, socket.SOCK_DGRAM)
+    half = a.len // 2
+    data = bytes(i & 0xFF for i in range(half))
+    sock.sendto(send_packet(a.dqpn, a.psn, FLAG_FIRST, 0, data, a.claim),
+                (a.dst, a.port))
+    sock.sendto(send_packet(a.dqpn, a.psn + 1, FLAG_LAST, a.claim - half,
+                            data, a.claim), (a.dst, a.port))
+    print("sent 2")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -151,9 +178,16 @@ def main():
     t.add_argument("--psn", type=int, required=True)
     t.add_argument("--len", type=int, required=True)
     t.add_argument("--port", type=int, default=4792)
+    h = sub.add_parser("short-send")
+    h.add_argument("dst")
+    h.add_argument("--dqpn", type=int, required=True)
+    h.add_argument("--psn", type=int, required=True)
+    h.add_argument("--len", type=int, required=True)
+    h.add_argument("--claim", type=int, required=True)
+    h.add_argument("--port", type=int, default=4792)
     a = p.parse_args()
     {"ud-flood": cmd_ud_flood, "spoof-v6": cmd_spoof_v6,
-     "trim-write": cmd_trim_write}[a.cmd](a)
+     "trim-write": cmd_trim_write, "short-send": cmd_short_send}[a.cmd](a)
     return 0
 
 

@@ -11,7 +11,7 @@ dmesg_mark
 two_hosts
 ARGS=(--dev-a mrcA --gid-a "$GA4" --dev-b mrcB --gid-b "$GB4")
 
-for s in $("$CHECK" --list | grep -vxE "retry-exceeded|trimmed-write"); do
+for s in $("$CHECK" --list | grep -vxE "retry-exceeded|trimmed-write|short-send"); do
 	check_output "mrc-rc-check $s" "^ok $s" timeout 120 "$CHECK" "${ARGS[@]}" "$s"
 done
 
@@ -52,6 +52,27 @@ check_output "trimmed packet NACKed, the WRITE then lands whole" '^ok trimmed-wr
 	cat /tmp/trim.log
 check_output "rcvd_trimmed counted it" "^$((t0 + 1))\$" \
 	cat /sys/class/infiniband/mrcB/ports/1/hw_counters/rcvd_trimmed
+
+# A SEND of two packets that bring 1000 bytes but state 3000: all its
+# PSNs arrived, not its bytes. The receive must not complete as a success.
+rm -f /tmp/go
+t0=$(cat /sys/class/infiniband/mrcB/ports/1/hw_counters/rcvd_short_msg)
+timeout 120 "$CHECK" "${ARGS[@]}" --wait-file /tmp/go short-send \
+	> /tmp/short.log 2>&1 &
+pid=$!
+wait_until 30 grep -q short-target /tmp/short.log
+# "short-target qpn Q psn P"
+set -- $(grep -m1 '^short-target' /tmp/short.log)
+qpn=${3:-0} psn=${5:-0}
+check_output "a SEND stating 3000 bytes, bringing 1000, from A's address" \
+	'^sent 2$' ip netns exec hostA python3 "$MRC_TOP/selftests/vm/mrc-craft.py" \
+	short-send 10.0.0.2 --dqpn "$qpn" --psn "$psn" --len 1000 --claim 3000
+touch /tmp/go
+wait $pid
+check_output "short SEND: the receive completes with IBV_WC_LOC_LEN_ERR" \
+	'^ok short-send' cat /tmp/short.log
+check_output "rcvd_short_msg counted it" "^$((t0 + 1))\$" \
+	cat /sys/class/infiniband/mrcB/ports/1/hw_counters/rcvd_short_msg
 
 ip netns del hostA
 ip netns del hostB
