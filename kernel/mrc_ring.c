@@ -116,7 +116,11 @@ int mrc_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma)
 		return -EINVAL;
 	entry = container_of(rdma_entry, struct mrc_mmap_entry, rdma_entry);
 
-	/* The core checked that the length matches the entry. */
+	/*
+	 * The ring neither grows by mremap() nor goes into core dumps, as
+	 * with remap_vmalloc_range(); the core checked the length.
+	 */
+	vma->vm_flags |= VM_DONTEXPAND | VM_DONTDUMP;
 	for (off = 0; off < vma->vm_end - vma->vm_start; off += PAGE_SIZE) {
 		err = vm_insert_page(vma, vma->vm_start + off,
 				     vmalloc_to_page(entry->vaddr + off));

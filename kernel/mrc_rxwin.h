@@ -128,7 +128,10 @@ u32 mrc_rxwin_received_run(const struct mrc_rxwin *win, u32 psn, u32 max);
  *          @base + 64 * w + i has been received
  *
  * PSNs before the cumulative point count as received; PSNs at or beyond
- * the window's end as not received.
+ * the window's end as not received. PSNs compare in serial arithmetic:
+ * one more than 2^31 before the cumulative point reads as after it, so
+ * @base must lie within 2^31 - 64 * @nwords PSNs of it (the SACKs built
+ * from the cumulative point on always do).
  */
 void mrc_rxwin_sack_at(const struct mrc_rxwin *win, u32 base,
 		       unsigned int nwords, u64 *bitmap);
