@@ -32,67 +32,36 @@ The headers follow Documentation/wire-format.rst.
 """
 
 import argparse
-import ipaddress
 import socket
 import struct
 import sys
 import time
 
-MRC_VER = 1
-OP_SEND = 0x00
-OP_WRITE = 0x02
-OP_UD_SEND = 0x09
-FLAG_FIRST = 0x0004
-FLAG_LAST = 0x0008
-FLAG_TRIM = 0x0040
+from mrc_pkt import (FLAG_FIRST, FLAG_LAST, FLAG_TRIM, OP_SEND, OP_UD_SEND,
+                     OP_WRITE, bth, dph, ipv6_udp)
+
 QP1_QKEY = 0x80010000
 ETH_P_IPV6 = 0x86DD
 
 
-def bth(opcode, flags, dqpn, psn, hdr_words):
-    """Base transport header: 24 bytes."""
-    return struct.pack("!BBHIIHHII", MRC_VER << 4, opcode, flags,
-                       dqpn & 0xFFFFFF, psn, 0, hdr_words, 0, 0)
-
-
 def ud_send(dqpn, qkey, src_qpn, payload):
     deth = struct.pack("!II", qkey, src_qpn & 0xFFFFFF)
-    return bth(OP_UD_SEND, 0, dqpn, 0, (24 + len(deth)) // 4) + deth + payload
+    return bth(OP_UD_SEND, 0, dqpn, 0, 24 + len(deth)) + deth + payload
 
 
 def send_one_packet(dqpn, psn, payload):
     """A SEND that is a whole message in one packet (FIRST and LAST)."""
-    dph = struct.pack("!IIII", 0, 0, len(payload), 0)
-    return bth(OP_SEND, FLAG_FIRST | FLAG_LAST, dqpn, psn,
-               (24 + len(dph)) // 4) + dph + payload
+    d = dph(0, 0, len(payload))
+    return bth(OP_SEND, FLAG_FIRST | FLAG_LAST, dqpn, psn, 24 + len(d)) + \
+        d + payload
 
 
 def trimmed_write(dqpn, psn, length):
     """The first packet of a WRITE of LENGTH bytes, its payload cut off."""
     reth = struct.pack("!IIII", 0, 0, 0, length)
-    dph = struct.pack("!IIII", 0, 0, length, 0)
+    d = dph(0, 0, length)
     return bth(OP_WRITE, FLAG_FIRST | FLAG_TRIM, dqpn, psn,
-               (24 + len(reth) + len(dph)) // 4) + reth + dph
-
-
-def csum(data):
-    if len(data) % 2:
-        data += b"\0"
-    s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
-    while s >> 16:
-        s = (s & 0xFFFF) + (s >> 16)
-    return ~s & 0xFFFF
-
-
-def ipv6_udp(src, dst, sport, dport, payload):
-    s, d = ipaddress.IPv6Address(src).packed, ipaddress.IPv6Address(dst).packed
-    ulen = 8 + len(payload)
-    pseudo = s + d + struct.pack("!IxxxB", ulen, socket.IPPROTO_UDP)
-    udp = struct.pack("!HHHH", sport, dport, ulen, 0) + payload
-    c = csum(pseudo + udp) or 0xFFFF
-    udp = udp[:6] + struct.pack("!H", c) + udp[8:]
-    ip6 = struct.pack("!IHBB", 6 << 28, ulen, socket.IPPROTO_UDP, 64) + s + d
-    return ip6 + udp
+               24 + len(reth) + len(d)) + reth + d
 
 
 def mac_bytes(text):
@@ -135,8 +104,8 @@ def cmd_trim_write(a):
 
 def send_packet(dqpn, psn, flags, offset, payload, msg_len):
     """One packet of a SEND of MSG_LEN bytes: PAYLOAD at OFFSET."""
-    dph = struct.pack("!IIII", 0, offset, msg_len, 0)
-    return bth(OP_SEND, flags, dqpn, psn, (24 + len(dph)) // 4) + dph + payload
+    d = dph(0, offset, msg_len)
+    return bth(OP_SEND, flags, dqpn, psn, 24 + len(d)) + d + payload
 
 
 def cmd_short_send(a):

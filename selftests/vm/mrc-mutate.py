@@ -47,37 +47,8 @@ ETH_P_IP = 0x0800
 PACKET_OUTGOING = 4
 MAX_UDP_PAYLOAD = 1500 - 20 - 8
 
-BTH_LEN = 24
-# name -> (length, [(field, offset, size in bytes)])
-EXT = {
-    "DPH": (16, [("msn", 0, 4), ("offset", 4, 4), ("msglen", 8, 4),
-                 ("imm", 12, 4)]),
-    "RETH": (16, [("va_hi", 0, 4), ("va_lo", 4, 4), ("rkey", 8, 4),
-                  ("dmalen", 12, 4)]),
-    "AtomicETH": (32, [("va", 0, 8), ("rkey", 8, 4), ("rsvd", 12, 4),
-                       ("swap_add", 16, 8), ("compare", 24, 8)]),
-    "AETH": (24, [("cum_psn", 0, 4), ("msn_rnr", 4, 4), ("ev", 8, 2),
-                  ("syndrome", 10, 1), ("ce", 11, 1), ("echo_seq", 12, 4),
-                  ("echo_ts", 16, 4), ("rwnd", 20, 4)]),
-    "AtomicAckETH": (8, [("orig", 0, 8)]),
-    "SACKH": (8, [("base", 0, 4), ("nwords", 4, 1), ("rsvd", 5, 3)]),
-    "DETH": (8, [("qkey", 0, 4), ("sqpn", 4, 4)]),
-    "ProbeH": (8, [("id", 0, 4), ("rsvd", 4, 4)]),
-}
-BTH_FIELDS = [("ver", 0, 1), ("opcode", 1, 1), ("flags", 2, 2),
-              ("dqpn", 4, 4), ("psn", 8, 4), ("ev", 12, 2),
-              ("hdrlen", 14, 2), ("ev_seq", 16, 4), ("ts", 20, 4)]
-OPCODES = {
-    0x00: ("SEND", ["DPH"]), 0x01: ("SEND_IMM", ["DPH"]),
-    0x02: ("WRITE", ["RETH", "DPH"]), 0x03: ("WRITE_IMM", ["RETH", "DPH"]),
-    0x04: ("READ_REQ", ["RETH"]), 0x05: ("READ_RESP", ["DPH"]),
-    0x06: ("CMP_SWP", ["AtomicETH"]), 0x07: ("FETCH_ADD", ["AtomicETH"]),
-    0x08: ("ATOMIC_RESP", ["AETH", "AtomicAckETH"]),
-    0x09: ("UD_SEND", ["DETH"]), 0x10: ("ACK", ["AETH"]),
-    0x11: ("SACK", ["AETH", "SACKH"]), 0x12: ("NACK", ["AETH"]),
-    0x20: ("PROBE", ["ProbeH"]), 0x21: ("PROBE_REPLY", ["ProbeH"]),
-}
-FLAG_ACK = 0x0080
+from mrc_pkt import BTH_FIELDS, BTH_LEN, EXT, FLAG_ACK, OPCODES, udp4
+
 GIB = 1 << 30
 
 
@@ -157,24 +128,6 @@ def mutate(rng, pkt):
     v = extreme(rng, size, old)
     b[off:off + size] = v.to_bytes(size, "big")
     return kind, "%s=%#x" % (name, v), bytes(b)
-
-
-def csum(data):
-    if len(data) % 2:
-        data += b"\0"
-    s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
-    while s >> 16:
-        s = (s & 0xFFFF) + (s >> 16)
-    return ~s & 0xFFFF
-
-
-def udp4(src, dst, sport, dport, payload):
-    ulen = 8 + len(payload)
-    pseudo = socket.inet_aton(src) + socket.inet_aton(dst) + \
-        struct.pack("!xBH", socket.IPPROTO_UDP, ulen)
-    hdr = struct.pack("!HHHH", sport, dport, ulen, 0)
-    c = csum(pseudo + hdr + payload) or 0xFFFF
-    return struct.pack("!HHHH", sport, dport, ulen, c) + payload
 
 
 def cmd_capture(a):
