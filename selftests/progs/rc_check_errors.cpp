@@ -8,6 +8,7 @@
 #include "rc_check_scenarios.h"
 
 #include <cstdio>
+#include <cstring>
 
 namespace rc_check {
 
@@ -179,6 +180,51 @@ Err scenario_short_send(Env& env, Rng& rng) {
             "short SEND: receive completed wr_id %llu status %s byte_len %u, want wr_id 7 "
             "IBV_WC_LOC_LEN_ERR",
             static_cast<unsigned long long>(wc.wr_id), ibv_wc_status_str(wc.status), wc.byte_len);
+    return {};
+}
+
+// B's QP receives from an SRQ. The test script sends B, from A's address,
+// the first packet of a 3000-byte SEND and never the rest: B takes an SRQ
+// WQE for the message. When B's QP then enters the error state, that WQE,
+// which only this QP can give back, completes as flushed; the SRQ's other
+// WQEs stay in the SRQ for its other QPs.
+Err scenario_srq_flush_taken(Env& env, Rng& rng) {
+    QpCaps caps;
+    caps.recv_sge = 1;
+    caps.srq_wr = 8;
+    Pair p;
+    if (auto err = make_pair(env, rng, caps, &p))
+        return err;
+    Region* buf = nullptr;
+    if (auto err = p.b.add_region(4 * kLen, kLocal, &buf))
+        return err;
+    for (uint64_t i = 0; i < 4; i++) {
+        ibv_sge sge = buf->sge(i * kLen, kLen);
+        ibv_recv_wr wr{};
+        wr.wr_id = 100 + i;
+        wr.sg_list = &sge;
+        wr.num_sge = 1;
+        ibv_recv_wr* bad = nullptr;
+        if (int ret = ibv_post_srq_recv(p.b.srq.get(), &wr, &bad))
+            return fail("ibv_post_srq_recv: %s", std::strerror(ret));
+    }
+    std::printf("srq-target qpn %u psn %u\n", p.b.qp->qp_num, p.a.sq_psn);
+    std::fflush(stdout);
+    if (auto err = wait_go(env.opt))
+        return err;
+    ibv_qp_attr attr{};
+    attr.qp_state = IBV_QPS_ERR;
+    if (int ret = ibv_modify_qp(p.b.qp.get(), &attr, IBV_QP_STATE))
+        return fail("B: ibv_modify_qp(ERR): %s", std::strerror(ret));
+    if (auto err = in("the SRQ WQE the unfinished SEND took",
+                      expect_wc(p.b, Queue::kRecv, env.opt.wait_ms, {100, IBV_WC_WR_FLUSH_ERR})))
+        return err;
+    ibv_wc wc{};
+    if (ibv_poll_cq(p.b.rcq.get(), 1, &wc) != 0)
+        return fail(
+            "B recv CQ: a second completion (wr_id %llu, %s): the SRQ's own WQEs "
+            "must stay in it",
+            static_cast<unsigned long long>(wc.wr_id), ibv_wc_status_str(wc.status));
     return {};
 }
 

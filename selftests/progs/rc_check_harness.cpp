@@ -195,9 +195,19 @@ Err make_endpoint(const char* tag, Device& dev, const QpCaps& caps, Endpoint* ep
     if (!ep->rcq)
         return fail("%s: ibv_create_cq(recv, %d): %s", tag, rcq_depth, std::strerror(errno));
 
+    if (caps.srq_wr) {
+        ibv_srq_init_attr sa{};
+        sa.attr.max_wr = caps.srq_wr;
+        sa.attr.max_sge = caps.recv_sge;
+        ep->srq.reset(ibv_create_srq(ep->pd.get(), &sa));
+        if (!ep->srq)
+            return fail("%s: ibv_create_srq(max_wr %u): %s", tag, caps.srq_wr,
+                        std::strerror(errno));
+    }
     ibv_qp_init_attr ia{};
     ia.send_cq = ep->scq.get();
     ia.recv_cq = ep->rcq.get();
+    ia.srq = ep->srq.get();
     ia.qp_type = IBV_QPT_RC;
     ia.sq_sig_all = 0;
     ia.cap.max_send_wr = caps.send_wr;
@@ -210,8 +220,10 @@ Err make_endpoint(const char* tag, Device& dev, const QpCaps& caps, Endpoint* ep
         return fail("%s: ibv_create_qp(RC, send_wr %u recv_wr %u inline %u): %s", tag, caps.send_wr,
                     caps.recv_wr, caps.inline_data, std::strerror(errno));
     ep->cap = ia.cap;
-    if (ia.cap.max_send_wr < caps.send_wr || ia.cap.max_recv_wr < caps.recv_wr ||
-        ia.cap.max_send_sge < caps.send_sge || ia.cap.max_recv_sge < caps.recv_sge ||
+    // A QP on an SRQ has no receive queue of its own.
+    const bool own_rq = !caps.srq_wr;
+    if (ia.cap.max_send_wr < caps.send_wr || (own_rq && ia.cap.max_recv_wr < caps.recv_wr) ||
+        ia.cap.max_send_sge < caps.send_sge || (own_rq && ia.cap.max_recv_sge < caps.recv_sge) ||
         ia.cap.max_inline_data < caps.inline_data)
         return fail("%s: ibv_create_qp returned smaller caps than asked for", tag);
     return std::nullopt;

@@ -41,6 +41,9 @@ struct PdDeleter {
 struct CqDeleter {
     void operator()(ibv_cq* cq) const { ibv_destroy_cq(cq); }
 };
+struct SrqDeleter {
+    void operator()(ibv_srq* srq) const { ibv_destroy_srq(srq); }
+};
 struct QpDeleter {
     void operator()(ibv_qp* qp) const { ibv_destroy_qp(qp); }
 };
@@ -54,6 +57,7 @@ struct FreeDeleter {
 using Context = std::unique_ptr<ibv_context, ContextDeleter>;
 using Pd = std::unique_ptr<ibv_pd, PdDeleter>;
 using Cq = std::unique_ptr<ibv_cq, CqDeleter>;
+using Srq = std::unique_ptr<ibv_srq, SrqDeleter>;
 using Qp = std::unique_ptr<ibv_qp, QpDeleter>;
 using Mr = std::unique_ptr<ibv_mr, MrDeleter>;
 using Buf = std::unique_ptr<uint8_t, FreeDeleter>;
@@ -131,6 +135,8 @@ struct QpCaps {
     uint32_t send_sge = 4;
     uint32_t recv_sge = 4;
     uint32_t inline_data = 0;
+    // Non-zero: each QP receives from an SRQ of this depth (recv_sge SGEs).
+    uint32_t srq_wr = 0;
     int access = kDefaultAccess;  // qp_access_flags
     // Depths asked of ibv_create_cq; 0: the queue's depth + 16.
     int scq_depth = 0;
@@ -152,7 +158,8 @@ struct Endpoint {
     Cq scq;
     Cq rcq;
     std::vector<std::unique_ptr<Region>> regions;
-    Qp qp;  // declared last: destroyed first
+    Srq srq;  // QpCaps::srq_wr
+    Qp qp;    // declared last: destroyed first
     ibv_qp_cap cap{};
     uint32_t sq_psn = 0;
 

@@ -8,7 +8,7 @@
                         [--count N] [--port P]
   mrc-craft.py trim-write DST --dqpn Q --psn P --len BYTES [--port P]
   mrc-craft.py short-send DST --dqpn Q --psn P --len BYTES --claim BYTES
-                          [--port P]
+                          [--first-only] [--port P]
 
 ud-flood sends N UD_SEND datagrams of BYTES payload from an ordinary UDP
 socket to DST's MRC port, addressed to QP Q (default 1, the connection
@@ -26,7 +26,8 @@ headers, the TRIM flag, no payload.
 short-send sends, from an ordinary UDP socket, a SEND to QP Q of two
 packets, PSN P (FIRST, at offset 0) and P+1 (LAST, ending at --claim),
 each with half of BYTES of payload, both stating a message length of
---claim bytes: every PSN of the message, not all of its bytes.
+--claim bytes: every PSN of the message, not all of its bytes. With
+--first-only it sends the first packet only: a message begun, never ended.
 
 The headers follow Documentation/wire-format.rst.
 """
@@ -117,6 +118,9 @@ def cmd_short_send(a):
     data = bytes(i & 0xFF for i in range(half))
     sock.sendto(send_packet(a.dqpn, a.psn, FLAG_FIRST, 0, data, a.claim),
                 (a.dst, a.port))
+    if a.first_only:
+        print("sent 1")
+        return
     sock.sendto(send_packet(a.dqpn, a.psn + 1, FLAG_LAST, a.claim - half,
                             data, a.claim), (a.dst, a.port))
     print("sent 2")
@@ -153,6 +157,7 @@ def main():
     h.add_argument("--psn", type=int, required=True)
     h.add_argument("--len", type=int, required=True)
     h.add_argument("--claim", type=int, required=True)
+    h.add_argument("--first-only", action="store_true")
     h.add_argument("--port", type=int, default=4792)
     a = p.parse_args()
     {"ud-flood": cmd_ud_flood, "spoof-v6": cmd_spoof_v6,

@@ -11,7 +11,7 @@ dmesg_mark
 two_hosts
 ARGS=(--dev-a mrcA --gid-a "$GA4" --dev-b mrcB --gid-b "$GB4")
 
-for s in $("$CHECK" --list | grep -vxE "retry-exceeded|trimmed-write|short-send"); do
+for s in $("$CHECK" --list | grep -vxE "retry-exceeded|trimmed-write|short-send|srq-flush-taken"); do
 	check_output "mrc-rc-check $s" "^ok $s" timeout 120 "$CHECK" "${ARGS[@]}" "$s"
 done
 
@@ -73,6 +73,27 @@ check_output "short SEND: the receive completes with IBV_WC_LOC_LEN_ERR" \
 	'^ok short-send' cat /tmp/short.log
 check_output "rcvd_short_msg counted it" "^$((t0 + 1))\$" \
 	cat /sys/class/infiniband/mrcB/ports/1/hw_counters/rcvd_short_msg
+
+# The first packet of a SEND that never ends takes one of the SRQ's WQEs
+# for B's QP; when that QP fails, the WQE comes back as flushed.
+rm -f /tmp/go
+timeout 120 "$CHECK" "${ARGS[@]}" --wait-file /tmp/go srq-flush-taken \
+	> /tmp/srq.log 2>&1 &
+pid=$!
+wait_until 30 grep -q srq-target /tmp/srq.log
+# "srq-target qpn Q psn P"
+set -- $(grep -m1 '^srq-target' /tmp/srq.log)
+qpn=${3:-0} psn=${5:-0}
+p0=$(cat /sys/class/infiniband/mrcB/ports/1/hw_counters/rcvd_pkts)
+check_output "the first packet of a 3000-byte SEND to B's SRQ QP" \
+	'^sent 1$' ip netns exec hostA python3 "$MRC_TOP/selftests/vm/mrc-craft.py" \
+	short-send 10.0.0.2 --dqpn "$qpn" --psn "$psn" --len 2000 --claim 3000 \
+	--first-only
+wait_until 5 bash -c "[ \$(cat /sys/class/infiniband/mrcB/ports/1/hw_counters/rcvd_pkts) -gt $p0 ]"
+touch /tmp/go
+wait $pid
+check_output "SRQ WQE taken by an unfinished message: flushed when the QP fails" \
+	'^ok srq-flush-taken' cat /tmp/srq.log
 
 ip netns del hostA
 ip netns del hostB

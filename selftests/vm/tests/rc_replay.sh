@@ -1,8 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # vm-timeout: 900
-# vm-default: no
-# (Until a whole run is measured: under a loaded TCG VM each stream took
-# about 3 minutes and the run did not finish within 900 s.)
 # Mutated copies of real packets, replayed into live QPs from the peer's
 # address and EV ports, do the receiver no harm. For each of WRITE, READ,
 # SEND and atomic perftest streams, mrc-mutate.py captures the packets of
