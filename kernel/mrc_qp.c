@@ -147,6 +147,7 @@ static void mrc_qp_free(struct mrc_qp *qp)
 	memset(&qp->evs, 0, sizeof(qp->evs));
 	spin_unlock_bh(&qp->lock);
 	mrc_ev_destroy(&evs);
+	kfree(qp->gsi);
 	kvfree(qp->ud_ext);
 	kvfree(qp->rmsg_sge);
 	bitmap_free(qp->rd_got);
@@ -233,6 +234,8 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		if (!qp->ud_ext)
 			err = -ENOMEM;
 	}
+	if (!err && qp->type == IB_QPT_GSI)
+		err = mrc_ud_gsi_alloc(qp);
 	if (err)
 		goto err_free;
 

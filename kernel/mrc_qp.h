@@ -211,6 +211,7 @@ struct mrc_qp {
 	u32 sq_max_inline;
 	u32 rq_max_sge;
 	struct mrc_ud_ext *ud_ext;	/* UD/GSI: destination per SQ slot */
+	struct mrc_gsi *gsi;		/* GSI: datagram numbers */
 
 	/* requester and completer */
 	struct mrc_swqe *swqe;		/* one per SQ slot */
@@ -298,7 +299,9 @@ int mrc_destroy_ah(struct ib_ah *ibah, u32 flags);
 /* mrc_ud.c */
 void mrc_ud_send(struct mrc_qp *qp);
 void mrc_ud_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
-	       const void *payload, const u8 *grh, u8 net_type);
+	       const void *payload, const u8 *grh, u8 net_type,
+	       const struct in6_addr *saddr);
+int mrc_ud_gsi_alloc(struct mrc_qp *qp);
 
 /* mrc_qp.c */
 int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,

@@ -116,7 +116,8 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 		u8 net_type = mrc_rx_grh(skb, grh);
 
 		if (qp->type != IB_QPT_RC && pkt.payload_len <= qp->mtu)
-			mrc_ud_rx(qp, &pkt, data + pkt.hdr_len, grh, net_type);
+			mrc_ud_rx(qp, &pkt, data + pkt.hdr_len, grh, net_type,
+				  &saddr);
 		else
 			mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_WRONG_PEER);
 		goto put_qp;

@@ -5,6 +5,7 @@
  * PSN tracking, and receives delivered behind a RoCE v2 style 40-byte
  * header area.
  */
+#include <linux/random.h>
 #include <rdma/ib_mad.h>
 
 #include "mrc_qp.h"
@@ -17,10 +18,86 @@
  * at once, as rdma_destroy_id() after rdma_disconnect() does: the peer
  * then stays connected, and waits forever if it has nothing to send.
  * MRC runs on lossy Ethernet, where that loss is one packet in a
- * hundred; two copies make it the loss of both. The CM takes a repeated
- * MAD as it takes its own retransmissions.
+ * hundred; two copies make it the loss of both.
+ *
+ * The CM must not see both: it answers a repeated REQ or REP with an MRA
+ * (rdma_cm arms one on each), which stretches the peer's retransmission
+ * timer to ~68 s, so one lost RTU later held a connection that long. So
+ * both copies carry the same number in the BTH's PSN (0: unnumbered),
+ * and the receiving QP1 delivers a number from a source address once.
+ * The CM's own retransmissions are new sends, with new numbers.
  */
 #define MRC_GSI_COPIES	2
+/* Numbers remembered per QP1; copies arrive back to back, so few do. */
+#define MRC_GSI_SEEN	32
+#define MRC_GSI_SEEN_TTL	HZ
+
+/**
+ * struct mrc_gsi - the datagram numbers of a GSI QP (QP1)
+ * @next_psn: number of the next datagram sent (never 0)
+ * @seen_next: the @seen slot to overwrite next
+ * @seen: numbers delivered lately, with their source and time
+ */
+struct mrc_gsi {
+	u32 next_psn;
+	u32 seen_next;
+	struct {
+		struct in6_addr saddr;
+		u32 psn;
+		unsigned long stamp;
+	} seen[MRC_GSI_SEEN];
+};
+
+/**
+ * mrc_ud_gsi_alloc() - give a GSI QP its datagram numbering
+ * @qp: the QP being created, of type IB_QPT_GSI
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int mrc_ud_gsi_alloc(struct mrc_qp *qp)
+{
+	qp->gsi = kzalloc(sizeof(*qp->gsi), GFP_KERNEL_ACCOUNT);
+	if (!qp->gsi)
+		return -ENOMEM;
+	/* A random start: a restarted peer does not reuse recent numbers. */
+	qp->gsi->next_psn = get_random_u32();
+	return 0;
+}
+
+static u32 mrc_gsi_next_psn(struct mrc_gsi *gsi)
+{
+	if (!gsi->next_psn)
+		gsi->next_psn++;
+	return gsi->next_psn++;
+}
+
+/* Was datagram @psn from @saddr delivered within MRC_GSI_SEEN_TTL? */
+static bool mrc_gsi_seen(const struct mrc_gsi *gsi,
+			 const struct in6_addr *saddr, u32 psn)
+{
+	unsigned int i;
+
+	if (!psn)
+		return false;
+	for (i = 0; i < MRC_GSI_SEEN; i++)
+		if (gsi->seen[i].psn == psn &&
+		    time_before(jiffies, gsi->seen[i].stamp + MRC_GSI_SEEN_TTL) &&
+		    ipv6_addr_equal(&gsi->seen[i].saddr, saddr))
+			return true;
+	return false;
+}
+
+static void mrc_gsi_remember(struct mrc_gsi *gsi,
+			     const struct in6_addr *saddr, u32 psn)
+{
+	unsigned int i = gsi->seen_next++ % MRC_GSI_SEEN;
+
+	if (!psn)
+		return;
+	gsi->seen[i].saddr = *saddr;
+	gsi->seen[i].psn = psn;
+	gsi->seen[i].stamp = jiffies;
+}
 
 static void mrc_ud_send_cqe(struct mrc_qp *qp, const struct mrc_send_wqe *wqe,
 			    u32 len, int status)
@@ -67,7 +144,11 @@ static int mrc_ud_send_one(struct mrc_qp *qp, u32 idx, struct mrc_swqe *w)
 	pkt.deth.qkey = (ext->remote_qkey & 0x80000000) ? qp->qkey :
 							 ext->remote_qkey;
 	pkt.deth.src_qpn = qp->ibqp.qp_num;
-	copies = qp->type == IB_QPT_GSI ? MRC_GSI_COPIES : 1;
+	copies = 1;
+	if (qp->gsi) {
+		copies = MRC_GSI_COPIES;
+		pkt.psn = mrc_gsi_next_psn(qp->gsi);
+	}
 	for (i = 0; i < copies; i++) {
 		skb = mrc_tx_alloc(qp, &pkt, &payload);
 		if (!skb)	/* a copy that did leave is a send */
@@ -113,15 +194,17 @@ void mrc_ud_send(struct mrc_qp *qp)
  * @payload: the datagram
  * @grh: the 40-byte header area to deliver in front of it
  * @net_type: RDMA_NETWORK_IPV4 or RDMA_NETWORK_IPV6
+ * @saddr: its source address (IPv4-mapped for IPv4)
  *
  * Datagrams without a posted receive, with the wrong Q_Key, or longer
  * than the next receive buffer are dropped, as on any UD transport. The
  * buffer stays posted: a sender must not be able to use up the receives
  * of QP1, whose consumer (the MAD layer) never reposts one completed in
- * error.
+ * error. QP1 also drops the copy of a datagram it delivered.
  */
 void mrc_ud_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
-	       const void *payload, const u8 *grh, u8 net_type)
+	       const void *payload, const u8 *grh, u8 net_type,
+	       const struct in6_addr *saddr)
 {
 	struct mrc_sge sge[MRC_MAX_SGE];
 	struct mrc_recv_wqe wqe;
@@ -141,6 +224,10 @@ void mrc_ud_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	spin_lock(&qp->lock);
 	if (!mrc_qp_receives(qp) || pkt->deth.qkey != qp->qkey)
 		goto out;
+	if (qp->gsi && mrc_gsi_seen(qp->gsi, saddr, pkt->psn)) {
+		mrc_stats_inc(&qp->mdev->stats, MRC_STAT_RCVD_GSI_COPY);
+		goto out;
+	}
 	avail = mrc_ring_avail(&qp->rq);
 	if (avail <= 0) {
 		mrc_stats_inc(&qp->mdev->stats, MRC_STAT_RCVD_UD_NO_RECV);
@@ -169,6 +256,8 @@ void mrc_ud_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 				      pkt->payload_len, true);
 	cqe.status = status;
 	mrc_cq_post(to_mrc_cq(qp->ibqp.recv_cq), &cqe, &qp->ibqp, false);
+	if (qp->gsi && status == IB_WC_SUCCESS)
+		mrc_gsi_remember(qp->gsi, saddr, pkt->psn);
 out:
 	spin_unlock(&qp->lock);
 }
