@@ -632,29 +632,41 @@ static void mrc_resp_flush_srq_taken(struct mrc_qp *qp)
 }
 
 /**
- * mrc_resp_flush() - complete every posted receive WQE as flushed
+ * mrc_resp_flush() - complete every posted receive WQE: flushed, or the
+ *                    error of the message that ended the QP
  * @qp: the QP in the error state, with @qp->lock held
  */
 void mrc_resp_flush(struct mrc_qp *qp)
 {
 	struct mrc_rmsg m = { .opcode = MRC_OP_SEND };
+	u32 rsn = qp->rsn_complete;
 	int avail;
 
-	if (qp->srq)
+	if (qp->srq) {
 		mrc_resp_flush_srq_taken(qp);
-	memset(qp->rmsg, 0, MRC_QP_WINDOW * sizeof(*qp->rmsg));
-	if (qp->srq)
+		memset(qp->rmsg, 0, MRC_QP_WINDOW * sizeof(*qp->rmsg));
 		return;
+	}
+	/*
+	 * Receive WQEs are used in RSN order: the one whose message ended
+	 * the QP (say, too small for it) reports that error, the others
+	 * are flushed.
+	 */
 	avail = mrc_ring_avail(&qp->rq);
-	while (avail-- > 0) {
+	for (; avail > 0; avail--, rsn++) {
 		const struct mrc_recv_wqe *slot =
 			mrc_ring_slot(&qp->rq, qp->rq.own);
-
+		const struct mrc_rmsg *r = &qp->rmsg[rsn & (MRC_QP_WINDOW - 1)];
 		u64 wr_id = READ_ONCE(slot->wr_id);
+		int status = IB_WC_WR_FLUSH_ERR;
 
+		if (rsn - qp->rsn_complete < MRC_QP_WINDOW && r->rsn == rsn &&
+		    r->status)
+			status = r->status;
 		mrc_ring_consume(&qp->rq);
-		mrc_resp_post_recv_cqe(qp, &m, wr_id, IB_WC_WR_FLUSH_ERR);
+		mrc_resp_post_recv_cqe(qp, &m, wr_id, status);
 	}
+	memset(qp->rmsg, 0, MRC_QP_WINDOW * sizeof(*qp->rmsg));
 	qp->rsn_complete = 0;
 	qp->next_rsn = 0;
 }

@@ -44,6 +44,7 @@ const Scenario kScenarios[] = {
     {"bad-rkey", scenario_bad_rkey, true},
     {"out-of-bounds", scenario_out_of_bounds, true},
     {"no-remote-write", scenario_no_remote_write, true},
+    {"recv-too-small", scenario_recv_too_small, true},
     {"rnr-wait", scenario_rnr_wait, true},
     {"rnr-retry-exceeded", scenario_rnr_retry_exceeded, true},
     {"caps-send", scenario_caps_send, true},

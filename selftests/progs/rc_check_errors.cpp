@@ -158,6 +158,24 @@ Err scenario_trimmed_write(Env& env, Rng& rng) {
     return expect_quiet(e.p);
 }
 
+// A SEND longer than B's receive buffer: A's WQE completes with
+// IBV_WC_REM_INV_REQ_ERR and B's receive with IBV_WC_LOC_LEN_ERR (not merely
+// flushed), as on other RC transports.
+Err scenario_recv_too_small(Env& env, Rng& rng) {
+    ErrPair e;
+    if (auto err = make_err_pair(env, rng, kDefaultAccess, 0, &e))
+        return err;
+    if (auto err = post_recv(e.p.b, 9, {e.b->sge(0, 100)}))
+        return err;
+    if (auto err = post_msg(e.p.a, 1, {e.a->sge(0, 1000)}))
+        return err;
+    if (auto err = in("A's SEND",
+                      expect_wc(e.p.a, Queue::kSend, env.opt.wait_ms, {1, IBV_WC_REM_INV_REQ_ERR})))
+        return err;
+    return in("B's receive",
+              expect_wc(e.p.b, Queue::kRecv, env.opt.wait_ms, {9, IBV_WC_LOC_LEN_ERR}));
+}
+
 // The test script sends B, from A's address, a SEND whose packets (FIRST
 // and LAST, consecutive PSNs) bring fewer bytes than the length they state.
 // Every PSN of the message arrived, but not its bytes: B must not complete
