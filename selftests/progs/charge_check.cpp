@@ -12,6 +12,8 @@
 // Output: "created N KIND, memory.current +B bytes, B/N per object", or
 // "failed after N: <errno text>" (exit 1).
 
+#include "rc_check_harness.h"
+
 #include <infiniband/verbs.h>
 
 #include <cerrno>
@@ -28,27 +30,12 @@ namespace {
 struct DeviceListDeleter {
     void operator()(ibv_device** list) const { ibv_free_device_list(list); }
 };
-struct ContextDeleter {
-    void operator()(ibv_context* ctx) const { ibv_close_device(ctx); }
-};
-struct PdDeleter {
-    void operator()(ibv_pd* pd) const { ibv_dealloc_pd(pd); }
-};
-struct CqDeleter {
-    void operator()(ibv_cq* cq) const { ibv_destroy_cq(cq); }
-};
-struct SrqDeleter {
-    void operator()(ibv_srq* srq) const { ibv_destroy_srq(srq); }
-};
-struct QpDeleter {
-    void operator()(ibv_qp* qp) const { ibv_destroy_qp(qp); }
-};
 
-using Context = std::unique_ptr<ibv_context, ContextDeleter>;
-using Pd = std::unique_ptr<ibv_pd, PdDeleter>;
-using Cq = std::unique_ptr<ibv_cq, CqDeleter>;
-using Srq = std::unique_ptr<ibv_srq, SrqDeleter>;
-using Qp = std::unique_ptr<ibv_qp, QpDeleter>;
+using rc_check::Context;
+using rc_check::Cq;
+using rc_check::Pd;
+using rc_check::Qp;
+using rc_check::Srq;
 
 // memory.current of this process's cgroup (v2), or -1.
 long long cgroup_memory() {

@@ -30,70 +30,68 @@ check_output "link cut: IBV_WC_RETRY_EXC_ERR, then flush" '^ok retry-exceeded' \
 	cat /tmp/retry.log
 ip -n hostB link set vethB up
 
+# Scenarios where the script sends B a hand-made packet from A's address
+# while mrc-rc-check waits. crafted_start SCENARIO starts it and sets qpn
+# and psn from its "TAG qpn Q psn P" line; crafted_go lets it go on once
+# B counted the packet (hw counter CTR above V) and leaves its output in
+# /tmp/crafted.log.
+crafted_start() {
+	rm -f /tmp/go
+	timeout 120 "$CHECK" "${ARGS[@]}" --wait-file /tmp/go "$1" \
+		> /tmp/crafted.log 2>&1 &
+	pid=$!
+	wait_until 30 grep -q -- '-target qpn' /tmp/crafted.log
+	set -- $(grep -m1 -- '-target qpn' /tmp/crafted.log)
+	qpn=${3:-0} psn=${5:-0}
+}
+
+counter() { cat "/sys/class/infiniband/mrcB/ports/1/hw_counters/$1"; }
+
+crafted_go() {
+	wait_until 5 bash -c "[ \$(cat /sys/class/infiniband/mrcB/ports/1/hw_counters/$1) -gt $2 ]"
+	touch /tmp/go
+	wait $pid
+}
+
+craft() {
+	ip netns exec hostA python3 "$MRC_TOP/selftests/vm/mrc-craft.py" "$@"
+}
+
 # A trimming switch passes on the headers of a WRITE packet without its
 # payload: the receiver must NACK it (TRIMMED) and take the real packet
 # when it comes, not count the PSN as delivered.
-rm -f /tmp/go
-t0=$(cat /sys/class/infiniband/mrcB/ports/1/hw_counters/rcvd_trimmed)
-timeout 120 "$CHECK" "${ARGS[@]}" --wait-file /tmp/go trimmed-write \
-	> /tmp/trim.log 2>&1 &
-pid=$!
-wait_until 30 grep -q trim-target /tmp/trim.log
-# "trim-target qpn Q psn P"
-set -- $(grep -m1 '^trim-target' /tmp/trim.log)
-qpn=${3:-0} psn=${5:-0}
+t0=$(counter rcvd_trimmed)
+crafted_start trimmed-write
 check_output "a trimmed WRITE packet from A's address" '^sent 1$' \
-	ip netns exec hostA python3 "$MRC_TOP/selftests/vm/mrc-craft.py" \
-	trim-write 10.0.0.2 --dqpn "$qpn" --psn "$psn" --len 1000
-wait_until 5 bash -c "[ \$(cat /sys/class/infiniband/mrcB/ports/1/hw_counters/rcvd_trimmed) -gt $t0 ]"
-touch /tmp/go
-wait $pid
+	craft trim-write 10.0.0.2 --dqpn "$qpn" --psn "$psn" --len 1000
+crafted_go rcvd_trimmed "$t0"
 check_output "trimmed packet NACKed, the WRITE then lands whole" '^ok trimmed-write' \
-	cat /tmp/trim.log
-check_output "rcvd_trimmed counted it" "^$((t0 + 1))\$" \
-	cat /sys/class/infiniband/mrcB/ports/1/hw_counters/rcvd_trimmed
+	cat /tmp/crafted.log
+check_output "rcvd_trimmed counted it" "^$((t0 + 1))\$" counter rcvd_trimmed
 
 # A SEND of two packets that bring 1000 bytes but state 3000: all its
 # PSNs arrived, not its bytes. The receive must not complete as a success.
-rm -f /tmp/go
-t0=$(cat /sys/class/infiniband/mrcB/ports/1/hw_counters/rcvd_short_msg)
-timeout 120 "$CHECK" "${ARGS[@]}" --wait-file /tmp/go short-send \
-	> /tmp/short.log 2>&1 &
-pid=$!
-wait_until 30 grep -q short-target /tmp/short.log
-# "short-target qpn Q psn P"
-set -- $(grep -m1 '^short-target' /tmp/short.log)
-qpn=${3:-0} psn=${5:-0}
+t0=$(counter rcvd_short_msg)
+p0=$(counter rcvd_pkts)
+crafted_start short-send
 check_output "a SEND stating 3000 bytes, bringing 1000, from A's address" \
-	'^sent 2$' ip netns exec hostA python3 "$MRC_TOP/selftests/vm/mrc-craft.py" \
-	short-send 10.0.0.2 --dqpn "$qpn" --psn "$psn" --len 1000 --claim 3000
-touch /tmp/go
-wait $pid
+	'^sent 2$' craft short-send 10.0.0.2 --dqpn "$qpn" --psn "$psn" \
+	--len 1000 --claim 3000
+crafted_go rcvd_pkts "$p0"
 check_output "short SEND: the receive completes with IBV_WC_LOC_LEN_ERR" \
-	'^ok short-send' cat /tmp/short.log
-check_output "rcvd_short_msg counted it" "^$((t0 + 1))\$" \
-	cat /sys/class/infiniband/mrcB/ports/1/hw_counters/rcvd_short_msg
+	'^ok short-send' cat /tmp/crafted.log
+check_output "rcvd_short_msg counted it" "^$((t0 + 1))\$" counter rcvd_short_msg
 
 # The first packet of a SEND that never ends takes one of the SRQ's WQEs
 # for B's QP; when that QP fails, the WQE comes back as flushed.
-rm -f /tmp/go
-timeout 120 "$CHECK" "${ARGS[@]}" --wait-file /tmp/go srq-flush-taken \
-	> /tmp/srq.log 2>&1 &
-pid=$!
-wait_until 30 grep -q srq-target /tmp/srq.log
-# "srq-target qpn Q psn P"
-set -- $(grep -m1 '^srq-target' /tmp/srq.log)
-qpn=${3:-0} psn=${5:-0}
-p0=$(cat /sys/class/infiniband/mrcB/ports/1/hw_counters/rcvd_pkts)
+crafted_start srq-flush-taken
+p0=$(counter rcvd_pkts)
 check_output "the first packet of a 3000-byte SEND to B's SRQ QP" \
-	'^sent 1$' ip netns exec hostA python3 "$MRC_TOP/selftests/vm/mrc-craft.py" \
-	short-send 10.0.0.2 --dqpn "$qpn" --psn "$psn" --len 2000 --claim 3000 \
-	--first-only
-wait_until 5 bash -c "[ \$(cat /sys/class/infiniband/mrcB/ports/1/hw_counters/rcvd_pkts) -gt $p0 ]"
-touch /tmp/go
-wait $pid
+	'^sent 1$' craft short-send 10.0.0.2 --dqpn "$qpn" --psn "$psn" \
+	--len 2000 --claim 3000 --first-only
+crafted_go rcvd_pkts "$p0"
 check_output "SRQ WQE taken by an unfinished message: flushed when the QP fails" \
-	'^ok srq-flush-taken' cat /tmp/srq.log
+	'^ok srq-flush-taken' cat /tmp/crafted.log
 
 ip netns del hostA
 ip netns del hostB
