@@ -26,10 +26,10 @@ for h in $harnesses; do
 	llvm-profdata merge -sparse "$cov/$h.profraw" -o "$cov/$h.profdata"
 	echo "== fuzz_$h"
 	llvm-cov report "$cov/fuzz_$h" -instr-profile="$cov/$h.profdata" \
-		"$top"/kernel/*.c | sed "s|$top/||"
+		"$top"/kernel/core/*.c | sed "s|$top/||"
 	objs+=(-object "$cov/fuzz_$h")
 done
 llvm-profdata merge -sparse "$cov"/*.profraw -o "$cov/all.profdata"
 echo "== all harnesses"
 llvm-cov report "${objs[@]:1}" -instr-profile="$cov/all.profdata" \
-	"$top"/kernel/*.c | sed "s|$top/||"
+	"$top"/kernel/core/*.c | sed "s|$top/||"

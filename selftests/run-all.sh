@@ -135,7 +135,7 @@ run_style() {
 		failed=$((failed + 1))
 		return
 	fi
-	for f in "$top"/kernel/*.[ch] "$top"/kernel/uapi/*.h "$top"/kernel/tests/*.c; do
+	for f in "$top"/kernel/*/*.[ch]; do
 		case $f in *.mod.c) continue ;; esac
 		if out=$("$cp" --strict --no-tree --terse -f "$f" 2>&1) &&
 		   ! grep -q 'ERROR\|WARNING\|CHECK' <<<"$out"; then

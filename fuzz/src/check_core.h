@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * Invariants of the send window and the EV table, as their headers state
- * them (kernel/mrc_txwin.h, kernel/mrc_ev.h), checked by walking the
+ * them (kernel/core/mrc_txwin.h, kernel/core/mrc_ev.h), checked by walking the
  * whole state. The harnesses call these after every operation.
  */
 #ifndef MRC_FUZZ_CHECK_CORE_H

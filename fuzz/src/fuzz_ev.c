@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Fuzz the EV table (kernel/mrc_ev.c): path choice and path health under
+ * Fuzz the EV table (kernel/core/mrc_ev.c): path choice and path health under
  * any order of sends, acknowledgments, losses, probes and denials. The
  * EV index and probe id of acknowledgments and probe replies come from
  * the network, so they are taken raw from the input. After every

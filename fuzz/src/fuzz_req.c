@@ -2,7 +2,7 @@
 /*
  * Fuzz the requester's use of the core: ACK, SACK, NACK, ATOMIC_RESP,
  * READ_RESP and PROBE_REPLY datagrams from the wire are decoded
- * (kernel/mrc_wire.c) and applied, in the order mrc_comp_ack() and
+ * (kernel/core/mrc_wire.c) and applied, in the order mrc_comp_ack() and
  * mrc_mp_on_ack() apply them, to the send window (mrc_txwin.c), the EV
  * table (mrc_ev.c), RNR accounting (mrc_rnr.c), the RTO estimator
  * (mrc_rto.c) and the congestion window (mrc_cwnd.c), interleaved with

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Fuzz the responder's use of the core: request packets from the wire
- * are decoded (kernel/mrc_wire.c) and run through the receive window
+ * are decoded (kernel/core/mrc_wire.c) and run through the receive window
  * (mrc_rxwin.c), the RNR gate (mrc_rnr.c) and the atomic cache
  * (mrc_atomic_cache.c) in the order mrc_resp_rx() calls them; every
  * ACK, SACK, NACK and ATOMIC_RESP built from that state must pass the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Fuzz the responder's receive window (kernel/mrc_rxwin.c) against a
+ * Fuzz the responder's receive window (kernel/core/mrc_rxwin.c) against a
  * reference model: a plain array of received flags over a ring twice
  * the largest window, advanced one PSN at a time. Every verdict, the
  * cumulative point, the held count and every SACK bit must agree.

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Fuzz the requester's send window (kernel/mrc_txwin.c): SACK
+ * Fuzz the requester's send window (kernel/core/mrc_txwin.c): SACK
  * scoreboard, loss inference and retransmission order, driven by any
  * mix of sends, ACKs, SACKs and loss marks. After every operation the
  * whole window is walked and its counters, scan point and hint checked

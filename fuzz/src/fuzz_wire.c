@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Fuzz the wire decoder (kernel/mrc_wire.c) with raw UDP payloads, as
+ * Fuzz the wire decoder (kernel/core/mrc_wire.c) with raw UDP payloads, as
  * mrc_rx.c hands them over, and hold it to what mrc_wire.h promises:
  *
  * - decode reads only the @len bytes it was given (ASan) and names a

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Write the seed corpus of every harness: real packets made by the
- * project's own encoder (kernel/mrc_wire.c), and short scripts that play
+ * project's own encoder (kernel/core/mrc_wire.c), and short scripts that play
  * the exchanges a live QP has (a WRITE stream in and out of order, a
  * loss repaired by SACK, an RNR episode, READ and atomic requests with
  * duplicates, a dead EV probed back). Usage: gen_seeds DIR; writes

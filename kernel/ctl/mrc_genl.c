@@ -6,8 +6,8 @@
 #include <net/genetlink.h>
 #include <rdma/ib_verbs.h>
 
-#include "mrc.h"
-#include "mrc_link_params.h"
+#include "engine/mrc_dev.h"
+#include "core/mrc_link_params.h"
 #include "uapi/mrc-genl.h"
 
 static const struct nla_policy mrc_genl_policy[MRC_ATTR_MAX + 1] = {

@@ -5,8 +5,8 @@
  */
 #include <rdma/ib_verbs.h>
 
-#include "mrc.h"
-#include "mrc_stats.h"
+#include "engine/mrc_dev.h"
+#include "engine/mrc_stats.h"
 
 static const struct rdma_stat_desc mrc_stat_descs[MRC_STAT_COUNT] = {
 	[MRC_STAT_SENT_PKTS].name		= "sent_pkts",

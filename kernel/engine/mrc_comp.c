@@ -3,7 +3,7 @@
  * Completer: acknowledgments, SACKs, NACKs and READ/ATOMIC responses
  * arriving at the requester.
  */
-#include "mrc_qp.h"
+#include "engine/mrc_qp.h"
 
 /* Return: the RTT sample in 1.024 us units, 0 when there is none. */
 static u32 mrc_comp_sample_rtt(struct mrc_qp *qp, const struct mrc_pkt *pkt)

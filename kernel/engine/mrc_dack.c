@@ -4,8 +4,8 @@
  */
 #include <linux/jiffies.h>
 
-#include "mrc_link_params.h"
-#include "mrc_qp.h"
+#include "core/mrc_link_params.h"
+#include "engine/mrc_qp.h"
 
 /**
  * mrc_dack_reset() - forget any held ACK and the ping-pong history

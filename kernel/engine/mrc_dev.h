@@ -10,7 +10,7 @@
 #include <rdma/uverbs_ioctl.h>
 
 #include "uapi/mrc-abi.h"
-#include "mrc_stats.h"
+#include "engine/mrc_stats.h"
 
 #define MRC_DRV_NAME		"mrc"
 #define MRC_PORT_NUM		1

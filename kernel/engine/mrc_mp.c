@@ -11,7 +11,7 @@
 #include <rdma/restrack.h>
 #include <uapi/rdma/rdma_netlink.h>
 
-#include "mrc_qp.h"
+#include "engine/mrc_qp.h"
 
 #define MRC_PROBE_MIN_TS	1000	/* ~1 ms between probes of an EV */
 #define MRC_PROBE_MAX_TS	1000000	/* ~1 s */

@@ -13,8 +13,8 @@
 #include <rdma/ib_umem.h>
 #include <rdma/ib_verbs.h>
 
-#include "mrc.h"
-#include "mrc_ring.h"
+#include "engine/mrc_dev.h"
+#include "engine/mrc_ring.h"
 
 #define MRC_MAX_QP_WR		4096
 #define MRC_MAX_SGE		16

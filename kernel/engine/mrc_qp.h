@@ -11,16 +11,16 @@
 #include <linux/timer.h>
 #include <linux/skbuff.h>
 
-#include "mrc_atomic_cache.h"
-#include "mrc_obj.h"
-#include "mrc_rnr.h"
-#include "mrc_rto.h"
-#include "mrc_rxwin.h"
-#include "mrc_txwin.h"
-#include "mrc_wire.h"
-#include "mrc_cwnd.h"
-#include "mrc_dack.h"
-#include "mrc_ev.h"
+#include "core/mrc_atomic_cache.h"
+#include "engine/mrc_obj.h"
+#include "core/mrc_rnr.h"
+#include "core/mrc_rto.h"
+#include "core/mrc_rxwin.h"
+#include "core/mrc_txwin.h"
+#include "core/mrc_wire.h"
+#include "core/mrc_cwnd.h"
+#include "engine/mrc_dack.h"
+#include "core/mrc_ev.h"
 
 #define MRC_QP_WINDOW		1024	/* PSNs in flight per direction */
 #define MRC_ACK_EVERY		64	/* coalesce: ACK at least this often */

@@ -6,8 +6,8 @@
  */
 #include <linux/ktime.h>
 
-#include "mrc_qp.h"
-#include "mrc_tx_acct.h"
+#include "engine/mrc_qp.h"
+#include "engine/mrc_tx_acct.h"
 
 /*
  * READ response PSNs requested at once. Responses travel on their

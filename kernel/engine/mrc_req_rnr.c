@@ -7,7 +7,7 @@
  * answer and resets both), and leave the congestion window alone. Rules
  * in mrc_rnr.h.
  */
-#include "mrc_qp.h"
+#include "engine/mrc_qp.h"
 
 /**
  * mrc_req_rnr_nack() - an RNR NACK arrived for one of our PSNs

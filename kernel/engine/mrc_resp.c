@@ -4,7 +4,7 @@
  * answer READ and ATOMIC requests, complete receive WQEs in order, and
  * acknowledge with cumulative ACKs and SACKs.
  */
-#include "mrc_qp.h"
+#include "engine/mrc_qp.h"
 
 /* Internal verdicts besides the wire syndromes. */
 #define MRC_RESP_DROP	0xff

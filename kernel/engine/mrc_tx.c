@@ -9,9 +9,9 @@
 #include <net/route.h>
 #include <net/udp_tunnel.h>
 
-#include "mrc_net.h"
-#include "mrc_qp.h"
-#include "mrc_tx_acct.h"
+#include "net/mrc_net.h"
+#include "engine/mrc_qp.h"
+#include "engine/mrc_tx_acct.h"
 
 #define MRC_TX_HEADROOM	(LL_MAX_HEADER + sizeof(struct ipv6hdr) + \
 			 sizeof(struct udphdr) + 64)

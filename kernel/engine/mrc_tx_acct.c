@@ -20,8 +20,8 @@
 #include <linux/slab.h>
 #include <linux/wait_bit.h>
 
-#include "mrc_qp.h"
-#include "mrc_tx_acct.h"
+#include "engine/mrc_qp.h"
+#include "engine/mrc_tx_acct.h"
 
 struct mrc_tx_acct {
 	refcount_t ref;			/* the QP's, plus one per packet */

@@ -8,7 +8,7 @@
 #include <linux/random.h>
 #include <rdma/ib_mad.h>
 
-#include "mrc_qp.h"
+#include "engine/mrc_qp.h"
 
 #define MRC_GRH_LEN	40
 

@@ -9,9 +9,9 @@
 #include <net/netns/generic.h>
 #include <net/udp_tunnel.h>
 
-#include "mrc.h"
-#include "mrc_net.h"
-#include "mrc_qp.h"
+#include "engine/mrc_dev.h"
+#include "net/mrc_net.h"
+#include "engine/mrc_qp.h"
 
 /**
  * struct mrc_net - per-namespace MRC state

@@ -5,7 +5,7 @@
  */
 #include <kunit/test.h>
 
-#include "../mrc_atomic_cache.h"
+#include "../core/mrc_atomic_cache.h"
 
 static void find_returns_the_stored_value(struct kunit *test)
 {

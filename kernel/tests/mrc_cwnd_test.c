@@ -4,7 +4,7 @@
  */
 #include <kunit/test.h>
 
-#include "../mrc_cwnd.h"
+#include "../core/mrc_cwnd.h"
 
 static void starts_at_init_and_respects_max(struct kunit *test)
 {

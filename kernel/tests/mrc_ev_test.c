@@ -4,7 +4,7 @@
  */
 #include <kunit/test.h>
 
-#include "../mrc_ev.h"
+#include "../core/mrc_ev.h"
 
 static void setup(struct kunit *test, struct mrc_ev_table *t, u16 count,
 		  u16 min_active)

@@ -4,7 +4,7 @@
  */
 #include <kunit/test.h>
 
-#include "../mrc_link_params.h"
+#include "../core/mrc_link_params.h"
 
 /*
  * Bytes in front of every payload byte, worst case, written out from the

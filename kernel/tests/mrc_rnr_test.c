@@ -5,7 +5,7 @@
  */
 #include <kunit/test.h>
 
-#include "../mrc_rnr.h"
+#include "../core/mrc_rnr.h"
 
 #define US	1000ULL
 

@@ -6,7 +6,7 @@
 #include <kunit/test.h>
 #include <linux/limits.h>
 
-#include "../mrc_rto.h"
+#include "../core/mrc_rto.h"
 
 #define MS	1000000ULL
 #define T14_NS	(1024ULL << 14)		/* 16.78 ms */

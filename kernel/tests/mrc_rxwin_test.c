@@ -7,9 +7,9 @@
 #include <kunit/test.h>
 #include <linux/prandom.h>
 
-#include "../mrc_psn.h"
-#include "../mrc_rxwin.h"
-#include "../mrc_wire.h"
+#include "../core/mrc_psn.h"
+#include "../core/mrc_rxwin.h"
+#include "../core/mrc_wire.h"
 
 static void psn_serial_arithmetic(struct kunit *test)
 {

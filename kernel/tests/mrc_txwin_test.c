@@ -7,7 +7,7 @@
 #include <kunit/test.h>
 #include <linux/prandom.h>
 
-#include "../mrc_txwin.h"
+#include "../core/mrc_txwin.h"
 
 struct win_args {
 	u32 start;

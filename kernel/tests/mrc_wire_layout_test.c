@@ -10,7 +10,7 @@
  */
 #include <kunit/test.h>
 
-#include "../mrc_wire.h"
+#include "../core/mrc_wire.h"
 
 #define TEST_MTU	4096
 #define PAYLOAD_BYTE	0xa5

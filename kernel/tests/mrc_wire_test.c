@@ -6,7 +6,7 @@
 #include <kunit/test.h>
 #include <asm/unaligned.h>
 
-#include "../mrc_wire.h"
+#include "../core/mrc_wire.h"
 
 #define TEST_MTU 4096
 

@@ -7,7 +7,7 @@
 #include <rdma/ib_addr.h>
 #include <rdma/ib_cache.h>
 
-#include "mrc_qp.h"
+#include "engine/mrc_qp.h"
 
 /**
  * mrc_path_from_ah() - resolve an AH attribute to a packet path

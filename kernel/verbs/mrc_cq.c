@@ -5,8 +5,8 @@
  */
 #include <linux/slab.h>
 
-#include "mrc_obj.h"
-#include "mrc_qp.h"
+#include "engine/mrc_obj.h"
+#include "engine/mrc_qp.h"
 
 /*
  * The uAPI layout, pinned: mrc-abi.h uses only fixed-width, explicitly

@@ -7,9 +7,9 @@
 #include <linux/mutex.h>
 #include <rdma/ib_cache.h>
 
-#include "mrc.h"
-#include "mrc_link_params.h"
-#include "mrc_net.h"
+#include "engine/mrc_dev.h"
+#include "core/mrc_link_params.h"
+#include "net/mrc_net.h"
 
 /* Serialises newlink so the duplicate checks and registration are atomic. */
 static DEFINE_MUTEX(mrc_link_mutex);

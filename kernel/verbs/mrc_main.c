@@ -7,11 +7,11 @@
 #include <net/genetlink.h>
 #include <rdma/rdma_netlink.h>
 
-#include "mrc.h"
-#include "mrc_ev.h"
-#include "mrc_net.h"
-#include "mrc_qp.h"
-#include "mrc_tx_acct.h"
+#include "engine/mrc_dev.h"
+#include "core/mrc_ev.h"
+#include "net/mrc_net.h"
+#include "engine/mrc_qp.h"
+#include "engine/mrc_tx_acct.h"
 #include "uapi/mrc-genl.h"
 
 unsigned short mrc_udp_port = MRC_DEFAULT_UDP_PORT;

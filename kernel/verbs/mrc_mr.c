@@ -7,7 +7,7 @@
 #include <linux/random.h>
 #include <linux/slab.h>
 
-#include "mrc_obj.h"
+#include "engine/mrc_obj.h"
 
 #define MRC_KEY_INDEX_SHIFT	8
 

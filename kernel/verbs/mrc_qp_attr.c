@@ -6,8 +6,8 @@
 #include <rdma/ib_addr.h>
 #include <rdma/ib_cache.h>
 
-#include "mrc_link_params.h"
-#include "mrc_qp.h"
+#include "core/mrc_link_params.h"
+#include "engine/mrc_qp.h"
 
 /*
  * The path an RC QP's attribute names. A reliable connection has one

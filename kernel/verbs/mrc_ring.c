@@ -7,7 +7,7 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
-#include "mrc_ring.h"
+#include "engine/mrc_ring.h"
 
 /**
  * mrc_ring_init() - allocate a ring and, for userspace, its mmap entry

@@ -2,8 +2,8 @@
 /*
  * Shared receive queues: a ring of receive WQEs several QPs consume.
  */
-#include "mrc_obj.h"
-#include "mrc_qp.h"
+#include "engine/mrc_obj.h"
+#include "engine/mrc_qp.h"
 
 static u32 mrc_recv_slot_size(u32 max_sge)
 {

@@ -7,12 +7,12 @@
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
 
-#include "mrc.h"
-#include "mrc_obj.h"
-#include "mrc_qp.h"
-#include "mrc_link_params.h"
-#include "mrc_net.h"
-#include "mrc_stats.h"
+#include "engine/mrc_dev.h"
+#include "engine/mrc_obj.h"
+#include "engine/mrc_qp.h"
+#include "core/mrc_link_params.h"
+#include "net/mrc_net.h"
+#include "engine/mrc_stats.h"
 
 static bool mrc_udata_in_clear(struct ib_udata *udata)
 {

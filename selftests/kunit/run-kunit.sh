@@ -41,20 +41,24 @@ config MRC_KUNIT_TEST
 	default KUNIT_ALL_TESTS
 KCONFIG
 
-# The protocol core files KUnit covers and their test suites. Copy only
-# when content changed so make's timestamps stay useful.
+# The protocol core (all of kernel/core/, which must build anywhere) and
+# its test suites. Copy only when content changed so make's timestamps
+# stay useful; what left kernel/core/ leaves the copy too.
 sync_file() {
 	cmp -s "$1" "$2" 2>/dev/null || cp "$1" "$2"
 }
-mkdir -p "$drv/tests"
+mkdir -p "$drv/tests" "$drv/core"
 objs=""
 for f in "$top"/kernel/tests/*_test.c; do
 	sync_file "$f" "$drv/tests/$(basename "$f")"
 	objs="$objs tests/$(basename "${f%.c}").o"
 done
-for f in $(cat "$here/core-files"); do
-	sync_file "$top/kernel/$f" "$drv/$f"
-	case $f in *.c) objs="$objs ${f%.c}.o" ;; esac
+for f in "$drv"/core/*.[ch]; do
+	[ -e "$top/kernel/core/${f##*/}" ] || rm -f "$f"
+done
+for f in "$top"/kernel/core/*.[ch]; do
+	sync_file "$f" "$drv/core/${f##*/}"
+	case $f in *.c) objs="$objs core/$(basename "${f%.c}").o" ;; esac
 done
 echo "obj-y +=$objs" > "$drv/Makefile.new"
 sync_file "$drv/Makefile.new" "$drv/Makefile"
