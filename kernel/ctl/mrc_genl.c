@@ -6,8 +6,10 @@
 #include <net/genetlink.h>
 #include <rdma/ib_verbs.h>
 
+#include "ctl/mrc_ctl.h"
 #include "engine/mrc_dev.h"
 #include "core/mrc_link_params.h"
+#include "net/mrc_net.h"
 #include "uapi/mrc-genl.h"
 
 static const struct nla_policy mrc_genl_policy[MRC_ATTR_MAX + 1] = {
@@ -29,7 +31,7 @@ static int mrc_genl_fill_dev(struct sk_buff *skb, struct mrc_dev *mdev,
 	if (!hdr)
 		return -EMSGSIZE;
 
-	state = mrc_dev_port_active(mdev) ? MRC_PORT_STATE_ACTIVE :
+	state = mrc_net_port_active(mdev->ndev) ? MRC_PORT_STATE_ACTIVE :
 					    MRC_PORT_STATE_DOWN;
 	if (nla_put_string(skb, MRC_ATTR_DEV_NAME, dev_name(&mdev->ib_dev.dev)) ||
 	    nla_put_u32(skb, MRC_ATTR_DEV_INDEX, mdev->ib_dev.index) ||

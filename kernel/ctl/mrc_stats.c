@@ -5,6 +5,7 @@
  */
 #include <rdma/ib_verbs.h>
 
+#include "ctl/mrc_ctl.h"
 #include "engine/mrc_dev.h"
 #include "engine/mrc_stats.h"
 

@@ -208,7 +208,7 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	if (pkt->payload_len != plen)
 		return false;
 
-	status = mrc_req_copy(qp, w, offset, (void *)payload, plen, true);
+	status = mrc_swqe_copy(qp, w, offset, (void *)payload, plen, true);
 	if (status != IB_WC_SUCCESS) {
 		w->status = status;
 		w->state = MRC_SWQE_DONE;
@@ -247,7 +247,7 @@ static void mrc_comp_atomic_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	if (!w || !mrc_op_is_read_atomic(w->wqe.opcode) ||
 	    w->wqe.opcode == IB_WR_RDMA_READ || w->state == MRC_SWQE_DONE)
 		return;
-	status = mrc_req_copy(qp, w, 0, &orig, sizeof(orig), true);
+	status = mrc_swqe_copy(qp, w, 0, &orig, sizeof(orig), true);
 	w->status = status;
 	w->state = MRC_SWQE_DONE;
 	/*

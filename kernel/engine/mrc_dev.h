@@ -79,33 +79,13 @@ static inline struct ib_ucontext *mrc_udata_ucontext(struct ib_udata *udata)
 	return &rdma_udata_to_drv_context(udata, struct mrc_ucontext, ibuc)->ibuc;
 }
 
-/* mrc_verbs.c */
-int mrc_res_get(struct mrc_dev *mdev, enum mrc_res res);
-void mrc_res_put(struct mrc_dev *mdev, enum mrc_res res);
-int mrc_xa_insert_random(struct xarray *xa, void *entry, u32 min, u32 max,
-			 u32 *id);
+/* The device bound to a netdev, with a reference (ib_device_put() it). */
+static inline struct mrc_dev *mrc_dev_get_by_netdev(struct net_device *ndev)
+{
+	struct ib_device *ibdev;
 
-/* mrc_device.c */
-int mrc_newlink(const char *ibdev_name, struct net_device *ndev);
-void mrc_port_update(struct mrc_dev *mdev);
-struct mrc_dev *mrc_dev_get_by_netdev(struct net_device *ndev);
-struct mrc_dev *mrc_dev_get_by_name(const char *name);
-void mrc_dev_list_add(struct mrc_dev *mdev);
-void mrc_dev_list_del(struct mrc_dev *mdev);
-int mrc_dev_for_each(struct net *net, long *pos,
-		     int (*fn)(struct mrc_dev *mdev, void *arg), void *arg);
-bool mrc_dev_port_active(struct mrc_dev *mdev);
-
-/* mrc_verbs.c */
-extern const struct ib_device_ops mrc_verbs_ops;
-
-/* mrc_genl.c */
-int mrc_genl_init(void);
-void mrc_genl_exit(void);
-
-/* mrc_main.c */
-extern unsigned short mrc_udp_port;
-extern unsigned short mrc_ev_count;
-extern unsigned short mrc_ev_min_active;
+	ibdev = ib_device_get_by_netdev(ndev, (enum rdma_driver_id)MRC_DRIVER_ID);
+	return ibdev ? to_mrc_dev(ibdev) : NULL;
+}
 
 #endif /* MRC_H */

@@ -52,6 +52,9 @@ struct mrc_cq {
 	bool is_user;
 };
 
+/* An MR key: an index into the device's mr_xa (bits 8-31), a random byte. */
+#define MRC_KEY_INDEX_SHIFT	8
+
 /**
  * struct mrc_mr - memory region
  * @ibmr: core object; lkey == rkey
@@ -124,21 +127,23 @@ static inline void mrc_sges_from_ib(struct mrc_sge *dst,
 	}
 }
 
-/* mrc_cq.c */
-int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
-		  struct ib_udata *udata);
-int mrc_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata);
-int mrc_resize_cq(struct ib_cq *ibcq, int cqe, struct ib_udata *udata);
-int mrc_poll_cq(struct ib_cq *ibcq, int num_entries, struct ib_wc *wc);
-int mrc_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags);
+/* Kernel rings carry the QP pointer ib_poll_cq() users expect. */
+struct mrc_kcqe {
+	struct mrc_cqe cqe;
+	struct ib_qp *qp;
+};
+
+/* CQEs produced but not yet consumed; the consumer index is untrusted. */
+static inline u32 mrc_cq_pending(struct mrc_cq *cq)
+{
+	return mrc_ring_num_slots(&cq->ring) - mrc_ring_space(&cq->ring);
+}
+
+/* mrc_cq_post.c */
 int mrc_cq_post(struct mrc_cq *cq, const struct mrc_cqe *cqe,
 		struct ib_qp *qp, bool solicited);
 
-/* mrc_mr.c */
-struct ib_mr *mrc_get_dma_mr(struct ib_pd *ibpd, int access);
-struct ib_mr *mrc_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
-			      u64 iova, int access, struct ib_udata *udata);
-int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+/* mrc_mem.c */
 struct mrc_mr *mrc_mr_get(struct mrc_dev *mdev, u32 key, struct ib_pd *pd,
 			  int access, u64 iova, u64 len, int *status);
 void mrc_mr_put(struct mrc_mr *mr);
@@ -146,15 +151,7 @@ int mrc_mr_copy(struct mrc_mr *mr, u64 iova, void *buf, u32 len, bool to_mr);
 int mrc_mr_atomic(struct mrc_mr *mr, u64 iova, bool cmp_swp, u64 compare,
 		  u64 swap_add, u64 *orig);
 
-/* mrc_srq.c */
-int mrc_create_srq(struct ib_srq *ibsrq, struct ib_srq_init_attr *init,
-		   struct ib_udata *udata);
-int mrc_modify_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr,
-		   enum ib_srq_attr_mask mask, struct ib_udata *udata);
-int mrc_query_srq(struct ib_srq *ibsrq, struct ib_srq_attr *attr);
-int mrc_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata);
-int mrc_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
-		      const struct ib_recv_wr **bad_wr);
+/* mrc_srq_take.c */
 int mrc_srq_take(struct mrc_srq *srq, struct mrc_recv_wqe *wqe,
 		 struct mrc_sge *sge);
 void mrc_srq_fail(struct ib_qp *ibqp, u64 wr_id);

@@ -303,36 +303,28 @@ void mrc_ud_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	       const struct in6_addr *saddr);
 int mrc_ud_gsi_alloc(struct mrc_qp *qp);
 
-/* mrc_qp.c */
-int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
-		  struct ib_udata *udata);
-int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
-		  struct ib_udata *udata);
-int mrc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
-		 struct ib_qp_init_attr *init);
-int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata);
-int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
-		  const struct ib_send_wr **bad_wr);
-int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
-		  const struct ib_recv_wr **bad_wr);
+/* mrc_mem.c */
+int mrc_swqe_copy(struct mrc_qp *qp, struct mrc_swqe *w, u32 offset,
+		  void *buf, u32 len, bool to_sge);
+
+/* mrc_engine.c */
+int mrc_engine_init(void);
+void mrc_engine_exit(void);
 struct mrc_qp *mrc_qp_get(struct mrc_dev *mdev, u32 qpn);
 void mrc_qp_put(struct mrc_qp *qp);
 void mrc_qp_error_locked(struct mrc_qp *qp);
+void mrc_req_kick(struct mrc_qp *qp);
 
 /* mrc_req.c: requester */
 u32 mrc_now_ts(void);
 bool mrc_op_is_read_atomic(u32 opcode);
-int mrc_req_copy(struct mrc_qp *qp, struct mrc_swqe *w, u32 offset,
-		 void *buf, u32 len, bool to_sge);
 struct mrc_swqe *mrc_req_wqe_of(struct mrc_qp *qp, u32 psn);
 void mrc_req_complete(struct mrc_qp *qp);
 void mrc_req_arm_rto(struct mrc_qp *qp, bool restart);
 int mrc_req_send_read(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,
 		      u32 npkts, bool retx);
 void mrc_req_work(struct work_struct *work);
-extern struct workqueue_struct *mrc_wq;	/* mrc_main.c */
 void mrc_req_run(struct mrc_qp *qp);
-void mrc_req_kick(struct mrc_qp *qp);
 void mrc_rto_fire(struct timer_list *timer);
 
 /* mrc_mp.c: multipath glue between the EV table and the engine */

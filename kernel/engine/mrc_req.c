@@ -101,45 +101,6 @@ static int mrc_req_fetch_one(struct mrc_qp *qp, u32 idx)
 	return IB_WC_SUCCESS;
 }
 
-/*
- * Gather @len bytes at @offset of the WQE's local buffer into @dst, or
- * scatter @src there (READ/ATOMIC responses). Every SGE is checked
- * against its MR for the bytes touched.
- */
-int mrc_req_copy(struct mrc_qp *qp, struct mrc_swqe *w, u32 offset,
-		 void *buf, u32 len, bool to_sge)
-{
-	int access = to_sge ? IB_ACCESS_LOCAL_WRITE : 0;
-	u32 i;
-
-	if (w->inline_data) {
-		memcpy(buf, w->inline_data + offset, len);
-		return IB_WC_SUCCESS;
-	}
-	for (i = 0; i < w->wqe.num_sge && len; i++) {
-		const struct mrc_sge *sge = &w->sge[i];
-		struct mrc_mr *mr;
-		u32 n;
-		int status;
-
-		if (offset >= sge->length) {
-			offset -= sge->length;
-			continue;
-		}
-		n = min(len, sge->length - offset);
-		mr = mrc_mr_get(qp->mdev, sge->lkey, qp->ibqp.pd, access,
-				sge->addr + offset, n, &status);
-		if (!mr)
-			return status;
-		mrc_mr_copy(mr, sge->addr + offset, buf, n, to_sge);
-		mrc_mr_put(mr);
-		buf += n;
-		len -= n;
-		offset = 0;
-	}
-	return len ? IB_WC_LOC_LEN_ERR : IB_WC_SUCCESS;
-}
-
 /**
  * mrc_req_wqe_of() - the send WQE a PSN of ours belongs to
  * @qp: the QP, with @qp->lock held
@@ -302,7 +263,7 @@ static int mrc_req_send_data(struct mrc_qp *qp, struct mrc_swqe *w, u32 k,
 	skb = mrc_tx_alloc(qp, &pkt, &payload);
 	if (!skb)
 		return -ENOMEM;
-	status = mrc_req_copy(qp, w, pkt.dph.offset, payload, pkt.payload_len,
+	status = mrc_swqe_copy(qp, w, pkt.dph.offset, payload, pkt.payload_len,
 			      false);
 	if (status != IB_WC_SUCCESS) {
 		kfree_skb(skb);
@@ -472,7 +433,7 @@ static int mrc_req_send_gso(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
 			err = -ENOMEM;
 			break;
 		}
-		status = mrc_req_copy(qp, w, pkt.dph.offset, payload,
+		status = mrc_swqe_copy(qp, w, pkt.dph.offset, payload,
 				      pkt.payload_len, false);
 		if (status != IB_WC_SUCCESS) {
 			w->status = status;
@@ -963,13 +924,4 @@ void mrc_req_run(struct mrc_qp *qp)
 void mrc_req_work(struct work_struct *work)
 {
 	mrc_req_run(container_of(work, struct mrc_qp, req_work));
-}
-
-/**
- * mrc_req_kick() - have the requester look at the QP soon
- * @qp: the QP
- */
-void mrc_req_kick(struct mrc_qp *qp)
-{
-	queue_work(mrc_wq, &qp->req_work);
 }

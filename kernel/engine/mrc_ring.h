@@ -45,10 +45,6 @@ struct mrc_ring {
 	void *vaddr;
 };
 
-int mrc_ring_init(struct mrc_ring *ring, u32 min_slots, u32 slot_size,
-		  struct ib_ucontext *uctx, struct mrc_ring_info *info);
-void mrc_ring_destroy(struct mrc_ring *ring);
-
 static inline u32 mrc_ring_num_slots(const struct mrc_ring *ring)
 {
 	return ring->mask + 1;
@@ -108,8 +104,5 @@ static inline void mrc_ring_produce(struct mrc_ring *ring)
 	/* The slot's contents are visible before the new prod. */
 	smp_store_release(&ring->ctrl->prod, ring->own);
 }
-
-int mrc_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);
-void mrc_mmap_free(struct rdma_user_mmap_entry *rdma_entry);
 
 #endif /* MRC_RING_H */

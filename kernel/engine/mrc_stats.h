@@ -45,12 +45,4 @@ static inline void mrc_stats_add(struct mrc_stats *stats, enum mrc_stat s,
 	atomic64_add(n, &stats->count[s]);
 }
 
-struct ib_device;
-struct rdma_hw_stats;
-
-struct rdma_hw_stats *mrc_alloc_hw_port_stats(struct ib_device *ibdev,
-					      u32 port_num);
-int mrc_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
-		     u32 port, int index);
-
 #endif /* MRC_STATS_H */

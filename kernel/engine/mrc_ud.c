@@ -153,7 +153,7 @@ static int mrc_ud_send_one(struct mrc_qp *qp, u32 idx, struct mrc_swqe *w)
 		skb = mrc_tx_alloc(qp, &pkt, &payload);
 		if (!skb)	/* a copy that did leave is a send */
 			return i ? IB_WC_SUCCESS : IB_WC_LOC_QP_OP_ERR;
-		status = mrc_req_copy(qp, w, 0, payload, len, false);
+		status = mrc_swqe_copy(qp, w, 0, payload, len, false);
 		if (status != IB_WC_SUCCESS) {
 			kfree_skb(skb);
 			return status;
@@ -250,9 +250,9 @@ void mrc_ud_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	mrc_ring_consume(&qp->rq);
 	cqe.wr_id = wqe.wr_id;
 	cqe.qp_num = qp->ibqp.qp_num;
-	status = mrc_req_copy(qp, &tmp, 0, (void *)grh, MRC_GRH_LEN, true);
+	status = mrc_swqe_copy(qp, &tmp, 0, (void *)grh, MRC_GRH_LEN, true);
 	if (status == IB_WC_SUCCESS)
-		status = mrc_req_copy(qp, &tmp, MRC_GRH_LEN, (void *)payload,
+		status = mrc_swqe_copy(qp, &tmp, MRC_GRH_LEN, (void *)payload,
 				      pkt->payload_len, true);
 	cqe.status = status;
 	mrc_cq_post(to_mrc_cq(qp->ibqp.recv_cq), &cqe, &qp->ibqp, false);

@@ -9,9 +9,8 @@
 #include <net/netns/generic.h>
 #include <net/udp_tunnel.h>
 
-#include "engine/mrc_dev.h"
+#include "core/mrc_link_params.h"
 #include "net/mrc_net.h"
-#include "engine/mrc_qp.h"
 
 /**
  * struct mrc_net - per-namespace MRC state
@@ -32,12 +31,13 @@ struct mrc_net {
 };
 
 static unsigned int mrc_net_id __read_mostly;
+static const struct mrc_net_handlers *mrc_net_up;
 
 static struct socket *mrc_udp_sock_create(struct net *net, u16 port)
 {
 	struct udp_tunnel_sock_cfg tunnel_cfg = {
 		.encap_type = 1,
-		.encap_rcv = mrc_rx_skb,
+		.encap_rcv = mrc_net_up->rx,
 	};
 	struct udp_port_cfg cfg = {
 		.family = AF_INET6,
@@ -157,28 +157,8 @@ static struct pernet_operations mrc_net_ops = {
 static int mrc_netdev_event(struct notifier_block *nb, unsigned long event,
 			    void *ptr)
 {
-	struct net_device *ndev = netdev_notifier_info_to_dev(ptr);
-	struct mrc_dev *mdev = mrc_dev_get_by_netdev(ndev);
-
-	if (!mdev)
-		return NOTIFY_DONE;
-
-	switch (event) {
-	case NETDEV_UNREGISTER:
-		/* The core may take RTNL while unregistering: defer it. */
-		ib_unregister_device_queued(&mdev->ib_dev);
-		break;
-	case NETDEV_UP:
-	case NETDEV_DOWN:
-	case NETDEV_CHANGE:
-	case NETDEV_CHANGEMTU:
-		mrc_port_update(mdev);
-		break;
-	default:
-		break;
-	}
-	ib_device_put(&mdev->ib_dev);
-	return NOTIFY_OK;
+	mrc_net_up->netdev_event(netdev_notifier_info_to_dev(ptr), event);
+	return NOTIFY_DONE;
 }
 
 static struct notifier_block mrc_netdev_notifier = {
@@ -187,13 +167,15 @@ static struct notifier_block mrc_netdev_notifier = {
 
 /**
  * mrc_net_init() - register the pernet state and the netdev notifier
+ * @handlers: the upper layers' handlers; must outlive mrc_net_exit()
  *
  * Return: 0 or a negative errno.
  */
-int mrc_net_init(void)
+int mrc_net_init(const struct mrc_net_handlers *handlers)
 {
 	int err;
 
+	mrc_net_up = handlers;
 	err = register_pernet_subsys(&mrc_net_ops);
 	if (err)
 		return err;
@@ -211,4 +193,12 @@ void mrc_net_exit(void)
 {
 	unregister_netdevice_notifier(&mrc_netdev_notifier);
 	unregister_pernet_subsys(&mrc_net_ops);
+}
+
+/* The link state that makes an MRC port ACTIVE (core/mrc_link_params.c). */
+bool mrc_net_port_active(const struct net_device *ndev)
+{
+	return mrc_port_state_from_netdev(netif_running(ndev),
+					  netif_oper_up(ndev)) ==
+	       MRC_PORT_ACTIVE;
 }

@@ -1,16 +1,39 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Per-network-namespace UDP tunnel socket and netdev event glue.
+ * Per-network-namespace UDP tunnel socket and netdev events. The layers
+ * above register their handlers once, at module load, rather than net/
+ * calling up into them: received packets go to the engine, netdev events
+ * to the device code.
  */
 #ifndef MRC_NET_H
 #define MRC_NET_H
 
+#include <linux/netdevice.h>
 #include <net/net_namespace.h>
 
 struct mrc_net;
 
-int mrc_net_init(void);
+/**
+ * struct mrc_net_handlers - what net/ calls in the layers above
+ * @rx: a UDP datagram arrived on an MRC socket (the socket's encap_rcv)
+ * @netdev_event: a netdev notifier event, under RTNL; the handler finds
+ *	out whether an MRC device runs on @ndev
+ */
+struct mrc_net_handlers {
+	int (*rx)(struct sock *sk, struct sk_buff *skb);
+	void (*netdev_event)(struct net_device *ndev, unsigned long event);
+};
+
+int mrc_net_init(const struct mrc_net_handlers *handlers);
 void mrc_net_exit(void);
+
+/**
+ * mrc_net_port_active() - whether a netdev can carry MRC traffic
+ * @ndev: the netdev
+ *
+ * Return: true when an MRC port on @ndev should be reported ACTIVE.
+ */
+bool mrc_net_port_active(const struct net_device *ndev);
 
 /**
  * mrc_net_get() - take a user reference on @net's MRC UDP socket

@@ -7,6 +7,7 @@
 #include <rdma/ib_addr.h>
 #include <rdma/ib_cache.h>
 
+#include "verbs/mrc_verbs.h"
 #include "engine/mrc_qp.h"
 
 /**

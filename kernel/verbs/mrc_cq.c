@@ -5,6 +5,7 @@
  */
 #include <linux/slab.h>
 
+#include "verbs/mrc_verbs.h"
 #include "engine/mrc_obj.h"
 #include "engine/mrc_qp.h"
 
@@ -23,12 +24,6 @@ static_assert(sizeof(struct mrc_create_cq_resp) == 24);
 static_assert(sizeof(struct mrc_create_qp_resp) == 48);
 static_assert(sizeof(struct mrc_create_srq_resp) == 24);
 static_assert(sizeof(struct mrc_resize_cq_cmd) == 8);
-
-/* Kernel rings carry the QP pointer ib_poll_cq() users expect. */
-struct mrc_kcqe {
-	struct mrc_cqe cqe;
-	struct ib_qp *qp;
-};
 
 static u32 mrc_cq_slot_size(bool is_user)
 {
@@ -116,12 +111,6 @@ int mrc_destroy_cq(struct ib_cq *ibcq, struct ib_udata *udata)
 		mrc_ring_destroy(&cq->next);
 	mrc_ring_destroy(&cq->ring);
 	return 0;
-}
-
-/* CQEs produced but not yet consumed; the consumer index is untrusted. */
-static u32 mrc_cq_pending(struct mrc_cq *cq)
-{
-	return mrc_ring_num_slots(&cq->ring) - mrc_ring_space(&cq->ring);
 }
 
 /*
@@ -346,93 +335,4 @@ int mrc_req_notify_cq(struct ib_cq *ibcq, enum ib_cq_notify_flags flags)
 		ret = 1;
 	spin_unlock_irqrestore(&cq->lock, irqflags);
 	return ret;
-}
-
-/*
- * The ring has one slot more than the CQ's depth (ibcq.cqe) but holds at
- * most ibcq.cqe completions, so that the depth userspace was given is the
- * exact point of overflow.
- */
-static bool mrc_cq_full(struct mrc_cq *cq)
-{
-	return mrc_cq_pending(cq) >= cq->ibcq.cqe;
-}
-
-/*
- * A completion found the CQ full, or already in the error state. Nothing is
- * written, so the completions queued stay intact and in order. The first
- * overflow puts the CQ in the error state for good, raises IB_EVENT_CQ_ERR
- * and flags the ring (MRC_RING_F_CQ_OVERFLOW) so that a user poller, once
- * it has drained what is queued, gets an error rather than an empty CQ
- * forever. Each QP that then has a completion for it goes to the error
- * state (IB_EVENT_QP_FATAL, IB's local work queue catastrophic error): its
- * work requests can no longer be accounted for.
- */
-static void mrc_cq_overflow(struct mrc_cq *cq, struct ib_qp *qp, bool first,
-			    u32 pending)
-{
-	struct ib_event ev = {
-		.device = cq->ibcq.device,
-		.element.cq = &cq->ibcq,
-		.event = IB_EVENT_CQ_ERR,
-	};
-
-	if (first) {
-		ibdev_warn_ratelimited(cq->ibcq.device,
-				       "cq %u overflowed (depth %d, %u unpolled, qp %u): completions to it are dropped\n",
-				       cq->ibcq.res.id, cq->ibcq.cqe, pending,
-				       qp->qp_num);
-		if (cq->ibcq.event_handler)
-			cq->ibcq.event_handler(&ev, cq->ibcq.cq_context);
-	}
-	mrc_qp_error_locked(to_mrc_qp(qp));
-}
-
-/**
- * mrc_cq_post() - add a completion and raise the armed event
- * @cq: the CQ
- * @cqe: the completion
- * @qp: the QP it belongs to, with its lock held
- * @solicited: the completion answers a solicited request
- *
- * Return: 0, or -ENOSPC when the CQ overflowed or had overflowed before:
- * the completion is lost and @qp is in the error state.
- */
-int mrc_cq_post(struct mrc_cq *cq, const struct mrc_cqe *cqe,
-		struct ib_qp *qp, bool solicited)
-{
-	unsigned long flags;
-	bool notify = false;
-	struct mrc_kcqe *slot;
-	bool first;
-	u32 pending;
-
-	lockdep_assert_held(&to_mrc_qp(qp)->lock);
-	spin_lock_irqsave(&cq->lock, flags);
-	if (cq->overflowed || mrc_cq_full(cq)) {
-		first = !cq->overflowed;
-		cq->overflowed = true;
-		/* Ordered after every completion produced before it. */
-		smp_store_release(&cq->ring.ctrl->flags, MRC_RING_F_CQ_OVERFLOW);
-		pending = mrc_cq_pending(cq);
-		spin_unlock_irqrestore(&cq->lock, flags);
-		mrc_cq_overflow(cq, qp, first, pending);
-		return -ENOSPC;
-	}
-	slot = mrc_ring_slot(&cq->ring, cq->ring.own);
-	memcpy(&slot->cqe, cqe, sizeof(*cqe));
-	if (!cq->is_user)
-		slot->qp = qp;
-	mrc_ring_produce(&cq->ring);
-
-	if (cq->notify == IB_CQ_NEXT_COMP ||
-	    (cq->notify == IB_CQ_SOLICITED && solicited)) {
-		cq->notify = 0;
-		notify = true;
-	}
-	spin_unlock_irqrestore(&cq->lock, flags);
-
-	if (notify && cq->ibcq.comp_handler)
-		cq->ibcq.comp_handler(&cq->ibcq, cq->ibcq.cq_context);
-	return 0;
 }

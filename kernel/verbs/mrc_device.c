@@ -7,117 +7,14 @@
 #include <linux/mutex.h>
 #include <rdma/ib_cache.h>
 
+#include "ctl/mrc_ctl.h"
+#include "verbs/mrc_verbs.h"
 #include "engine/mrc_dev.h"
 #include "core/mrc_link_params.h"
 #include "net/mrc_net.h"
 
 /* Serialises newlink so the duplicate checks and registration are atomic. */
 static DEFINE_MUTEX(mrc_link_mutex);
-
-/*
- * Registered devices, for netlink dumps. A device leaves the list in
- * dealloc_driver, so holding the lock keeps every listed device alive.
- */
-static DEFINE_MUTEX(mrc_dev_list_lock);
-static LIST_HEAD(mrc_dev_list);
-
-/**
- * mrc_dev_list_add() - make a newly enabled device visible to dumps
- * @mdev: the device
- */
-void mrc_dev_list_add(struct mrc_dev *mdev)
-{
-	mutex_lock(&mrc_dev_list_lock);
-	list_add_tail(&mdev->list, &mrc_dev_list);
-	mutex_unlock(&mrc_dev_list_lock);
-}
-
-/**
- * mrc_dev_list_del() - hide a device from dumps; safe if never added
- * @mdev: the device
- */
-void mrc_dev_list_del(struct mrc_dev *mdev)
-{
-	mutex_lock(&mrc_dev_list_lock);
-	list_del_init(&mdev->list);
-	mutex_unlock(&mrc_dev_list_lock);
-}
-
-/**
- * mrc_dev_for_each() - call @fn for each device whose netdev is in @net
- * @net: namespace filter
- * @pos: in: how many matching devices to skip; out: how many were visited
- * @fn: callback; a non-zero return stops the walk and is returned
- * @arg: passed to @fn
- *
- * Return: 0 after a full walk, else what @fn returned.
- */
-int mrc_dev_for_each(struct net *net, long *pos,
-		     int (*fn)(struct mrc_dev *mdev, void *arg), void *arg)
-{
-	struct mrc_dev *mdev;
-	long idx = 0;
-	int ret = 0;
-
-	mutex_lock(&mrc_dev_list_lock);
-	list_for_each_entry(mdev, &mrc_dev_list, list) {
-		if (!net_eq(dev_net(mdev->ndev), net))
-			continue;
-		if (idx++ < *pos)
-			continue;
-		ret = fn(mdev, arg);
-		if (ret) {
-			idx--;
-			break;
-		}
-	}
-	mutex_unlock(&mrc_dev_list_lock);
-	*pos = idx;
-	return ret;
-}
-
-/**
- * mrc_dev_get_by_name() - find an MRC device by its RDMA device name
- * @name: the name
- *
- * Return: the device with a reference held (drop it with ib_device_put()),
- * or NULL when no MRC device has that name.
- */
-struct mrc_dev *mrc_dev_get_by_name(const char *name)
-{
-	struct ib_device *ibdev;
-
-	ibdev = ib_device_get_by_name(name, (enum rdma_driver_id)MRC_DRIVER_ID);
-	return ibdev ? to_mrc_dev(ibdev) : NULL;
-}
-
-/**
- * mrc_dev_get_by_netdev() - find the MRC device bound to a netdev
- * @ndev: the netdev
- *
- * Return: the device with a reference held (drop it with ib_device_put()),
- * or NULL.
- */
-struct mrc_dev *mrc_dev_get_by_netdev(struct net_device *ndev)
-{
-	struct ib_device *ibdev;
-
-	ibdev = ib_device_get_by_netdev(ndev, (enum rdma_driver_id)MRC_DRIVER_ID);
-	return ibdev ? to_mrc_dev(ibdev) : NULL;
-}
-
-/**
- * mrc_dev_port_active() - whether the device's netdev can carry traffic
- * @mdev: the device
- *
- * Return: true when the port should be reported ACTIVE.
- */
-bool mrc_dev_port_active(struct mrc_dev *mdev)
-{
-	return mrc_port_state_from_netdev(netif_running(mdev->ndev),
-					  netif_oper_up(mdev->ndev)) ==
-	       MRC_PORT_ACTIVE;
-}
 
 /**
  * mrc_port_update() - report a netdev state change as an IB port event
@@ -128,7 +25,7 @@ bool mrc_dev_port_active(struct mrc_dev *mdev)
  */
 void mrc_port_update(struct mrc_dev *mdev)
 {
-	bool active = mrc_dev_port_active(mdev);
+	bool active = mrc_net_port_active(mdev->ndev);
 	struct ib_event ev = {
 		.device = &mdev->ib_dev,
 		.element.port_num = MRC_PORT_NUM,
@@ -139,6 +36,38 @@ void mrc_port_update(struct mrc_dev *mdev)
 	mdev->port_active = active;
 	ev.event = active ? IB_EVENT_PORT_ACTIVE : IB_EVENT_PORT_ERR;
 	ib_dispatch_event(&ev);
+}
+
+/**
+ * mrc_dev_netdev_event() - net/'s netdev notifier, for MRC devices
+ * @ndev: the netdev the event is about
+ * @event: NETDEV_*
+ *
+ * Called under RTNL for every netdev; acts only on those carrying an MRC
+ * device.
+ */
+void mrc_dev_netdev_event(struct net_device *ndev, unsigned long event)
+{
+	struct mrc_dev *mdev = mrc_dev_get_by_netdev(ndev);
+
+	if (!mdev)
+		return;
+
+	switch (event) {
+	case NETDEV_UNREGISTER:
+		/* The core may take RTNL while unregistering: defer it. */
+		ib_unregister_device_queued(&mdev->ib_dev);
+		break;
+	case NETDEV_UP:
+	case NETDEV_DOWN:
+	case NETDEV_CHANGE:
+	case NETDEV_CHANGEMTU:
+		mrc_port_update(mdev);
+		break;
+	default:
+		break;
+	}
+	ib_device_put(&mdev->ib_dev);
 }
 
 static int mrc_check_netdev(struct net_device *ndev)

@@ -7,6 +7,8 @@
 #include <net/genetlink.h>
 #include <rdma/rdma_netlink.h>
 
+#include "ctl/mrc_ctl.h"
+#include "verbs/mrc_verbs.h"
 #include "engine/mrc_dev.h"
 #include "core/mrc_ev.h"
 #include "net/mrc_net.h"
@@ -78,24 +80,23 @@ static struct rdma_link_ops mrc_link_ops = {
 	.newlink = mrc_newlink,
 };
 
-/*
- * The requester's work items (timeouts, backpressure released, errors).
- * High priority: a user polling its CQ in a loop would otherwise share
- * the CPU evenly with the worker that feeds it.
- */
-struct workqueue_struct *mrc_wq;
+/* How net/ hands up received packets and netdev events. */
+static const struct mrc_net_handlers mrc_net_handlers = {
+	.rx = mrc_rx_skb,
+	.netdev_event = mrc_dev_netdev_event,
+};
 
 static int __init mrc_init(void)
 {
 	int err;
 
-	mrc_wq = alloc_workqueue("mrc", WQ_UNBOUND | WQ_HIGHPRI, 0);
-	if (!mrc_wq)
-		return -ENOMEM;
-
-	err = mrc_net_init();
+	err = mrc_engine_init();
 	if (err)
-		goto err_wq;
+		return err;
+
+	err = mrc_net_init(&mrc_net_handlers);
+	if (err)
+		goto err_engine;
 
 	err = mrc_genl_init();
 	if (err)
@@ -107,8 +108,8 @@ static int __init mrc_init(void)
 
 err_net:
 	mrc_net_exit();
-err_wq:
-	destroy_workqueue(mrc_wq);
+err_engine:
+	mrc_engine_exit();
 	return err;
 }
 
@@ -119,7 +120,7 @@ static void __exit mrc_exit(void)
 	mrc_genl_exit();
 	mrc_net_exit();
 	mrc_tx_acct_wait_idle();
-	destroy_workqueue(mrc_wq);
+	mrc_engine_exit();
 	pr_info("%s: unloaded\n", MRC_DRV_NAME);
 }
 

@@ -8,6 +8,7 @@
 #include <rdma/ib_addr.h>
 #include <rdma/ib_cache.h>
 
+#include "verbs/mrc_verbs.h"
 #include "core/mrc_link_params.h"
 #include "engine/mrc_qp.h"
 #include "engine/mrc_tx_acct.h"
@@ -268,35 +269,6 @@ err_free:
 	mrc_qp_free(qp);
 	mrc_res_put(mdev, MRC_RES_QP);
 	return err;
-}
-
-/**
- * mrc_qp_get() - look up a QP for the receive path
- * @mdev: the device
- * @qpn: destination QPN from a packet, untrusted
- *
- * Return: the QP with a reference (mrc_qp_put() it), or NULL.
- */
-struct mrc_qp *mrc_qp_get(struct mrc_dev *mdev, u32 qpn)
-{
-	struct mrc_qp *qp;
-
-	rcu_read_lock();
-	qp = xa_load(&mdev->qp_xa, qpn);
-	if (qp && !refcount_inc_not_zero(&qp->ref))
-		qp = NULL;
-	rcu_read_unlock();
-	return qp;
-}
-
-/**
- * mrc_qp_put() - drop a reference from mrc_qp_get()
- * @qp: the QP
- */
-void mrc_qp_put(struct mrc_qp *qp)
-{
-	if (refcount_dec_and_test(&qp->ref))
-		complete(&qp->done);
 }
 
 /**

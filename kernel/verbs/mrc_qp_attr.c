@@ -6,6 +6,7 @@
 #include <rdma/ib_addr.h>
 #include <rdma/ib_cache.h>
 
+#include "verbs/mrc_verbs.h"
 #include "core/mrc_link_params.h"
 #include "engine/mrc_qp.h"
 
@@ -271,28 +272,6 @@ int mrc_query_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	init->cap = attr->cap;
 	init->sq_sig_type = qp->sig_all ? IB_SIGNAL_ALL_WR : IB_SIGNAL_REQ_WR;
 	return 0;
-}
-
-/**
- * mrc_qp_error_locked() - move the QP to the error state
- * @qp: the QP, with @qp->lock held
- *
- * The requester work flushes outstanding work requests.
- */
-void mrc_qp_error_locked(struct mrc_qp *qp)
-{
-	struct ib_event ev = {
-		.device = qp->ibqp.device,
-		.element.qp = &qp->ibqp,
-		.event = IB_EVENT_QP_FATAL,
-	};
-
-	if (qp->state == IB_QPS_ERR || qp->state == IB_QPS_RESET)
-		return;
-	qp->state = IB_QPS_ERR;
-	if (qp->ibqp.event_handler)
-		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
-	mrc_req_kick(qp);
 }
 
 /**

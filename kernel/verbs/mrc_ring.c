@@ -7,6 +7,7 @@
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 
+#include "verbs/mrc_verbs.h"
 #include "engine/mrc_ring.h"
 
 /**

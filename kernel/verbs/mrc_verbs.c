@@ -7,6 +7,8 @@
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
 
+#include "ctl/mrc_ctl.h"
+#include "verbs/mrc_verbs.h"
 #include "engine/mrc_dev.h"
 #include "engine/mrc_obj.h"
 #include "engine/mrc_qp.h"
@@ -60,7 +62,7 @@ static int mrc_query_port(struct ib_device *ibdev, u32 port_num,
 {
 	struct mrc_dev *mdev = to_mrc_dev(ibdev);
 	unsigned int mtu = mrc_payload_mtu(READ_ONCE(mdev->ndev->mtu));
-	bool up = mrc_dev_port_active(mdev);
+	bool up = mrc_net_port_active(mdev->ndev);
 
 	/* The core zeroes @attr and validates @port_num before calling. */
 	attr->state = up ? IB_PORT_ACTIVE : IB_PORT_DOWN;
@@ -267,7 +269,7 @@ static int mrc_enable_driver(struct ib_device *ibdev)
 {
 	struct mrc_dev *mdev = to_mrc_dev(ibdev);
 
-	mdev->port_active = mrc_dev_port_active(mdev);
+	mdev->port_active = mrc_net_port_active(mdev->ndev);
 	mrc_dev_list_add(mdev);
 	dev_info(&ibdev->dev, "added on %s, UDP port %u\n",
 		 netdev_name(mdev->ndev), mdev->udp_port);

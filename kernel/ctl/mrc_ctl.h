@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * The control layer: generic netlink, the device list it names devices
+ * from, and the counters' report to the RDMA core. Only verbs/ (above)
+ * includes this header.
+ */
+#ifndef MRC_CTL_H
+#define MRC_CTL_H
+
+#include "engine/mrc_dev.h"
+
+/* mrc_genl.c */
+int mrc_genl_init(void);
+void mrc_genl_exit(void);
+
+/* mrc_dev_list.c */
+void mrc_dev_list_add(struct mrc_dev *mdev);
+void mrc_dev_list_del(struct mrc_dev *mdev);
+int mrc_dev_for_each(struct net *net, long *pos,
+		     int (*fn)(struct mrc_dev *mdev, void *arg), void *arg);
+struct mrc_dev *mrc_dev_get_by_name(const char *name);
+
+/* mrc_stats.c */
+struct rdma_hw_stats *mrc_alloc_hw_port_stats(struct ib_device *ibdev,
+					      u32 port_num);
+int mrc_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
+		     u32 port, int index);
+
+#endif /* MRC_CTL_H */

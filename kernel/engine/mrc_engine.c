@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * What the layers above, and every part of the engine, use to reach a QP:
+ * the requester's workqueue and kick, the receive path's QP lookup, and
+ * the move to the error state. It calls nothing else in the engine, so
+ * any engine file may use it without making a loop.
+ */
+#include "engine/mrc_qp.h"
+
+/*
+ * The requester's work items (timeouts, backpressure released, errors).
+ * High priority: a user polling its CQ in a loop would otherwise share
+ * the CPU evenly with the worker that feeds it.
+ */
+static struct workqueue_struct *mrc_wq;
+
+/**
+ * mrc_req_kick() - have the requester look at the QP soon
+ * @qp: the QP
+ */
+void mrc_req_kick(struct mrc_qp *qp)
+{
+	queue_work(mrc_wq, &qp->req_work);
+}
+
+/**
+ * mrc_qp_get() - look up a QP for the receive path
+ * @mdev: the device
+ * @qpn: destination QPN from a packet, untrusted
+ *
+ * Return: the QP with a reference (mrc_qp_put() it), or NULL.
+ */
+struct mrc_qp *mrc_qp_get(struct mrc_dev *mdev, u32 qpn)
+{
+	struct mrc_qp *qp;
+
+	rcu_read_lock();
+	qp = xa_load(&mdev->qp_xa, qpn);
+	if (qp && !refcount_inc_not_zero(&qp->ref))
+		qp = NULL;
+	rcu_read_unlock();
+	return qp;
+}
+
+/**
+ * mrc_qp_put() - drop a reference from mrc_qp_get()
+ * @qp: the QP
+ */
+void mrc_qp_put(struct mrc_qp *qp)
+{
+	if (refcount_dec_and_test(&qp->ref))
+		complete(&qp->done);
+}
+
+/**
+ * mrc_qp_error_locked() - move the QP to the error state
+ * @qp: the QP, with @qp->lock held
+ *
+ * The requester work flushes outstanding work requests.
+ */
+void mrc_qp_error_locked(struct mrc_qp *qp)
+{
+	struct ib_event ev = {
+		.device = qp->ibqp.device,
+		.element.qp = &qp->ibqp,
+		.event = IB_EVENT_QP_FATAL,
+	};
+
+	if (qp->state == IB_QPS_ERR || qp->state == IB_QPS_RESET)
+		return;
+	qp->state = IB_QPS_ERR;
+	if (qp->ibqp.event_handler)
+		qp->ibqp.event_handler(&ev, qp->ibqp.qp_context);
+	mrc_req_kick(qp);
+}
+
+/**
+ * mrc_engine_init() - create what the engine needs before any device
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int mrc_engine_init(void)
+{
+	mrc_wq = alloc_workqueue("mrc", WQ_UNBOUND | WQ_HIGHPRI, 0);
+	return mrc_wq ? 0 : -ENOMEM;
+}
+
+/**
+ * mrc_engine_exit() - undo mrc_engine_init() once no QP is left
+ */
+void mrc_engine_exit(void)
+{
+	destroy_workqueue(mrc_wq);
+}

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Registered memory on the data path: key lookup with access and bounds
+ * checks, byte-granular copies in and out of an MR, remote atomics, and
+ * gathering a send WQE's scatter list. Registration is verbs/mrc_mr.c.
+ */
+#include <linux/highmem.h>
+
+#include "engine/mrc_obj.h"
+#include "engine/mrc_qp.h"
+
+/**
+ * mrc_mr_get() - look up a key and check it allows an access
+ * @mdev: the device
+ * @key: L_Key or R_Key, untrusted
+ * @pd: the PD the accessing QP belongs to
+ * @access: IB_ACCESS_* bits the access needs (0 for a local read)
+ * @iova: first byte accessed, untrusted
+ * @len: bytes accessed, untrusted
+ * @status: set to IB_WC_LOC_PROT_ERR or IB_WC_REM_ACCESS_ERR on failure
+ *          according to whether @access is remote
+ *
+ * Return: the MR with a reference held (mrc_mr_put() it), or NULL.
+ */
+struct mrc_mr *mrc_mr_get(struct mrc_dev *mdev, u32 key, struct ib_pd *pd,
+			  int access, u64 iova, u64 len, int *status)
+{
+	const int remote = IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ |
+			   IB_ACCESS_REMOTE_ATOMIC;
+	struct mrc_mr *mr;
+
+	*status = (access & remote) ? IB_WC_REM_ACCESS_ERR : IB_WC_LOC_PROT_ERR;
+
+	rcu_read_lock();
+	mr = xa_load(&mdev->mr_xa, key >> MRC_KEY_INDEX_SHIFT);
+	if (!mr || mr->ibmr.lkey != key || mr->ibmr.pd != pd ||
+	    (mr->access & access) != access ||
+	    !refcount_inc_not_zero(&mr->ref))
+		mr = NULL;
+	rcu_read_unlock();
+	if (!mr)
+		return NULL;
+
+	if (mr->umem && (iova < mr->iova || len > mr->length ||
+			 iova - mr->iova > mr->length - len)) {
+		mrc_mr_put(mr);
+		return NULL;
+	}
+	return mr;
+}
+
+/**
+ * mrc_mr_put() - drop a reference from mrc_mr_get()
+ * @mr: the MR
+ */
+void mrc_mr_put(struct mrc_mr *mr)
+{
+	if (refcount_dec_and_test(&mr->ref))
+		complete(&mr->done);
+}
+
+/**
+ * mrc_mr_copy() - copy between a kernel buffer and registered memory
+ * @mr: the MR, checked by mrc_mr_get() for this range
+ * @iova: first byte in the MR
+ * @buf: kernel buffer
+ * @len: bytes
+ * @to_mr: direction; true copies @buf into the MR
+ *
+ * Return: 0, or -EFAULT if the range is not inside the MR.
+ */
+int mrc_mr_copy(struct mrc_mr *mr, u64 iova, void *buf, u32 len, bool to_mr)
+{
+	u64 pos;
+
+	if (!mr->umem) {
+		void *kva = (void *)(uintptr_t)iova;
+
+		if (to_mr)
+			memcpy(kva, buf, len);
+		else
+			memcpy(buf, kva, len);
+		return 0;
+	}
+
+	pos = iova - mr->iova + ib_umem_offset(mr->umem);
+	while (len) {
+		unsigned long idx = pos >> PAGE_SHIFT;
+		u32 off = offset_in_page(pos);
+		u32 n = min_t(u32, len, PAGE_SIZE - off);
+		void *kaddr;
+
+		if (idx >= mr->npages)
+			return -EFAULT;
+		kaddr = kmap_local_page(mr->pages[idx]);
+		if (to_mr)
+			memcpy(kaddr + off, buf, n);
+		else
+			memcpy(buf, kaddr + off, n);
+		kunmap_local(kaddr);
+		buf += n;
+		pos += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/**
+ * mrc_mr_atomic() - perform a remote atomic on registered memory
+ * @mr: the MR, checked for 8 bytes at @iova
+ * @iova: 8-byte aligned address
+ * @cmp_swp: compare-and-swap, else fetch-and-add
+ * @compare: value compared for compare-and-swap
+ * @swap_add: value swapped in or added
+ * @orig: value found at @iova before the operation
+ *
+ * Return: 0 or -EINVAL for a misaligned address.
+ */
+int mrc_mr_atomic(struct mrc_mr *mr, u64 iova, bool cmp_swp, u64 compare,
+		  u64 swap_add, u64 *orig)
+{
+	struct mrc_dev *mdev = to_mrc_dev(mr->ibmr.device);
+	u64 val;
+	int err;
+
+	if (iova & 7)
+		return -EINVAL;
+	spin_lock_bh(&mdev->atomic_lock);
+	err = mrc_mr_copy(mr, iova, &val, sizeof(val), false);
+	if (!err) {
+		*orig = val;
+		if (cmp_swp)
+			val = val == compare ? swap_add : val;
+		else
+			val += swap_add;
+		err = mrc_mr_copy(mr, iova, &val, sizeof(val), true);
+	}
+	spin_unlock_bh(&mdev->atomic_lock);
+	return err;
+}
+
+/*
+ * Gather @len bytes at @offset of the WQE's local buffer into @dst, or
+ * scatter @src there (READ/ATOMIC responses). Every SGE is checked
+ * against its MR for the bytes touched.
+ */
+int mrc_swqe_copy(struct mrc_qp *qp, struct mrc_swqe *w, u32 offset,
+		  void *buf, u32 len, bool to_sge)
+{
+	int access = to_sge ? IB_ACCESS_LOCAL_WRITE : 0;
+	u32 i;
+
+	if (w->inline_data) {
+		memcpy(buf, w->inline_data + offset, len);
+		return IB_WC_SUCCESS;
+	}
+	for (i = 0; i < w->wqe.num_sge && len; i++) {
+		const struct mrc_sge *sge = &w->sge[i];
+		struct mrc_mr *mr;
+		u32 n;
+		int status;
+
+		if (offset >= sge->length) {
+			offset -= sge->length;
+			continue;
+		}
+		n = min(len, sge->length - offset);
+		mr = mrc_mr_get(qp->mdev, sge->lkey, qp->ibqp.pd, access,
+				sge->addr + offset, n, &status);
+		if (!mr)
+			return status;
+		mrc_mr_copy(mr, sge->addr + offset, buf, n, to_sge);
+		mrc_mr_put(mr);
+		buf += n;
+		len -= n;
+		offset = 0;
+	}
+	return len ? IB_WC_LOC_LEN_ERR : IB_WC_SUCCESS;
+}
