@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Delayed acknowledgments for ping-pong traffic: see mrc_dack.h.
+ * Acknowledgments: what an ACK, SACK or NACK says, sending one, and
+ * holding ACKs back for ping-pong traffic (see mrc_dack.h). The responder
+ * and the requester call it; it calls only the transmit path.
  */
 #include <linux/jiffies.h>
 
@@ -117,7 +119,7 @@ void mrc_dack_attach(struct mrc_qp *qp, struct mrc_pkt *pkt)
 	    MRC_TRANSPORT_HDR_MAX + qp->mtu)
 		return;
 	mrc_dack_req(&qp->dack, &req);
-	mrc_resp_fill_aeth(qp, &req, MRC_SYN_ACK, pkt);
+	mrc_ack_fill_aeth(qp, &req, MRC_SYN_ACK, pkt);
 	pkt->flags |= MRC_FLAG_ACK;
 	mrc_stats_inc(&qp->mdev->stats, MRC_STAT_SENT_ACKS_CARRIED);
 }
@@ -136,7 +138,7 @@ void mrc_dack_send(struct mrc_qp *qp)
 	if (!mrc_qp_receives(qp))
 		return;
 	mrc_dack_req(&qp->dack, &req);
-	mrc_resp_send_ack(qp, &req, MRC_SYN_ACK);
+	mrc_ack_send(qp, &req, MRC_SYN_ACK);
 }
 
 /**
@@ -175,7 +177,7 @@ void mrc_dack_send_final(struct mrc_qp *qp)
 	mrc_dack_req(&qp->dack, &req);
 	/* An old request's echo would be no RTT sample. */
 	req.timestamp = 0;
-	mrc_resp_send_ack(qp, &req, MRC_SYN_ACK);
+	mrc_ack_send(qp, &req, MRC_SYN_ACK);
 }
 
 /**
@@ -221,4 +223,71 @@ unsigned long mrc_dack_rto_slack(struct mrc_qp *qp)
 	if (d->pingpong)
 		return 1;
 	return d->carried_seen && time_before(jiffies, d->carried_jiffies + HZ);
+}
+
+/**
+ * mrc_ack_fill_aeth() - acknowledge, in @pkt's AETH, what has arrived
+ * @qp: the QP, with @qp->lock held
+ * @req: the request answered: its EV, sequence and timestamp are echoed
+ * @syndrome: MRC_SYN_ACK or a NACK code
+ * @pkt: the ACK, NACK or request (MRC_FLAG_ACK) that will carry it
+ *
+ * The caller sends @pkt: the count of packets and CE marks since the last
+ * ACK starts again, and a held ACK (mrc_dack.h) is no longer needed.
+ */
+void mrc_ack_fill_aeth(struct mrc_qp *qp, const struct mrc_pkt *req,
+		       u8 syndrome, struct mrc_pkt *pkt)
+{
+	pkt->aeth.cum_psn = mrc_rxwin_cum_psn(&qp->rxwin);
+	pkt->aeth.ev = req->ev;
+	pkt->aeth.syndrome = syndrome;
+	/* An RNR NACK carries our RNR timer where the MSN would be. */
+	if (syndrome == MRC_SYN_RNR)
+		pkt->aeth.rnr_timer = qp->min_rnr_timer;
+	else
+		pkt->aeth.msn = qp->rsn_complete;
+	pkt->aeth.ce_count = min_t(u32, qp->ce_count, 255);
+	pkt->aeth.ev_seq = req->ev_seq;
+	/*
+	 * No RTT sample from retransmissions (Karn), but an RNR NACK always
+	 * echoes: the requester tells a late one by it (mrc_rnr.h).
+	 */
+	pkt->aeth.timestamp = (req->flags & MRC_FLAG_RETX) &&
+			      syndrome != MRC_SYN_RNR ? 0 : req->timestamp;
+	pkt->aeth.window = mrc_rxwin_size(&qp->rxwin) -
+			   mrc_rxwin_held(&qp->rxwin);
+	qp->unacked = 0;
+	qp->ce_count = 0;
+	qp->dack.pending = false;
+}
+
+/**
+ * mrc_ack_send() - queue an ACK, SACK or NACK
+ * @qp: the QP, with @qp->lock held; the caller flushes its queue
+ * @req: the request answered
+ * @syndrome: MRC_SYN_ACK (a SACK while PSNs are held) or a NACK code
+ */
+void mrc_ack_send(struct mrc_qp *qp, const struct mrc_pkt *req, u8 syndrome)
+{
+	struct mrc_pkt pkt = {};
+	struct sk_buff *skb;
+	void *payload;
+
+	pkt.opcode = syndrome ? MRC_OP_NACK : MRC_OP_ACK;
+	pkt.psn = req->psn;
+	pkt.timestamp = mrc_now_ts();
+	mrc_ack_fill_aeth(qp, req, syndrome, &pkt);
+	if (!syndrome && mrc_rxwin_held(&qp->rxwin)) {
+		pkt.opcode = MRC_OP_SACK;
+		pkt.sack.nwords = mrc_rxwin_fill_sack(&qp->rxwin,
+						      &pkt.sack.base_psn,
+						      MRC_SACK_MAX_WORDS,
+						      pkt.sack.bitmap);
+	}
+	mrc_dack_note_answered(qp, req);
+	skb = mrc_tx_alloc(qp, &pkt, &payload);
+	if (!skb)
+		return;
+	/* Answers go back on the EV the request came by (see multipath.rst). */
+	mrc_tx_queue_sport(qp, skb, req->rx_sport);
 }

@@ -12,6 +12,7 @@
 #include <linux/skbuff.h>
 
 #include "core/mrc_atomic_cache.h"
+#include "core/mrc_clock.h"
 #include "engine/mrc_obj.h"
 #include "core/mrc_rnr.h"
 #include "core/mrc_rto.h"
@@ -303,6 +304,13 @@ void mrc_ud_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	       const struct in6_addr *saddr);
 int mrc_ud_gsi_alloc(struct mrc_qp *qp);
 
+/* A READ or an atomic: a request its response completes. */
+static inline bool mrc_op_is_read_atomic(u32 opcode)
+{
+	return opcode == IB_WR_RDMA_READ || opcode == IB_WR_ATOMIC_CMP_AND_SWP ||
+	       opcode == IB_WR_ATOMIC_FETCH_AND_ADD;
+}
+
 /* mrc_mem.c */
 int mrc_swqe_copy(struct mrc_qp *qp, struct mrc_swqe *w, u32 offset,
 		  void *buf, u32 len, bool to_sge);
@@ -316,8 +324,6 @@ void mrc_qp_error_locked(struct mrc_qp *qp);
 void mrc_req_kick(struct mrc_qp *qp);
 
 /* mrc_req.c: requester */
-u32 mrc_now_ts(void);
-bool mrc_op_is_read_atomic(u32 opcode);
 struct mrc_swqe *mrc_req_wqe_of(struct mrc_qp *qp, u32 psn);
 void mrc_req_complete(struct mrc_qp *qp);
 void mrc_req_arm_rto(struct mrc_qp *qp, bool restart);
@@ -355,10 +361,6 @@ bool mrc_comp_rx_carried(struct mrc_qp *qp, const struct mrc_pkt *req);
 void mrc_resp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		 const void *payload, bool ce);
 void mrc_resp_flush(struct mrc_qp *qp);
-void mrc_resp_fill_aeth(struct mrc_qp *qp, const struct mrc_pkt *req,
-			u8 syndrome, struct mrc_pkt *pkt);
-void mrc_resp_send_ack(struct mrc_qp *qp, const struct mrc_pkt *req,
-		       u8 syndrome);
 
 /* mrc_tx.c */
 struct sk_buff *mrc_tx_alloc(struct mrc_qp *qp, struct mrc_pkt *pkt,

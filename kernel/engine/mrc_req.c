@@ -15,18 +15,6 @@
  */
 #define MRC_READ_CHUNK	16
 
-/* Current time in wire timestamp units (1.024 us). */
-u32 mrc_now_ts(void)
-{
-	return (u32)(ktime_get_ns() >> 10);
-}
-
-bool mrc_op_is_read_atomic(u32 opcode)
-{
-	return opcode == IB_WR_RDMA_READ || opcode == IB_WR_ATOMIC_CMP_AND_SWP ||
-	       opcode == IB_WR_ATOMIC_FETCH_AND_ADD;
-}
-
 static bool mrc_op_consumes_rwqe(u32 opcode)
 {
 	return opcode == IB_WR_SEND || opcode == IB_WR_SEND_WITH_IMM ||
@@ -264,7 +252,7 @@ static int mrc_req_send_data(struct mrc_qp *qp, struct mrc_swqe *w, u32 k,
 	if (!skb)
 		return -ENOMEM;
 	status = mrc_swqe_copy(qp, w, pkt.dph.offset, payload, pkt.payload_len,
-			      false);
+			       false);
 	if (status != IB_WC_SUCCESS) {
 		kfree_skb(skb);
 		w->status = status;
@@ -434,7 +422,7 @@ static int mrc_req_send_gso(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
 			break;
 		}
 		status = mrc_swqe_copy(qp, w, pkt.dph.offset, payload,
-				      pkt.payload_len, false);
+				       pkt.payload_len, false);
 		if (status != IB_WC_SUCCESS) {
 			w->status = status;
 			err = -EFAULT;

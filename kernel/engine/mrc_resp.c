@@ -23,74 +23,6 @@ static_assert(MRC_MAX_RD_ATOMIC <= MRC_ATOMIC_CACHE_SIZE);
 #define MRC_DUP_READ_BURST	MRC_QP_WINDOW
 #define MRC_DUP_READ_COST_TS	8
 
-/**
- * mrc_resp_fill_aeth() - acknowledge, in @pkt's AETH, what has arrived
- * @qp: the QP, with @qp->lock held
- * @req: the request answered: its EV, sequence and timestamp are echoed
- * @syndrome: MRC_SYN_ACK or a NACK code
- * @pkt: the ACK, NACK or request (MRC_FLAG_ACK) that will carry it
- *
- * The caller sends @pkt: the count of packets and CE marks since the last
- * ACK starts again, and a held ACK (mrc_dack.h) is no longer needed.
- */
-void mrc_resp_fill_aeth(struct mrc_qp *qp, const struct mrc_pkt *req,
-			u8 syndrome, struct mrc_pkt *pkt)
-{
-	pkt->aeth.cum_psn = mrc_rxwin_cum_psn(&qp->rxwin);
-	pkt->aeth.ev = req->ev;
-	pkt->aeth.syndrome = syndrome;
-	/* An RNR NACK carries our RNR timer where the MSN would be. */
-	if (syndrome == MRC_SYN_RNR)
-		pkt->aeth.rnr_timer = qp->min_rnr_timer;
-	else
-		pkt->aeth.msn = qp->rsn_complete;
-	pkt->aeth.ce_count = min_t(u32, qp->ce_count, 255);
-	pkt->aeth.ev_seq = req->ev_seq;
-	/*
-	 * No RTT sample from retransmissions (Karn), but an RNR NACK always
-	 * echoes: the requester tells a late one by it (mrc_rnr.h).
-	 */
-	pkt->aeth.timestamp = (req->flags & MRC_FLAG_RETX) &&
-			      syndrome != MRC_SYN_RNR ? 0 : req->timestamp;
-	pkt->aeth.window = mrc_rxwin_size(&qp->rxwin) -
-			   mrc_rxwin_held(&qp->rxwin);
-	qp->unacked = 0;
-	qp->ce_count = 0;
-	qp->dack.pending = false;
-}
-
-/**
- * mrc_resp_send_ack() - queue an ACK, SACK or NACK
- * @qp: the QP, with @qp->lock held; the caller flushes its queue
- * @req: the request answered
- * @syndrome: MRC_SYN_ACK (a SACK while PSNs are held) or a NACK code
- */
-void mrc_resp_send_ack(struct mrc_qp *qp, const struct mrc_pkt *req,
-		       u8 syndrome)
-{
-	struct mrc_pkt pkt = {};
-	struct sk_buff *skb;
-	void *payload;
-
-	pkt.opcode = syndrome ? MRC_OP_NACK : MRC_OP_ACK;
-	pkt.psn = req->psn;
-	pkt.timestamp = mrc_now_ts();
-	mrc_resp_fill_aeth(qp, req, syndrome, &pkt);
-	if (!syndrome && mrc_rxwin_held(&qp->rxwin)) {
-		pkt.opcode = MRC_OP_SACK;
-		pkt.sack.nwords = mrc_rxwin_fill_sack(&qp->rxwin,
-						      &pkt.sack.base_psn,
-						      MRC_SACK_MAX_WORDS,
-						      pkt.sack.bitmap);
-	}
-	mrc_dack_note_answered(qp, req);
-	skb = mrc_tx_alloc(qp, &pkt, &payload);
-	if (!skb)
-		return;
-	/* Answers go back on the EV the request came by (see multipath.rst). */
-	mrc_tx_queue_sport(qp, skb, req->rx_sport);
-}
-
 /* Scatter @len bytes of @src at @offset of a receive WQE's buffers. */
 static int mrc_resp_scatter(struct mrc_qp *qp, const struct mrc_sge *sge,
 			    u32 num_sge, u32 offset, const void *src, u32 len)
@@ -558,7 +490,7 @@ void mrc_resp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		else if (pkt->opcode == MRC_OP_CMP_SWP ||
 			 pkt->opcode == MRC_OP_FETCH_ADD)
 			mrc_resp_atomic(qp, pkt, true);
-		mrc_resp_send_ack(qp, pkt, 0);
+		mrc_ack_send(qp, pkt, 0);
 		goto out;
 	}
 	/*
@@ -567,7 +499,7 @@ void mrc_resp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	 */
 	if (pkt->flags & MRC_FLAG_TRIM) {
 		mrc_stats_inc(stats, MRC_STAT_RCVD_TRIMMED);
-		mrc_resp_send_ack(qp, pkt, MRC_SYN_TRIMMED);
+		mrc_ack_send(qp, pkt, MRC_SYN_TRIMMED);
 		goto out;
 	}
 	/* Nothing after an RNR'd message runs before it (mrc_rnr.h). */
@@ -584,7 +516,7 @@ void mrc_resp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	if (syn) {
 		pr_debug("mrc: qp %u nack %u for %s psn %u\n", qp->ibqp.qp_num,
 			 syn, mrc_wire_opcode_name(pkt->opcode), pkt->psn);
-		mrc_resp_send_ack(qp, pkt, syn);
+		mrc_ack_send(qp, pkt, syn);
 		if (syn == MRC_SYN_RNR)
 			mrc_rnr_gate_close(&qp->rnr_gate, pkt->psn);
 		else
@@ -609,7 +541,7 @@ void mrc_resp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	if (!ack_now && (pkt->flags & MRC_FLAG_AR))
 		ack_now = !mrc_dack_hold(qp, pkt);
 	if (ack_now)
-		mrc_resp_send_ack(qp, pkt, 0);
+		mrc_ack_send(qp, pkt, 0);
 out:
 	spin_unlock(&qp->lock);
 }

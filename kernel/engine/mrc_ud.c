@@ -253,7 +253,7 @@ void mrc_ud_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	status = mrc_swqe_copy(qp, &tmp, 0, (void *)grh, MRC_GRH_LEN, true);
 	if (status == IB_WC_SUCCESS)
 		status = mrc_swqe_copy(qp, &tmp, MRC_GRH_LEN, (void *)payload,
-				      pkt->payload_len, true);
+				       pkt->payload_len, true);
 	cqe.status = status;
 	mrc_cq_post(to_mrc_cq(qp->ibqp.recv_cq), &cqe, &qp->ibqp, false);
 	if (qp->gsi && status == IB_WC_SUCCESS)
