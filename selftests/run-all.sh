@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # Run every MRC test suite and end with one line: "N passed, N failed".
 #
-#   MRC_SUITES   suites to run (default "kunit style gtest fuzz vm")
+#   MRC_SUITES   suites to run (default "kunit style layers gtest fuzz vm")
 #   FUZZ_SECONDS time each fuzzing harness runs (default 20)
 #   MRC_VM_TESTS glob of VM tests to run (default "*")
 #
@@ -16,7 +16,7 @@ set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
-suites=${MRC_SUITES:-kunit style gtest fuzz vm}
+suites=${MRC_SUITES:-kunit style layers gtest fuzz vm}
 logdir=$top/build/test-logs
 mkdir -p "$logdir"
 
@@ -149,6 +149,21 @@ run_style() {
 	done
 }
 
+# Calls between the layers of kernel/ go down only, counted from the built
+# objects (selftests/layer-graph.py): one TAP point per rule.
+run_layers() {
+	local log=$logdir/layers.log
+	echo "== Kernel layers (calls from nm of the built objects) =="
+	python3 "$here/layer-graph.py" "$top/kernel" > "$log" 2>&1
+	local rc=$?
+	grep -E '^(not )?ok [0-9]+|^Bail out|^# (Calls between layers|  [a-z]+ +->)' "$log"
+	tap_count "$log" vm
+	if [ $rc -ne 0 ] && [ "$tap_failed" = 0 ]; then
+		echo "layers: run failed (rc $rc), see $log"
+		failed=$((failed + 1))
+	fi
+}
+
 # libFuzzer harnesses of the protocol core (fuzz/run-fuzz.sh): each one
 # passes when it ran its time without a crash, leak or sanitizer report.
 run_fuzz() {
@@ -193,6 +208,7 @@ for s in $suites; do
 	case $s in
 	kunit) run_kunit ;;
 	style) run_style ;;
+	layers) run_layers ;;
 	gtest) run_gtest ;;
 	fuzz) run_fuzz ;;
 	vm) run_vm ;;
