@@ -311,6 +311,12 @@ static inline bool mrc_op_is_read_atomic(u32 opcode)
 	       opcode == IB_WR_ATOMIC_FETCH_AND_ADD;
 }
 
+/* A READ or ATOMIC that was sent and still waits for its response. */
+static inline bool mrc_swqe_awaits_response(const struct mrc_swqe *w)
+{
+	return w->state != MRC_SWQE_DONE && mrc_op_is_read_atomic(w->wqe.opcode);
+}
+
 /* mrc_mem.c */
 int mrc_swqe_copy(struct mrc_qp *qp, struct mrc_swqe *w, u32 offset,
 		  void *buf, u32 len, bool to_sge);
@@ -324,14 +330,27 @@ void mrc_qp_error_locked(struct mrc_qp *qp);
 void mrc_req_kick(struct mrc_qp *qp);
 
 /* mrc_req.c: requester */
-struct mrc_swqe *mrc_req_wqe_of(struct mrc_qp *qp, u32 psn);
-void mrc_req_complete(struct mrc_qp *qp);
-void mrc_req_arm_rto(struct mrc_qp *qp, bool restart);
-int mrc_req_send_read(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,
-		      u32 npkts, bool retx);
 void mrc_req_work(struct work_struct *work);
 void mrc_req_run(struct mrc_qp *qp);
+
+/* mrc_req_send.c */
+struct mrc_swqe *mrc_req_wqe_of(struct mrc_qp *qp, u32 psn);
+int mrc_req_send_data(struct mrc_qp *qp, struct mrc_swqe *w, u32 k, bool retx);
+int mrc_req_send_read(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,
+		      u32 npkts, bool retx);
+int mrc_req_send_atomic(struct mrc_qp *qp, struct mrc_swqe *w, bool retx);
+void mrc_req_compute_pin(struct mrc_qp *qp);
+int mrc_req_transmit(struct mrc_qp *qp, u32 idx);
+
+/* mrc_req_retx.c */
+void mrc_req_arm_rto(struct mrc_qp *qp, bool restart);
+void mrc_req_retransmit(struct mrc_qp *qp);
 void mrc_rto_fire(struct timer_list *timer);
+
+/* mrc_req_complete.c */
+void mrc_req_complete(struct mrc_qp *qp);
+void mrc_req_flush_locked(struct mrc_qp *qp);
+void mrc_req_flush(struct mrc_qp *qp);
 
 /* mrc_mp.c: multipath glue between the EV table and the engine */
 void mrc_mp_pick_ev(struct mrc_qp *qp, struct mrc_pkt *pkt);
@@ -345,7 +364,6 @@ void mrc_mp_probe_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt);
 void mrc_mp_probe_reply_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt);
 enum hrtimer_restart mrc_mp_probe_fire(struct hrtimer *timer);
 int mrc_mp_fill_res_qp(struct sk_buff *msg, struct ib_qp *ibqp);
-void mrc_req_flush(struct mrc_qp *qp);
 
 /* mrc_req_rnr.c: receiver-not-ready waits */
 bool mrc_req_rnr_nack(struct mrc_qp *qp, const struct mrc_pkt *pkt);

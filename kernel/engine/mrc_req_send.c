@@ -1,0 +1,463 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Requester, sending: give a fetched WQE its PSNs, segment it into packets
+ * by path MTU and transmit what the send window, the congestion window and
+ * the local queue allow; build READ requests and atomics, first sent or
+ * again.
+ */
+#include "engine/mrc_qp.h"
+#include "engine/mrc_tx_acct.h"
+
+/*
+ * READ response PSNs requested at once. Responses travel on their
+ * request's EV, so smaller chunks spread a READ over more paths.
+ */
+#define MRC_READ_CHUNK	16
+
+/*
+ * Packets in one GSO run: at most a sixteenth of the congestion window,
+ * so that a window still spreads over 16 EVs or more. A run crosses its
+ * path as one burst; on slow paths, whose windows are small, runs shrink
+ * to single packets. (Runs of 16 on the bench's 10 Mbit/s paths queued
+ * 13 ms each, against a 16.8 ms RTO: timeouts and window cuts halved
+ * the multipath goodput.)
+ */
+#define MRC_GSO_RUNS_PER_WINDOW	16
+
+/**
+ * mrc_req_wqe_of() - the send WQE a PSN of ours belongs to
+ * @qp: the QP, with @qp->lock held
+ * @psn: a PSN the requester assigned
+ *
+ * Return: the WQE, or NULL when no WQE still in the SQ owns @psn (it
+ * completed, or @psn was never assigned).
+ */
+struct mrc_swqe *mrc_req_wqe_of(struct mrc_qp *qp, u32 psn)
+{
+	u32 idx = qp->psn_wqe[psn & (MRC_QP_WINDOW - 1)];
+	struct mrc_swqe *w;
+
+	if (idx - qp->sq.own >= qp->sq_send - qp->sq.own + 1 ||
+	    idx - qp->sq.own >= mrc_ring_num_slots(&qp->sq))
+		return NULL;
+	w = &qp->swqe[idx & qp->sq.mask];
+	if (!w->sent || psn - w->first_psn >= w->sent)
+		return NULL;
+	return w;
+}
+
+static u8 mrc_wire_opcode(u32 wr_opcode)
+{
+	switch (wr_opcode) {
+	case IB_WR_SEND:
+		return MRC_OP_SEND;
+	case IB_WR_SEND_WITH_IMM:
+		return MRC_OP_SEND_IMM;
+	case IB_WR_RDMA_WRITE:
+		return MRC_OP_WRITE;
+	case IB_WR_RDMA_WRITE_WITH_IMM:
+		return MRC_OP_WRITE_IMM;
+	case IB_WR_RDMA_READ:
+		return MRC_OP_READ_REQ;
+	case IB_WR_ATOMIC_CMP_AND_SWP:
+		return MRC_OP_CMP_SWP;
+	default:
+		return MRC_OP_FETCH_ADD;
+	}
+}
+
+/* PSNs that may still be assigned now. */
+static u32 mrc_req_psn_room(struct mrc_qp *qp)
+{
+	u32 nxt = mrc_txwin_next_psn(&qp->txwin);
+	u32 room = qp->txwin.size - mrc_txwin_outstanding(&qp->txwin);
+
+	if (qp->rd_pin_valid)
+		room = min(room, MRC_QP_WINDOW - (nxt - qp->rd_pin));
+	/*
+	 * READ responses in flight load the path as much as requests. Their
+	 * PSNs stay outstanding until placed, which is also when rd_pending
+	 * drops: adding the two counted every READ twice and halved a READ
+	 * stream's window. rd_pending exceeds the outstanding PSNs only when
+	 * an ACK overtook responses still to come.
+	 */
+	room = min(room, mrc_cwnd_room(&qp->cc,
+				       max(mrc_txwin_outstanding(&qp->txwin),
+					   qp->rd_pending)));
+	return room ? min(room, mrc_tx_acct_room(qp->tx_acct)) : 0;
+}
+
+/* A packet that asked for an ACK is still unacknowledged. */
+static bool mrc_req_ar_outstanding(struct mrc_qp *qp)
+{
+	u32 una = mrc_txwin_oldest_unacked(&qp->txwin);
+	u32 nxt = mrc_txwin_next_psn(&qp->txwin);
+
+	return qp->ar_valid && qp->ar_psn - una < nxt - una;
+}
+
+/*
+ * Another SEND or WRITE is queued right behind the WQE being sent and
+ * nothing holds it back, so its packets follow at once: the ACK the
+ * responder sends every MRC_ACK_EVERY packets, or the one asked for at
+ * the end of the last message queued, covers this message too. Asking at
+ * every message's end made ib_send_bw's responder acknowledge every
+ * fourth packet. A full window asks anyway (mrc_req_ask_ack()).
+ */
+static bool mrc_req_more_behind(struct mrc_qp *qp)
+{
+	const struct mrc_swqe *next;
+
+	if (qp->sq_fetch - qp->sq_send < 2)
+		return false;
+	next = &qp->swqe[(qp->sq_send + 1) & qp->sq.mask];
+	return next->status == IB_WC_SUCCESS &&
+	       !mrc_op_is_read_atomic(next->wqe.opcode) &&
+	       !(next->wqe.send_flags & IB_SEND_FENCE);
+}
+
+/* Headers of packet @k (0-based) of a SEND/WRITE WQE, all but its EV. */
+static void mrc_req_data_pkt(struct mrc_qp *qp, const struct mrc_swqe *w,
+			     u32 k, bool retx, struct mrc_pkt *pkt)
+{
+	u32 offset = k * qp->mtu;
+
+	memset(pkt, 0, sizeof(*pkt));
+	pkt->opcode = mrc_wire_opcode(w->wqe.opcode);
+	pkt->psn = w->first_psn + k;
+	pkt->timestamp = mrc_now_ts();
+	pkt->payload_len = min(qp->mtu, w->length - min(offset, w->length));
+	pkt->dph.msn = w->rsn;
+	pkt->dph.offset = offset;
+	pkt->dph.msg_len = w->length;
+	if (k == 0)
+		pkt->flags |= MRC_FLAG_FIRST;
+	if (k == w->npkts - 1) {
+		pkt->flags |= MRC_FLAG_LAST;
+		if (retx || !mrc_req_more_behind(qp))
+			pkt->flags |= MRC_FLAG_AR;
+		if (w->wqe.send_flags & IB_SEND_SOLICITED)
+			pkt->flags |= MRC_FLAG_SE;
+	}
+	if (retx)
+		pkt->flags |= MRC_FLAG_RETX | MRC_FLAG_AR;
+	if (pkt->opcode == MRC_OP_SEND_IMM || pkt->opcode == MRC_OP_WRITE_IMM) {
+		pkt->flags |= MRC_FLAG_IMM;
+		pkt->dph.imm = w->wqe.imm_data;
+	}
+	if (pkt->opcode == MRC_OP_WRITE || pkt->opcode == MRC_OP_WRITE_IMM) {
+		pkt->reth.va = w->wqe.remote_addr;
+		pkt->reth.rkey = w->wqe.rkey;
+		pkt->reth.len = w->length;
+	}
+}
+
+/*
+ * The window is full after @pkt: nothing more leaves until an
+ * acknowledgment comes, and the responder, which coalesces ACKs over
+ * MRC_ACK_EVERY packets, must not wait for packets that cannot come.
+ * One such request at a time: its answer opens the window, and asking on
+ * every packet that refilled it made the responder acknowledge every
+ * other packet.
+ */
+static void mrc_req_ask_ack(struct mrc_qp *qp, struct mrc_pkt *pkt)
+{
+	if (!mrc_req_psn_room(qp) && !mrc_req_ar_outstanding(qp))
+		pkt->flags |= MRC_FLAG_AR;
+	if (pkt->flags & MRC_FLAG_AR) {
+		qp->ar_psn = pkt->psn;
+		qp->ar_valid = true;
+	}
+}
+
+/**
+ * mrc_req_send_data() - build and queue one packet of a SEND or WRITE
+ * @qp: the QP, with @qp->lock held
+ * @w: the WQE
+ * @k: the packet's index in the WQE, from 0
+ * @retx: a retransmission
+ *
+ * Return: 0, or a negative errno when no packet could be built.
+ */
+int mrc_req_send_data(struct mrc_qp *qp, struct mrc_swqe *w, u32 k, bool retx)
+{
+	struct mrc_pkt pkt;
+	struct sk_buff *skb;
+	void *payload;
+	int status;
+
+	mrc_req_data_pkt(qp, w, k, retx, &pkt);
+	mrc_req_ask_ack(qp, &pkt);
+	mrc_mp_pick_ev(qp, &pkt);
+	mrc_dack_attach(qp, &pkt);
+	skb = mrc_tx_alloc(qp, &pkt, &payload);
+	if (!skb)
+		return -ENOMEM;
+	status = mrc_swqe_copy(qp, w, pkt.dph.offset, payload, pkt.payload_len,
+			       false);
+	if (status != IB_WC_SUCCESS) {
+		kfree_skb(skb);
+		w->status = status;
+		return -EFAULT;
+	}
+	mrc_mp_queue(qp, skb, &pkt);
+	return 0;
+}
+
+/**
+ * mrc_req_send_read() - queue a READ request for some response PSNs
+ * @qp: the QP
+ * @w: the READ WQE
+ * @psn: first response PSN asked for
+ * @npkts: response PSNs asked for
+ * @retx: a repeated request
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int mrc_req_send_read(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,
+		      u32 npkts, bool retx)
+{
+	u32 offset = (psn - w->first_psn) * qp->mtu;
+	struct mrc_pkt pkt = {};
+	struct sk_buff *skb;
+	void *payload;
+	u32 i;
+
+	pkt.opcode = MRC_OP_READ_REQ;
+	pkt.psn = psn;
+	pkt.flags = MRC_FLAG_AR | (retx ? MRC_FLAG_RETX : 0);
+	pkt.timestamp = mrc_now_ts();
+	pkt.reth.va = w->wqe.remote_addr + offset;
+	pkt.reth.rkey = w->wqe.rkey;
+	pkt.reth.len = min(w->length - min(offset, w->length), npkts * qp->mtu);
+	mrc_mp_pick_ev(qp, &pkt);
+	mrc_dack_attach(qp, &pkt);
+	skb = mrc_tx_alloc(qp, &pkt, &payload);
+	if (!skb)
+		return -ENOMEM;
+	/* Every response PSN it asks for comes back on its EV. */
+	for (i = 1; i < npkts; i++)
+		mrc_txwin_set_ev(&qp->txwin, psn + i, pkt.ev, pkt.ev_seq);
+	/* Responses to a repeated request time nothing (Karn). */
+	for (i = 0; retx && i < npkts; i++)
+		mrc_txwin_on_retransmit(&qp->txwin, psn + i, pkt.ev,
+					pkt.timestamp);
+	mrc_mp_queue(qp, skb, &pkt);
+	return 0;
+}
+
+/**
+ * mrc_req_send_atomic() - build and queue an atomic request
+ * @qp: the QP, with @qp->lock held
+ * @w: the WQE
+ * @retx: asking again (the result never came)
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int mrc_req_send_atomic(struct mrc_qp *qp, struct mrc_swqe *w, bool retx)
+{
+	struct mrc_pkt pkt = {};
+	struct sk_buff *skb;
+	void *payload;
+
+	pkt.opcode = mrc_wire_opcode(w->wqe.opcode);
+	pkt.psn = w->first_psn;
+	pkt.flags = MRC_FLAG_AR | (retx ? MRC_FLAG_RETX : 0);
+	pkt.timestamp = mrc_now_ts();
+	pkt.atomic.va = w->wqe.remote_addr;
+	pkt.atomic.rkey = w->wqe.rkey;
+	pkt.atomic.swap_add = pkt.opcode == MRC_OP_CMP_SWP ? w->wqe.swap :
+							     w->wqe.compare_add;
+	if (pkt.opcode == MRC_OP_CMP_SWP)
+		pkt.atomic.compare = w->wqe.compare_add;
+	mrc_mp_pick_ev(qp, &pkt);
+	mrc_dack_attach(qp, &pkt);
+	skb = mrc_tx_alloc(qp, &pkt, &payload);
+	if (!skb)
+		return -ENOMEM;
+	mrc_mp_queue(qp, skb, &pkt);
+	return 0;
+}
+
+/**
+ * mrc_req_compute_pin() - the oldest PSN new PSNs must not wrap onto
+ * @qp: the QP, with @qp->lock held
+ *
+ * A READ or ATOMIC still waiting for responses owns the psn_wqe and rd_got
+ * slots of its PSNs even after the responder acknowledged the request.
+ */
+void mrc_req_compute_pin(struct mrc_qp *qp)
+{
+	u32 idx;
+
+	qp->rd_pin_valid = false;
+	for (idx = qp->sq.own; idx != qp->sq_fetch; idx++) {
+		struct mrc_swqe *w = &qp->swqe[idx & qp->sq.mask];
+
+		if (!w->sent)
+			break;
+		if (!mrc_swqe_awaits_response(w))
+			continue;
+		qp->rd_pin = w->wqe.opcode == IB_WR_RDMA_READ ? w->rd_low :
+							       w->first_psn;
+		qp->rd_pin_valid = true;
+		return;
+	}
+}
+
+/* PSNs a WQE occupies, assigned at first transmission. */
+static int mrc_req_assign_psns(struct mrc_qp *qp, struct mrc_swqe *w, u32 n,
+			       u32 idx)
+{
+	u32 ts = mrc_now_ts();
+	u32 psn, i;
+
+	if (mrc_req_psn_room(qp) < n)
+		return -ENOSPC;
+	for (i = 0; i < n; i++) {
+		mrc_txwin_push(&qp->txwin, 0, ts, &psn);
+		if (w->sent == 0 && i == 0) {
+			w->first_psn = psn;
+			w->rd_scan = psn;
+			w->rd_low = psn;
+		}
+		qp->psn_wqe[psn & (MRC_QP_WINDOW - 1)] = idx;
+		clear_bit(psn & (MRC_QP_WINDOW - 1), qp->rd_got);
+	}
+	return 0;
+}
+
+/*
+ * Assign PSNs to the next @n (at least 2) packets of the WQE at @idx and
+ * send them as one GSO skb. Return: 0, -ENOSPC (nothing assigned),
+ * -ENOMEM (assigned but not sent: recovered as lost) or -EFAULT.
+ */
+static int mrc_req_send_gso(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
+			    u32 n)
+{
+	u32 k = w->sent, pkt_len, len, i;
+	struct mrc_pkt pkt;
+	struct sk_buff *skb;
+	void *payload;
+	int err = 0;
+	u16 ev = 0;
+
+	mrc_req_data_pkt(qp, w, k, false, &pkt);
+	pkt_len = mrc_wire_hdr_len(&pkt) + qp->mtu;
+	n = min(n, (u32)MRC_GSO_MAX_BYTES / pkt_len);
+	if (mrc_req_assign_psns(qp, w, n, idx))
+		return -ENOSPC;
+	/* Only the message's last packet can be short. */
+	len = (n - 1) * pkt_len + mrc_wire_hdr_len(&pkt) +
+	      min(qp->mtu, w->length - min((k + n - 1) * qp->mtu, w->length));
+	skb = mrc_tx_alloc_gso(qp, pkt_len, len, n);
+	if (!skb) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		int status;
+
+		mrc_req_data_pkt(qp, w, k + i, false, &pkt);
+		/* Only the last can fill the window or end the message. */
+		if (i == n - 1)
+			mrc_req_ask_ack(qp, &pkt);
+		if (i == 0) {
+			mrc_mp_pick_ev_run(qp, &pkt);
+			ev = pkt.ev;
+		} else {
+			mrc_mp_same_ev(qp, &pkt, ev);
+		}
+		payload = mrc_tx_put_gso(qp, skb, i * pkt_len, &pkt);
+		if (!payload) {
+			err = -ENOMEM;
+			break;
+		}
+		status = mrc_swqe_copy(qp, w, pkt.dph.offset, payload,
+				       pkt.payload_len, false);
+		if (status != IB_WC_SUCCESS) {
+			w->status = status;
+			err = -EFAULT;
+			break;
+		}
+		mrc_txwin_set_ev(&qp->txwin, pkt.psn, ev, pkt.ev_seq);
+	}
+	if (err)
+		kfree_skb(skb);
+	else
+		mrc_tx_queue_sport(qp, skb, mrc_ev_sport(&qp->evs, ev));
+out:
+	w->sent += n;
+	return err;
+}
+
+static u32 mrc_req_run_max(struct mrc_qp *qp)
+{
+	return clamp_t(u32, qp->cc.cwnd / MRC_GSO_RUNS_PER_WINDOW, 1,
+		       MRC_GSO_MAX_PKTS);
+}
+
+/**
+ * mrc_req_transmit() - transmit what the windows allow of one WQE
+ * @qp: the QP, with @qp->lock held
+ * @idx: the WQE's SQ index
+ *
+ * Return: 0, or -EFAULT when the WQE's local buffers failed their checks.
+ */
+int mrc_req_transmit(struct mrc_qp *qp, u32 idx)
+{
+	struct mrc_swqe *w = &qp->swqe[idx & qp->sq.mask];
+	u32 op = w->wqe.opcode;
+	int err;
+
+	if (mrc_op_is_read_atomic(op)) {
+		/*
+		 * Wait for room for a whole chunk (a quarter window at most):
+		 * each response frees one PSN, and asking at once for what it
+		 * freed sent a request per one or two responses (make bench
+		 * read_bw: 50158 requests for 103369 responses).
+		 */
+		u32 want = min3(w->npkts - w->sent, (u32)MRC_READ_CHUNK,
+				max(qp->cc.cwnd / 4, 1U));
+		u32 n = min(want, mrc_req_psn_room(qp));
+
+		if (!n || n < want)
+			return -ENOSPC;
+		if (w->sent == 0 && qp->rd_atomic_out >= max_t(u8, qp->max_rd_atomic, 1))
+			return -EBUSY;
+		err = mrc_req_assign_psns(qp, w, n, idx);
+		if (err)
+			return err;
+		if (w->sent == 0)
+			qp->rd_atomic_out++;
+		if (op == IB_WR_RDMA_READ)
+			qp->rd_pending += n;
+		if (op == IB_WR_RDMA_READ)
+			err = mrc_req_send_read(qp, w, w->first_psn + w->sent, n,
+						false);
+		else
+			err = mrc_req_send_atomic(qp, w, false);
+		w->sent += n;
+		return err;
+	}
+
+	while (w->sent < w->npkts) {
+		u32 n = min3(w->npkts - w->sent, mrc_req_run_max(qp),
+			     mrc_req_psn_room(qp));
+
+		if (n > 1) {
+			err = mrc_req_send_gso(qp, w, idx, n);
+			if (err == -ENOSPC)
+				return err;
+		} else {
+			err = mrc_req_assign_psns(qp, w, 1, idx);
+			if (err)
+				return err;
+			err = mrc_req_send_data(qp, w, w->sent, false);
+			w->sent++;
+		}
+		if (err == -EFAULT)
+			return err;
+	}
+	return 0;
+}
