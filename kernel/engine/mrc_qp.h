@@ -13,15 +13,16 @@
 
 #include "core/mrc_atomic_cache.h"
 #include "core/mrc_clock.h"
-#include "engine/mrc_obj.h"
+#include "core/mrc_cwnd.h"
+#include "core/mrc_ev.h"
 #include "core/mrc_rnr.h"
 #include "core/mrc_rto.h"
 #include "core/mrc_rxwin.h"
 #include "core/mrc_txwin.h"
 #include "core/mrc_wire.h"
-#include "core/mrc_cwnd.h"
+#include "net/mrc_net.h"
 #include "engine/mrc_dack.h"
-#include "core/mrc_ev.h"
+#include "engine/mrc_obj.h"
 
 #define MRC_QP_WINDOW		1024	/* PSNs in flight per direction */
 #define MRC_ACK_EVERY		64	/* coalesce: ACK at least this often */
@@ -135,26 +136,6 @@ struct mrc_ud_ext {
 	struct ib_ah *ah;
 	u32 remote_qpn;
 	u32 remote_qkey;
-};
-
-/**
- * struct mrc_path - where the QP's packets go
- * @v4: the peer is reached over IPv4 (RoCE v2 IPv4-mapped GID)
- * @saddr: our address (from the source GID)
- * @daddr: the peer's address (from the destination GID)
- * @sport: UDP source port (per-QP entropy)
- * @tclass: traffic class / TOS
- * @hop_limit: hop limit / TTL
- * @flow_label: IPv6 flow label
- */
-struct mrc_path {
-	bool v4;
-	struct in6_addr saddr;
-	struct in6_addr daddr;
-	__be16 sport;
-	u8 tclass;
-	u8 hop_limit;
-	u32 flow_label;
 };
 
 /**

@@ -1,13 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Transmit: build MRC packets into skbs and send them through the
- * namespace's UDP tunnel socket, over IPv6 or IPv4.
+ * Transmit: build MRC packets into skbs, queue them on the QP with the
+ * path each takes, and hand the queue to net/ once the QP lock is dropped.
  */
-#include <linux/ip.h>
-#include <net/ip6_route.h>
-#include <net/ipv6_stubs.h>
-#include <net/route.h>
-#include <net/udp_tunnel.h>
+#include <linux/udp.h>
 
 #include "net/mrc_net.h"
 #include "engine/mrc_qp.h"
@@ -189,136 +185,27 @@ void mrc_tx_queue(struct mrc_qp *qp, struct sk_buff *skb)
 	mrc_tx_queue_to(qp, skb, &qp->path);
 }
 
-/* A GSO skb counts as the packets it holds. */
-static void mrc_tx_count_sent(struct mrc_qp *qp, struct sk_buff *skb)
-{
-	mrc_stats_add(&qp->mdev->stats, MRC_STAT_SENT_PKTS,
-		      mrc_tx_skb_npkts(skb));
-}
-
-/* As mrc_route4(): IPv6 also hashes multipath routes only without oif. */
-static struct dst_entry *mrc_route6(struct net_device *ndev, struct sock *sk,
-				    struct flowi6 *fl6)
-{
-	struct flowi6 unbound = *fl6;
-	struct dst_entry *dst;
-
-	dst = ipv6_stub->ipv6_dst_lookup_flow(dev_net(ndev), sk, &unbound, NULL);
-	if (!IS_ERR(dst)) {
-		if (dst->dev == ndev)
-			return dst;
-		dst_release(dst);
-	}
-	fl6->flowi6_oif = ndev->ifindex;
-	return ipv6_stub->ipv6_dst_lookup_flow(dev_net(ndev), sk, fl6, NULL);
-}
-
-static void mrc_xmit6(struct mrc_qp *qp, struct mrc_path *path,
-		      struct sock *sk, struct sk_buff *skb)
-{
-	struct net_device *ndev = qp->mdev->ndev;
-	struct flowi6 fl6 = {
-		.flowi6_proto = IPPROTO_UDP,
-		.daddr = path->daddr,
-		.saddr = path->saddr,
-		/* The ports make ECMP's L4 hash pick the EV's path. */
-		.fl6_sport = path->sport,
-		.fl6_dport = htons(qp->mdev->udp_port),
-	};
-	struct dst_entry *dst;
-
-	dst = mrc_route6(ndev, sk, &fl6);
-	if (IS_ERR(dst)) {
-		mrc_stats_inc(&qp->mdev->stats, MRC_STAT_TX_NO_ROUTE);
-		kfree_skb(skb);
-		return;
-	}
-	mrc_tx_count_sent(qp, skb);
-	udp_tunnel6_xmit_skb(dst, sk, skb, dst->dev, &path->saddr,
-			     &path->daddr, path->tclass,
-			     path->hop_limit,
-			     cpu_to_be32(path->flow_label), path->sport,
-			     htons(qp->mdev->udp_port), false);
-}
-
-/*
- * The FIB hashes a multipath route (the L4 hash: our source port is the
- * EV) only for lookups without an output interface, so look up without
- * one first and keep the result if it leaves through our netdev;
- * otherwise bind the lookup to the netdev, as RoCE does.
- */
-static struct rtable *mrc_route4(struct net_device *ndev, struct flowi4 *fl4)
-{
-	struct flowi4 unbound = *fl4;
-	struct rtable *rt;
-
-	rt = ip_route_output_key(dev_net(ndev), &unbound);
-	if (!IS_ERR(rt)) {
-		if (rt->dst.dev == ndev)
-			return rt;
-		ip_rt_put(rt);
-	}
-	fl4->flowi4_oif = ndev->ifindex;
-	return ip_route_output_key(dev_net(ndev), fl4);
-}
-
-static void mrc_xmit4(struct mrc_qp *qp, const struct mrc_path *path,
-		      struct sock *sk, struct sk_buff *skb)
-{
-	struct net_device *ndev = qp->mdev->ndev;
-	__be32 saddr = path->saddr.s6_addr32[3];
-	__be32 daddr = path->daddr.s6_addr32[3];
-	struct flowi4 fl4 = {
-		.flowi4_proto = IPPROTO_UDP,
-		.flowi4_tos = path->tclass & ~INET_ECN_MASK,
-		.daddr = daddr,
-		.saddr = saddr,
-		.fl4_sport = path->sport,
-		.fl4_dport = htons(qp->mdev->udp_port),
-	};
-	struct rtable *rt;
-
-	rt = mrc_route4(ndev, &fl4);
-	if (IS_ERR(rt)) {
-		mrc_stats_inc(&qp->mdev->stats, MRC_STAT_TX_NO_ROUTE);
-		kfree_skb(skb);
-		return;
-	}
-	mrc_tx_count_sent(qp, skb);
-	udp_tunnel_xmit_skb(rt, sk, skb, saddr, daddr, path->tclass,
-			    path->hop_limit, htons(IP_DF), path->sport,
-			    htons(qp->mdev->udp_port), false, false);
-}
-
 /**
  * mrc_tx_flush_now() - send every queued packet of a QP
  * @qp: the QP; must not be called with @qp->lock held
  */
 void mrc_tx_flush_now(struct mrc_qp *qp)
 {
-	struct sock *sk = mrc_net_sock(qp->mdev->net)->sk;
+	struct mrc_dev *mdev = qp->mdev;
 	struct sk_buff *skb;
 
 	local_bh_disable();
 	while ((skb = skb_dequeue(&qp->txq))) {
 		struct mrc_path path = *mrc_skb_path(skb);
+		/* A GSO skb counts as the packets it holds. */
+		u32 npkts = mrc_tx_skb_npkts(skb);
 
 		memset(skb->cb, 0, sizeof(skb->cb));
-		if (skb_is_gso(skb)) {
-			/*
-			 * Segmentation wants the checksum to start at the UDP
-			 * header, which the tunnel is about to push;
-			 * udp_set_csum() then seeds it for every piece.
-			 */
-			skb->ip_summed = CHECKSUM_PARTIAL;
-			skb->csum_start = skb_headroom(skb) - sizeof(struct udphdr);
-			skb->csum_offset = offsetof(struct udphdr, check);
-		}
-		skb->protocol = path.v4 ? htons(ETH_P_IP) : htons(ETH_P_IPV6);
-		if (path.v4)
-			mrc_xmit4(qp, &path, sk, skb);
+		if (mrc_net_xmit(mdev->net, mdev->ndev, htons(mdev->udp_port),
+				 &path, skb))
+			mrc_stats_inc(&mdev->stats, MRC_STAT_TX_NO_ROUTE);
 		else
-			mrc_xmit6(qp, &path, sk, skb);
+			mrc_stats_add(&mdev->stats, MRC_STAT_SENT_PKTS, npkts);
 	}
 	local_bh_enable();
 }

@@ -1,12 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Network glue: one UDP tunnel socket per network namespace, shared by the
- * MRC devices whose netdevs live there, and netdev event handling.
+ * MRC devices whose netdevs live there; route lookup and transmission of
+ * built packets; netdev event handling.
  */
+#include <linux/ip.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/wait.h>
+#include <net/ip6_route.h>
+#include <net/ipv6_stubs.h>
 #include <net/netns/generic.h>
+#include <net/route.h>
 #include <net/udp_tunnel.h>
 
 #include "core/mrc_link_params.h"
@@ -110,9 +115,128 @@ void mrc_net_put(struct mrc_net *mn)
 		wake_up_var(&mn->putting);
 }
 
-struct socket *mrc_net_sock(struct mrc_net *mn)
+/* As mrc_route4(): IPv6 also hashes multipath routes only without oif. */
+static struct dst_entry *mrc_route6(struct net_device *ndev, struct sock *sk,
+				    struct flowi6 *fl6)
 {
-	return mn->sock;
+	struct flowi6 unbound = *fl6;
+	struct dst_entry *dst;
+
+	dst = ipv6_stub->ipv6_dst_lookup_flow(dev_net(ndev), sk, &unbound, NULL);
+	if (!IS_ERR(dst)) {
+		if (dst->dev == ndev)
+			return dst;
+		dst_release(dst);
+	}
+	fl6->flowi6_oif = ndev->ifindex;
+	return ipv6_stub->ipv6_dst_lookup_flow(dev_net(ndev), sk, fl6, NULL);
+}
+
+static int mrc_xmit6(struct net_device *ndev, struct sock *sk, __be16 dport,
+		     struct mrc_path *path, struct sk_buff *skb)
+{
+	struct flowi6 fl6 = {
+		.flowi6_proto = IPPROTO_UDP,
+		.daddr = path->daddr,
+		.saddr = path->saddr,
+		/* The ports make ECMP's L4 hash pick the EV's path. */
+		.fl6_sport = path->sport,
+		.fl6_dport = dport,
+	};
+	struct dst_entry *dst;
+
+	dst = mrc_route6(ndev, sk, &fl6);
+	if (IS_ERR(dst)) {
+		kfree_skb(skb);
+		return PTR_ERR(dst);
+	}
+	udp_tunnel6_xmit_skb(dst, sk, skb, dst->dev, &path->saddr,
+			     &path->daddr, path->tclass, path->hop_limit,
+			     cpu_to_be32(path->flow_label), path->sport, dport,
+			     false);
+	return 0;
+}
+
+/*
+ * The FIB hashes a multipath route (the L4 hash: our source port is the
+ * EV) only for lookups without an output interface, so look up without
+ * one first and keep the result if it leaves through our netdev;
+ * otherwise bind the lookup to the netdev, as RoCE does.
+ */
+static struct rtable *mrc_route4(struct net_device *ndev, struct flowi4 *fl4)
+{
+	struct flowi4 unbound = *fl4;
+	struct rtable *rt;
+
+	rt = ip_route_output_key(dev_net(ndev), &unbound);
+	if (!IS_ERR(rt)) {
+		if (rt->dst.dev == ndev)
+			return rt;
+		ip_rt_put(rt);
+	}
+	fl4->flowi4_oif = ndev->ifindex;
+	return ip_route_output_key(dev_net(ndev), fl4);
+}
+
+static int mrc_xmit4(struct net_device *ndev, struct sock *sk, __be16 dport,
+		     const struct mrc_path *path, struct sk_buff *skb)
+{
+	__be32 saddr = path->saddr.s6_addr32[3];
+	__be32 daddr = path->daddr.s6_addr32[3];
+	struct flowi4 fl4 = {
+		.flowi4_proto = IPPROTO_UDP,
+		.flowi4_tos = path->tclass & ~INET_ECN_MASK,
+		.daddr = daddr,
+		.saddr = saddr,
+		.fl4_sport = path->sport,
+		.fl4_dport = dport,
+	};
+	struct rtable *rt;
+
+	rt = mrc_route4(ndev, &fl4);
+	if (IS_ERR(rt)) {
+		kfree_skb(skb);
+		return PTR_ERR(rt);
+	}
+	udp_tunnel_xmit_skb(rt, sk, skb, saddr, daddr, path->tclass,
+			    path->hop_limit, htons(IP_DF), path->sport, dport,
+			    false, false);
+	return 0;
+}
+
+/**
+ * mrc_net_xmit() - send one built MRC packet (or GSO run) over UDP
+ * @mn: the namespace's state; the caller holds a reference
+ * @ndev: the MRC device's netdev: routes that leave elsewhere are retried
+ *	bound to it
+ * @dport: the peers' UDP port
+ * @path: addresses, source port (the EV) and IP header fields
+ * @skb: the packet, its data starting at the MRC header; always consumed
+ *
+ * Called with bottom halves disabled.
+ *
+ * Return: 0 once handed to the IP stack, or a negative errno when there
+ * is no route (the packet is dropped).
+ */
+int mrc_net_xmit(struct mrc_net *mn, struct net_device *ndev, __be16 dport,
+		 struct mrc_path *path, struct sk_buff *skb)
+{
+	struct sock *sk = mn->sock->sk;
+
+	if (skb_is_gso(skb)) {
+		/*
+		 * Segmentation wants the checksum to start at the UDP header,
+		 * which the tunnel is about to push; udp_set_csum() then
+		 * seeds it for every piece.
+		 */
+		skb->ip_summed = CHECKSUM_PARTIAL;
+		skb->csum_start = skb_headroom(skb) - sizeof(struct udphdr);
+		skb->csum_offset = offsetof(struct udphdr, check);
+	}
+	skb->protocol = path->v4 ? htons(ETH_P_IP) : htons(ETH_P_IPV6);
+	if (path->v4)
+		return mrc_xmit4(ndev, sk, dport, path, skb);
+	return mrc_xmit6(ndev, sk, dport, path, skb);
 }
 
 static int __net_init mrc_net_ns_init(struct net *net)

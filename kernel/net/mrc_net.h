@@ -14,6 +14,26 @@
 struct mrc_net;
 
 /**
+ * struct mrc_path - where a packet goes: addresses, ports, IP fields
+ * @v4: the peer is reached over IPv4 (RoCE v2 IPv4-mapped GID)
+ * @saddr: our address (from the source GID)
+ * @daddr: the peer's address (from the destination GID)
+ * @sport: UDP source port (per-QP entropy)
+ * @tclass: traffic class / TOS
+ * @hop_limit: hop limit / TTL
+ * @flow_label: IPv6 flow label
+ */
+struct mrc_path {
+	bool v4;
+	struct in6_addr saddr;
+	struct in6_addr daddr;
+	__be16 sport;
+	u8 tclass;
+	u8 hop_limit;
+	u32 flow_label;
+};
+
+/**
  * struct mrc_net_handlers - what net/ calls in the layers above
  * @rx: a UDP datagram arrived on an MRC socket (the socket's encap_rcv)
  * @netdev_event: a netdev notifier event, under RTNL; the handler finds
@@ -54,12 +74,7 @@ struct mrc_net *mrc_net_get(struct net *net, u16 port);
  */
 void mrc_net_put(struct mrc_net *mn);
 
-/**
- * mrc_net_sock() - the UDP socket of a namespace's MRC state
- * @mn: state from mrc_net_get(); the caller holds a reference
- *
- * Return: the socket.
- */
-struct socket *mrc_net_sock(struct mrc_net *mn);
+int mrc_net_xmit(struct mrc_net *mn, struct net_device *ndev, __be16 dport,
+		 struct mrc_path *path, struct sk_buff *skb);
 
 #endif /* MRC_NET_H */
