@@ -101,7 +101,7 @@ static void send_pkt(const struct mrc_pkt *pkt)
 	free(buf);
 }
 
-/* As mrc_resp_send_ack() and mrc_resp_fill_aeth() build it. */
+/* As mrc_ack_send() and mrc_ack_fill_aeth() build it. */
 static void send_ack(struct resp *r, const struct mrc_pkt *req, u8 syndrome)
 {
 	struct mrc_pkt pkt = {};

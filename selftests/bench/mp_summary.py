@@ -35,7 +35,7 @@ def rate_mbit(text):
 
 
 def mrc_rto_ms(t):
-    """MRC's RTO ceiling for the QP timeout attribute t (kernel/mrc_rto.h):
+    """MRC's RTO ceiling for the QP timeout attribute t (kernel/core/mrc_rto.h):
     1.024 us * 2^t, t = 0 read as 14, t capped at 24, at least 131 us."""
     t = 14 if t == 0 else min(t, 24)
     return max(1.024e-3 * 2 ** t, 1.024e-3 * 2 ** 7)

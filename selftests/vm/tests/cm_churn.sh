@@ -3,7 +3,7 @@
 # Connection churn with stock rdma_cm programs (issue 17): cmtime opens
 # and closes 100 connections; the connection manager must see each of its
 # messages once, although QP1 sends each datagram twice (MRC_GSI_COPIES,
-# kernel/mrc_ud.c). A repeated REQ or REP makes rdma_cm answer with an MRA
+# kernel/engine/mrc_ud.c). A repeated REQ or REP makes rdma_cm answer with an MRA
 # ("I am busy"), which stretches the peer's retransmission timer to about
 # 68 s: one lost RTU then held the passive side for over a minute. Then a
 # data-verified rping on a fresh connection.

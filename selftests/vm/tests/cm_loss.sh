@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # vm-timeout: 400
 # Connection management survives the loss of any one QP1 datagram: each
-# leaves twice (MRC_GSI_COPIES, kernel/mrc_ud.c). Here both hosts drop
+# leaves twice (MRC_GSI_COPIES, kernel/engine/mrc_ud.c). Here both hosts drop
 # every second MRC packet they send to QP1, and rdma_cm programs still
 # connect and, what matters most, disconnect: rdma_destroy_id() right
 # after rdma_disconnect() cancels the CM's DREQ retries, so without the
