@@ -11,7 +11,9 @@ defined by B. The layer of an object is its folder under kernel/. Rules:
     the layer graph has no cycle;
   - inside a layer, files that call each other in a loop (a strongly
     connected set) are allowed only as a pair listed in PAIRS: the two
-    halves of one state machine.
+    halves of one state machine;
+  - and, from the sources, a file includes headers of its own layer and
+    the layers below only (uapi/ from anywhere).
 
 Output is TAP (one point per rule) after the graph itself, so make check
 counts it like the other suites. Exit 1 when a rule fails.
@@ -19,6 +21,7 @@ counts it like the other suites. Exit 1 when a rule fails.
   layer-graph.py [KERNEL_DIR]     default: kernel/ beside selftests/
 """
 import os
+import re
 import subprocess
 import sys
 
@@ -181,6 +184,26 @@ def main():
             continue
         bad.append(" <-> ".join(comp))
     failures.append(("no loop of files but the listed state-machine pairs",
+                     bad))
+
+    # 5. Includes go down too (read from the sources).
+    bad = []
+    for layer in LAYERS:
+        ldir = os.path.join(kdir, layer)
+        if not os.path.isdir(ldir):
+            continue
+        for f in sorted(os.listdir(ldir)):
+            if not f.endswith((".c", ".h")) or f.endswith(".mod.c"):
+                continue
+            for n, line in enumerate(open(os.path.join(ldir, f)), 1):
+                m = re.match(r'#include "([a-z]+)/', line)
+                if not m or m.group(1) == "uapi":
+                    continue
+                inc = m.group(1)
+                if inc not in LAYERS or LAYERS.index(inc) < LAYERS.index(layer):
+                    bad.append("%s/%s:%d includes %s" % (layer, f, n,
+                                                         line.split()[1]))
+    failures.append(("headers are included from the same layer or below",
                      bad))
 
     print("1..%d" % len(failures))
