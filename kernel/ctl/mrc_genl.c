@@ -8,8 +8,8 @@
 
 #include "ctl/mrc_ctl.h"
 #include "engine/mrc_dev.h"
-#include "core/mrc_link_params.h"
 #include "net/mrc_net.h"
+#include "core/mrc_link_params.h"
 #include "uapi/mrc-genl.h"
 
 static const struct nla_policy mrc_genl_policy[MRC_ATTR_MAX + 1] = {

@@ -6,8 +6,8 @@
  */
 #include <linux/jiffies.h>
 
-#include "core/mrc_link_params.h"
 #include "engine/mrc_qp.h"
+#include "core/mrc_link_params.h"
 
 /**
  * mrc_dack_reset() - forget any held ACK and the ping-pong history

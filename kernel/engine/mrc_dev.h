@@ -9,8 +9,8 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/uverbs_ioctl.h>
 
-#include "uapi/mrc-abi.h"
 #include "engine/mrc_stats.h"
+#include "uapi/mrc-abi.h"
 
 #define MRC_DRV_NAME		"mrc"
 #define MRC_PORT_NUM		1

@@ -11,6 +11,9 @@
 #include <linux/timer.h>
 #include <linux/skbuff.h>
 
+#include "engine/mrc_dack.h"
+#include "engine/mrc_obj.h"
+#include "net/mrc_net.h"
 #include "core/mrc_atomic_cache.h"
 #include "core/mrc_clock.h"
 #include "core/mrc_cwnd.h"
@@ -20,9 +23,6 @@
 #include "core/mrc_rxwin.h"
 #include "core/mrc_txwin.h"
 #include "core/mrc_wire.h"
-#include "net/mrc_net.h"
-#include "engine/mrc_dack.h"
-#include "engine/mrc_obj.h"
 
 #define MRC_QP_WINDOW		1024	/* PSNs in flight per direction */
 #define MRC_ACK_EVERY		64	/* coalesce: ACK at least this often */

@@ -10,8 +10,8 @@
 #include <net/udp.h>
 #include <rdma/ib_verbs.h>
 
-#include "core/mrc_link_params.h"
 #include "engine/mrc_qp.h"
+#include "core/mrc_link_params.h"
 
 static bool mrc_rx_is_request(u8 opcode)
 {

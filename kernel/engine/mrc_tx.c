@@ -5,9 +5,9 @@
  */
 #include <linux/udp.h>
 
-#include "net/mrc_net.h"
 #include "engine/mrc_qp.h"
 #include "engine/mrc_tx_acct.h"
+#include "net/mrc_net.h"
 
 #define MRC_TX_HEADROOM	(LL_MAX_HEADER + sizeof(struct ipv6hdr) + \
 			 sizeof(struct udphdr) + 64)

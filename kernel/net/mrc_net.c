@@ -14,8 +14,8 @@
 #include <net/route.h>
 #include <net/udp_tunnel.h>
 
-#include "core/mrc_link_params.h"
 #include "net/mrc_net.h"
+#include "core/mrc_link_params.h"
 
 /**
  * struct mrc_net - per-namespace MRC state

@@ -7,11 +7,11 @@
 #include <linux/mutex.h>
 #include <rdma/ib_cache.h>
 
-#include "ctl/mrc_ctl.h"
 #include "verbs/mrc_verbs.h"
+#include "ctl/mrc_ctl.h"
 #include "engine/mrc_dev.h"
-#include "core/mrc_link_params.h"
 #include "net/mrc_net.h"
+#include "core/mrc_link_params.h"
 
 /* Serialises newlink so the duplicate checks and registration are atomic. */
 static DEFINE_MUTEX(mrc_link_mutex);

@@ -1,18 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * mrc: soft RDMA driver for MRC, the OCP Multipath Reliable Connection
- * transport. Module entry points and the `rdma link` type.
+ * transport. Module entry points and the `rdma link` type; the layers are
+ * brought up bottom first (engine, net, ctl) and taken down in reverse.
  */
 #include <linux/module.h>
 #include <net/genetlink.h>
 #include <rdma/rdma_netlink.h>
 
-#include "ctl/mrc_ctl.h"
 #include "verbs/mrc_verbs.h"
-#include "engine/mrc_dev.h"
-#include "core/mrc_ev.h"
-#include "net/mrc_net.h"
-#include "engine/mrc_qp.h"
+#include "ctl/mrc_ctl.h"
 #include "engine/mrc_tx_acct.h"
 #include "uapi/mrc-genl.h"
 

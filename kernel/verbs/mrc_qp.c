@@ -9,9 +9,9 @@
 #include <rdma/ib_cache.h>
 
 #include "verbs/mrc_verbs.h"
-#include "core/mrc_link_params.h"
 #include "engine/mrc_qp.h"
 #include "engine/mrc_tx_acct.h"
+#include "core/mrc_link_params.h"
 
 static u32 mrc_sq_data_size(u32 max_sge, u32 max_inline)
 {

@@ -7,8 +7,8 @@
 #include <rdma/ib_cache.h>
 
 #include "verbs/mrc_verbs.h"
-#include "core/mrc_link_params.h"
 #include "engine/mrc_qp.h"
+#include "core/mrc_link_params.h"
 
 /*
  * The path an RC QP's attribute names. A reliable connection has one

@@ -7,14 +7,14 @@
 #include <rdma/ib_mad.h>
 #include <rdma/ib_verbs.h>
 
-#include "ctl/mrc_ctl.h"
 #include "verbs/mrc_verbs.h"
+#include "ctl/mrc_ctl.h"
 #include "engine/mrc_dev.h"
 #include "engine/mrc_obj.h"
 #include "engine/mrc_qp.h"
-#include "core/mrc_link_params.h"
-#include "net/mrc_net.h"
 #include "engine/mrc_stats.h"
+#include "net/mrc_net.h"
+#include "core/mrc_link_params.h"
 
 static bool mrc_udata_in_clear(struct ib_udata *udata)
 {
