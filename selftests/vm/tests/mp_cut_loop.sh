@@ -18,9 +18,9 @@ mp_up "topology: $N paths shaped to 20mbit" $N 20mbit
 
 # cut_loop PID: cut path 1, 2, ..., N, 1, ... CUTS times while PID runs;
 # odd cuts take the link down, even ones drop all its packets. Prints
-# how many cuts happened while PID was alive.
+# how many cuts happened while PID was alive, and the seconds the loop took.
 cut_loop() {
-	local pid=$1 c i done=0
+	local pid=$1 c i done=0 start=$SECONDS
 	for ((c = 0; c < CUTS; c++)); do
 		kill -0 "$pid" 2>/dev/null || break
 		i=$((c % N + 1))
@@ -30,19 +30,20 @@ cut_loop() {
 		kill -0 "$pid" 2>/dev/null && done=$((done + 1))
 		sleep 2
 	done
-	echo "$done"
+	echo "$done $((SECONDS - start))"
 }
 
-# ib_write_bw for long enough to see every cut: each takes 4-6 s plus
-# the time the routers take to reach hostB again (a few s under TCG).
-dur=$((CUTS * 10 + 10))
+# ib_write_bw for long enough to see every cut: each takes 4-6 s of
+# sleeps plus the path commands, about 5 s under TCG on a quiet host (8
+# cuts: 79 s) and more on a loaded one, so half as much again to spare.
+dur=$((CUTS * 14 + 10))
 pair_start $((dur + 120)) \
 	ib_write_bw -d mrcA -x "$GA4" -D "$dur" -F -s 65536 -- \
 	ib_write_bw -d mrcB -x "$GB4" -D "$dur" -F -s 65536 "$MP_A4"
 sleep 4
-cuts=$(cut_loop "$_pair_cli")
+read -r cuts secs <<< "$(cut_loop "$_pair_cli")"
 bad=$(mp_qp_attr mrcB ev_assumed_bad)
-diag <<< "ib_write_bw: $cuts cuts under traffic; EVs ASSUMED_BAD ${bad:-?}"
+diag <<< "ib_write_bw: $cuts cuts under traffic in $secs s (-D $dur); EVs ASSUMED_BAD ${bad:-?}"
 check "ib_write_bw: all $CUTS cuts happened under traffic ($cuts)" \
 	test "$cuts" -eq "$CUTS"
 pair_finish "ib_write_bw: exit 0 through $CUTS path cuts"
@@ -62,12 +63,12 @@ rm -f /run/cut.stop /run/cutcheck.log
 	echo "$runs" > /run/cut.runs
 ) &
 pid=$!
-cuts=$(cut_loop "$pid")
+read -r cuts secs <<< "$(cut_loop "$pid")"
 touch /run/cut.stop
 wait "$pid"
 rc=$?
 runs=$(cat /run/cut.runs 2>/dev/null)
-diag <<< "mrc-rc-check: $cuts cuts during ${runs:-?} runs"
+diag <<< "mrc-rc-check: $cuts cuts in $secs s during ${runs:-?} runs"
 check "mrc-rc-check: all $CUTS cuts happened while it ran ($cuts)" \
 	test "$cuts" -eq "$CUTS"
 if [ "$rc" -eq 0 ] && ! grep -q '^not ok' /run/cutcheck.log; then
