@@ -12,10 +12,10 @@
 #define MRC_CWND_MIN		8
 #define MRC_CWND_INIT		32
 /*
- * Queueing delay that cuts the window: under the RTO of the default
- * timeout (16.8 ms), so a standing queue is cut before it grows into
- * timeouts, and over the 4 ms RTO floor, the scale of the CPU stalls a
- * software transport sees: a program busy-polling the only CPU delays
+ * Queueing delay that cuts the window: under the RTO ceiling of the
+ * default timeout (16.8 ms), so a standing queue is cut before it grows
+ * into timeouts, and over the 4 ms RTO floor, the scale of the CPU stalls
+ * a software transport sees: a program busy-polling the only CPU delays
  * every packet by milliseconds without any queue in the network.
  */
 #define MRC_CWND_QDELAY_TARGET_TS	8000	/* 1.024 us units: ~8 ms */
