@@ -12,18 +12,18 @@
 #define MRC_CWND_MIN		8
 #define MRC_CWND_INIT		32
 /*
- * Queueing delay that cuts the window: well under perftest's RTO ceiling
- * (16.8 ms), so a queue never grows into timeouts, and well above the
- * stalls of busy CPUs. (3 ms, under the 4 ms RTO floor, was tried: in
- * the 1-vCPU bench VMs busy-polling perftest delays every packet by
- * milliseconds, and ib_send_bw fell from 18 to 5-8 MiB/s.)
+ * Queueing delay that cuts the window: under the RTO ceiling of the
+ * default timeout (16.8 ms), so a standing queue is cut before it grows
+ * into timeouts, and over the 4 ms RTO floor, the scale of the CPU stalls
+ * a software transport sees: a program busy-polling the only CPU delays
+ * every packet by milliseconds without any queue in the network.
  */
 #define MRC_CWND_QDELAY_TARGET_TS	8000	/* 1.024 us units: ~8 ms */
 
 /*
  * Queueing delay that ends slow start without a cut (HyStart's idea):
  * doubling past it only fills the bottleneck's buffer until it drops a
- * burst, which on the shaped multipath bench cost timeouts at start-up.
+ * burst.
  */
 #define MRC_CWND_SS_EXIT_TS		4000	/* ~4 ms */
 

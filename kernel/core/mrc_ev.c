@@ -171,9 +171,8 @@ u16 mrc_ev_choose(struct mrc_ev_table *t)
  * @t: the table
  *
  * mrc_ev_choose() without recycling. Recycling works packet by packet: a
- * run of 16 on a recycled EV gets that EV back with the ACK its last
- * packet asks for, and a few EVs then carry every run (measured with
- * 1024 EVs over 4 paths: 45/45/9/1% of the packets per path).
+ * run on a recycled EV gets that EV back with the ACK its last packet
+ * asks for, and a few EVs would then carry every run.
  *
  * Return: an EV index.
  */

@@ -21,8 +21,8 @@
  *                  SRTT   = 7/8 SRTT + 1/8 R
  *   RTO = clamp(SRTT + max(G, 4 RTTVAR), floor, max_rto)
  *   floor = min(MRC_RTO_FLOOR_NS, max_rto): 4 ms, because the CPUs that
- *   run a software transport stall for milliseconds under load (measured
- *   in the test VMs: a 1 ms floor fired ~300 spurious timeouts a second)
+ *   run a software transport stall for milliseconds under load, and a
+ *   timeout shorter than a stall fires spuriously
  *
  * The timer that waits out the RTO runs on the timer wheel
  * (mrc_req_arm_rto()): it fires within a tick of the value computed

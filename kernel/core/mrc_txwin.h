@@ -274,14 +274,6 @@ bool mrc_txwin_next_retransmit(struct mrc_txwin *win, u32 *psn);
 int mrc_txwin_on_retransmit(struct mrc_txwin *win, u32 psn, u16 ev, u32 ts);
 
 /**
- * mrc_txwin_entry() - per-PSN state of an outstanding PSN
- * @win: the window
- * @psn: the PSN
- *
- * Return: the entry, or NULL when @psn is not outstanding. Valid until
- * the next call that moves una.
- */
-/**
  * mrc_txwin_set_ev() - record the EV an outstanding PSN was last sent on
  * @win: the window
  * @psn: the PSN (ignored when not outstanding)
@@ -297,6 +289,14 @@ static inline void mrc_txwin_set_ev(struct mrc_txwin *win, u32 psn, u16 ev,
 	}
 }
 
+/**
+ * mrc_txwin_entry() - per-PSN state of an outstanding PSN
+ * @win: the window
+ * @psn: the PSN
+ *
+ * Return: the entry, or NULL when @psn is not outstanding. Valid until
+ * the next call that moves una.
+ */
 static inline const struct mrc_tx_entry *
 mrc_txwin_entry(const struct mrc_txwin *win, u32 psn)
 {
