@@ -253,8 +253,8 @@ static void mrc_comp_atomic_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	/*
 	 * The response proves the atomic executed: its PSN must not stay
 	 * outstanding after the WQE completes, waiting for a cumulative ACK
-	 * that may be lost, stale or never come (that left the timer
-	 * retrying a PSN no WQE owned, until it failed a WQE never posted).
+	 * that may be lost, stale or never come: the timer would retry a
+	 * PSN no WQE owns, and at last fail a WQE never posted.
 	 */
 	mrc_txwin_on_sack(&qp->txwin, pkt->psn, 1, &one);
 	if (mrc_txwin_ack_sacked_prefix(&qp->txwin))

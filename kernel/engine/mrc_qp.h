@@ -35,9 +35,10 @@
 #define MRC_GSO_MAX_BYTES	60000
 /*
  * Packets of a QP in local queues before the requester waits, and the
- * count at which it resumes (mrc_tx_acct.c). The stack frees sent skbs late
- * and in batches (virtio-net on its next transmit or TX interrupt): 64
- * held ib_write_bw to 24 MiB/s in the bench VMs, 256 gave 33-45.
+ * count at which it resumes (mrc_tx_acct.c). The stack frees sent skbs
+ * late and in batches (virtio-net on its next transmit or TX interrupt),
+ * so the bound must span several batches or the requester idles between
+ * them: at 64, ib_write_bw ran about a third slower.
  */
 #define MRC_TX_LOCAL_MAX	256
 #define MRC_TX_LOCAL_LOW	128

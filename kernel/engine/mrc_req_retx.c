@@ -29,10 +29,8 @@ static bool mrc_req_busy(struct mrc_qp *qp)
  *
  * The timer is a timer-wheel timer, as TCP's is, not an hrtimer: it is
  * started and stopped for nearly every message, and an hrtimer that is
- * the CPU's earliest reprograms the clock event device each time (in the
- * bench VMs an experiment with no timer at all measured ib_write_lat at
- * 0.91x rxe's, against 1.34x with the hrtimer).
- * The wheel needs no device access. The expiry is rounded up to whole
+ * the CPU's earliest reprograms the clock event device each time, where
+ * the wheel needs no device access. The expiry is rounded up to whole
  * ticks, as TCP's RTO is kept in jiffies: a timeout fires at most one
  * tick early or late. Two ticks at least, so a full tick passes before
  * it fires, and one more while the peer may hold our ACKs back for a
@@ -138,8 +136,8 @@ static void mrc_req_rerequest(struct mrc_qp *qp)
 		}
 		/*
 		 * Below rd_low every response is placed and its rd_got bit
-		 * may belong to a PSN a window later: asking again for those
-		 * PSNs let an old response mark the newer PSN received.
+		 * may belong to a PSN a window later: a response to such a
+		 * PSN asked for again would mark the newer PSN received.
 		 */
 		for (psn = w->rd_low; mrc_req_rd_owns(w, psn) &&
 		     mrc_psn_before(psn, una); psn++)
@@ -188,8 +186,8 @@ void mrc_rto_fire(struct timer_list *timer)
 		/*
 		 * No WQE fetched: nothing posted waits for the PSNs that
 		 * timed out, and the SQ slot at own holds no WQE to fail
-		 * (failing it moved sq_send past sq_fetch, and the flush
-		 * then looped 2^32 times). The QP still goes to error.
+		 * (failing it would move sq_send past sq_fetch, and the
+		 * flush would loop 2^32 times). The QP still goes to error.
 		 */
 		if (qp->sq.own == qp->sq_fetch) {
 			mrc_qp_error_locked(qp);

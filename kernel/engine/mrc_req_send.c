@@ -18,9 +18,8 @@
  * Packets in one GSO run: at most a sixteenth of the congestion window,
  * so that a window still spreads over 16 EVs or more. A run crosses its
  * path as one burst; on slow paths, whose windows are small, runs shrink
- * to single packets. (Runs of 16 on the bench's 10 Mbit/s paths queued
- * 13 ms each, against a 16.8 ms RTO: timeouts and window cuts halved
- * the multipath goodput.)
+ * to single packets (16 packets of 1 KiB take 13 ms to cross a 10 Mbit/s
+ * path, most of the default timeout's 16.8 ms RTO ceiling).
  */
 #define MRC_GSO_RUNS_PER_WINDOW	16
 
@@ -77,9 +76,9 @@ static u32 mrc_req_psn_room(struct mrc_qp *qp)
 	/*
 	 * READ responses in flight load the path as much as requests. Their
 	 * PSNs stay outstanding until placed, which is also when rd_pending
-	 * drops: adding the two counted every READ twice and halved a READ
-	 * stream's window. rd_pending exceeds the outstanding PSNs only when
-	 * an ACK overtook responses still to come.
+	 * drops, so the window counts the larger of the two, not their sum
+	 * (that would count every READ twice). rd_pending exceeds the
+	 * outstanding PSNs only when an ACK overtook responses still to come.
 	 */
 	room = min(room, mrc_cwnd_room(&qp->cc,
 				       max(mrc_txwin_outstanding(&qp->txwin),
@@ -100,9 +99,9 @@ static bool mrc_req_ar_outstanding(struct mrc_qp *qp)
  * Another SEND or WRITE is queued right behind the WQE being sent and
  * nothing holds it back, so its packets follow at once: the ACK the
  * responder sends every MRC_ACK_EVERY packets, or the one asked for at
- * the end of the last message queued, covers this message too. Asking at
- * every message's end made ib_send_bw's responder acknowledge every
- * fourth packet. A full window asks anyway (mrc_req_ask_ack()).
+ * the end of the last message queued, covers this message too, and a
+ * stream of small messages is not acknowledged every few packets. A full
+ * window asks anyway (mrc_req_ask_ack()).
  */
 static bool mrc_req_more_behind(struct mrc_qp *qp)
 {
@@ -156,9 +155,9 @@ static void mrc_req_data_pkt(struct mrc_qp *qp, const struct mrc_swqe *w,
  * The window is full after @pkt: nothing more leaves until an
  * acknowledgment comes, and the responder, which coalesces ACKs over
  * MRC_ACK_EVERY packets, must not wait for packets that cannot come.
- * One such request at a time: its answer opens the window, and asking on
- * every packet that refilled it made the responder acknowledge every
- * other packet.
+ * One such request at a time: its answer opens the window, and asking
+ * on every packet that refills it would have every other packet
+ * acknowledged.
  */
 static void mrc_req_ask_ack(struct mrc_qp *qp, struct mrc_pkt *pkt)
 {
@@ -414,8 +413,7 @@ int mrc_req_transmit(struct mrc_qp *qp, u32 idx)
 		/*
 		 * Wait for room for a whole chunk (a quarter window at most):
 		 * each response frees one PSN, and asking at once for what it
-		 * freed sent a request per one or two responses (make bench
-		 * read_bw: 50158 requests for 103369 responses).
+		 * freed would cost a request per response or two.
 		 */
 		u32 want = min3(w->npkts - w->sent, (u32)MRC_READ_CHUNK,
 				max(qp->cc.cwnd / 4, 1U));

@@ -22,7 +22,7 @@
  *
  * The CM must not see both: it answers a repeated REQ or REP with an MRA
  * (rdma_cm arms one on each), which stretches the peer's retransmission
- * timer to ~68 s, so one lost RTU later held a connection that long. So
+ * timer to ~68 s, so one lost RTU would hold a connection that long. So
  * both copies carry the same number in the BTH's PSN (0: unnumbered),
  * and the receiving QP1 delivers a number from a source address once.
  * The CM's own retransmissions are new sends, with new numbers.
