@@ -20,7 +20,7 @@ int mrc_dev_for_each(struct net *net, long *pos,
 		     int (*fn)(struct mrc_dev *mdev, void *arg), void *arg);
 struct mrc_dev *mrc_dev_get_by_name(const char *name);
 
-/* mrc_stats.c */
+/* mrc_hw_stats.c */
 struct rdma_hw_stats *mrc_alloc_hw_port_stats(struct ib_device *ibdev,
 					      u32 port_num);
 int mrc_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Reliable-connection queue pairs: object state shared by the verbs entry
- * points (mrc_qp.c) and the transport engine (requester, responder,
- * completer, tx, rx).
+ * Queue pairs: the state the transport engine runs on (requester,
+ * responder, completer, tx, rx), and the engine's functions. verbs/
+ * creates, modifies and destroys QPs (mrc_qp_create.c, mrc_qp_attr.c).
  */
 #ifndef MRC_QP_H
 #define MRC_QP_H

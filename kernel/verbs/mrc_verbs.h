@@ -25,7 +25,7 @@ extern unsigned short mrc_udp_port;
 extern unsigned short mrc_ev_count;
 extern unsigned short mrc_ev_min_active;
 
-/* mrc_ring.c */
+/* mrc_ring_alloc.c */
 int mrc_ring_init(struct mrc_ring *ring, u32 min_slots, u32 slot_size,
 		  struct ib_ucontext *uctx, struct mrc_ring_info *info);
 void mrc_ring_destroy(struct mrc_ring *ring);
@@ -56,7 +56,7 @@ int mrc_destroy_srq(struct ib_srq *ibsrq, struct ib_udata *udata);
 int mrc_post_srq_recv(struct ib_srq *ibsrq, const struct ib_recv_wr *wr,
 		      const struct ib_recv_wr **bad_wr);
 
-/* mrc_qp.c, mrc_qp_attr.c */
+/* mrc_qp_create.c, mrc_qp_attr.c */
 int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		  struct ib_udata *udata);
 int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
