@@ -86,12 +86,33 @@ enum mrc_syndrome {
 
 /**
  * struct mrc_pkt - a packet's headers in host byte order
+ * @opcode: MRC_OP_*
+ * @flags: MRC_FLAG_*
+ * @dqpn: destination QP number
+ * @psn: packet sequence number
+ * @ev: the entropy value (path) the sender chose
+ * @ev_seq: the packet's sequence number on @ev, echoed in ACKs
+ * @timestamp: send time in 1.024 us units (mrc_clock.h), echoed in ACKs
+ * @dph: SEND and WRITE data placement: message sequence number, byte
+ *	offset in the message, message length, immediate data
+ * @reth: RDMA address, R_Key and length of a WRITE or READ
+ * @atomic: address, R_Key and operands of an atomic request
+ * @aeth: acknowledgment: cumulative PSN, MSN (in an RNR NACK, @rnr_timer
+ *	instead), echoed EV, sequence and timestamp, syndrome, CE marks
+ *	counted, receive window
+ * @atomic_orig: the original value an atomic response returns
+ * @sack: selective acknowledgment: @nwords 64-bit words of received PSNs
+ *	from @base_psn on
+ * @probe_id: identifies a path probe and its reply
+ * @deth: Q_Key and source QP of a UD datagram
+ * @hdr_len: decode's output: bytes of headers before the payload
+ * @payload_len: payload bytes; decode's output, encode's input
+ * @rx_sport: not a header field: the UDP source port (the EV) the packet
+ *	came with, recorded on receive so answers go back on it
  *
  * Only the extensions of @opcode are meaningful; the rest are zero after
- * mrc_wire_decode(). @hdr_len and @payload_len are outputs of decode;
- * encode computes the header length itself and checks @payload_len.
- * @rx_sport is not a header field: the receive path records the UDP
- * source port (the EV) a packet came with, so answers go back on it.
+ * mrc_wire_decode(). Encode computes the header length itself and checks
+ * @payload_len.
  */
 struct mrc_pkt {
 	u8 opcode;

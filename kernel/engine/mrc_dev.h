@@ -42,6 +42,7 @@ enum mrc_res {
  * @mr_xa: memory regions by key index (key >> 8)
  * @qp_xa: queue pairs by QPN
  * @atomic_lock: makes remote atomics atomic with respect to each other
+ * @stats: the device's counters (mrc_stats.h), reported by ctl/
  */
 struct mrc_dev {
 	struct ib_device ib_dev;

@@ -39,12 +39,15 @@
  * @overflowed: the CQ is in the error state: a completion found it full, and
  *	nothing is written to it any more
  * @is_user: @ring is mapped into a process
+ * @next: the ring a two-step resize prepared, until it commits
+ * @next_info: what the provider maps @next by
+ * @next_cqe: the depth @next was prepared for
  */
 struct mrc_cq {
 	struct ib_cq ibcq;
 	spinlock_t lock; /* protects ring production and notify */
 	struct mrc_ring ring;
-	struct mrc_ring next;	/* prepared by a two-step resize */
+	struct mrc_ring next;
 	struct mrc_ring_info next_info;
 	int next_cqe;
 	u8 notify;
