@@ -273,12 +273,6 @@ static inline struct mrc_ah *to_mrc_ah(struct ib_ah *ibah)
 	return container_of(ibah, struct mrc_ah, ibah);
 }
 
-/* mrc_ah.c */
-int mrc_path_from_ah(struct mrc_path *path, const struct rdma_ah_attr *ah);
-int mrc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
-		  struct ib_udata *udata);
-int mrc_destroy_ah(struct ib_ah *ibah, u32 flags);
-
 /* mrc_ud.c */
 void mrc_ud_send(struct mrc_qp *qp);
 void mrc_ud_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,

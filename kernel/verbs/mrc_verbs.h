@@ -32,6 +32,12 @@ void mrc_ring_destroy(struct mrc_ring *ring);
 int mrc_mmap(struct ib_ucontext *uctx, struct vm_area_struct *vma);
 void mrc_mmap_free(struct rdma_user_mmap_entry *rdma_entry);
 
+/* mrc_ah.c */
+int mrc_path_from_ah(struct mrc_path *path, const struct rdma_ah_attr *ah);
+int mrc_create_ah(struct ib_ah *ibah, struct rdma_ah_init_attr *init,
+		  struct ib_udata *udata);
+int mrc_destroy_ah(struct ib_ah *ibah, u32 flags);
+
 /* mrc_cq.c */
 int mrc_create_cq(struct ib_cq *ibcq, const struct ib_cq_init_attr *attr,
 		  struct ib_udata *udata);
