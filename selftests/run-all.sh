@@ -125,20 +125,23 @@ run_gtest() {
 	skipped=$((skipped + nskip + ndis))
 }
 
-# Kernel style: every kernel source must be checkpatch.pl --strict clean.
+# Kernel style: every kernel source must be checkpatch.pl --strict clean,
+# and its kernel-doc comments complete (scripts/kernel-doc -none).
 run_style() {
-	local cp f out
-	echo "== Kernel style (checkpatch.pl --strict) =="
+	local cp kd f out
+	echo "== Kernel style (checkpatch.pl --strict, kernel-doc) =="
 	cp=$(ls "${MRC_CACHE:-/var/cache/mrc}"/linux-source-6.1/scripts/checkpatch.pl 2>/dev/null)
-	if [ -z "$cp" ]; then
-		echo "style: checkpatch.pl not found (the kunit suite extracts it)"
+	kd=${cp%/checkpatch.pl}/kernel-doc
+	if [ -z "$cp" ] || [ ! -e "$kd" ]; then
+		echo "style: checkpatch.pl or kernel-doc not found (the kunit suite extracts them)"
 		failed=$((failed + 1))
 		return
 	fi
 	for f in "$top"/kernel/*/*.[ch]; do
 		case $f in *.mod.c) continue ;; esac
-		if out=$("$cp" --strict --no-tree --terse -f "$f" 2>&1) &&
-		   ! grep -q 'ERROR\|WARNING\|CHECK' <<<"$out"; then
+		if out=$("$cp" --strict --no-tree --terse -f "$f" 2>&1;
+			 perl "$kd" -none "$f" 2>&1) &&
+		   ! grep -q 'ERROR\|WARNING\|CHECK\|warning:\|error:' <<<"$out"; then
 			echo "ok - ${f#"$top"/}"
 			passed=$((passed + 1))
 		else

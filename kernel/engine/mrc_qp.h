@@ -113,7 +113,9 @@ static inline bool mrc_req_rd_owns(const struct mrc_swqe *w, u32 psn)
  * @opcode: wire opcode of the message
  * @imm: immediate data (network order as sent)
  * @solicited: SE flag of the last packet
- * @srq_wqe: for SRQ QPs, the WQE taken for this message
+ * @has_srq_wqe: for SRQ QPs, a receive WQE was taken for this message
+ * @num_sge: the SGEs of that WQE (in the QP's rmsg_sge)
+ * @srq_wr_id: the wr_id of that WQE
  * @status: IB_WC_SUCCESS or the error that ends the QP
  */
 struct mrc_rmsg {
@@ -150,16 +152,105 @@ struct mrc_ah {
 };
 
 /**
- * struct mrc_qp - an RC queue pair
+ * struct mrc_qp - a queue pair: RC, UD or GSI
+ * @ibqp: core object
+ * @mdev: the device
+ * @ref: references from receive-path lookups (mrc_qp_get()) and one for
+ *	the QP's existence
+ * @done: completed when @ref reaches zero, so destroy can wait for it
+ * @lock: protects everything the engine touches
+ * @modify_lock: serialises modify, query and destroy; taken before @lock
+ * @post_lock: serialises kernel consumers' posts, from any context
+ * @state: IB QP state
+ * @type: IB_QPT_RC, IB_QPT_UD or IB_QPT_GSI
+ * @is_user: the rings are mapped into a process
+ * @sig_all: every send WQE completes, signalled or not
+ * @dest_qpn: the peer QP
+ * @mtu: payload bytes per packet, from @path_mtu
+ * @path_mtu: the path MTU attribute
+ * @access: remote access flags the QP allows (IB_ACCESS_REMOTE_*)
+ * @timeout: the timeout attribute (mrc_rto.h)
+ * @retry_cnt: retransmissions before IBV_WC_RETRY_EXC_ERR
+ * @rnr_retry: RNR NACKs before IBV_WC_RNR_RETRY_EXC_ERR (7: no limit)
+ * @min_rnr_timer: RNR timer code our RNR NACKs carry
+ * @max_rd_atomic: READs and atomics this QP may have outstanding
+ * @max_dest_rd_atomic: READs and atomics the peer may have outstanding here
+ * @pkey_index: the P_Key index attribute
+ * @qkey: UD Q_Key
+ * @sq_psn: first PSN the requester sends
+ * @rq_psn: first PSN the responder expects
+ * @ah_attr: the peer's address attribute, as given
+ * @path: where packets to the peer go (addresses, ports, IP fields)
+ * @sq: send queue ring
+ * @rq: receive queue ring (unused with @srq)
+ * @srq: the shared receive queue, or NULL
+ * @sq_max_sge: SGEs a send WQE may carry
+ * @sq_max_inline: inline bytes a send WQE may carry
+ * @rq_max_sge: SGEs a receive WQE may carry
+ * @ud_ext: UD/GSI: destination per SQ slot
+ * @gsi: GSI: datagram numbers
+ * @swqe: the requester's state per SQ slot
+ * @swqe_data: SGEs or inline data copied per SQ slot
+ * @swqe_data_size: bytes of @swqe_data per slot
+ * @sq_fetch: next SQ index to fetch
+ * @sq_send: the WQE being transmitted
+ * @next_rsn: receive sequence number of the next message that consumes a
+ *	receive WQE at the peer
+ * @psn_wqe: SQ index by PSN modulo the window
+ * @rd_got: READ response PSNs placed, by PSN modulo the window
+ * @txwin: the send window
+ * @rto: retransmission timer arithmetic
+ * @rto_timer: the retransmission timer, a timer-wheel timer
+ *	(mrc_req_arm_rto())
+ * @rto_armed: @rto_timer is pending
+ * @rd_atomic_out: READs and atomics outstanding
+ * @sq_err: a WQE failed: transmit no more
+ * @rd_pending: READ responses asked for and not yet placed
+ * @rd_pin: lowest PSN a response may still use
+ * @rd_pin_valid: @rd_pin holds a value
+ * @cc: congestion window
+ * @rto_ts: when the last timeout fired
+ * @rto_undo: that timeout may still prove spurious
+ * @rto_spread: resend the oldest PSN on several EVs
+ * @ar_psn: last data PSN that asked for an ACK
+ * @ar_valid: @ar_psn holds a value
+ * @spurious_rto: timeouts taken back
+ * @rto_fired: retransmission timeouts
+ * @delay_cuts: congestion window cuts for queueing delay
+ * @rnr: RNR NACK retries
+ * @rnr_timer: the RNR wait
+ * @req_work: runs the requester from the workqueue
+ * @evs: the EVs this QP sprays over
+ * @probe_timer: probes EVs that are ASSUMED_BAD
+ * @probe_armed: @probe_timer is pending
+ * @probes_sent: path probes sent
+ * @probe_replies: path probes answered
+ * @ev_retx: PSNs resent because their EV failed
+ * @lost_ev_gap: losses found by per-EV gaps
+ * @lost_sack: losses inferred from SACKs
+ * @rxwin: the receive window
+ * @rmsg: incoming messages, MRC_QP_WINDOW entries by RSN
+ * @rmsg_sge: SRQ QPs: the SGEs of each @rmsg entry
+ * @rsn_complete: next RSN to complete
+ * @unacked: packets received since the last ACK
+ * @ce_count: CE-marked packets received since the last ACK
+ * @atomic_cache: results of executed atomics, for repeated requests
+ * @dup_read_tokens: READ responses duplicate requests may still re-serve
+ * @dup_read_ts: when @dup_read_tokens was last refilled
+ * @rnr_gate: drops new PSNs after an RNR NACK until it executes
+ * @dack: an ACK held for an answer to carry
+ * @txq: packets built under @lock, sent after it
+ * @tx_frag: buffers of GSO runs, recycled
+ * @tx_acct: the count of this QP's packets in local queues
  *
- * @lock protects everything the engine touches; the verbs entry points
- * take @modify_lock around attribute changes and then @lock.
+ * The verbs entry points take @modify_lock around attribute changes and
+ * then @lock.
  */
 struct mrc_qp {
 	struct ib_qp ibqp;
 	struct mrc_dev *mdev;
-	refcount_t ref;			/* lookups from the receive path */
-	struct completion done;		/* @ref reached zero */
+	refcount_t ref;
+	struct completion done;
 	spinlock_t lock; /* engine state below */
 	struct mutex modify_lock; /* serialises modify, query and destroy */
 	spinlock_t post_lock; /* kernel consumers' posts, any context */
@@ -193,67 +284,67 @@ struct mrc_qp {
 	u32 sq_max_sge;
 	u32 sq_max_inline;
 	u32 rq_max_sge;
-	struct mrc_ud_ext *ud_ext;	/* UD/GSI: destination per SQ slot */
-	struct mrc_gsi *gsi;		/* GSI: datagram numbers */
+	struct mrc_ud_ext *ud_ext;
+	struct mrc_gsi *gsi;
 
 	/* requester and completer */
-	struct mrc_swqe *swqe;		/* one per SQ slot */
-	u8 *swqe_data;			/* SGEs / inline data per slot */
+	struct mrc_swqe *swqe;
+	u8 *swqe_data;
 	u32 swqe_data_size;
-	u32 sq_fetch;			/* next SQ index to fetch */
-	u32 sq_send;			/* WQE being transmitted */
+	u32 sq_fetch;
+	u32 sq_send;
 	u32 next_rsn;
-	u32 *psn_wqe;			/* SQ index by PSN & mask */
-	unsigned long *rd_got;		/* READ responses placed, by PSN */
+	u32 *psn_wqe;
+	unsigned long *rd_got;
 	struct mrc_txwin txwin;
 	struct mrc_rto rto;
-	struct timer_list rto_timer;	/* jiffies wheel: see mrc_req_arm_rto */
+	struct timer_list rto_timer;
 	bool rto_armed;
-	u32 rd_atomic_out;		/* READ/ATOMIC outstanding */
-	bool sq_err;			/* a WQE failed: transmit no more */
-	u32 rd_pending;			/* READ responses asked, not placed */
-	u32 rd_pin;			/* lowest PSN a response may still use */
+	u32 rd_atomic_out;
+	bool sq_err;
+	u32 rd_pending;
+	u32 rd_pin;
 	bool rd_pin_valid;
-	struct mrc_cwnd cc;		/* congestion window */
-	u32 rto_ts;			/* when the last timeout fired */
-	bool rto_undo;			/* it may still prove spurious */
-	bool rto_spread;		/* resend the oldest PSN on several EVs */
-	u32 ar_psn;			/* last data PSN that asked for an ACK */
+	struct mrc_cwnd cc;
+	u32 rto_ts;
+	bool rto_undo;
+	bool rto_spread;
+	u32 ar_psn;
 	bool ar_valid;
-	u64 spurious_rto;		/* timeouts taken back */
-	u64 rto_fired;			/* retransmission timeouts */
-	u64 delay_cuts;			/* cwnd cut for queueing delay */
-	struct mrc_rnr rnr;		/* RNR NACK retries */
-	struct hrtimer rnr_timer;	/* RNR wait */
+	u64 spurious_rto;
+	u64 rto_fired;
+	u64 delay_cuts;
+	struct mrc_rnr rnr;
+	struct hrtimer rnr_timer;
 	struct work_struct req_work;
 
-	/* multipath: the EVs this QP sprays over, and their probing */
+	/* multipath */
 	struct mrc_ev_table evs;
 	struct hrtimer probe_timer;
 	bool probe_armed;
 	u64 probes_sent;
 	u64 probe_replies;
-	u64 ev_retx;			/* PSNs resent because their EV failed */
-	u64 lost_ev_gap;		/* losses found by per-EV gaps */
-	u64 lost_sack;			/* losses inferred from SACKs */
+	u64 ev_retx;
+	u64 lost_ev_gap;
+	u64 lost_sack;
 
 	/* responder */
 	struct mrc_rxwin rxwin;
-	struct mrc_rmsg *rmsg;		/* MRC_QP_WINDOW entries by RSN */
-	struct mrc_sge *rmsg_sge;	/* SRQ QPs: SGEs of each rmsg */
-	u32 rsn_complete;		/* next RSN to complete */
-	u32 unacked;			/* packets since the last ACK */
+	struct mrc_rmsg *rmsg;
+	struct mrc_sge *rmsg_sge;
+	u32 rsn_complete;
+	u32 unacked;
 	u32 ce_count;
 	struct mrc_atomic_cache atomic_cache;
-	u32 dup_read_tokens;		/* responses duplicates may re-serve */
-	u32 dup_read_ts;		/* when the bucket was last filled */
-	struct mrc_rnr_gate rnr_gate;	/* drop after an RNR NACK */
-	struct mrc_dack dack;		/* an ACK held for an answer to carry */
+	u32 dup_read_tokens;
+	u32 dup_read_ts;
+	struct mrc_rnr_gate rnr_gate;
+	struct mrc_dack dack;
 
-	/* transmit backlog built under @lock, sent after it */
+	/* transmit backlog */
 	struct sk_buff_head txq;
-	struct page_frag tx_frag;	/* GSO runs' buffers, recycled */
-	struct mrc_tx_acct *tx_acct;	/* its packets in local queues */
+	struct page_frag tx_frag;
+	struct mrc_tx_acct *tx_acct;
 };
 
 /* States in which the QP accepts incoming requests (IB: RTR and later). */
