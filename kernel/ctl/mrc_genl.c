@@ -31,7 +31,7 @@ static int mrc_genl_fill_dev(struct sk_buff *skb, struct mrc_dev *mdev,
 	if (!hdr)
 		return -EMSGSIZE;
 
-	state = mrc_net_port_active(mdev->ndev) ? MRC_PORT_STATE_ACTIVE :
+	state = mrc_net_port_active(ndev) ? MRC_PORT_STATE_ACTIVE :
 					    MRC_PORT_STATE_DOWN;
 	if (nla_put_string(skb, MRC_ATTR_DEV_NAME, dev_name(&mdev->ib_dev.dev)) ||
 	    nla_put_u32(skb, MRC_ATTR_DEV_INDEX, mdev->ib_dev.index) ||
