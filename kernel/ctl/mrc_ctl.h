@@ -9,6 +9,10 @@
 
 #include "engine/mrc_dev.h"
 
+/* mrc_ctl_dev.c */
+int mrc_ctl_dev_alloc(struct mrc_dev *mdev);
+void mrc_ctl_dev_free(struct mrc_dev *mdev);
+
 /* mrc_genl.c */
 int mrc_genl_init(void);
 void mrc_genl_exit(void);
@@ -19,6 +23,7 @@ void mrc_dev_list_del(struct mrc_dev *mdev);
 int mrc_dev_for_each(struct net *net, long *pos,
 		     int (*fn)(struct mrc_dev *mdev, void *arg), void *arg);
 struct mrc_dev *mrc_dev_get_by_name(const char *name);
+struct mrc_dev *mrc_dev_get_by_index(u32 index);
 
 /* mrc_hw_stats.c */
 struct rdma_hw_stats *mrc_alloc_hw_port_stats(struct ib_device *ibdev,

@@ -84,3 +84,26 @@ struct mrc_dev *mrc_dev_get_by_name(const char *name)
 	ibdev = ib_device_get_by_name(name, (enum rdma_driver_id)MRC_DRIVER_ID);
 	return ibdev ? to_mrc_dev(ibdev) : NULL;
 }
+
+/**
+ * mrc_dev_get_by_index() - find an MRC device by its RDMA device index
+ * @index: the index (`rdma dev` shows it)
+ *
+ * Return: the device with a reference held (drop it with ib_device_put()),
+ * or NULL.
+ */
+struct mrc_dev *mrc_dev_get_by_index(u32 index)
+{
+	struct mrc_dev *mdev, *found = NULL;
+
+	mutex_lock(&mrc_dev_list_lock);
+	list_for_each_entry(mdev, &mrc_dev_list, list) {
+		if (mdev->ib_dev.index == index &&
+		    ib_device_try_get(&mdev->ib_dev)) {
+			found = mdev;
+			break;
+		}
+	}
+	mutex_unlock(&mrc_dev_list_lock);
+	return found;
+}

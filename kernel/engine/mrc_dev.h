@@ -18,6 +18,7 @@
 #define MRC_MAX_PD		0x10000
 
 struct mrc_net;
+struct mrc_ctl_dev;
 
 /* Objects a device counts against the limits ib_query_device reports. */
 enum mrc_res {
@@ -43,6 +44,7 @@ enum mrc_res {
  * @qp_xa: queue pairs by QPN
  * @atomic_lock: makes remote atomics atomic with respect to each other
  * @stats: the device's counters (mrc_stats.h), reported by ctl/
+ * @ctl: profiles and admin state, owned by ctl/; the engine never reads it
  */
 struct mrc_dev {
 	struct ib_device ib_dev;
@@ -57,6 +59,7 @@ struct mrc_dev {
 	struct xarray qp_xa;
 	spinlock_t atomic_lock; /* serialises remote atomic operations */
 	struct mrc_stats stats;
+	struct mrc_ctl_dev *ctl;
 };
 
 struct mrc_pd {

@@ -167,6 +167,10 @@ int mrc_newlink(const char *ibdev_name, struct net_device *ndev)
 	mdev->ndev = ndev;
 	netdev_hold(ndev, &mdev->ndev_tracker, GFP_KERNEL);
 
+	err = mrc_ctl_dev_alloc(mdev);
+	if (err)
+		goto out_dealloc;
+
 	mn = mrc_net_get(dev_net(ndev), mrc_udp_port);
 	if (IS_ERR(mn)) {
 		err = PTR_ERR(mn);

@@ -216,6 +216,7 @@ static void mrc_dealloc_driver(struct ib_device *ibdev)
 	struct mrc_dev *mdev = to_mrc_dev(ibdev);
 
 	mrc_dev_list_del(mdev);
+	mrc_ctl_dev_free(mdev);
 	if (mdev->net) {
 		mrc_net_put(mdev->net);
 		mdev->net = NULL;

@@ -236,3 +236,48 @@ pair() {
 	pair_start "$@"
 	pair_finish "$name"
 }
+
+# mrc_genl ARGS...: one raw request to the "mrc" family (mrc-genl.py),
+# through the coprocess mrc_genl_serve started, if any.
+mrc_genl() {
+	local line rc=1
+	if [ -z "${MRC_GENL_IN:-}" ]; then
+		python3 "$(dirname "${BASH_SOURCE[0]}")/mrc-genl.py" "$@"
+		return
+	fi
+	(IFS=$'\x1f'; printf '%s\n' "$*") >&"$MRC_GENL_IN"
+	while IFS= read -r line <&"$MRC_GENL_OUT"; do
+		case $line in
+		$'\x04'*) rc=${line#?}; break ;;
+		$'\x02'*) echo "${line#?}" >&2 ;;
+		*) echo "$line" ;;
+		esac
+	done
+	return "$rc"
+}
+
+# mrc_genl_serve: answer this shell's mrc_genl calls from one Python
+# process (starting one per request costs seconds under emulation).
+mrc_genl_serve() {
+	coproc MRC_GENL { python3 "$(dirname "${BASH_SOURCE[0]}")/mrc-genl.py" --serve; }
+	# Bash closes a coprocess's own descriptors in subshells, such as
+	# the $(...) of check_output: use copies.
+	exec {MRC_GENL_IN}>&"${MRC_GENL[1]}" {MRC_GENL_OUT}<&"${MRC_GENL[0]}"
+}
+
+# check_genl_error DESC ERRNAME REGEX ARGS...: the request fails with
+# errno ERRNAME and an extack message matching REGEX.
+check_genl_error() {
+	local desc=$1 name=$2 re=$3 out
+	shift 3
+	if out=$(mrc_genl "$@" 2>&1); then
+		not_ok "$desc"
+		{ echo "unexpected success: mrc-genl.py $*"; echo "$out"; } | diag
+	elif grep -Eq -- "^error [0-9]+ $name: .*($re)" <<<"$out"; then
+		ok "$desc"
+		grep '^error' <<<"$out" | diag
+	else
+		not_ok "$desc"
+		{ echo "request: $*"; echo "wanted: error $name: /$re/"; echo "$out"; } | diag
+	fi
+}

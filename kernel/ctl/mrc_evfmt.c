@@ -1,0 +1,200 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * EV format profiles: how an EV's bits are laid out in a packet. STEV
+ * (IPv6 flow label and UDP source port, up to 32 bits), UDP (source port,
+ * up to 16 bits) and SRV6 (an SRv6 address and optionally one SRH
+ * segment, up to 256 bits; accepted now, sent once net/ speaks SRv6).
+ * A format is only a mode and the widths of its fields.
+ */
+#include "ctl/mrc_prof.h"
+
+static const u16 mrc_evfmt_max_width[] = {
+	[MRC_FMT_STEV] = 32,
+	[MRC_FMT_SRV6] = 256,
+	[MRC_FMT_UDP] = 16,
+};
+
+static const struct nla_policy mrc_evfmt_fields_policy[MRC_EVFMT_MAX + 1] = {
+	[MRC_EVFMT_FIELD_WIDTH] = NLA_POLICY_RANGE(NLA_U8, 1, 128),
+};
+
+const struct nla_policy mrc_evfmt_policy[MRC_EVFMT_MAX + 1] = {
+	[MRC_EVFMT_MODE] = NLA_POLICY_MAX(NLA_U8, MRC_FMT_UDP),
+	[MRC_EVFMT_FIELDS] = NLA_POLICY_NESTED(mrc_evfmt_fields_policy),
+};
+
+static int mrc_evfmt_parse_fields(struct mrc_evfmt *fmt,
+				  const struct nlattr *fields,
+				  struct netlink_ext_ack *extack)
+{
+	const struct nlattr *attr;
+	unsigned int total = 0;
+	int rem, n = 0;
+
+	nla_for_each_nested(attr, fields, rem) {
+		if (nla_type(attr) != MRC_EVFMT_FIELD_WIDTH) {
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "fields hold only field widths");
+			return -EINVAL;
+		}
+		if (n == MRC_CTL_FMT_FIELDS_MAX) {
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "more than 16 format fields");
+			return -E2BIG;
+		}
+		fmt->width[n++] = nla_get_u8(attr);
+		total += nla_get_u8(attr);
+	}
+	if (!n) {
+		NL_SET_ERR_MSG_ATTR(extack, fields, "a format needs a field");
+		return -EINVAL;
+	}
+	if (total > mrc_evfmt_max_width[fmt->mode]) {
+		NL_SET_ERR_MSG_ATTR(extack, fields,
+				    "fields are wider than the mode allows (stev 32, udp 16, srv6 256 bits)");
+		return -EINVAL;
+	}
+	fmt->nfields = n;
+	memset(fmt->width + n, 0, sizeof(fmt->width) - n);
+	return 0;
+}
+
+static int mrc_evfmt_parse(struct mrc_prof *prof, const struct nlattr *nest,
+			   struct netlink_ext_ack *extack)
+{
+	struct mrc_evfmt *fmt = container_of(prof, struct mrc_evfmt, p);
+	struct nlattr *tb[MRC_EVFMT_MAX + 1];
+	int err;
+
+	err = nla_parse_nested(tb, MRC_EVFMT_MAX, nest, mrc_evfmt_policy,
+			       extack);
+	if (err)
+		return err;
+	if (prof->state == MRC_PROF_ONLINE &&
+	    (tb[MRC_EVFMT_MODE] || tb[MRC_EVFMT_FIELDS])) {
+		NL_SET_ERR_MSG_ATTR(extack, nest,
+				    "EV format is ONLINE: take it offline to change it");
+		return -EBUSY;
+	}
+	if (tb[MRC_EVFMT_MODE]) {
+		fmt->mode = nla_get_u8(tb[MRC_EVFMT_MODE]);
+		if (prof->state == MRC_PROF_INIT)
+			prof->state = MRC_PROF_OFFLINE;
+	}
+	if (tb[MRC_EVFMT_FIELDS]) {
+		if (prof->state == MRC_PROF_INIT) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[MRC_EVFMT_FIELDS],
+					    "fields need a mode: set mode first");
+			return -EINVAL;
+		}
+		err = mrc_evfmt_parse_fields(fmt, tb[MRC_EVFMT_FIELDS], extack);
+	} else if (tb[MRC_EVFMT_MODE] && fmt->nfields) {
+		/* A new mode must still hold the fields already set. */
+		unsigned int i, total = 0;
+
+		for (i = 0; i < fmt->nfields; i++)
+			total += fmt->width[i];
+		if (total > mrc_evfmt_max_width[fmt->mode]) {
+			NL_SET_ERR_MSG_ATTR(extack, tb[MRC_EVFMT_MODE],
+					    "the fields already set are wider than this mode allows");
+			return -EINVAL;
+		}
+	}
+	return err;
+}
+
+static bool mrc_evfmt_can_offline(const struct mrc_prof *prof)
+{
+	return false;	/* only setting a mode leaves INIT */
+}
+
+static int mrc_evfmt_can_online(const struct mrc_prof *prof,
+				struct netlink_ext_ack *extack)
+{
+	const struct mrc_evfmt *fmt = container_of(prof, struct mrc_evfmt, p);
+
+	if (!fmt->nfields) {
+		NL_SET_ERR_MSG(extack, "EV format has no fields: set them before online");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void mrc_evfmt_reset(struct mrc_prof *prof)
+{
+	struct mrc_evfmt *fmt = container_of(prof, struct mrc_evfmt, p);
+
+	fmt->mode = 0;
+	fmt->nfields = 0;
+	memset(fmt->width, 0, sizeof(fmt->width));
+}
+
+static int mrc_evfmt_fill(struct sk_buff *skb, const struct mrc_prof *prof)
+{
+	const struct mrc_evfmt *fmt = container_of(prof, struct mrc_evfmt, p);
+	struct nlattr *nest, *fields;
+	int i;
+
+	if (prof->state == MRC_PROF_INIT)
+		return 0;
+	nest = nla_nest_start(skb, MRC_ATTR_EVFMT);
+	if (!nest || nla_put_u8(skb, MRC_EVFMT_MODE, fmt->mode))
+		return -EMSGSIZE;
+	if (fmt->nfields) {
+		fields = nla_nest_start(skb, MRC_EVFMT_FIELDS);
+		if (!fields)
+			return -EMSGSIZE;
+		for (i = 0; i < fmt->nfields; i++)
+			if (nla_put_u8(skb, MRC_EVFMT_FIELD_WIDTH,
+				       fmt->width[i]))
+				return -EMSGSIZE;
+		nla_nest_end(skb, fields);
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int mrc_evfmt_busy(struct mrc_ctl_dev *ctl, const struct mrc_prof *prof,
+			  struct netlink_ext_ack *extack)
+{
+	if (prof->nusers) {
+		NL_SET_ERR_MSG(extack, "EV format is used by EV profiles");
+		return -EBUSY;
+	}
+	return 0;
+}
+
+static struct xarray *mrc_evfmt_xa(struct mrc_ctl_dev *ctl)
+{
+	return &ctl->fmt_xa;
+}
+
+const struct mrc_prof_kind mrc_evfmt_kind = {
+	.name = "EV format",
+	.get_cmd = MRC_CMD_EVFMT_GET,
+	.nest = MRC_ATTR_EVFMT,
+	.max = MRC_FMT_PROFILES_MAX,
+	.size = sizeof(struct mrc_evfmt),
+	.xa = mrc_evfmt_xa,
+	.parse = mrc_evfmt_parse,
+	.can_offline = mrc_evfmt_can_offline,
+	.can_online = mrc_evfmt_can_online,
+	.reset = mrc_evfmt_reset,
+	.fill = mrc_evfmt_fill,
+	.busy = mrc_evfmt_busy,
+};
+
+/**
+ * mrc_evfmt_builtin() - make format 0: UDP, one 16-bit field, ONLINE
+ * @fmt: a zeroed profile
+ *
+ * The format of the built-in AUTO EV profile: EVs are UDP source ports.
+ */
+void mrc_evfmt_builtin(struct mrc_evfmt *fmt)
+{
+	fmt->p.id = 0;
+	fmt->mode = MRC_FMT_UDP;
+	fmt->nfields = 1;
+	fmt->width[0] = 16;
+	fmt->p.state = MRC_PROF_ONLINE;
+}

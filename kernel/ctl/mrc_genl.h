@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * What the generic netlink files of ctl/ share: naming a device in a
+ * request, and the handlers the family's table (mrc_genl.c) points to.
+ * Replies start with mrc_genlmsg_put(), never with mrc_genl.c's family.
+ */
+#ifndef MRC_GENL_H
+#define MRC_GENL_H
+
+#include <net/genetlink.h>
+
+#include "engine/mrc_dev.h"
+
+/* mrc_genl_req.c */
+void mrc_genl_req_init(const struct genl_family *family);
+void *mrc_genlmsg_put(struct sk_buff *skb, u32 portid, u32 seq, int flags,
+		      u8 cmd);
+struct mrc_dev *mrc_genl_dev_get(struct nlattr **attrs, struct net *net,
+				 struct netlink_ext_ack *extack);
+int mrc_genl_put_dev(struct sk_buff *skb, struct mrc_dev *mdev);
+u32 mrc_genl_gen(void);
+void mrc_genl_gen_bump(void);
+
+/* mrc_genl_dev.c: DEV_GET, DEV_SET */
+int mrc_genl_dev_get_doit(struct sk_buff *skb, struct genl_info *info);
+int mrc_genl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int mrc_genl_dev_set_doit(struct sk_buff *skb, struct genl_info *info);
+
+/* mrc_genl_prof.c: EVFMT_* and CCPROF_* */
+int mrc_genl_prof_get_doit(struct sk_buff *skb, struct genl_info *info);
+int mrc_genl_prof_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int mrc_genl_prof_new_doit(struct sk_buff *skb, struct genl_info *info);
+int mrc_genl_prof_set_doit(struct sk_buff *skb, struct genl_info *info);
+int mrc_genl_prof_del_doit(struct sk_buff *skb, struct genl_info *info);
+
+#endif /* MRC_GENL_H */

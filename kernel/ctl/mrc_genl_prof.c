@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The profile commands, one set of handlers for every kind: GET (one or
+ * a dump), NEW, SET (all of a request or none of it) and DEL. Each runs
+ * under the device's ctl->lock; a change works on a private copy that
+ * replaces the stored profile only when every check has passed.
+ */
+#include <linux/slab.h>
+
+#include "ctl/mrc_ctl.h"
+#include "ctl/mrc_genl.h"
+#include "ctl/mrc_prof.h"
+
+static const struct mrc_prof_kind *mrc_genl_kind(u8 cmd)
+{
+	switch (cmd) {
+	case MRC_CMD_EVFMT_GET:
+	case MRC_CMD_EVFMT_NEW:
+	case MRC_CMD_EVFMT_DEL:
+	case MRC_CMD_EVFMT_SET:
+		return &mrc_evfmt_kind;
+	default:
+		return &mrc_ccprof_kind;
+	}
+}
+
+static int mrc_genl_fill_prof(struct sk_buff *skb,
+			      const struct mrc_prof_kind *kind,
+			      struct mrc_dev *mdev, const struct mrc_prof *prof,
+			      u32 portid, u32 seq, int flags,
+			      struct netlink_callback *cb)
+{
+	void *hdr;
+
+	hdr = mrc_genlmsg_put(skb, portid, seq, flags, kind->get_cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (cb)
+		genl_dump_check_consistent(cb, hdr);
+	if (mrc_genl_put_dev(skb, mdev) ||
+	    nla_put_u64_64bit(skb, MRC_ATTR_PROF_ID, prof->id, MRC_ATTR_PAD) ||
+	    nla_put_u8(skb, MRC_ATTR_PROF_STATE, prof->state) ||
+	    nla_put_u32(skb, MRC_ATTR_PROF_NUSERS, prof->nusers) ||
+	    kind->fill(skb, prof)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
+static int mrc_genl_reply_prof(struct genl_info *info,
+			       const struct mrc_prof_kind *kind,
+			       struct mrc_dev *mdev,
+			       const struct mrc_prof *prof)
+{
+	struct sk_buff *msg;
+	int err;
+
+	msg = nlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
+	if (!msg)
+		return -ENOMEM;
+	err = mrc_genl_fill_prof(msg, kind, mdev, prof, info->snd_portid,
+				 info->snd_seq, 0, NULL);
+	if (err) {
+		nlmsg_free(msg);
+		return err;
+	}
+	return genlmsg_reply(msg, info);
+}
+
+/* The profile a request names by MRC_ATTR_PROF_ID; ctl->lock is held. */
+static struct mrc_prof *mrc_genl_prof_lookup(const struct mrc_prof_kind *kind,
+					     struct mrc_ctl_dev *ctl,
+					     struct genl_info *info)
+{
+	struct nlattr *id = info->attrs[MRC_ATTR_PROF_ID];
+	struct mrc_prof *prof;
+
+	prof = mrc_prof_find(kind, ctl, nla_get_u64(id));
+	if (!prof)
+		NL_SET_ERR_MSG_ATTR(info->extack, id,
+				    "no profile of this kind with this id on the device");
+	return prof;
+}
+
+/**
+ * mrc_genl_prof_get_doit() - EVFMT_GET / CCPROF_GET of one profile
+ * @skb: the request
+ * @info: its attributes: a device and MRC_ATTR_PROF_ID
+ *
+ * Return: 0 (the reply is sent) or a negative errno.
+ */
+int mrc_genl_prof_get_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	const struct mrc_prof_kind *kind = mrc_genl_kind(info->genlhdr->cmd);
+	struct mrc_prof *prof;
+	struct mrc_dev *mdev;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, MRC_ATTR_PROF_ID))
+		return -EINVAL;
+	mdev = mrc_genl_dev_get(info->attrs, genl_info_net(info), info->extack);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	mutex_lock(&mdev->ctl->lock);
+	prof = mrc_genl_prof_lookup(kind, mdev->ctl, info);
+	err = prof ? mrc_genl_reply_prof(info, kind, mdev, prof) : -ENOENT;
+	mutex_unlock(&mdev->ctl->lock);
+	ib_device_put(&mdev->ib_dev);
+	return err;
+}
+
+struct mrc_genl_prof_dump {
+	struct sk_buff *skb;
+	struct netlink_callback *cb;
+	const struct mrc_prof_kind *kind;
+};
+
+/* One device's profiles from id cb->args[1] on; resumable. */
+static int mrc_genl_prof_dump_dev(struct mrc_dev *mdev, void *arg)
+{
+	struct mrc_genl_prof_dump *d = arg;
+	struct netlink_callback *cb = d->cb;
+	unsigned long id = cb->args[1];
+	struct mrc_prof *prof;
+	int err = 0;
+
+	mutex_lock(&mdev->ctl->lock);
+	cb->seq = mrc_genl_gen();
+	xa_for_each_start(d->kind->xa(mdev->ctl), id, prof, id) {
+		err = mrc_genl_fill_prof(d->skb, d->kind, mdev, prof,
+					 NETLINK_CB(cb->skb).portid,
+					 cb->nlh->nlmsg_seq, NLM_F_MULTI, cb);
+		if (err)
+			break;
+	}
+	mutex_unlock(&mdev->ctl->lock);
+	/* Resume at the profile that did not fit, or the next device. */
+	cb->args[1] = err ? id : 0;
+	return err;
+}
+
+/**
+ * mrc_genl_prof_get_dumpit() - dump the profiles of one kind
+ * @skb: the message being filled
+ * @cb: args[0] is the device position, args[1] the next profile id
+ *
+ * Walks the devices of the caller's namespace, or only the one the
+ * request names.
+ *
+ * Return: the length filled, 0 when done, or a negative errno.
+ */
+int mrc_genl_prof_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
+	struct mrc_genl_prof_dump d = {
+		.skb = skb, .cb = cb,
+		.kind = mrc_genl_kind(info->op.cmd),
+	};
+	struct nlattr **attrs = info->attrs;
+	struct mrc_dev *mdev;
+	long pos = cb->args[0];
+	int err;
+
+	if (attrs[MRC_ATTR_DEV_NAME] || attrs[MRC_ATTR_DEV_INDEX]) {
+		if (cb->args[2])
+			return 0;	/* that device is done */
+		mdev = mrc_genl_dev_get(attrs, sock_net(skb->sk), cb->extack);
+		if (IS_ERR(mdev))
+			return PTR_ERR(mdev);
+		err = mrc_genl_prof_dump_dev(mdev, &d);
+		ib_device_put(&mdev->ib_dev);
+		if (!err)
+			cb->args[2] = 1;
+	} else {
+		err = mrc_dev_for_each(sock_net(skb->sk), &pos,
+				       mrc_genl_prof_dump_dev, &d);
+		cb->args[0] = pos;
+	}
+	if (err == -EMSGSIZE && skb->len)
+		return skb->len;
+	return err ? err : skb->len;
+}
+
+/* The lowest free id >= 1, for NEW without MRC_ATTR_PROF_ID. */
+static u64 mrc_genl_prof_free_id(struct xarray *xa)
+{
+	u64 id = 1;
+
+	while (xa_load(xa, id))
+		id++;
+	return id;
+}
+
+static int mrc_genl_prof_count(struct xarray *xa)
+{
+	struct mrc_prof *prof;
+	unsigned long id;
+	int n = 0;
+
+	xa_for_each(xa, id, prof)
+		n++;
+	return n;
+}
+
+/* Apply a request's configuration and state to @prof; nothing stored. */
+static int mrc_genl_prof_apply(const struct mrc_prof_kind *kind,
+			       struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
+			       struct genl_info *info)
+{
+	struct nlattr *state = info->attrs[MRC_ATTR_PROF_STATE];
+	int err;
+
+	if (info->attrs[kind->nest]) {
+		err = kind->parse(prof, info->attrs[kind->nest], info->extack);
+		if (err)
+			return err;
+	}
+	if (state)
+		return mrc_prof_set_state(kind, ctl, prof, nla_get_u8(state),
+					  info->extack);
+	return 0;
+}
+
+static int mrc_genl_prof_new_locked(const struct mrc_prof_kind *kind,
+				    struct mrc_dev *mdev,
+				    struct genl_info *info)
+{
+	struct nlattr *id_attr = info->attrs[MRC_ATTR_PROF_ID];
+	struct mrc_ctl_dev *ctl = mdev->ctl;
+	struct xarray *xa = kind->xa(ctl);
+	struct mrc_prof *prof;
+	u64 id;
+	int err;
+
+	if (mrc_genl_prof_count(xa) >= kind->max) {
+		NL_SET_ERR_MSG(info->extack,
+			       "the device holds the most profiles of this kind it can");
+		return -ENOSPC;
+	}
+	id = id_attr ? nla_get_u64(id_attr) : mrc_genl_prof_free_id(xa);
+	if ((unsigned long)id != id) {
+		NL_SET_ERR_MSG_ATTR(info->extack, id_attr, "id out of range");
+		return -ERANGE;
+	}
+	if (xa_load(xa, id)) {
+		NL_SET_ERR_MSG_ATTR(info->extack, id_attr,
+				    "a profile with this id exists");
+		return -EEXIST;
+	}
+	prof = kzalloc(kind->size, GFP_KERNEL);
+	if (!prof)
+		return -ENOMEM;
+	prof->id = id;
+	prof->state = MRC_PROF_INIT;
+	err = mrc_genl_prof_apply(kind, ctl, prof, info);
+	if (!err)
+		err = xa_insert(xa, id, prof, GFP_KERNEL);
+	if (err) {
+		kfree(prof);
+		return err;
+	}
+	mrc_genl_gen_bump();
+	/* The profile exists now even if the reply cannot be sent. */
+	mrc_genl_reply_prof(info, kind, mdev, prof);
+	return 0;
+}
+
+/**
+ * mrc_genl_prof_new_doit() - EVFMT_NEW / CCPROF_NEW
+ * @skb: the request
+ * @info: a device, optionally an id, a configuration nest and a state
+ *
+ * Return: 0 (the new profile is the reply) or a negative errno.
+ */
+int mrc_genl_prof_new_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	const struct mrc_prof_kind *kind = mrc_genl_kind(info->genlhdr->cmd);
+	struct mrc_dev *mdev;
+	int err;
+
+	mdev = mrc_genl_dev_get(info->attrs, genl_info_net(info), info->extack);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	mutex_lock(&mdev->ctl->lock);
+	err = mrc_genl_prof_new_locked(kind, mdev, info);
+	mutex_unlock(&mdev->ctl->lock);
+	ib_device_put(&mdev->ib_dev);
+	return err;
+}
+
+static int mrc_genl_prof_set_locked(const struct mrc_prof_kind *kind,
+				    struct mrc_ctl_dev *ctl,
+				    struct genl_info *info)
+{
+	struct mrc_prof *old, *copy;
+	int err;
+
+	old = mrc_genl_prof_lookup(kind, ctl, info);
+	if (!old)
+		return -ENOENT;
+	copy = kmemdup(old, kind->size, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+	err = mrc_genl_prof_apply(kind, ctl, copy, info);
+	if (err) {
+		kfree(copy);
+		return err;
+	}
+	/* Replacing an existing entry allocates nothing and cannot fail. */
+	xa_store(kind->xa(ctl), old->id, copy, GFP_KERNEL);
+	kfree(old);
+	mrc_genl_gen_bump();
+	return 0;
+}
+
+/**
+ * mrc_genl_prof_set_doit() - EVFMT_SET / CCPROF_SET
+ * @skb: the request
+ * @info: a device, the id, a configuration nest and/or a state
+ *
+ * Return: 0 or a negative errno; on error the profile is unchanged.
+ */
+int mrc_genl_prof_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	const struct mrc_prof_kind *kind = mrc_genl_kind(info->genlhdr->cmd);
+	struct mrc_dev *mdev;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, MRC_ATTR_PROF_ID))
+		return -EINVAL;
+	if (!info->attrs[kind->nest] && !info->attrs[MRC_ATTR_PROF_STATE]) {
+		NL_SET_ERR_MSG(info->extack,
+			       "nothing to change: give a configuration or a state");
+		return -EINVAL;
+	}
+	mdev = mrc_genl_dev_get(info->attrs, genl_info_net(info), info->extack);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	mutex_lock(&mdev->ctl->lock);
+	err = mrc_genl_prof_set_locked(kind, mdev->ctl, info);
+	mutex_unlock(&mdev->ctl->lock);
+	ib_device_put(&mdev->ib_dev);
+	return err;
+}
+
+/**
+ * mrc_genl_prof_del_doit() - EVFMT_DEL / CCPROF_DEL
+ * @skb: the request
+ * @info: a device and the id
+ *
+ * Refused with -EBUSY while the profile is in use or a device default.
+ *
+ * Return: 0 or a negative errno.
+ */
+int mrc_genl_prof_del_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	const struct mrc_prof_kind *kind = mrc_genl_kind(info->genlhdr->cmd);
+	struct mrc_prof *prof;
+	struct mrc_dev *mdev;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, MRC_ATTR_PROF_ID))
+		return -EINVAL;
+	mdev = mrc_genl_dev_get(info->attrs, genl_info_net(info), info->extack);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	mutex_lock(&mdev->ctl->lock);
+	prof = mrc_genl_prof_lookup(kind, mdev->ctl, info);
+	err = prof ? kind->busy(mdev->ctl, prof, info->extack) : -ENOENT;
+	if (!err) {
+		xa_erase(kind->xa(mdev->ctl), prof->id);
+		kfree(prof);
+		mrc_genl_gen_bump();
+	}
+	mutex_unlock(&mdev->ctl->lock);
+	ib_device_put(&mdev->ib_dev);
+	return err;
+}

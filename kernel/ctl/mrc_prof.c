@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * What the three kinds of profile share: lookup by id and OCP's life
+ * cycle, INIT -> OFFLINE -> ONLINE and back, one step at a time.
+ */
+#include "ctl/mrc_prof.h"
+
+/**
+ * mrc_prof_find() - a device's profile of one kind, by id
+ * @kind: which table
+ * @ctl: the device's control state; the caller holds @ctl->lock
+ * @id: the profile id
+ *
+ * Return: the profile, or NULL.
+ */
+struct mrc_prof *mrc_prof_find(const struct mrc_prof_kind *kind,
+			       struct mrc_ctl_dev *ctl, u64 id)
+{
+	lockdep_assert_held(&ctl->lock);
+	if ((unsigned long)id != id)
+		return NULL;
+	return xa_load(kind->xa(ctl), id);
+}
+
+/**
+ * mrc_prof_set_state() - move a profile to @state, one step at a time
+ * @kind: the profile's kind
+ * @ctl: the device's control state; the caller holds @ctl->lock
+ * @prof: the profile (the caller's private copy when it is a change)
+ * @state: enum mrc_genl_prof_state
+ * @extack: says why a move is refused
+ *
+ * Return: 0, -EINVAL for a move OCP does not allow or a profile not
+ * configured enough, -EBUSY when something depends on the profile, or
+ * what @kind refuses ONLINE with.
+ */
+int mrc_prof_set_state(const struct mrc_prof_kind *kind,
+		       struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
+		       u8 state, struct netlink_ext_ack *extack)
+{
+	int err;
+
+	lockdep_assert_held(&ctl->lock);
+	if (state == prof->state)
+		return 0;
+	if (state > MRC_PROF_ONLINE || abs(state - prof->state) != 1) {
+		NL_SET_ERR_MSG(extack,
+			       "profile state moves one step at a time: init, offline, online");
+		return -EINVAL;
+	}
+
+	switch (state) {
+	case MRC_PROF_OFFLINE:
+		if (prof->state == MRC_PROF_INIT && !kind->can_offline(prof)) {
+			NL_SET_ERR_MSG(extack,
+				       "profile is not configured: set its mode or algorithm before offline");
+			return -EINVAL;
+		}
+		if (prof->state == MRC_PROF_ONLINE) {
+			err = kind->busy(ctl, prof, extack);
+			if (err)
+				return err;
+		}
+		break;
+	case MRC_PROF_ONLINE:
+		err = kind->can_online(prof, extack);
+		if (err)
+			return err;
+		break;
+	case MRC_PROF_INIT:
+		kind->reset(prof);
+		break;
+	}
+	prof->state = state;
+	return 0;
+}
