@@ -151,10 +151,11 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	/* Mostly small tables, where states collide; sometimes the largest. */
 	count = count & 0x8000 ? count % MRC_EV_COUNT_MAX + 1 :
 				 count % 64 + 1;
-	ret = mrc_ev_init(&c.t, count, min_active, fin_u16(&in));
+	ret = mrc_ev_init_auto(&c.t, count, min_active, fin_u16(&in));
 	FUZZ_CHECK(!ret, "init %u: %d", count, ret);
-	FUZZ_CHECK(mrc_ev_init(&(struct mrc_ev_table){}, MRC_EV_COUNT_MAX + 1,
-			       0, 0) == -EINVAL, "oversized table accepted");
+	FUZZ_CHECK(mrc_ev_init_auto(&(struct mrc_ev_table){},
+				    MRC_EV_COUNT_MAX + 1, 0, 0) == -EINVAL,
+		   "oversized table accepted");
 	check_ev(&c.t);
 	while (in.n)
 		run_op(&c, &in);

@@ -356,7 +356,8 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 
 	q.rnr_retry = fin_u8(&in) % 8;
 	FUZZ_CHECK(!mrc_txwin_init(&q.win, start, wsize), "txwin %u", wsize);
-	FUZZ_CHECK(!mrc_ev_init(&q.evs, nev, min_active, (u16)start), "evs");
+	FUZZ_CHECK(!mrc_ev_init_auto(&q.evs, nev, min_active, (u16)start),
+		   "evs");
 	timeout = fin_u8(&in);
 	FUZZ_CHECK(!mrc_rto_init(&q.rto, timeout, fin_u8(&in) % 8), "rto");
 	mrc_cwnd_init(&q.cc, wsize, start);

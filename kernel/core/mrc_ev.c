@@ -25,11 +25,12 @@
  * @t: the table
  * @count: EVs, 1..MRC_EV_COUNT_MAX
  * @min_active: GOOD EVs to keep (clamped to @count)
- * @seed: spreads the source ports of different QPs apart
+ * @wire: @count values the EVs are sent with, EV 0 first (copied)
  *
  * Return: 0, -EINVAL for a bad @count or -ENOMEM.
  */
-int mrc_ev_init(struct mrc_ev_table *t, u16 count, u16 min_active, u16 seed)
+int mrc_ev_init(struct mrc_ev_table *t, u16 count, u16 min_active,
+		const struct mrc_ev_wire *wire)
 {
 	u16 i;
 
@@ -47,11 +48,58 @@ int mrc_ev_init(struct mrc_ev_table *t, u16 count, u16 min_active, u16 seed)
 	t->min_active = min(min_active, count);
 	t->last_delivered = count;
 	t->next_probe_id = 1;
-	/* Consecutive ports stay distinct for any count below 2^14. */
-	for (i = 0; i < count; i++)
-		t->ev[i].sport = MRC_EV_SPORT_BASE |
-				 ((seed + i) & MRC_EV_SPORT_MASK);
+	for (i = 0; i < count; i++) {
+		t->ev[i].sport = wire[i].sport;
+		t->ev[i].flow_label = wire[i].flow_label;
+	}
 	return 0;
+}
+
+/**
+ * mrc_ev_auto_wire() - the EVs of the AUTO profile
+ * @wire: @count entries to fill
+ * @count: EVs, at most MRC_EV_COUNT_MAX
+ * @seed: spreads the source ports of different QPs apart
+ *
+ * Consecutive source ports from @seed in the RoCE v2 range 0xc000..0xffff
+ * (distinct for any count up to 2^14), flow label 0.
+ */
+void mrc_ev_auto_wire(struct mrc_ev_wire *wire, u16 count, u16 seed)
+{
+	u16 i;
+
+	for (i = 0; i < count; i++) {
+		wire[i].sport = MRC_EV_SPORT_BASE |
+				((seed + i) & MRC_EV_SPORT_MASK);
+		wire[i].flow_label = 0;
+	}
+}
+
+/**
+ * mrc_ev_init_auto() - mrc_ev_init() with the AUTO profile's EVs
+ * @t: the table
+ * @count: EVs, 1..MRC_EV_COUNT_MAX
+ * @min_active: GOOD EVs to keep (clamped to @count)
+ * @seed: as for mrc_ev_auto_wire()
+ *
+ * Return: 0, -EINVAL for a bad @count or -ENOMEM.
+ */
+int mrc_ev_init_auto(struct mrc_ev_table *t, u16 count, u16 min_active,
+		     u16 seed)
+{
+	struct mrc_ev_wire *wire;
+	int err;
+
+	memset(t, 0, sizeof(*t));
+	if (!count || count > MRC_EV_COUNT_MAX)
+		return -EINVAL;
+	wire = kvcalloc(count, sizeof(*wire), GFP_KERNEL);
+	if (!wire)
+		return -ENOMEM;
+	mrc_ev_auto_wire(wire, count, seed);
+	err = mrc_ev_init(t, count, min_active, wire);
+	kvfree(wire);
+	return err;
 }
 
 /**
@@ -121,7 +169,7 @@ static bool mrc_ev_round_robin(struct mrc_ev_table *t, u8 state,
  *
  * For a QP going back to RESET, which may connect to another peer over
  * other paths: every EV not DENIED is GOOD again, with no sequence, RTT,
- * penalty or probe state. Ports, the DENIED marks (administrative) and
+ * penalty or probe state. Wire values, the DENIED marks (administrative) and
  * the counters stay. Allocates nothing, so it may run under a spinlock.
  */
 void mrc_ev_reset(struct mrc_ev_table *t)
@@ -131,12 +179,15 @@ void mrc_ev_reset(struct mrc_ev_table *t)
 	t->ngood = 0;
 	for (i = 0; i < t->count; i++) {
 		struct mrc_ev *ev = &t->ev[i];
-		u16 sport = ev->sport;
+		struct mrc_ev_wire wire = {
+			.flow_label = ev->flow_label, .sport = ev->sport,
+		};
 		u64 tx_pkts = ev->tx_pkts, losses = ev->losses;
 		bool denied = ev->state == MRC_EV_DENIED;
 
 		memset(ev, 0, sizeof(*ev));
-		ev->sport = sport;
+		ev->sport = wire.sport;
+		ev->flow_label = wire.flow_label;
 		ev->tx_pkts = tx_pkts;
 		ev->losses = losses;
 		ev->state = denied ? MRC_EV_DENIED : MRC_EV_GOOD;

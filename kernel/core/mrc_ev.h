@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * Entropy values (EVs): the paths one QP sprays its packets over. Each EV
- * is a UDP source port, which ECMP hashes onto one path of the fabric.
+ * is the UDP source port and IPv6 flow label its packets carry (struct
+ * mrc_ev_wire), which ECMP hashes onto one path of the fabric. An EV
+ * profile (ctl/, core/mrc_evgen.h) gives the values; the AUTO profile
+ * takes a block of consecutive source ports (mrc_ev_auto_wire()).
  * This file keeps the table's health and picks the EV of every packet;
  * it is pure bookkeeping (no locking, no packets), so KUnit tests it
  * directly. Documentation/multipath.rst describes the algorithm.
@@ -27,6 +30,16 @@ enum mrc_ev_state {
 };
 
 /**
+ * struct mrc_ev_wire - what an EV puts in the packet headers
+ * @flow_label: IPv6 flow label, 20 bits (host order)
+ * @sport: UDP source port (host order), never 0
+ */
+struct mrc_ev_wire {
+	u32 flow_label;
+	u16 sport;
+};
+
+/**
  * struct mrc_ev - one entropy value
  * @sport: UDP source port (host order)
  * @state: enum mrc_ev_state
@@ -34,6 +47,7 @@ enum mrc_ev_state {
  * @probe_ok: consecutive probes answered while ASSUMED_BAD
  * @recycled: queued in the recycle FIFO
  * @delivered: @del_seq is valid
+ * @flow_label: IPv6 flow label (host order; not sent yet)
  * @tx_seq: per-EV sequence of the next packet sent on it
  * @del_seq: one past the highest per-EV sequence known delivered (the
  *	multipath glue keeps it: packets before it on this EV were lost)
@@ -54,6 +68,7 @@ struct mrc_ev {
 	u8 probe_ok;
 	bool recycled;
 	bool delivered;
+	u32 flow_label;
 	u32 tx_seq;
 	u32 del_seq;
 	u32 del_ts;
@@ -102,7 +117,11 @@ struct mrc_ev_table {
 	u64 readmitted;
 };
 
-int mrc_ev_init(struct mrc_ev_table *t, u16 count, u16 min_active, u16 seed);
+int mrc_ev_init(struct mrc_ev_table *t, u16 count, u16 min_active,
+		const struct mrc_ev_wire *wire);
+void mrc_ev_auto_wire(struct mrc_ev_wire *wire, u16 count, u16 seed);
+int mrc_ev_init_auto(struct mrc_ev_table *t, u16 count, u16 min_active,
+		     u16 seed);
 void mrc_ev_destroy(struct mrc_ev_table *t);
 void mrc_ev_reset(struct mrc_ev_table *t);
 u16 mrc_ev_choose(struct mrc_ev_table *t);
@@ -123,6 +142,12 @@ int mrc_ev_set_denied(struct mrc_ev_table *t, u16 idx, bool denied);
 static inline u16 mrc_ev_sport(const struct mrc_ev_table *t, u16 idx)
 {
 	return t->ev[idx].sport;
+}
+
+/* The EV's IPv6 flow label; @idx must be below @t->count. */
+static inline u32 mrc_ev_flow_label(const struct mrc_ev_table *t, u16 idx)
+{
+	return t->ev[idx].flow_label;
 }
 
 /* Whether an EV credited lately is still GOOD (mrc_ev_choose_retx()). */

@@ -9,7 +9,7 @@
 static void setup(struct kunit *test, struct mrc_ev_table *t, u16 count,
 		  u16 min_active)
 {
-	KUNIT_ASSERT_EQ(test, mrc_ev_init(t, count, min_active, 7), 0);
+	KUNIT_ASSERT_EQ(test, mrc_ev_init_auto(t, count, min_active, 7), 0);
 }
 
 static void init_checks_count_and_ports(struct kunit *test)
@@ -17,8 +17,8 @@ static void init_checks_count_and_ports(struct kunit *test)
 	struct mrc_ev_table t;
 	u16 i, j;
 
-	KUNIT_EXPECT_EQ(test, mrc_ev_init(&t, 0, 0, 0), -EINVAL);
-	KUNIT_EXPECT_EQ(test, mrc_ev_init(&t, MRC_EV_COUNT_MAX + 1, 0, 0),
+	KUNIT_EXPECT_EQ(test, mrc_ev_init_auto(&t, 0, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mrc_ev_init_auto(&t, MRC_EV_COUNT_MAX + 1, 0, 0),
 			-EINVAL);
 	setup(test, &t, 256, 300);
 	KUNIT_EXPECT_EQ(test, t.ngood, 256);
@@ -29,6 +29,73 @@ static void init_checks_count_and_ports(struct kunit *test)
 		for (j = 0; j < i; j++)
 			KUNIT_EXPECT_NE(test, mrc_ev_sport(&t, i),
 					mrc_ev_sport(&t, j));
+	}
+	mrc_ev_destroy(&t);
+}
+
+/*
+ * The AUTO profile's EVs are the ports QPs always had: before EV profiles
+ * the table was seeded, EV i taking port 0xc000 | ((seed + i) & 0x3fff).
+ */
+static void auto_wire_keeps_the_seeded_ports(struct kunit *test)
+{
+	static const u16 seeds[] = { 0, 7, 0x3ffe, 0x4000, 0xffff };
+	static const u16 counts[] = { 1, 64, MRC_EV_COUNT_MAX };
+	struct mrc_ev_wire *wire;
+	struct mrc_ev_table t;
+	unsigned int s, c, bad = 0;
+	u16 i;
+
+	wire = kunit_kcalloc(test, MRC_EV_COUNT_MAX, sizeof(*wire),
+			     GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, wire);
+	for (s = 0; s < ARRAY_SIZE(seeds); s++) {
+		for (c = 0; c < ARRAY_SIZE(counts); c++) {
+			u16 seed = seeds[s], n = counts[c];
+
+			mrc_ev_auto_wire(wire, n, seed);
+			KUNIT_ASSERT_EQ(test,
+					mrc_ev_init_auto(&t, n, 8, seed), 0);
+			for (i = 0; i < n; i++) {
+				u16 old = 0xc000 | ((seed + i) & 0x3fff);
+
+				bad += wire[i].sport != old ||
+				       wire[i].flow_label ||
+				       mrc_ev_sport(&t, i) != old ||
+				       mrc_ev_flow_label(&t, i);
+			}
+			mrc_ev_destroy(&t);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, bad, 0U);
+	/* Spot values: the block wraps inside 0xc000..0xffff. */
+	mrc_ev_auto_wire(wire, 4, 0x3ffe);
+	KUNIT_EXPECT_EQ(test, wire[0].sport, 0xfffe);
+	KUNIT_EXPECT_EQ(test, wire[1].sport, 0xffff);
+	KUNIT_EXPECT_EQ(test, wire[2].sport, 0xc000);
+	KUNIT_EXPECT_EQ(test, wire[3].sport, 0xc001);
+}
+
+/* A profile's values are copied in, and survive a reset. */
+static void init_takes_wire_values(struct kunit *test)
+{
+	const struct mrc_ev_wire wire[] = {
+		{ .flow_label = 0xabcde, .sport = 0x1234 },
+		{ .flow_label = 0, .sport = 1 },
+		{ .flow_label = 0xfffff, .sport = 0xffff },
+	};
+	struct mrc_ev_table t;
+	u16 i;
+
+	KUNIT_EXPECT_EQ(test, mrc_ev_init(&t, 0, 0, wire), -EINVAL);
+	KUNIT_ASSERT_EQ(test, mrc_ev_init(&t, 3, 1, wire), 0);
+	KUNIT_EXPECT_EQ(test, t.ngood, 3);
+	mrc_ev_on_loss(&t, 2, 10);
+	mrc_ev_reset(&t);
+	for (i = 0; i < 3; i++) {
+		KUNIT_EXPECT_EQ(test, mrc_ev_sport(&t, i), wire[i].sport);
+		KUNIT_EXPECT_EQ(test, mrc_ev_flow_label(&t, i),
+				wire[i].flow_label);
 	}
 	mrc_ev_destroy(&t);
 }
@@ -336,6 +403,8 @@ static void sequence_and_rtt_per_ev(struct kunit *test)
 
 static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(init_checks_count_and_ports),
+	KUNIT_CASE(auto_wire_keeps_the_seeded_ports),
+	KUNIT_CASE(init_takes_wire_values),
 	KUNIT_CASE(round_robin_spreads_evenly),
 	KUNIT_CASE(delivered_ev_is_reused_first),
 	KUNIT_CASE(runs_take_the_round_robin),

@@ -115,9 +115,9 @@ static int mrc_qp_alloc_windows(struct mrc_qp *qp)
 	err = mrc_rxwin_init(&qp->rxwin, 0, MRC_QP_WINDOW);
 	if (err)
 		return err;
-	err = mrc_ev_init(&qp->evs, READ_ONCE(mrc_ev_count),
-			  READ_ONCE(mrc_ev_min_active),
-			  get_random_u32() & MRC_EV_SPORT_MASK);
+	err = mrc_ev_init_auto(&qp->evs, READ_ONCE(mrc_ev_count),
+			       READ_ONCE(mrc_ev_min_active),
+			       get_random_u32() & MRC_EV_SPORT_MASK);
 	if (err)
 		return err;
 	return mrc_rto_init(&qp->rto, 0, 7);

@@ -37,6 +37,11 @@ static inline unsigned int __ffs64(u64 word)
 	return __builtin_ctzll(word);
 }
 
+static inline unsigned int hweight32(u32 w)
+{
+	return __builtin_popcount(w);
+}
+
 static inline int fls(unsigned int x)
 {
 	return x ? 32 - __builtin_clz(x) : 0;
