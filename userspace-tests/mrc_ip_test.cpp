@@ -141,10 +141,14 @@ TEST(MrcIpTest, VersionHelpAndUsage) {
 
 TEST(MrcIpTest, KernelTooOldForTheCommand) {
     // nlctrl has no command 1 (DEV_GET's number), 5 (EVFMT_DEL) nor 18 (PROBE).
-    for (const auto& args :
-         std::vector<std::vector<std::string>>{{"dev", "show"},
-                                               {"evfmt", "del", "dev", "m", "id", "1"},
-                                               {"probe", "dev", "m", "to", "::1", "ev", "0x1"}}) {
+    for (const auto& args : std::vector<std::vector<std::string>>{
+             {"dev", "show"},
+             {"evfmt", "del", "dev", "m", "id", "1"},
+             {"probe", "dev", "m", "to", "::1", "ev", "0x1"},
+             {"qp", "show", "dev", "m", "qpn", "1"},
+             {"stats", "show", "dev", "m", "evprofile", "1"},
+             {"evprofile", "deny", "dev", "m", "id", "1", "index", "1"},
+             {"monitor"}}) {  // nlctrl has no "events" group
         Result r = run_tool(args, nlctrl());
         EXPECT_EQ(r.status, 2);
         EXPECT_EQ(r.err, "mrc-ip: kernel too old for this command\n");
