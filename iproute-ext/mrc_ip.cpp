@@ -263,7 +263,7 @@ private:
         if (g.code != kExitOk || p.empty()) {
             return f;
         }
-        return {kExitKernel, in_use_message(p.front())};
+        return {kExitKernel, std::string(std::strerror(EBUSY)) + ": " + in_use_message(p.front())};
     }
 
     Failure monitor(const Command& c);
