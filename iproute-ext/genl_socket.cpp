@@ -87,6 +87,7 @@ int on_finish(nl_msg* msg, void* arg) {
         ex->status = Status::kernel(-err, ext.extack);
         ex->status.miss_type = ext.miss_type;
         ex->status.miss_nest = ext.miss_nest;
+        ex->status.bad_offset = ext.bad_offset;
     }
     return NL_STOP;
 }
@@ -104,6 +105,7 @@ int on_error(sockaddr_nl*, nlmsgerr* err, void* arg) {
         ex->status = Status::kernel(err->error < 0 ? -err->error : err->error, ext.extack);
         ex->status.miss_type = ext.miss_type;
         ex->status.miss_nest = ext.miss_nest;
+        ex->status.bad_offset = ext.bad_offset;
     }
     return NL_STOP;
 }
@@ -168,6 +170,7 @@ void parse_extack(const nlmsghdr* nlh, Status& st) {
     policy[NLMSGERR_ATTR_MSG].type = NLA_STRING;
     policy[kMissType] = {NLA_U32, 4, 4};
     policy[kMissNest] = {NLA_U32, 4, 4};
+    policy[NLMSGERR_ATTR_OFFS] = {NLA_U32, 4, 4};
     nlattr* tb[kExtackMax + 1] = {};
     if (nlmsg_parse(const_cast<nlmsghdr*>(nlh), static_cast<int>(hlen), tb, kExtackMax, policy) <
         0) {
@@ -181,6 +184,9 @@ void parse_extack(const nlmsghdr* nlh, Status& st) {
     }
     if (tb[kMissNest] != nullptr) {
         st.miss_nest = static_cast<int>(nla_get_u32(tb[kMissNest]));
+    }
+    if (tb[NLMSGERR_ATTR_OFFS] != nullptr) {
+        st.bad_offset = static_cast<int>(nla_get_u32(tb[NLMSGERR_ATTR_OFFS]));
     }
 }
 

@@ -36,6 +36,8 @@ struct Status {
     std::string extack;        // NLMSGERR_ATTR_MSG
     int miss_type = -1;        // NLMSGERR_ATTR_MISS_TYPE, -1 when absent
     int miss_nest = -1;        // NLMSGERR_ATTR_MISS_NEST (offset in the request)
+    int bad_offset = -1;       // NLMSGERR_ATTR_OFFS: the bad attribute in the request
+    std::string attr;          // what the offsets name, filled by the family's client
     bool dump_intr = false;    // a dump message had NLM_F_DUMP_INTR
 
     bool ok() const { return error == 0; }
@@ -47,7 +49,8 @@ struct Status {
 // when the kernel sent none. Safe on truncated or malformed messages.
 std::string extack_message(const nlmsghdr* nlh);
 
-// Fills st's extack, miss_type and miss_nest from an NLMSG_ERROR/DONE.
+// Fills st's extack, miss_type, miss_nest and bad_offset from an
+// NLMSG_ERROR/DONE.
 void parse_extack(const nlmsghdr* nlh, Status& st);
 
 class GenlSocket {

@@ -10,6 +10,7 @@
 #include <functional>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "genl_socket.h"
 
@@ -40,9 +41,17 @@ private:
     std::set<int> ops_;
 };
 
-// Name of an attribute the kernel reported missing: top level when nest is
-// -1, else inside the nest of type nest_type.
-std::string attr_name(int type, int nest_type = -1);
+// The path of attribute types (outermost first) to the attribute that
+// starts offset bytes into request, or {} when none does.
+std::vector<int> attr_path_at(const nlmsghdr* request, uint32_t offset);
+
+// A readable name for an attribute path of the family: "port_admin",
+// "evfmt mode", "ev index", "gamma".
+std::string attr_path_name(const std::vector<int>& path);
+
+// Names the attributes that st's extack offsets point at in request:
+// "missing attribute X" or "attribute X"; "" when there are none.
+std::string describe_attrs(const Status& st, const nlmsghdr* request);
 
 }  // namespace mrc_ip
 

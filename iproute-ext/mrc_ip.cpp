@@ -42,8 +42,8 @@ std::string kernel_message(const Status& st) {
     if (!st.extack.empty()) {
         m += ": " + st.extack;
     }
-    if (st.miss_type >= 0) {
-        m += ": missing attribute " + attr_name(st.miss_type, st.miss_nest);
+    if (!st.attr.empty()) {
+        m += " (" + st.attr + ")";
     }
     return m;
 }
@@ -356,8 +356,6 @@ Failure Executor::probe(const Command& c) {
 Failure Executor::run_command(const Command& c) {
     const std::string& o = c.object;
     const std::string& v = c.command;
-    auto pdev = [](const nlmsghdr* n, std::string* w) { return parse_dev_reply(n, w); };
-    (void)pdev;
     auto pfmt = [](const nlmsghdr* n, std::string* w) { return parse_evfmt_reply(n, w); };
     auto pprof = [](const nlmsghdr* n, std::string* w) { return parse_evprof_reply(n, w); };
     auto pcc = [](const nlmsghdr* n, std::string* w) { return parse_ccprof_reply(n, w); };

@@ -17,6 +17,7 @@
 
 #include "cmdline.h"
 #include "mrc-genl.h"
+#include "mrc_genl.h"
 
 namespace mrc_ip {
 namespace {
@@ -304,6 +305,94 @@ TEST(RequestTest, Probe) {
                                                   .raw(MRC_PROBE_DGID, gid)
                                                   .raw(MRC_PROBE_EV_VALUE, {0, 0, 0x12, 0x34})))
                            .bytes());
+}
+
+}  // namespace
+}  // namespace mrc_ip
+
+namespace mrc_ip {
+namespace {
+
+// Offset of the first attribute of type `type` at nesting depth `depth` in
+// msg, found by walking it independently of attr_path_at().
+uint32_t offset_of(nl_msg* msg, const std::vector<int>& path) {
+    nlmsghdr* nlh = nlmsg_hdr(msg);
+    const char* base = reinterpret_cast<const char*>(nlh);
+    uint32_t pos = NLMSG_HDRLEN + GENL_HDRLEN;
+    uint32_t end = nlh->nlmsg_len;
+    for (std::size_t d = 0; d < path.size();) {
+        const auto* a = reinterpret_cast<const nlattr*>(base + pos);
+        if ((a->nla_type & NLA_TYPE_MASK) == path[d]) {
+            if (++d == path.size()) {
+                return pos;
+            }
+            end = pos + a->nla_len;
+            pos += NLA_HDRLEN;
+            continue;
+        }
+        pos += NLA_ALIGN(a->nla_len);
+        EXPECT_LT(pos, end);
+        if (pos >= end) {
+            return 0;
+        }
+    }
+    return 0;
+}
+
+NlMsgPtr built(void (*fn)(nl_msg*, const Command&), const std::string& line) {
+    NlMsgPtr m = new_mrc_request(kFamily, MRC_CMD_DEV_SET, false);
+    fn(m.get(), parse(line));
+    return m;
+}
+
+TEST(ExtackOffsetTest, NamesTheBadAttribute) {
+    NlMsgPtr m = built(build_dev_set, "port set mrc0 down");
+    Status st;
+    st.bad_offset = static_cast<int>(offset_of(m.get(), {MRC_ATTR_PORT_ADMIN}));
+    EXPECT_EQ(describe_attrs(st, nlmsg_hdr(m.get())), "attribute port_admin");
+
+    NlMsgPtr f = built(build_evfmt, "evfmt add dev m mode stev fields 20,12");
+    st.bad_offset = static_cast<int>(
+        offset_of(f.get(), {MRC_ATTR_EVFMT, MRC_EVFMT_FIELDS, MRC_EVFMT_FIELD_WIDTH}));
+    EXPECT_EQ(attr_path_at(nlmsg_hdr(f.get()), static_cast<uint32_t>(st.bad_offset)),
+              (std::vector<int>{MRC_ATTR_EVFMT, MRC_EVFMT_FIELDS, MRC_EVFMT_FIELD_WIDTH}));
+    EXPECT_EQ(describe_attrs(st, nlmsg_hdr(f.get())), "attribute evfmt field_width");
+
+    NlMsgPtr p = built(build_evprof, "evprofile add dev m mode generated fmt 1 field 8:0:0:1:1");
+    st.bad_offset = static_cast<int>(offset_of(
+        p.get(), {MRC_ATTR_EVPROF, MRC_EVPROF_FIELDS, MRC_EVPROF_FIELD, MRC_EVFIELD_MASK}));
+    EXPECT_EQ(describe_attrs(st, nlmsg_hdr(p.get())), "attribute evprof field mask");
+
+    NlMsgPtr c = built(build_ccprof, "ccprofile add dev m alg mrc-window gamma 0.5");
+    st.bad_offset = static_cast<int>(
+        offset_of(c.get(), {MRC_ATTR_CCPROF, MRC_CCPROF_PARAMS, MRC_CC_NSCC_GAMMA_Q16}));
+    EXPECT_EQ(describe_attrs(st, nlmsg_hdr(c.get())), "attribute gamma");
+
+    NlMsgPtr e = built(build_ev_set, "evprofile deny dev m id 1 index 3-4");
+    st.bad_offset = static_cast<int>(offset_of(e.get(), {MRC_ATTR_EVS, MRC_ATTR_EV_ENTRY}));
+    EXPECT_EQ(describe_attrs(st, nlmsg_hdr(e.get())), "attribute ev_entry");
+
+    // An offset between attributes, or past the end, names nothing.
+    st.bad_offset = static_cast<int>(offset_of(m.get(), {MRC_ATTR_PORT_ADMIN})) + 2;
+    EXPECT_EQ(describe_attrs(st, nlmsg_hdr(m.get())), "");
+    st.bad_offset = 1 << 20;
+    EXPECT_EQ(describe_attrs(st, nlmsg_hdr(m.get())), "");
+    EXPECT_TRUE(attr_path_at(nullptr, 20).empty());
+}
+
+TEST(ExtackOffsetTest, NamesTheMissingAttribute) {
+    NlMsgPtr m = built(build_dev_set, "dev set mrc0 evprofile 1");
+    Status st;
+    st.miss_type = MRC_ATTR_DEV_NAME;
+    EXPECT_EQ(describe_attrs(st, nlmsg_hdr(m.get())), "missing attribute dev_name");
+    NlMsgPtr f = built(build_evfmt, "evfmt add dev m mode stev fields 20");
+    st.miss_type = MRC_EVFMT_MODE;
+    st.miss_nest = static_cast<int>(offset_of(f.get(), {MRC_ATTR_EVFMT}));
+    EXPECT_EQ(describe_attrs(st, nlmsg_hdr(f.get())), "missing attribute evfmt mode");
+    NlMsgPtr e = built(build_ev_set, "evprofile deny dev m id 1 index 3");
+    st.miss_type = MRC_EV_STATE;
+    st.miss_nest = static_cast<int>(offset_of(e.get(), {MRC_ATTR_EVS, MRC_ATTR_EV_ENTRY}));
+    EXPECT_EQ(describe_attrs(st, nlmsg_hdr(e.get())), "missing attribute ev state");
 }
 
 }  // namespace
