@@ -20,6 +20,11 @@
 
 namespace mrc_ip {
 
+// Linux 6.0's missing-attribute report; older uapi headers lack the names.
+constexpr int kMissType = 5;  // NLMSGERR_ATTR_MISS_TYPE
+constexpr int kMissNest = 6;  // NLMSGERR_ATTR_MISS_NEST
+constexpr int kExtackMax = 6;
+
 void NlSockDeleter::operator()(nl_sock* sk) const {
     nl_socket_free(sk);
 }
@@ -77,7 +82,12 @@ int on_finish(nl_msg* msg, void* arg) {
         std::memcpy(&err, nlmsg_data(nlh), sizeof(err));
     }
     if (err < 0 && ex->status.ok()) {
-        ex->status = Status::kernel(-err, extack_message(nlh));
+        Status ext;
+        parse_extack(nlh, ext);
+        ex->status = Status::kernel(-err, ext.extack);
+        ex->status.miss_type = ext.miss_type;
+        ex->status.miss_nest = ext.miss_nest;
+        ex->status.bad_offset = ext.bad_offset;
     }
     return NL_STOP;
 }
@@ -90,7 +100,12 @@ int on_error(sockaddr_nl*, nlmsgerr* err, void* arg) {
         reinterpret_cast<const nlmsghdr*>(reinterpret_cast<const char*>(err) - NLMSG_HDRLEN);
     ex->done = true;
     if (ex->status.ok()) {
-        ex->status = Status::kernel(err->error < 0 ? -err->error : err->error, extack_message(nlh));
+        Status ext;
+        parse_extack(nlh, ext);
+        ex->status = Status::kernel(err->error < 0 ? -err->error : err->error, ext.extack);
+        ex->status.miss_type = ext.miss_type;
+        ex->status.miss_nest = ext.miss_nest;
+        ex->status.bad_offset = ext.bad_offset;
     }
     return NL_STOP;
 }
@@ -102,50 +117,77 @@ Status Status::kernel(int error, const std::string& extack) {
     if (!extack.empty()) {
         text += ": " + extack;
     }
-    return {error, text};
+    Status st;
+    st.error = error;
+    st.message = text;
+    st.from_kernel = true;
+    st.extack = extack;
+    return st;
 }
 
 Status Status::local(int error, const std::string& message) {
-    return {error, message};
+    Status st;
+    st.error = error;
+    st.message = message;
+    return st;
 }
 
 std::string extack_message(const nlmsghdr* nlh) {
+    Status st;
+    parse_extack(nlh, st);
+    return st.extack;
+}
+
+void parse_extack(const nlmsghdr* nlh, Status& st) {
     if (nlh == nullptr || nlh->nlmsg_len < NLMSG_HDRLEN || !(nlh->nlmsg_flags & NLM_F_ACK_TLVS)) {
-        return "";
+        return;
     }
     // The attributes follow the error code and, unless capped, the echo of
     // the request.
     std::size_t hlen = 0;
     if (nlh->nlmsg_type == NLMSG_ERROR) {
         if (nlh->nlmsg_len < NLMSG_LENGTH(sizeof(nlmsgerr))) {
-            return "";
+            return;
         }
         const auto* err = static_cast<const nlmsgerr*>(NLMSG_DATA(nlh));
         hlen = sizeof(nlmsgerr);
         if (!(nlh->nlmsg_flags & NLM_F_CAPPED)) {
             if (err->msg.nlmsg_len < NLMSG_HDRLEN) {
-                return "";
+                return;
             }
             hlen += err->msg.nlmsg_len - NLMSG_HDRLEN;
         }
     } else if (nlh->nlmsg_type == NLMSG_DONE) {
         hlen = sizeof(int);
     } else {
-        return "";
+        return;
     }
     if (hlen > nlh->nlmsg_len - NLMSG_HDRLEN) {
-        return "";
+        return;
     }
 
-    nla_policy policy[NLMSGERR_ATTR_MAX + 1] = {};
+    nla_policy policy[kExtackMax + 1] = {};
     policy[NLMSGERR_ATTR_MSG].type = NLA_STRING;
-    nlattr* tb[NLMSGERR_ATTR_MAX + 1] = {};
-    if (nlmsg_parse(const_cast<nlmsghdr*>(nlh), static_cast<int>(hlen), tb, NLMSGERR_ATTR_MAX,
-                    policy) < 0 ||
-        tb[NLMSGERR_ATTR_MSG] == nullptr) {
-        return "";
+    policy[kMissType] = {NLA_U32, 4, 4};
+    policy[kMissNest] = {NLA_U32, 4, 4};
+    policy[NLMSGERR_ATTR_OFFS] = {NLA_U32, 4, 4};
+    nlattr* tb[kExtackMax + 1] = {};
+    if (nlmsg_parse(const_cast<nlmsghdr*>(nlh), static_cast<int>(hlen), tb, kExtackMax, policy) <
+        0) {
+        return;
     }
-    return nla_get_string(tb[NLMSGERR_ATTR_MSG]);
+    if (tb[NLMSGERR_ATTR_MSG] != nullptr) {
+        st.extack = nla_get_string(tb[NLMSGERR_ATTR_MSG]);
+    }
+    if (tb[kMissType] != nullptr) {
+        st.miss_type = static_cast<int>(nla_get_u32(tb[kMissType]));
+    }
+    if (tb[kMissNest] != nullptr) {
+        st.miss_nest = static_cast<int>(nla_get_u32(tb[kMissNest]));
+    }
+    if (tb[NLMSGERR_ATTR_OFFS] != nullptr) {
+        st.bad_offset = static_cast<int>(nla_get_u32(tb[NLMSGERR_ATTR_OFFS]));
+    }
 }
 
 Status GenlSocket::connect() {
@@ -175,27 +217,51 @@ NlMsgPtr GenlSocket::new_request(uint16_t family, uint8_t cmd, uint8_t version, 
 }
 
 Status GenlSocket::resolve_family(const std::string& name, uint16_t& id) {
+    int rc = genl_ctrl_resolve(sk_.get(), name.c_str());
+    if (rc == -NLE_OBJ_NOTFOUND) {
+        return Status::local(ENOENT, "generic netlink family \"" + name + "\" not found");
+    }
+    if (rc < 0) {
+        return libnl_failure("cannot look up a generic netlink family", rc);
+    }
+    id = static_cast<uint16_t>(rc);
+    return {};
+}
+
+Status GenlSocket::family_ops(const std::string& name, std::set<int>& ops) {
     NlMsgPtr msg = new_request(GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1, 0);
     if (!msg || nla_put_string(msg.get(), CTRL_ATTR_FAMILY_NAME, name.c_str()) < 0) {
         return Status::local(ENOMEM, "cannot build a family lookup request");
     }
-    bool found = false;
-    Status st = transact(msg.get(), [&](nlmsghdr* nlh) {
-        nla_policy policy[CTRL_ATTR_MAX + 1] = {};
-        policy[CTRL_ATTR_FAMILY_ID] = {NLA_U16, sizeof(uint16_t), sizeof(uint16_t)};
+    return transact(msg.get(), [&](nlmsghdr* nlh) {
         nlattr* tb[CTRL_ATTR_MAX + 1] = {};
-        if (genlmsg_parse(nlh, 0, tb, CTRL_ATTR_MAX, policy) < 0 ||
-            tb[CTRL_ATTR_FAMILY_ID] == nullptr) {
+        if (genlmsg_parse(nlh, 0, tb, CTRL_ATTR_MAX, nullptr) < 0) {
             return Status::local(EPROTO, "invalid family lookup reply from the kernel");
         }
-        id = nla_get_u16(tb[CTRL_ATTR_FAMILY_ID]);
-        found = true;
+        if (tb[CTRL_ATTR_OPS] == nullptr) {
+            return Status{};
+        }
+        nlattr* op = nullptr;
+        int rem = 0;
+        nla_for_each_nested(op, tb[CTRL_ATTR_OPS], rem) {
+            nlattr* ob[CTRL_ATTR_OP_MAX + 1] = {};
+            if (nla_parse_nested(ob, CTRL_ATTR_OP_MAX, op, nullptr) == 0 &&
+                ob[CTRL_ATTR_OP_ID] != nullptr && nla_len(ob[CTRL_ATTR_OP_ID]) >= 4) {
+                ops.insert(static_cast<int>(nla_get_u32(ob[CTRL_ATTR_OP_ID])));
+            }
+        }
         return Status{};
     });
-    if (st.ok() && !found) {
-        return Status::local(EPROTO, "no family lookup reply from the kernel");
+}
+
+Status GenlSocket::resolve_group(const std::string& family, const std::string& group, int& id) {
+    int rc = genl_ctrl_resolve_grp(sk_.get(), family.c_str(), group.c_str());
+    if (rc < 0) {
+        return Status::local(
+            ENOENT, "multicast group \"" + group + "\" of family \"" + family + "\" not found");
     }
-    return st;
+    id = rc;
+    return {};
 }
 
 Status GenlSocket::transact(nl_msg* request, const ReplyHandler& on_reply) {
@@ -226,13 +292,43 @@ Status GenlSocket::transact(nl_msg* request, const ReplyHandler& on_reply) {
         // Messages handled, or a negative libnl error (also after on_error).
         int rc = nl_recvmsgs_report(sk_.get(), cb.get());
         if (rc == -NLE_DUMP_INTR && ex.status.ok()) {
-            return Status::local(EAGAIN, "the kernel's list changed while it was read, try again");
+            Status st = Status::local(EAGAIN, "dump interrupted, table changing");
+            st.dump_intr = true;
+            return st;
         }
         if (rc < 0 && !ex.done) {
             return libnl_failure("cannot read the netlink answer", rc);
         }
         if (rc == 0 && !ex.done) {
             return Status::local(EIO, "netlink answer ended early");
+        }
+    }
+    return ex.status;
+}
+
+Status GenlSocket::transact_stream(const ReplyHandler& on_message) {
+    NlCbPtr cb(nl_cb_alloc(NL_CB_DEFAULT));
+    if (!cb) {
+        return Status::local(ENOMEM, "cannot allocate netlink callbacks");
+    }
+    Exchange ex{0, &on_message, {}};
+    nl_cb_set(
+        cb.get(), NL_CB_VALID, NL_CB_CUSTOM,
+        [](nl_msg* msg, void* arg) -> int {
+            auto* e = static_cast<Exchange*>(arg);
+            if (e->status.ok()) {
+                e->status = (*e->on_reply)(nlmsg_hdr(msg));
+            }
+            return e->status.ok() ? NL_OK : NL_STOP;
+        },
+        &ex);
+    nl_cb_set(
+        cb.get(), NL_CB_SEQ_CHECK, NL_CB_CUSTOM, [](nl_msg*, void*) -> int { return NL_OK; },
+        nullptr);
+    while (ex.status.ok()) {
+        int rc = nl_recvmsgs(sk_.get(), cb.get());
+        if (rc < 0 && rc != -NLE_INTR && rc != -NLE_AGAIN) {
+            return libnl_failure("cannot read events", rc);
         }
     }
     return ex.status;

@@ -28,6 +28,14 @@ const Policy& dev_policy() {
         p[MRC_ATTR_UDP_PORT] = fixed(NLA_U16, sizeof(uint16_t));
         p[MRC_ATTR_PORT_STATE] = fixed(NLA_U8, sizeof(uint8_t));
         p[MRC_ATTR_ACTIVE_MTU] = fixed(NLA_U32, sizeof(uint32_t));
+        p[MRC_ATTR_CTL_API_VERSION] = fixed(NLA_U32, sizeof(uint32_t));
+        p[MRC_ATTR_DEV_CAPS] = fixed(NLA_U32, sizeof(uint32_t));
+        p[MRC_ATTR_DEV_FMT_MODES] = fixed(NLA_U32, sizeof(uint32_t));
+        p[MRC_ATTR_DEV_EV_MODES] = fixed(NLA_U32, sizeof(uint32_t));
+        p[MRC_ATTR_DEV_DEFAULT_EVPROF] = fixed(NLA_U64, sizeof(uint64_t));
+        p[MRC_ATTR_DEV_DEFAULT_CCPROF] = fixed(NLA_U64, sizeof(uint64_t));
+        p[MRC_ATTR_PORT_ADMIN] = fixed(NLA_U8, sizeof(uint8_t));
+        p[MRC_ATTR_DEV_LIMITS] = {NLA_NESTED, 0, 0};
         return p;
     }();
     return policy;
@@ -111,6 +119,29 @@ std::optional<MrcDevice> parse_dev_reply(const nlmsghdr* nlh, std::string* why) 
     }
     if (const nlattr* a = tb[MRC_ATTR_PORT_STATE]) {
         dev.state = port_state_name(nla_get_u8(a));
+    }
+    dev.api_version = get_u32(tb[MRC_ATTR_CTL_API_VERSION]);
+    dev.caps = get_u32(tb[MRC_ATTR_DEV_CAPS]);
+    dev.fmt_modes = get_u32(tb[MRC_ATTR_DEV_FMT_MODES]);
+    dev.ev_modes = get_u32(tb[MRC_ATTR_DEV_EV_MODES]);
+    if (const nlattr* a = tb[MRC_ATTR_DEV_DEFAULT_EVPROF]) {
+        dev.default_evprof = nla_get_u64(a);
+    }
+    if (const nlattr* a = tb[MRC_ATTR_DEV_DEFAULT_CCPROF]) {
+        dev.default_ccprof = nla_get_u64(a);
+    }
+    if (const nlattr* a = tb[MRC_ATTR_PORT_ADMIN]) {
+        dev.port_admin = nla_get_u8(a);
+    }
+    if (nlattr* a = tb[MRC_ATTR_DEV_LIMITS]) {
+        nlattr* l = nullptr;
+        int rem = 0;
+        nla_for_each_nested(l, a, rem) {
+            if (nla_len(l) != sizeof(uint32_t)) {
+                return reject(why, "malformed limit");
+            }
+            dev.limits.emplace_back(nla_type(l), nla_get_u32(l));
+        }
     }
     return dev;
 }

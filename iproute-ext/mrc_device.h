@@ -24,6 +24,15 @@ struct MrcDevice {
     std::optional<uint16_t> udp_port;        // MRC_ATTR_UDP_PORT
     std::optional<std::string> state;        // MRC_ATTR_PORT_STATE, by name
     std::optional<uint32_t> mtu;             // MRC_ATTR_ACTIVE_MTU, bytes
+    // Version 2 (shown with -d; port_admin by "port show").
+    std::optional<uint32_t> api_version;           // MRC_ATTR_CTL_API_VERSION
+    std::optional<uint32_t> caps;                  // MRC_ATTR_DEV_CAPS
+    std::optional<uint32_t> fmt_modes;             // MRC_ATTR_DEV_FMT_MODES
+    std::optional<uint32_t> ev_modes;              // MRC_ATTR_DEV_EV_MODES
+    std::optional<uint64_t> default_evprof;        // MRC_ATTR_DEV_DEFAULT_EVPROF
+    std::optional<uint64_t> default_ccprof;        // MRC_ATTR_DEV_DEFAULT_CCPROF
+    std::optional<uint8_t> port_admin;             // MRC_ATTR_PORT_ADMIN
+    std::vector<std::pair<int, uint32_t>> limits;  // MRC_ATTR_DEV_LIMITS members
 };
 
 // Longest names the kernel can report, without the terminating NUL

@@ -54,6 +54,26 @@ TEST(GenlSocketTest, UnknownFamilyIsEnoent) {
     EXPECT_TRUE(sock.resolve_family("nlctrl", id).ok());
 }
 
+TEST(GenlSocketTest, FamilyOpsListsTheControllersCommands) {
+    GenlSocket sock = connected();
+    std::set<int> ops;
+    Status st = sock.family_ops("nlctrl", ops);
+    ASSERT_TRUE(st.ok()) << st.message;
+    EXPECT_EQ(ops.count(CTRL_CMD_GETFAMILY), 1u);
+    EXPECT_EQ(ops.count(CTRL_CMD_NEWFAMILY), 0u);  // sent by the kernel only
+    std::set<int> none;
+    EXPECT_EQ(sock.family_ops("mrc-test-none", none).error, ENOENT);
+    EXPECT_TRUE(none.empty());
+}
+
+TEST(GenlSocketTest, ResolvesTheControllersGroup) {
+    GenlSocket sock = connected();
+    int id = 0;
+    ASSERT_TRUE(sock.resolve_group("nlctrl", "notify", id).ok());
+    EXPECT_GT(id, 0);
+    EXPECT_EQ(sock.resolve_group("nlctrl", "no-such-group", id).error, ENOENT);
+}
+
 TEST(GenlSocketTest, DumpRunsToDoneAndSocketStaysUsable) {
     GenlSocket sock = connected();
     NlMsgPtr req = GenlSocket::new_request(GENL_ID_CTRL, CTRL_CMD_GETFAMILY, 1, NLM_F_DUMP);
@@ -149,6 +169,10 @@ public:
         EXPECT_EQ(nla_put_string(msg_.get(), NLMSGERR_ATTR_MSG, s.c_str()), 0);
         return *this;
     }
+    AckMessage& u32(int type, uint32_t v) {
+        EXPECT_EQ(nla_put_u32(msg_.get(), type, v), 0);
+        return *this;
+    }
     AckMessage& offset(uint32_t off) {
         EXPECT_EQ(nla_put_u32(msg_.get(), NLMSGERR_ATTR_OFFS, off), 0);
         return *this;
@@ -172,6 +196,24 @@ TEST(ExtackTest, UncappedErrorSkipsTheEchoedRequest) {
     AckMessage m(NLMSG_ERROR, kTlvs);
     m.error(-EINVAL, 24, false).text("MRC device name is required");
     EXPECT_EQ(extack_message(m.hdr()), "MRC device name is required");
+}
+
+TEST(ExtackTest, MissingAttributeTypeAndNest) {
+    AckMessage m(NLMSG_ERROR, kTlvs | NLM_F_CAPPED);
+    // NLMSGERR_ATTR_MISS_TYPE (5) and NLMSGERR_ATTR_MISS_NEST (6).
+    m.error(-EINVAL, 8, true).text("Missing attribute").u32(5, 20).u32(6, 24);
+    Status st;
+    parse_extack(m.hdr(), st);
+    EXPECT_EQ(st.extack, "Missing attribute");
+    EXPECT_EQ(st.miss_type, 20);
+    EXPECT_EQ(st.miss_nest, 24);
+
+    AckMessage plain(NLMSG_ERROR, kTlvs | NLM_F_CAPPED);
+    plain.error(-EINVAL, 8, true).text("x");
+    Status none;
+    parse_extack(plain.hdr(), none);
+    EXPECT_EQ(none.miss_type, -1);
+    EXPECT_EQ(none.miss_nest, -1);
 }
 
 TEST(ExtackTest, DoneOfADump) {

@@ -254,7 +254,9 @@ TEST(NaturalOrderTest, NaturalLess) {
 TEST(NaturalOrderTest, SortDevices) {
     std::vector<MrcDevice> devs;
     for (const char* n : {"mrc10", "mrc2", "mrc1", "mrcb", "mrca"}) {
-        devs.push_back(MrcDevice{n, {}, {}, {}, {}, {}, {}});
+        MrcDevice d;
+        d.name = n;
+        devs.push_back(d);
     }
     sort_devices(devs);
     std::vector<std::string> names;

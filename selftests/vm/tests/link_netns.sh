@@ -28,6 +28,10 @@ check_output "mrc-ip in nsA shows mrcA only" '^mrcA: ' \
 check_no_output "mrc-ip in nsA does not show mrcB" 'mrcB' \
 	ip netns exec nsA mrc-ip dev show
 check_output "mrc-ip in the initial namespace shows nothing" '^$' mrc-ip dev show
+check_output "mrc-ip -n nsB shows mrcB" '^mrcB: ' mrc-ip -n nsB dev show
+check_no_output "mrc-ip -n nsB does not show mrcA" 'mrcA' mrc-ip -n nsB dev show
+check_output "mrc-ip -n of a missing namespace fails with exit 2" '^rc=2$' \
+	bash -c 'mrc-ip -n nsZ dev show; echo rc=$?'
 
 check "ip netns del nsA with mrcA alive" ip netns del nsA
 wait_until 15 rdma_dev_absent mrcA

@@ -1,0 +1,358 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#include "output.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "mrc-genl.h"
+
+namespace mrc_ip {
+namespace {
+
+std::string hex32(uint32_t v) {
+    char buf[16];
+    std::snprintf(buf, sizeof(buf), "0x%x", v);
+    return buf;
+}
+
+std::string joined(const std::vector<uint32_t>& v, char sep) {
+    std::string s;
+    for (uint32_t x : v) {
+        s += (s.empty() ? "" : std::string(1, sep)) + std::to_string(x);
+    }
+    return s;
+}
+
+void add_common_tail(Record& r, const ProfileCommon& p) {
+    if (p.nusers) {
+        r.add("users", uint64_t{*p.nusers});
+    }
+}
+
+std::string text_of(const Value& v) {
+    if (const auto* s = std::get_if<std::string>(&v)) {
+        return *s;
+    }
+    return std::to_string(std::get<uint64_t>(v));
+}
+
+std::string line_of(const Record& r) {
+    std::string s;
+    for (const auto& [k, v] : r.fields) {
+        if (k == r.heading_key) {
+            s = text_of(v) + ":" + s;
+            continue;
+        }
+        s += " " + k + " " + text_of(v);
+    }
+    return r.heading_key.empty() && !s.empty() ? s.substr(1) : s;
+}
+
+void dump_json(std::ostream& out, const nlohmann::ordered_json& j, bool pretty) {
+    out << (pretty ? j.dump(4) : j.dump()) << '\n';
+}
+
+}  // namespace
+
+Record device_record(const MrcDevice& d, bool details) {
+    Record r{"ifname", {}};
+    r.add("ifname", d.name);
+    if (d.netdev) {
+        r.add("netdev", *d.netdev);
+    }
+    if (d.netdev_ifindex) {
+        r.add("ifindex", uint64_t{*d.netdev_ifindex});
+    }
+    if (d.udp_port) {
+        r.add("udp_port", uint64_t{*d.udp_port});
+    }
+    if (d.state) {
+        r.add("state", *d.state);
+    }
+    if (d.mtu) {
+        r.add("mtu", uint64_t{*d.mtu});
+    }
+    if (d.default_evprof) {
+        r.add("evprofile", *d.default_evprof);
+    }
+    if (d.default_ccprof) {
+        r.add("ccprofile", *d.default_ccprof);
+    }
+    if (!details) {
+        return r;
+    }
+    if (d.api_version) {
+        uint32_t v = *d.api_version;
+        r.add("api", std::to_string(v >> 24) + "." + std::to_string((v >> 16) & 0xff) + "." +
+                         std::to_string(v & 0xffff));
+    }
+    if (d.caps) {
+        r.add("caps", hex32(*d.caps));
+    }
+    if (d.fmt_modes) {
+        r.add("fmt_modes", hex32(*d.fmt_modes));
+    }
+    if (d.ev_modes) {
+        r.add("ev_modes", hex32(*d.ev_modes));
+    }
+    static const char* const limit_names[] = {"",
+                                              "max_fmt_profiles",
+                                              "max_ev_profiles",
+                                              "max_evs",
+                                              "free_evs",
+                                              "max_evs_per_profile",
+                                              "ev_count_align",
+                                              "max_ev_width",
+                                              "max_ev_op_entries",
+                                              "max_cc_profiles",
+                                              "port_mask"};
+    for (const auto& [t, v] : d.limits) {
+        if (t > 0 && t <= MRC_LIMIT_MAX) {
+            r.add(limit_names[t], uint64_t{v});
+        }
+    }
+    return r;
+}
+
+Record port_record(const MrcDevice& d) {
+    Record r{"ifname", {}};
+    r.add("ifname", d.name);
+    r.add("port", uint64_t{1});
+    if (d.port_admin) {
+        r.add("admin", std::string(*d.port_admin == MRC_PORT_ADMIN_ENABLED ? "up" : "down"));
+    }
+    if (d.state) {
+        r.add("state", *d.state);
+    }
+    if (d.netdev) {
+        r.add("netdev", *d.netdev);
+    }
+    if (d.mtu) {
+        r.add("mtu", uint64_t{*d.mtu});
+    }
+    return r;
+}
+
+Record evfmt_record(const EvFmt& f) {
+    Record r;
+    r.add("dev", f.dev);
+    r.add("id", f.id);
+    if (f.state) {
+        r.add("state", prof_state_name(*f.state));
+    }
+    if (f.mode) {
+        r.add("mode", fmt_mode_name(*f.mode));
+    }
+    if (!f.widths.empty()) {
+        r.add("fields", joined(f.widths, ','));
+    }
+    add_common_tail(r, f);
+    return r;
+}
+
+Record evprof_record(const EvProf& p) {
+    Record r;
+    r.add("dev", p.dev);
+    r.add("id", p.id);
+    if (p.state) {
+        r.add("state", prof_state_name(*p.state));
+    }
+    if (p.mode) {
+        r.add("mode", ev_mode_name(*p.mode));
+    }
+    if (p.fmt_id) {
+        r.add("fmt", *p.fmt_id);
+    }
+    if (p.count) {
+        r.add("count", uint64_t{*p.count});
+    }
+    if (p.min_active) {
+        r.add("min-active", uint64_t{*p.min_active});
+    }
+    if (p.event_mask) {
+        uint32_t m = *p.event_mask;
+        bool good = m & (1u << MRC_GENL_EV_GOOD);
+        bool bad = m & (1u << MRC_GENL_EV_ASSUMED_BAD);
+        r.add("events", std::string(good && bad ? "all" : good ? "good" : bad ? "bad" : "none"));
+    }
+    std::size_t i = 0;
+    for (const EvField& f : p.fields) {
+        r.add("field" + std::to_string(i++), joined({f.width, f.init, f.min, f.max, f.mask}, ':'));
+    }
+    if (p.ndenied) {
+        r.add("denied", uint64_t{*p.ndenied});
+    }
+    if (p.nbad) {
+        r.add("bad", uint64_t{*p.nbad});
+    }
+    add_common_tail(r, p);
+    return r;
+}
+
+Record ccprof_record(const CcProf& c) {
+    Record r;
+    r.add("dev", c.dev);
+    r.add("id", c.id);
+    if (c.state) {
+        r.add("state", prof_state_name(*c.state));
+    }
+    if (!c.alg.empty()) {
+        r.add("alg", c.alg);
+    }
+    for (const auto& [t, v] : c.params) {
+        r.add(cc_param_name(t), v);
+    }
+    add_common_tail(r, c);
+    return r;
+}
+
+Record ev_record(const EvEntry& e, int stats) {
+    Record r;
+    r.add("index", uint64_t{e.index.value_or(0)});
+    r.add("value", e.value.empty() ? std::string("-") : ev_value_text(e.value));
+    r.add("port", uint64_t{e.port.value_or(1)});
+    r.add("state", e.state ? ev_state_name(*e.state) : std::string("unknown"));
+    if (stats == 0) {
+        return r;
+    }
+    auto stat = [&](int t) {
+        for (const auto& [k, v] : e.stats) {
+            if (k == t) {
+                return v;
+            }
+        }
+        return uint64_t{0};
+    };
+    if (stats == 1) {
+        r.add("tx_pkts", stat(MRC_STAT_A_TX_PKTS));
+        r.add("tx_bytes", stat(MRC_STAT_A_TX_BYTES));
+        r.add("retx", stat(MRC_STAT_A_RETX_PKTS));
+        r.add("loss", stat(MRC_STAT_A_LOSS_GAP) + stat(MRC_STAT_A_LOSS_SACK) +
+                          stat(MRC_STAT_A_LOSS_READ) + stat(MRC_STAT_A_LOSS_TIMEOUT));
+        r.add("ecn", stat(MRC_STAT_A_ECN_MARKS));
+        r.add("rtt", e.srtt_ns.value_or(0));
+        return r;
+    }
+    for (int t = MRC_STAT_A_TX_PKTS; t <= MRC_STAT_A_MAX; ++t) {
+        r.add(stat_name(t), stat(t));
+    }
+    r.add("rtt", e.srtt_ns.value_or(0));
+    r.add("min_rtt", e.min_rtt_ns.value_or(0));
+    r.add("bad_qps", uint64_t{e.bad_qps.value_or(0)});
+    return r;
+}
+
+Record event_record(const EvEvent& e) {
+    Record r;
+    r.add("dev", e.dev);
+    if (e.qpn) {
+        r.add("qpn", hex32(*e.qpn));
+    }
+    if (e.prof_id) {
+        r.add("evprofile", *e.prof_id);
+    }
+    if (e.ev.index) {
+        r.add("index", uint64_t{*e.ev.index});
+    }
+    if (!e.ev.value.empty()) {
+        r.add("value", ev_value_text(e.ev.value));
+    }
+    if (e.old_state) {
+        r.add("old", ev_state_name(*e.old_state));
+    }
+    if (e.ev.state) {
+        r.add("state", ev_state_name(*e.ev.state));
+    }
+    if (e.reason) {
+        r.add("reason", ev_reason_name(*e.reason));
+    }
+    if (e.time_ns) {
+        r.add("time", *e.time_ns);
+    }
+    if (e.dropped) {
+        r.add("dropped", uint64_t{*e.dropped});
+    }
+    return r;
+}
+
+Record probe_record(const ProbeAnswer& p) {
+    Record r;
+    r.add("probe", uint64_t{p.req_id});
+    if (p.timed_out || !p.rtt_ns) {
+        r.add("result", std::string("timeout"));
+    } else {
+        r.add("result", std::string("ok"));
+        r.add("rtt", *p.rtt_ns);
+    }
+    if (p.port) {
+        r.add("port", uint64_t{*p.port});
+    }
+    return r;
+}
+
+nlohmann::ordered_json to_json(const Record& r) {
+    nlohmann::ordered_json j = nlohmann::ordered_json::object();
+    for (const auto& [k, v] : r.fields) {
+        if (const auto* s = std::get_if<std::string>(&v)) {
+            j[k] = *s;
+        } else {
+            j[k] = std::get<uint64_t>(v);
+        }
+    }
+    return j;
+}
+
+void print_records(std::ostream& out, const std::vector<Record>& recs, const OutputOptions& o) {
+    if (o.json) {
+        nlohmann::ordered_json a = nlohmann::ordered_json::array();
+        for (const Record& r : recs) {
+            a.push_back(to_json(r));
+        }
+        dump_json(out, a, o.pretty);
+        return;
+    }
+    for (const Record& r : recs) {
+        out << line_of(r) << '\n';
+    }
+}
+
+void print_table(std::ostream& out, const std::vector<Record>& rows, const OutputOptions& o) {
+    if (o.json) {
+        print_records(out, rows, o);
+        return;
+    }
+    if (rows.empty()) {
+        return;
+    }
+    const auto& head = rows.front().fields;
+    std::vector<std::size_t> width(head.size());
+    for (std::size_t c = 0; c < head.size(); ++c) {
+        width[c] = head[c].first.size();
+        for (const Record& r : rows) {
+            width[c] = std::max(width[c], text_of(r.fields[c].second).size());
+        }
+    }
+    auto line = [&](auto cell) {
+        std::string s;
+        for (std::size_t c = 0; c < head.size(); ++c) {
+            std::string t = cell(c);
+            s += t + (c + 1 < head.size() ? std::string(width[c] - t.size() + 2, ' ') : "");
+        }
+        out << s << '\n';
+    };
+    line([&](std::size_t c) { return head[c].first; });
+    for (const Record& r : rows) {
+        line([&](std::size_t c) { return text_of(r.fields[c].second); });
+    }
+}
+
+void print_line(std::ostream& out, const Record& r, bool json) {
+    if (json) {
+        out << to_json(r).dump() << '\n';
+    } else {
+        out << line_of(r) << '\n';
+    }
+    out.flush();
+}
+
+}  // namespace mrc_ip
