@@ -180,13 +180,16 @@ static int mrc_ccprof_parse_params(struct mrc_ccprof *cc,
 	return 0;
 }
 
-static int mrc_ccprof_parse(struct mrc_prof *prof, const struct nlattr *nest,
-			    struct netlink_ext_ack *extack)
+static int mrc_ccprof_parse(struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
+			    struct nlattr **attrs, struct netlink_ext_ack *extack)
 {
 	struct mrc_ccprof *cc = container_of(prof, struct mrc_ccprof, p);
 	struct nlattr *tb[MRC_CCPROF_MAX + 1];
+	struct nlattr *nest = attrs[MRC_ATTR_CCPROF];
 	int err;
 
+	if (!nest)
+		return 0;
 	/* Validated by the op's policy (NLA_POLICY_NESTED). */
 	err = nla_parse_nested(tb, MRC_CCPROF_MAX, nest, mrc_ccprof_policy,
 			       extack);

@@ -9,33 +9,56 @@
 #include "ctl/mrc_ctl.h"
 #include "ctl/mrc_prof.h"
 
+static void mrc_ctl_free_table(const struct mrc_prof_kind *kind,
+			       struct xarray *xa)
+{
+	struct mrc_prof *prof;
+	unsigned long id;
+
+	xa_for_each(xa, id, prof)
+		mrc_prof_free(kind, prof);
+	xa_destroy(xa);
+}
+
+static void mrc_ctl_free_tables(struct mrc_ctl_dev *ctl)
+{
+	mrc_ctl_free_table(&mrc_evprof_kind, &ctl->evp_xa);
+	mrc_ctl_free_table(&mrc_evfmt_kind, &ctl->fmt_xa);
+	mrc_ctl_free_table(&mrc_ccprof_kind, &ctl->ccp_xa);
+}
+
+/* Profiles 0, the defaults: a device nobody configures works as before. */
 static int mrc_ctl_add_builtins(struct mrc_ctl_dev *ctl)
 {
-	struct mrc_evfmt *fmt;
-	struct mrc_ccprof *cc;
-	int err;
+	struct mrc_evfmt *fmt = kzalloc(sizeof(*fmt), GFP_KERNEL);
+	struct mrc_evprof *evp = kzalloc(sizeof(*evp), GFP_KERNEL);
+	struct mrc_ccprof *cc = kzalloc(sizeof(*cc), GFP_KERNEL);
+	int err = -ENOMEM;
 
-	fmt = kzalloc(sizeof(*fmt), GFP_KERNEL);
-	cc = kzalloc(sizeof(*cc), GFP_KERNEL);
-	if (!fmt || !cc) {
-		err = -ENOMEM;
+	if (!fmt || !evp || !cc)
 		goto err_free;
-	}
 	mrc_evfmt_builtin(fmt);
+	mrc_evprof_builtin(evp);
 	mrc_ccprof_builtin(cc);
 	err = xa_insert(&ctl->fmt_xa, 0, &fmt->p, GFP_KERNEL);
 	if (err)
 		goto err_free;
-	err = xa_insert(&ctl->ccp_xa, 0, &cc->p, GFP_KERNEL);
-	if (err) {
-		xa_erase(&ctl->fmt_xa, 0);
+	fmt = NULL;
+	err = xa_insert(&ctl->evp_xa, 0, &evp->p, GFP_KERNEL);
+	if (err)
 		goto err_free;
-	}
+	mrc_evprof_kind.commit(ctl, NULL, &evp->p);
+	evp = NULL;
+	err = xa_insert(&ctl->ccp_xa, 0, &cc->p, GFP_KERNEL);
+	if (err)
+		goto err_free;
+	ctl->default_evp = 0;
 	ctl->default_ccp = 0;
 	return 0;
 
 err_free:
 	kfree(fmt);
+	kfree(evp);
 	kfree(cc);
 	return err;
 }
@@ -56,26 +79,18 @@ int mrc_ctl_dev_alloc(struct mrc_dev *mdev)
 		return -ENOMEM;
 	mutex_init(&ctl->lock);
 	xa_init(&ctl->fmt_xa);
+	xa_init(&ctl->evp_xa);
 	xa_init(&ctl->ccp_xa);
 	ctl->port_admin = MRC_PORT_ADMIN_ENABLED;
 	err = mrc_ctl_add_builtins(ctl);
 	if (err) {
+		mrc_ctl_free_tables(ctl);
 		mutex_destroy(&ctl->lock);
 		kfree(ctl);
 		return err;
 	}
 	mdev->ctl = ctl;
 	return 0;
-}
-
-static void mrc_ctl_free_table(struct xarray *xa)
-{
-	struct mrc_prof *prof;
-	unsigned long id;
-
-	xa_for_each(xa, id, prof)
-		kfree(prof);
-	xa_destroy(xa);
 }
 
 /**
@@ -89,8 +104,7 @@ void mrc_ctl_dev_free(struct mrc_dev *mdev)
 
 	if (!ctl)
 		return;
-	mrc_ctl_free_table(&ctl->fmt_xa);
-	mrc_ctl_free_table(&ctl->ccp_xa);
+	mrc_ctl_free_tables(ctl);
 	mutex_destroy(&ctl->lock);
 	kfree(ctl);
 	mdev->ctl = NULL;

@@ -8,11 +8,11 @@
  */
 #include "ctl/mrc_prof.h"
 
-static const u16 mrc_evfmt_max_width[] = {
-	[MRC_FMT_STEV] = 32,
-	[MRC_FMT_SRV6] = 256,
-	[MRC_FMT_UDP] = 16,
-};
+/* core/ cannot include the uapi header; its modes carry the same values. */
+static_assert((int)MRC_EVFMT_STEV == (int)MRC_FMT_STEV);
+static_assert((int)MRC_EVFMT_SRV6 == (int)MRC_FMT_SRV6);
+static_assert((int)MRC_EVFMT_UDP == (int)MRC_FMT_UDP);
+static_assert(MRC_EVFMT_FIELDS_MAX == MRC_CTL_FMT_FIELDS_MAX);
 
 static const struct nla_policy mrc_evfmt_fields_policy[MRC_EVFMT_MAX + 1] = {
 	[MRC_EVFMT_FIELD_WIDTH] = NLA_POLICY_RANGE(NLA_U8, 1, 128),
@@ -23,13 +23,38 @@ const struct nla_policy mrc_evfmt_policy[MRC_EVFMT_MAX + 1] = {
 	[MRC_EVFMT_FIELDS] = NLA_POLICY_NESTED(mrc_evfmt_fields_policy),
 };
 
+/* Check the format in @f, pointing extack at @fields' bad member. */
+static int mrc_evfmt_check(const struct mrc_evgen_fmt *f,
+			   const struct nlattr *fields,
+			   struct netlink_ext_ack *extack)
+{
+	const struct nlattr *attr, *bad = fields;
+	int err, bad_field, rem, i = 0;
+
+	err = mrc_evgen_check_fmt(f, &bad_field);
+	if (!err)
+		return 0;
+	if (fields)
+		nla_for_each_nested(attr, fields, rem)
+			if (i++ == bad_field)
+				bad = attr;
+	if (!f->nfields)
+		NL_SET_ERR_MSG_ATTR(extack, bad, "a format needs a field");
+	else if (err == -E2BIG && bad_field == MRC_EVFMT_FIELDS_MAX)
+		NL_SET_ERR_MSG_ATTR(extack, bad, "more than 16 format fields");
+	else
+		NL_SET_ERR_MSG_ATTR(extack, bad,
+				    "fields are wider than the mode allows (stev 32, udp 16, srv6 256 bits)");
+	return err;
+}
+
 static int mrc_evfmt_parse_fields(struct mrc_evfmt *fmt,
 				  const struct nlattr *fields,
 				  struct netlink_ext_ack *extack)
 {
+	struct mrc_evgen_fmt f = { .mode = fmt->f.mode };
 	const struct nlattr *attr;
-	unsigned int total = 0;
-	int rem, n = 0;
+	int err, rem;
 
 	nla_for_each_nested(attr, fields, rem) {
 		if (nla_type(attr) != MRC_EVFMT_FIELD_WIDTH) {
@@ -37,35 +62,29 @@ static int mrc_evfmt_parse_fields(struct mrc_evfmt *fmt,
 					    "fields hold only field widths");
 			return -EINVAL;
 		}
-		if (n == MRC_CTL_FMT_FIELDS_MAX) {
+		if (f.nfields == MRC_EVFMT_FIELDS_MAX) {
 			NL_SET_ERR_MSG_ATTR(extack, attr,
 					    "more than 16 format fields");
 			return -E2BIG;
 		}
-		fmt->width[n++] = nla_get_u8(attr);
-		total += nla_get_u8(attr);
+		f.width[f.nfields++] = nla_get_u8(attr);
 	}
-	if (!n) {
-		NL_SET_ERR_MSG_ATTR(extack, fields, "a format needs a field");
-		return -EINVAL;
-	}
-	if (total > mrc_evfmt_max_width[fmt->mode]) {
-		NL_SET_ERR_MSG_ATTR(extack, fields,
-				    "fields are wider than the mode allows (stev 32, udp 16, srv6 256 bits)");
-		return -EINVAL;
-	}
-	fmt->nfields = n;
-	memset(fmt->width + n, 0, sizeof(fmt->width) - n);
-	return 0;
+	err = mrc_evfmt_check(&f, fields, extack);
+	if (!err)
+		fmt->f = f;
+	return err;
 }
 
-static int mrc_evfmt_parse(struct mrc_prof *prof, const struct nlattr *nest,
-			   struct netlink_ext_ack *extack)
+static int mrc_evfmt_parse(struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
+			   struct nlattr **attrs, struct netlink_ext_ack *extack)
 {
 	struct mrc_evfmt *fmt = container_of(prof, struct mrc_evfmt, p);
 	struct nlattr *tb[MRC_EVFMT_MAX + 1];
+	struct nlattr *nest = attrs[MRC_ATTR_EVFMT];
 	int err;
 
+	if (!nest)
+		return 0;
 	err = nla_parse_nested(tb, MRC_EVFMT_MAX, nest, mrc_evfmt_policy,
 			       extack);
 	if (err)
@@ -77,7 +96,7 @@ static int mrc_evfmt_parse(struct mrc_prof *prof, const struct nlattr *nest,
 		return -EBUSY;
 	}
 	if (tb[MRC_EVFMT_MODE]) {
-		fmt->mode = nla_get_u8(tb[MRC_EVFMT_MODE]);
+		fmt->f.mode = nla_get_u8(tb[MRC_EVFMT_MODE]);
 		if (prof->state == MRC_PROF_INIT)
 			prof->state = MRC_PROF_OFFLINE;
 	}
@@ -88,17 +107,9 @@ static int mrc_evfmt_parse(struct mrc_prof *prof, const struct nlattr *nest,
 			return -EINVAL;
 		}
 		err = mrc_evfmt_parse_fields(fmt, tb[MRC_EVFMT_FIELDS], extack);
-	} else if (tb[MRC_EVFMT_MODE] && fmt->nfields) {
+	} else if (tb[MRC_EVFMT_MODE] && fmt->f.nfields) {
 		/* A new mode must still hold the fields already set. */
-		unsigned int i, total = 0;
-
-		for (i = 0; i < fmt->nfields; i++)
-			total += fmt->width[i];
-		if (total > mrc_evfmt_max_width[fmt->mode]) {
-			NL_SET_ERR_MSG_ATTR(extack, tb[MRC_EVFMT_MODE],
-					    "the fields already set are wider than this mode allows");
-			return -EINVAL;
-		}
+		err = mrc_evfmt_check(&fmt->f, NULL, extack);
 	}
 	return err;
 }
@@ -113,7 +124,7 @@ static int mrc_evfmt_can_online(const struct mrc_prof *prof,
 {
 	const struct mrc_evfmt *fmt = container_of(prof, struct mrc_evfmt, p);
 
-	if (!fmt->nfields) {
+	if (!fmt->f.nfields) {
 		NL_SET_ERR_MSG(extack, "EV format has no fields: set them before online");
 		return -EINVAL;
 	}
@@ -124,9 +135,7 @@ static void mrc_evfmt_reset(struct mrc_prof *prof)
 {
 	struct mrc_evfmt *fmt = container_of(prof, struct mrc_evfmt, p);
 
-	fmt->mode = 0;
-	fmt->nfields = 0;
-	memset(fmt->width, 0, sizeof(fmt->width));
+	memset(&fmt->f, 0, sizeof(fmt->f));
 }
 
 static int mrc_evfmt_fill(struct sk_buff *skb, const struct mrc_prof *prof)
@@ -138,15 +147,15 @@ static int mrc_evfmt_fill(struct sk_buff *skb, const struct mrc_prof *prof)
 	if (prof->state == MRC_PROF_INIT)
 		return 0;
 	nest = nla_nest_start(skb, MRC_ATTR_EVFMT);
-	if (!nest || nla_put_u8(skb, MRC_EVFMT_MODE, fmt->mode))
+	if (!nest || nla_put_u8(skb, MRC_EVFMT_MODE, fmt->f.mode))
 		return -EMSGSIZE;
-	if (fmt->nfields) {
+	if (fmt->f.nfields) {
 		fields = nla_nest_start(skb, MRC_EVFMT_FIELDS);
 		if (!fields)
 			return -EMSGSIZE;
-		for (i = 0; i < fmt->nfields; i++)
+		for (i = 0; i < fmt->f.nfields; i++)
 			if (nla_put_u8(skb, MRC_EVFMT_FIELD_WIDTH,
-				       fmt->width[i]))
+				       fmt->f.width[i]))
 				return -EMSGSIZE;
 		nla_nest_end(skb, fields);
 	}
@@ -193,8 +202,8 @@ const struct mrc_prof_kind mrc_evfmt_kind = {
 void mrc_evfmt_builtin(struct mrc_evfmt *fmt)
 {
 	fmt->p.id = 0;
-	fmt->mode = MRC_FMT_UDP;
-	fmt->nfields = 1;
-	fmt->width[0] = 16;
+	fmt->f.mode = MRC_FMT_UDP;
+	fmt->f.nfields = 1;
+	fmt->f.width[0] = 16;
 	fmt->p.state = MRC_PROF_ONLINE;
 }

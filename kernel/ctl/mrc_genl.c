@@ -27,6 +27,7 @@ static const struct nla_policy mrc_genl_policy[MRC_ATTR_MAX + 1] = {
 
 static const struct nla_policy mrc_genl_dev_set_policy[MRC_ATTR_MAX + 1] = {
 	MRC_GENL_DEV_POLICY,
+	[MRC_ATTR_DEV_DEFAULT_EVPROF] = { .type = NLA_U64 },
 	[MRC_ATTR_DEV_DEFAULT_CCPROF] = { .type = NLA_U64 },
 };
 
@@ -35,6 +36,22 @@ static const struct nla_policy mrc_genl_evfmt_policy[MRC_ATTR_MAX + 1] = {
 	[MRC_ATTR_PROF_ID] = { .type = NLA_U64 },
 	[MRC_ATTR_PROF_STATE] = NLA_POLICY_MAX(NLA_U8, MRC_PROF_ONLINE),
 	[MRC_ATTR_EVFMT] = NLA_POLICY_NESTED(mrc_evfmt_policy),
+};
+
+static const struct nla_policy mrc_genl_evprof_policy[MRC_ATTR_MAX + 1] = {
+	MRC_GENL_DEV_POLICY,
+	[MRC_ATTR_PROF_ID] = { .type = NLA_U64 },
+	[MRC_ATTR_PROF_STATE] = NLA_POLICY_MAX(NLA_U8, MRC_PROF_ONLINE),
+	[MRC_ATTR_EVPROF] = NLA_POLICY_NESTED(mrc_evprof_policy),
+	[MRC_ATTR_EVS] = { .type = NLA_NESTED },
+};
+
+static const struct nla_policy mrc_genl_ev_policy[MRC_ATTR_MAX + 1] = {
+	MRC_GENL_DEV_POLICY,
+	[MRC_ATTR_PROF_ID] = { .type = NLA_U64 },
+	[MRC_ATTR_EV_OP] = NLA_POLICY_MAX(NLA_U8, MRC_EV_OP_SET_STATE),
+	[MRC_ATTR_EVS] = { .type = NLA_NESTED },
+	[MRC_ATTR_WANT_STATS] = { .type = NLA_FLAG },
 };
 
 static const struct nla_policy mrc_genl_ccprof_policy[MRC_ATTR_MAX + 1] = {
@@ -75,6 +92,18 @@ static const struct genl_ops mrc_genl_ops[] = {
 		    mrc_genl_prof_del_doit, NULL, GENL_ADMIN_PERM),
 	MRC_GENL_OP(MRC_CMD_EVFMT_SET, mrc_genl_evfmt_policy,
 		    mrc_genl_prof_set_doit, NULL, GENL_ADMIN_PERM),
+	MRC_GENL_OP(MRC_CMD_EVPROF_GET, mrc_genl_evprof_policy,
+		    mrc_genl_prof_get_doit, mrc_genl_prof_get_dumpit, 0),
+	MRC_GENL_OP(MRC_CMD_EVPROF_NEW, mrc_genl_evprof_policy,
+		    mrc_genl_prof_new_doit, NULL, GENL_ADMIN_PERM),
+	MRC_GENL_OP(MRC_CMD_EVPROF_DEL, mrc_genl_evprof_policy,
+		    mrc_genl_prof_del_doit, NULL, GENL_ADMIN_PERM),
+	MRC_GENL_OP(MRC_CMD_EVPROF_SET, mrc_genl_evprof_policy,
+		    mrc_genl_prof_set_doit, NULL, GENL_ADMIN_PERM),
+	MRC_GENL_OP(MRC_CMD_EVPROF_EV_GET, mrc_genl_ev_policy,
+		    NULL, mrc_genl_ev_get_dumpit, 0),
+	MRC_GENL_OP(MRC_CMD_EVPROF_EV_SET, mrc_genl_ev_policy,
+		    mrc_genl_ev_set_doit, NULL, GENL_ADMIN_PERM),
 	MRC_GENL_OP(MRC_CMD_CCPROF_GET, mrc_genl_ccprof_policy,
 		    mrc_genl_prof_get_doit, mrc_genl_prof_get_dumpit, 0),
 	MRC_GENL_OP(MRC_CMD_CCPROF_NEW, mrc_genl_ccprof_policy,

@@ -33,4 +33,8 @@ int mrc_genl_prof_new_doit(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_prof_set_doit(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_prof_del_doit(struct sk_buff *skb, struct genl_info *info);
 
+/* mrc_genl_ev.c: EVPROF_EV_GET, EVPROF_EV_SET */
+int mrc_genl_ev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int mrc_genl_ev_set_doit(struct sk_buff *skb, struct genl_info *info);
+
 #endif /* MRC_GENL_H */

@@ -43,7 +43,10 @@ static int mrc_genl_put_ctl(struct sk_buff *skb, struct mrc_ctl_dev *ctl)
 	    nla_put_u32(skb, MRC_ATTR_DEV_CAPS, MRC_CTL_CAPS) ||
 	    nla_put_u32(skb, MRC_ATTR_DEV_FMT_MODES, BIT(MRC_FMT_STEV) |
 			BIT(MRC_FMT_SRV6) | BIT(MRC_FMT_UDP)) ||
-	    nla_put_u32(skb, MRC_ATTR_DEV_EV_MODES, BIT(MRC_EV_MODE_AUTO)) ||
+	    nla_put_u32(skb, MRC_ATTR_DEV_EV_MODES, BIT(MRC_EV_MODE_AUTO) |
+			BIT(MRC_EV_MODE_EXPLICIT) | BIT(MRC_EV_MODE_GENERATED)) ||
+	    nla_put_u64_64bit(skb, MRC_ATTR_DEV_DEFAULT_EVPROF,
+			      ctl->default_evp, MRC_ATTR_PAD) ||
 	    nla_put_u64_64bit(skb, MRC_ATTR_DEV_DEFAULT_CCPROF,
 			      ctl->default_ccp, MRC_ATTR_PAD) ||
 	    nla_put_u8(skb, MRC_ATTR_PORT_ADMIN, ctl->port_admin))
@@ -150,15 +153,17 @@ int mrc_genl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	return err ? err : skb->len;
 }
 
-static int mrc_genl_set_default_ccp(struct mrc_ctl_dev *ctl,
-				    struct nlattr *attr,
-				    struct netlink_ext_ack *extack)
+static int mrc_genl_check_default(const struct mrc_prof_kind *kind,
+				  struct mrc_ctl_dev *ctl, struct nlattr *attr,
+				  struct netlink_ext_ack *extack)
 {
-	struct mrc_prof *prof = mrc_prof_find(&mrc_ccprof_kind, ctl,
-					      nla_get_u64(attr));
+	struct mrc_prof *prof;
 
+	if (!attr)
+		return 0;
+	prof = mrc_prof_find(kind, ctl, nla_get_u64(attr));
 	if (!prof) {
-		NL_SET_ERR_MSG_ATTR(extack, attr, "no CC profile with this id");
+		NL_SET_ERR_MSG_ATTR(extack, attr, "no profile with this id");
 		return -ENOENT;
 	}
 	if (prof->state != MRC_PROF_ONLINE) {
@@ -178,21 +183,31 @@ static int mrc_genl_set_default_ccp(struct mrc_ctl_dev *ctl,
  */
 int mrc_genl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
+	struct nlattr *evp = info->attrs[MRC_ATTR_DEV_DEFAULT_EVPROF];
 	struct nlattr *ccp = info->attrs[MRC_ATTR_DEV_DEFAULT_CCPROF];
 	struct mrc_ctl_dev *ctl;
 	struct mrc_dev *mdev;
 	int err = 0;
 
-	if (GENL_REQ_ATTR_CHECK(info, MRC_ATTR_DEV_DEFAULT_CCPROF))
+	if (!evp && !ccp) {
+		NL_SET_ERR_MSG(info->extack,
+			       "nothing to change: give a default EV or CC profile");
 		return -EINVAL;
+	}
 	mdev = mrc_genl_dev_get(info->attrs, genl_info_net(info), info->extack);
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
 	ctl = mdev->ctl;
 	mutex_lock(&ctl->lock);
-	err = mrc_genl_set_default_ccp(ctl, ccp, info->extack);
+	err = mrc_genl_check_default(&mrc_evprof_kind, ctl, evp, info->extack);
+	if (!err)
+		err = mrc_genl_check_default(&mrc_ccprof_kind, ctl, ccp,
+					     info->extack);
 	if (!err) {
-		ctl->default_ccp = nla_get_u64(ccp);
+		if (evp)
+			ctl->default_evp = nla_get_u64(evp);
+		if (ccp)
+			ctl->default_ccp = nla_get_u64(ccp);
 		mrc_genl_gen_bump();
 	}
 	mutex_unlock(&ctl->lock);

@@ -19,6 +19,11 @@ static const struct mrc_prof_kind *mrc_genl_kind(u8 cmd)
 	case MRC_CMD_EVFMT_DEL:
 	case MRC_CMD_EVFMT_SET:
 		return &mrc_evfmt_kind;
+	case MRC_CMD_EVPROF_GET:
+	case MRC_CMD_EVPROF_NEW:
+	case MRC_CMD_EVPROF_DEL:
+	case MRC_CMD_EVPROF_SET:
+		return &mrc_evprof_kind;
 	default:
 		return &mrc_ccprof_kind;
 	}
@@ -212,11 +217,11 @@ static int mrc_genl_prof_apply(const struct mrc_prof_kind *kind,
 	struct nlattr *state = info->attrs[MRC_ATTR_PROF_STATE];
 	int err;
 
-	if (info->attrs[kind->nest]) {
-		err = kind->parse(prof, info->attrs[kind->nest], info->extack);
-		if (err)
-			return err;
-	}
+	err = kind->parse(ctl, prof, info->attrs, info->extack);
+	if (!err && kind->finish)
+		err = kind->finish(ctl, prof, info->attrs, info->extack);
+	if (err)
+		return err;
 	if (state)
 		return mrc_prof_set_state(kind, ctl, prof, nla_get_u8(state),
 					  info->extack);
@@ -258,9 +263,11 @@ static int mrc_genl_prof_new_locked(const struct mrc_prof_kind *kind,
 	if (!err)
 		err = xa_insert(xa, id, prof, GFP_KERNEL);
 	if (err) {
-		kfree(prof);
+		mrc_prof_free(kind, prof);
 		return err;
 	}
+	if (kind->commit)
+		kind->commit(ctl, NULL, prof);
 	mrc_genl_gen_bump();
 	/* The profile exists now even if the reply cannot be sent. */
 	mrc_genl_reply_prof(info, kind, mdev, prof);
@@ -300,17 +307,19 @@ static int mrc_genl_prof_set_locked(const struct mrc_prof_kind *kind,
 	old = mrc_genl_prof_lookup(kind, ctl, info);
 	if (!old)
 		return -ENOENT;
-	copy = kmemdup(old, kind->size, GFP_KERNEL);
+	copy = mrc_prof_dup(kind, old);
 	if (!copy)
 		return -ENOMEM;
 	err = mrc_genl_prof_apply(kind, ctl, copy, info);
 	if (err) {
-		kfree(copy);
+		mrc_prof_free(kind, copy);
 		return err;
 	}
 	/* Replacing an existing entry allocates nothing and cannot fail. */
 	xa_store(kind->xa(ctl), old->id, copy, GFP_KERNEL);
-	kfree(old);
+	if (kind->commit)
+		kind->commit(ctl, old, copy);
+	mrc_prof_free(kind, old);
 	mrc_genl_gen_bump();
 	return 0;
 }
@@ -330,7 +339,8 @@ int mrc_genl_prof_set_doit(struct sk_buff *skb, struct genl_info *info)
 
 	if (GENL_REQ_ATTR_CHECK(info, MRC_ATTR_PROF_ID))
 		return -EINVAL;
-	if (!info->attrs[kind->nest] && !info->attrs[MRC_ATTR_PROF_STATE]) {
+	if (!info->attrs[kind->nest] && !info->attrs[MRC_ATTR_PROF_STATE] &&
+	    !info->attrs[MRC_ATTR_EVS]) {
 		NL_SET_ERR_MSG(info->extack,
 			       "nothing to change: give a configuration or a state");
 		return -EINVAL;
@@ -371,7 +381,9 @@ int mrc_genl_prof_del_doit(struct sk_buff *skb, struct genl_info *info)
 	err = prof ? kind->busy(mdev->ctl, prof, info->extack) : -ENOENT;
 	if (!err) {
 		xa_erase(kind->xa(mdev->ctl), prof->id);
-		kfree(prof);
+		if (kind->commit)
+			kind->commit(mdev->ctl, prof, NULL);
+		mrc_prof_free(kind, prof);
 		mrc_genl_gen_bump();
 	}
 	mutex_unlock(&mdev->ctl->lock);

@@ -3,7 +3,40 @@
  * What the three kinds of profile share: lookup by id and OCP's life
  * cycle, INIT -> OFFLINE -> ONLINE and back, one step at a time.
  */
+#include <linux/slab.h>
+
 #include "ctl/mrc_prof.h"
+
+/**
+ * mrc_prof_dup() - a private copy of a profile, to change
+ * @kind: its kind
+ * @prof: the profile
+ *
+ * Return: the copy (free it with mrc_prof_free()), or NULL.
+ */
+struct mrc_prof *mrc_prof_dup(const struct mrc_prof_kind *kind,
+			      const struct mrc_prof *prof)
+{
+	struct mrc_prof *copy = kmemdup(prof, kind->size, GFP_KERNEL);
+
+	if (copy && kind->dup && kind->dup(copy, prof)) {
+		kfree(copy);
+		return NULL;
+	}
+	return copy;
+}
+
+/**
+ * mrc_prof_free() - free a profile and what it points to
+ * @kind: its kind
+ * @prof: the profile, or NULL
+ */
+void mrc_prof_free(const struct mrc_prof_kind *kind, struct mrc_prof *prof)
+{
+	if (prof && kind->release)
+		kind->release(prof);
+	kfree(prof);
+}
 
 /**
  * mrc_prof_find() - a device's profile of one kind, by id

@@ -13,6 +13,7 @@
 #include <net/netlink.h>
 #include <linux/xarray.h>
 
+#include "core/mrc_evgen.h"
 #include "uapi/mrc-genl.h"
 
 #define MRC_FMT_PROFILES_MAX	64
@@ -30,15 +31,12 @@ struct mrc_prof {
 /**
  * struct mrc_evfmt - an EV format profile
  * @p: id, state, users
- * @mode: enum mrc_genl_fmt_mode; meaningful from OFFLINE on
- * @nfields: number of fields, 0 in INIT
- * @width: the fields' widths in bits, most significant field first
+ * @f: mode (from OFFLINE on) and field widths (none in INIT), most
+ *	significant field first, in core's form
  */
 struct mrc_evfmt {
 	struct mrc_prof p;
-	u8 mode;
-	u8 nfields;
-	u8 width[MRC_CTL_FMT_FIELDS_MAX];
+	struct mrc_evgen_fmt f;
 };
 
 /**
@@ -53,6 +51,48 @@ struct mrc_ccprof {
 	u32 param[__MRC_CC_MAX];
 };
 
+/**
+ * struct mrc_evprof_ev - one EV of an EV profile
+ * @compact: the EV as the controller names it (left-aligned, mrc_evgen.h)
+ * @flow_label: IPv6 flow label it is sent with
+ * @sport: UDP source port it is sent with
+ * @port: the device port it is bound to (1)
+ * @denied: the controller denied it (OCP DENIED)
+ */
+struct mrc_evprof_ev {
+	u32 compact;
+	u32 flow_label;
+	u16 sport;
+	u8 port;
+	u8 denied;
+};
+
+/**
+ * struct mrc_evprof - an EV profile: which EVs QPs spray over
+ * @p: id, state, users
+ * @mode: enum mrc_genl_ev_mode
+ * @fmt_id: its EV format profile (held from OFFLINE on)
+ * @count: EVs asked for (GENERATED; 0: all the fields make)
+ * @min_active: GOOD EVs a QP keeps
+ * @event_mask: BIT(enum mrc_genl_ev_state) of states that raise events
+ * @nfields: entries in @field
+ * @field: how compact EVs expand (GENERATED, EXPLICIT)
+ * @nev: entries in @ev; the profile's EV count
+ * @ev: the EVs; built-in AUTO profile: none (QPs pick ports themselves)
+ */
+struct mrc_evprof {
+	struct mrc_prof p;
+	u8 mode;
+	u64 fmt_id;
+	u32 count;
+	u32 min_active;
+	u32 event_mask;
+	u8 nfields;
+	struct mrc_evgen_field field[MRC_EVFMT_FIELDS_MAX];
+	u32 nev;
+	struct mrc_evprof_ev *ev;
+};
+
 enum mrc_cc_alg {
 	MRC_CC_ALG_WINDOW,	/* "mrc-window": today's algorithm */
 	MRC_CC_ALG_NSCC,	/* "uet-1.0-nscc": stored and validated only */
@@ -63,14 +103,18 @@ enum mrc_cc_alg {
  * struct mrc_ctl_dev - a device's control-plane state
  * @lock: serialises every change, every dump and every QP bind
  * @fmt_xa: EV format profiles by id
+ * @evp_xa: EV profiles by id
  * @ccp_xa: CC profiles by id
+ * @default_evp: id of the EV profile QPs get when they name none
  * @default_ccp: id of the CC profile QPs get when they name none
  * @port_admin: enum mrc_genl_port_admin
  */
 struct mrc_ctl_dev {
 	struct mutex lock; /* serialises changes, dumps and QP binds */
 	struct xarray fmt_xa;
+	struct xarray evp_xa;
 	struct xarray ccp_xa;
+	u64 default_evp;
 	u64 default_ccp;
 	u8 port_admin;
 };
@@ -83,7 +127,14 @@ struct mrc_ctl_dev {
  * @max: profiles of this kind a device may hold
  * @size: size of the kind's struct
  * @xa: the device's table of this kind
- * @parse: apply the configuration nest @attr to @prof (a private copy)
+ * @parse: apply a request's configuration (@attrs, the top-level
+ *	attributes) to @prof, a private copy
+ * @finish: after @parse: check the whole configuration and derive what
+ *	depends on it (optional)
+ * @commit: move the references @old held to what @new holds; either may
+ *	be NULL (creation, deletion); cannot fail (optional)
+ * @dup: deep-copy what @prof points to into @copy (optional)
+ * @release: free what @prof points to (optional)
  * @can_offline: whether @prof is configured enough to leave INIT
  * @can_online: whether @prof may go ONLINE (extack says why not)
  * @reset: forget the configuration (back to INIT)
@@ -98,8 +149,14 @@ struct mrc_prof_kind {
 	u32 max;
 	size_t size;
 	struct xarray *(*xa)(struct mrc_ctl_dev *ctl);
-	int (*parse)(struct mrc_prof *prof, const struct nlattr *attr,
-		     struct netlink_ext_ack *extack);
+	int (*parse)(struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
+		     struct nlattr **attrs, struct netlink_ext_ack *extack);
+	int (*finish)(struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
+		      struct nlattr **attrs, struct netlink_ext_ack *extack);
+	void (*commit)(struct mrc_ctl_dev *ctl, const struct mrc_prof *old,
+		       const struct mrc_prof *new);
+	int (*dup)(struct mrc_prof *copy, const struct mrc_prof *prof);
+	void (*release)(struct mrc_prof *prof);
 	bool (*can_offline)(const struct mrc_prof *prof);
 	int (*can_online)(const struct mrc_prof *prof,
 			  struct netlink_ext_ack *extack);
@@ -111,17 +168,24 @@ struct mrc_prof_kind {
 
 extern const struct mrc_prof_kind mrc_evfmt_kind;
 extern const struct mrc_prof_kind mrc_ccprof_kind;
+extern const struct mrc_prof_kind mrc_evprof_kind;
 extern const struct nla_policy mrc_evfmt_policy[MRC_EVFMT_MAX + 1];
 extern const struct nla_policy mrc_ccprof_policy[MRC_CCPROF_MAX + 1];
+extern const struct nla_policy mrc_evprof_policy[MRC_EVPROF_MAX + 1];
+extern const struct nla_policy mrc_ev_entry_policy[MRC_EV_MAX + 1];
 
 /* the built-in profiles 0 (mrc_evfmt.c, mrc_ccprof.c) */
 void mrc_evfmt_builtin(struct mrc_evfmt *fmt);
 void mrc_ccprof_builtin(struct mrc_ccprof *cc);
+void mrc_evprof_builtin(struct mrc_evprof *evp);
 
 /* mrc_prof.c */
 int mrc_prof_set_state(const struct mrc_prof_kind *kind,
 		       struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
 		       u8 state, struct netlink_ext_ack *extack);
+struct mrc_prof *mrc_prof_dup(const struct mrc_prof_kind *kind,
+			      const struct mrc_prof *prof);
+void mrc_prof_free(const struct mrc_prof_kind *kind, struct mrc_prof *prof);
 struct mrc_prof *mrc_prof_find(const struct mrc_prof_kind *kind,
 			       struct mrc_ctl_dev *ctl, u64 id);
 

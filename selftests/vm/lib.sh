@@ -245,8 +245,13 @@ mrc_genl() {
 		python3 "$(dirname "${BASH_SOURCE[0]}")/mrc-genl.py" "$@"
 		return
 	fi
-	(IFS=$'\x1f'; printf '%s\n' "$*") >&"$MRC_GENL_IN"
+	# The id lets a call skip what an earlier one left unread (its
+	# reader killed by SIGPIPE, say).
+	local id=$BASHPID.$RANDOM
+	(IFS=$'\x1f'; printf '%s\n' "$id" "$*" | paste -sd $'\x1f') >&"$MRC_GENL_IN"
 	while IFS= read -r line <&"$MRC_GENL_OUT"; do
+		[ "${line%%$'\x1f'*}" = "$id" ] || continue
+		line=${line#*$'\x1f'}
 		case $line in
 		$'\x04'*) rc=${line#?}; break ;;
 		$'\x02'*) echo "${line#?}" >&2 ;;

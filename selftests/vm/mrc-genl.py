@@ -11,9 +11,10 @@ header, so a renamed attribute breaks the test rather than hiding.
   mrc-genl.py [--dump] CMD [ATTR=TYPE:VALUE | ATTR={ ... } ]...
   mrc-genl.py --serve
 
---serve reads requests from stdin, one per line with the words separated
-by 0x1f, and answers each with its output lines (error lines prefixed by
-0x02) and a line 0x04 EXIT; lib.sh's mrc_genl uses it as a coprocess,
+--serve reads requests from stdin, one per line: an id and the words,
+separated by 0x1f; it answers each with its output lines (error lines
+prefixed by 0x02) and a line 0x04 EXIT, each line prefixed by the id and
+0x1f; lib.sh's mrc_genl uses it as a coprocess,
 because starting Python once per request is slow under emulation.
 
 CMD is MRC_CMD_X or X. TYPE is u8, u16, u32, u64, str, bin (hex), flag or
@@ -38,7 +39,8 @@ NLM_F_REQUEST, NLM_F_ACK, NLM_F_DUMP = 1, 4, 0x300
 GENL_ID_CTRL, CTRL_CMD_GETFAMILY = 0x10, 3
 CTRL_ATTR_FAMILY_ID, CTRL_ATTR_FAMILY_NAME = 1, 2
 NETLINK_EXT_ACK, NETLINK_CAP_ACK = 11, 10
-NLMSGERR_ATTR_MSG, NLMSGERR_ATTR_OFFS, NLMSGERR_ATTR_MISS_TYPE = 1, 2, 5
+NLMSGERR_ATTR_MSG, NLMSGERR_ATTR_OFFS, NLMSGERR_ATTR_COOKIE = 1, 2, 3
+NLMSGERR_ATTR_MISS_TYPE = 5
 
 # Replies: attributes that are nests, strings, or binary, by name; other
 # attributes decode as unsigned integers of their length.
@@ -48,23 +50,28 @@ NESTS = {"MRC_ATTR_DEV_LIMITS", "MRC_ATTR_EVFMT", "MRC_EVFMT_FIELDS", "MRC_ATTR_
          "MRC_ATTR_DEV_CC_ALGS", "MRC_ATTR_CC_ALG_ENTRY", "MRC_ATTR_PROBES",
          "MRC_ATTR_PROBE_ENTRY"}
 STRINGS = {"MRC_ATTR_DEV_NAME", "MRC_ATTR_NETDEV_NAME", "MRC_CCPROF_ALG"}
+# Binary attributes, shown as hex of their bytes in order.
+BINARY = {"MRC_EV_VALUE", "MRC_EV_NEW_VALUE", "MRC_PROBE_DGID", "MRC_PROBE_EV_VALUE"}
 # Which enum a nest's members belong to: the prefix of their names.
-NEST_SPACE = {"MRC_ATTR_DEV_LIMITS": "MRC_LIMIT_", "MRC_ATTR_EVFMT": "MRC_EVFMT_",
-              "MRC_EVFMT_FIELDS": "MRC_EVFMT_", "MRC_ATTR_CCPROF": "MRC_CCPROF_",
-              "MRC_CCPROF_PARAMS": "MRC_CC_", "MRC_ATTR_EVPROF": "MRC_EVPROF_",
-              "MRC_EVPROF_FIELDS": "MRC_EVPROF_", "MRC_EVPROF_FIELD": "MRC_EVFIELD_",
-              "MRC_ATTR_EVS": "MRC_ATTR_", "MRC_ATTR_EV_ENTRY": "MRC_EV_",
-              "MRC_ATTR_STATS": "MRC_STAT_A_", "MRC_ATTR_PROF_USERS": "MRC_ATTR_"}
+NEST_SPACE = {"MRC_ATTR_DEV_LIMITS": "mrc_genl_limit_attr",
+              "MRC_ATTR_EVFMT": "mrc_genl_evfmt_attr", "MRC_EVFMT_FIELDS": "mrc_genl_evfmt_attr",
+              "MRC_ATTR_CCPROF": "mrc_genl_ccprof_attr", "MRC_CCPROF_PARAMS": "mrc_genl_cc_param",
+              "MRC_ATTR_EVPROF": "mrc_genl_evprof_attr",
+              "MRC_EVPROF_FIELDS": "mrc_genl_evprof_attr",
+              "MRC_EVPROF_FIELD": "mrc_genl_evfield_attr", "MRC_ATTR_EV_ENTRY": "mrc_genl_ev_attr",
+              "MRC_ATTR_STATS": "mrc_genl_stat", "MRC_ATTR_PROBE_ENTRY": "mrc_genl_probe_attr"}
 
 
 def load_enums():
-    """Every enumerator of the uapi header, by name."""
+    """Every enumerator of the uapi header, by name; and each enum's
+    members by value (SPACES)."""
     path = next((p for p in HEADER_PATHS if os.path.exists(p)), None)
     if path is None:
         sys.exit("mrc-genl.py: mrc-genl.h is not installed")
     text = re.sub(r"/\*.*?\*/", "", open(path).read(), flags=re.S)
     values = {}
-    for body in re.findall(r"enum\s+\w+\s*\{(.*?)\}", text, flags=re.S):
+    for ename, body in re.findall(r"enum\s+(\w+)\s*\{(.*?)\}", text, flags=re.S):
+        SPACES[ename] = {}
         nxt = 0
         for item in body.split(","):
             item = item.strip()
@@ -75,18 +82,18 @@ def load_enums():
             if expr.strip():
                 nxt = eval(expr.strip(), {}, dict(values))  # header constants only
             values[name] = nxt
+            if not name.startswith("__"):
+                SPACES[ename].setdefault(nxt, name)
             nxt += 1
     return values
 
 
+SPACES = {}
 ENUMS = load_enums()
 
 
 def attr_name(space, value):
-    for name, v in ENUMS.items():
-        if v == value and name.startswith(space) and not name.startswith("__"):
-            return name
-    return "%s%d" % (space, value)
+    return SPACES[space].get(value, "%s_%d" % (space, value))
 
 
 def nla(atype, payload, nested=False):
@@ -140,7 +147,9 @@ def decode_attrs(data, space):
         payload = data[4:alen]
         name = attr_name(space, atype & 0x3FFF)
         if name in NESTS:
-            value = decode_attrs(payload, NEST_SPACE.get(name, "MRC_ATTR_"))
+            value = decode_attrs(payload, NEST_SPACE.get(name, "mrc_genl_attr"))
+        elif name in BINARY:
+            value = payload.hex()
         elif name in STRINGS:
             value = payload.rstrip(b"\0").decode()
         elif len(payload) in (1, 2, 4, 8):
@@ -209,8 +218,10 @@ def decode_ext_ack(data):
             out["msg"] = payload.rstrip(b"\0").decode()
         elif atype == NLMSGERR_ATTR_OFFS:
             out["offset"] = struct.unpack("I", payload)[0]
+        elif atype == NLMSGERR_ATTR_COOKIE:
+            out["cookie"] = int.from_bytes(payload, "little")
         elif atype == NLMSGERR_ATTR_MISS_TYPE:
-            out["missing"] = attr_name("MRC_ATTR_", struct.unpack("I", payload)[0])
+            out["missing"] = attr_name("mrc_genl_attr", struct.unpack("I", payload)[0])
         data = data[(alen + 3) & ~3:]
     return out
 
@@ -221,14 +232,17 @@ def errname(err):
 
 def serve():
     for line in sys.stdin:
+        rid, *words = line.rstrip("\n").split("\x1f")
         out = io.StringIO()
         try:
             with contextlib.redirect_stdout(out):
-                rc = main(line.rstrip("\n").split("\x1f"), err_prefix="\x02")
+                rc = main(words, err_prefix="\x02")
         except SystemExit as e:
             rc = 1
             out.write("\x02%s\n" % e)
-        sys.stdout.write(out.getvalue() + "\x04%d\n" % rc)
+        for reply in out.getvalue().splitlines():
+            sys.stdout.write("%s\x1f%s\n" % (rid, reply))
+        sys.stdout.write("%s\x1f\x04%d\n" % (rid, rc))
         sys.stdout.flush()
     return 0
 
@@ -246,8 +260,8 @@ def main(argv, err_prefix=None):
     genl = Genl()
     err, ack, replies = genl.request(genl.resolve("mrc"), ENUMS[cmd], attrs, flags)
     for mflags, msg in replies:
-        obj = decode_attrs(msg[4:], "MRC_ATTR_")
-        obj["cmd"] = attr_name("MRC_CMD_", msg[0])
+        obj = decode_attrs(msg[4:], "mrc_genl_attr")
+        obj["cmd"] = attr_name("mrc_genl_cmd", msg[0])
         if mflags & 0x10:  # NLM_F_DUMP_INTR
             obj["dump_intr"] = True
         print(json.dumps(obj, sort_keys=True))
@@ -255,6 +269,8 @@ def main(argv, err_prefix=None):
         text = ack.get("msg", "")
         if "missing" in ack:
             text += " (missing %s)" % ack["missing"]
+        if "cookie" in ack:
+            text += " (cookie %d)" % ack["cookie"]
         line = "error %d %s: %s" % (err, errname(err), text)
         if err_prefix is None:
             print(line, file=sys.stderr)

@@ -120,10 +120,10 @@ check_output "EVFMT_NEW 3: STEV with fields 8,8,16 comes back OFFLINE" \
 check "EVFMT_SET 3 ONLINE" mrc_genl EVFMT_SET $D PROF_ID=u64:3 PROF_STATE=u8:2
 check_genl_error "an ONLINE format cannot change" EBUSY "ONLINE" \
 	EVFMT_SET $D PROF_ID=u64:3 EVFMT={ MRC_EVFMT_MODE=u8:2 }
-check_genl_error "STEV fields of 33 bits" EINVAL "wider than the mode" \
+check_genl_error "STEV fields of 33 bits" E2BIG "wider than the mode" \
 	EVFMT_NEW $D PROF_ID=u64:4 EVFMT={ MRC_EVFMT_MODE=u8:0 \
 	MRC_EVFMT_FIELDS={ MRC_EVFMT_FIELD_WIDTH=u8:17 MRC_EVFMT_FIELD_WIDTH=u8:16 } }
-check_genl_error "UDP fields of 17 bits" EINVAL "wider than the mode" \
+check_genl_error "UDP fields of 17 bits" E2BIG "wider than the mode" \
 	EVFMT_NEW $D PROF_ID=u64:4 EVFMT={ MRC_EVFMT_MODE=u8:2 \
 	MRC_EVFMT_FIELDS={ MRC_EVFMT_FIELD_WIDTH=u8:17 } }
 seventeen=$(for _ in $(seq 17); do echo -n "MRC_EVFMT_FIELD_WIDTH=u8:1 "; done)

@@ -1,0 +1,547 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * EV profiles: the EVs (paths) QPs spray over. EXPLICIT profiles list
+ * their EVs; GENERATED ones describe fields whose combinations are the
+ * EVs (core/mrc_evgen.c does the arithmetic). Either way each EV is
+ * expanded through the profile's fields and its format into the UDP
+ * source port and flow label it is sent with, once, when the profile is
+ * configured: binding a QP then only copies. The built-in profile 0 is
+ * AUTO: each QP picks its own block of source ports, as before profiles.
+ */
+#include <linux/slab.h>
+
+#include "ctl/mrc_prof.h"
+#include "core/mrc_ev.h"
+
+static const struct nla_policy mrc_evfield_policy[MRC_EVFIELD_MAX_ATTR + 1] = {
+	[MRC_EVFIELD_WIDTH] = NLA_POLICY_RANGE(NLA_U32, 1, 32),
+	[MRC_EVFIELD_INIT] = { .type = NLA_U32 },
+	[MRC_EVFIELD_MIN] = { .type = NLA_U32 },
+	[MRC_EVFIELD_MAX] = { .type = NLA_U32 },
+	[MRC_EVFIELD_MASK] = { .type = NLA_U32 },
+};
+
+static const struct nla_policy mrc_evfields_policy[MRC_EVPROF_MAX + 1] = {
+	[MRC_EVPROF_FIELD] = NLA_POLICY_NESTED(mrc_evfield_policy),
+};
+
+const struct nla_policy mrc_evprof_policy[MRC_EVPROF_MAX + 1] = {
+	[MRC_EVPROF_MODE] = NLA_POLICY_RANGE(NLA_U8, MRC_EV_MODE_EXPLICIT,
+					     MRC_EV_MODE_GENERATED),
+	[MRC_EVPROF_FMT_ID] = { .type = NLA_U64 },
+	[MRC_EVPROF_COUNT] = NLA_POLICY_MAX(NLA_U32, MRC_EV_COUNT_MAX),
+	[MRC_EVPROF_MIN_ACTIVE] = NLA_POLICY_MAX(NLA_U32, MRC_EV_COUNT_MAX),
+	[MRC_EVPROF_EVENT_MASK] =
+		NLA_POLICY_MASK(NLA_U32, BIT(MRC_GENL_EV_GOOD) |
+					 BIT(MRC_GENL_EV_ASSUMED_BAD)),
+	[MRC_EVPROF_FIELDS] = NLA_POLICY_NESTED(mrc_evfields_policy),
+};
+
+const struct nla_policy mrc_ev_entry_policy[MRC_EV_MAX + 1] = {
+	[MRC_EV_INDEX] = NLA_POLICY_MAX(NLA_U32, MRC_EV_COUNT_MAX - 1),
+	[MRC_EV_VALUE] = NLA_POLICY_EXACT_LEN(sizeof(__be32)),
+	[MRC_EV_PORT] = NLA_POLICY_RANGE(NLA_U8, 1, 1),
+	[MRC_EV_NEW_VALUE] = NLA_POLICY_EXACT_LEN(sizeof(__be32)),
+	[MRC_EV_NEW_PORT] = NLA_POLICY_RANGE(NLA_U8, 1, 1),
+	[MRC_EV_STATE] = NLA_POLICY_MAX(NLA_U8, MRC_GENL_EV_DENIED),
+	[MRC_EV_FLAGS] = NLA_POLICY_MASK(NLA_U32, MRC_EV_F_ALL_COPIES),
+};
+
+static u32 mrc_nla_u32_or(const struct nlattr *attr, u32 dflt)
+{
+	return attr ? nla_get_u32(attr) : dflt;
+}
+
+static int mrc_evprof_parse_field(struct mrc_evgen_field *f,
+				  const struct nlattr *nest,
+				  struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[MRC_EVFIELD_MAX_ATTR + 1];
+	int err;
+
+	err = nla_parse_nested(tb, MRC_EVFIELD_MAX_ATTR, nest,
+			       mrc_evfield_policy, extack);
+	if (err)
+		return err;
+	if (!tb[MRC_EVFIELD_WIDTH]) {
+		NL_SET_ERR_MSG_ATTR(extack, nest, "an EV field needs a width");
+		return -EINVAL;
+	}
+	*f = (struct mrc_evgen_field) {
+		.width = nla_get_u32(tb[MRC_EVFIELD_WIDTH]),
+		.init_val = mrc_nla_u32_or(tb[MRC_EVFIELD_INIT], 0),
+		.min_val = mrc_nla_u32_or(tb[MRC_EVFIELD_MIN], 0),
+		.max_val = mrc_nla_u32_or(tb[MRC_EVFIELD_MAX], 0),
+		.mask = mrc_nla_u32_or(tb[MRC_EVFIELD_MASK], 0),
+	};
+	return 0;
+}
+
+static int mrc_evprof_parse_fields(struct mrc_evprof *evp,
+				   const struct nlattr *fields,
+				   struct netlink_ext_ack *extack)
+{
+	const struct nlattr *attr;
+	int err, rem, n = 0;
+
+	nla_for_each_nested(attr, fields, rem) {
+		if (n == MRC_EVFMT_FIELDS_MAX) {
+			NL_SET_ERR_MSG_ATTR(extack, attr, "more than 16 EV fields");
+			return -E2BIG;
+		}
+		err = mrc_evprof_parse_field(&evp->field[n++], attr, extack);
+		if (err)
+			return err;
+	}
+	evp->nfields = n;
+	return 0;
+}
+
+/* EXPLICIT EVs from MRC_ATTR_EVS: each entry a value and a port. */
+static int mrc_evprof_parse_evs(struct mrc_evprof *evp,
+				const struct nlattr *evs,
+				struct netlink_ext_ack *extack)
+{
+	struct nlattr *tb[MRC_EV_MAX + 1];
+	struct mrc_evprof_ev *ev;
+	const struct nlattr *attr;
+	int err, rem, n = 0;
+
+	ev = kvcalloc(MRC_EV_COUNT_MAX, sizeof(*ev), GFP_KERNEL);
+	if (!ev)
+		return -ENOMEM;
+	nla_for_each_nested(attr, evs, rem) {
+		err = -E2BIG;
+		if (n == MRC_EV_COUNT_MAX) {
+			NL_SET_ERR_MSG_ATTR(extack, attr, "more than 4096 EVs");
+			goto err_free;
+		}
+		err = nla_parse_nested(tb, MRC_EV_MAX, attr,
+				       mrc_ev_entry_policy, extack);
+		if (err)
+			goto err_free;
+		err = -EINVAL;
+		if (!tb[MRC_EV_VALUE]) {
+			NL_SET_ERR_MSG_ATTR(extack, attr, "an EV needs a value");
+			goto err_free;
+		}
+		ev[n].compact = be32_to_cpu(nla_get_be32(tb[MRC_EV_VALUE]));
+		ev[n++].port = 1;	/* the only port; the policy allows no other */
+	}
+	kvfree(evp->ev);
+	evp->ev = ev;
+	evp->nev = n;
+	return 0;
+
+err_free:
+	kvfree(ev);
+	return err;
+}
+
+static int mrc_evprof_parse(struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
+			    struct nlattr **attrs, struct netlink_ext_ack *extack)
+{
+	struct mrc_evprof *evp = container_of(prof, struct mrc_evprof, p);
+	struct nlattr *tb[MRC_EVPROF_MAX + 1] = {};
+	struct nlattr *nest = attrs[MRC_ATTR_EVPROF];
+	int err;
+
+	if (nest) {
+		err = nla_parse_nested(tb, MRC_EVPROF_MAX, nest,
+				       mrc_evprof_policy, extack);
+		if (err)
+			return err;
+	}
+	if (prof->id == 0 && prof->state != MRC_PROF_INIT &&
+	    evp->mode == MRC_EV_MODE_AUTO && (nest || attrs[MRC_ATTR_EVS])) {
+		NL_SET_ERR_MSG_ATTR(extack, nest ? nest : attrs[MRC_ATTR_EVS],
+				    "the built-in AUTO profile 0 has no configuration");
+		return -EINVAL;
+	}
+	if (prof->state == MRC_PROF_ONLINE &&
+	    (tb[MRC_EVPROF_MODE] || tb[MRC_EVPROF_FMT_ID] ||
+	     tb[MRC_EVPROF_COUNT] || tb[MRC_EVPROF_FIELDS] ||
+	     tb[MRC_EVPROF_MIN_ACTIVE] || tb[MRC_EVPROF_EVENT_MASK] ||
+	     attrs[MRC_ATTR_EVS])) {
+		NL_SET_ERR_MSG_ATTR(extack, nest ? nest : attrs[MRC_ATTR_EVS],
+				    "EV profile is ONLINE: take it offline to change it");
+		return -EBUSY;
+	}
+	if (tb[MRC_EVPROF_MODE]) {
+		evp->mode = nla_get_u8(tb[MRC_EVPROF_MODE]);
+		if (prof->state == MRC_PROF_INIT)
+			prof->state = MRC_PROF_OFFLINE;
+	}
+	if (prof->state == MRC_PROF_INIT && (nest || attrs[MRC_ATTR_EVS])) {
+		NL_SET_ERR_MSG_ATTR(extack, nest ? nest : attrs[MRC_ATTR_EVS],
+				    "an EV profile needs a mode first");
+		return -EINVAL;
+	}
+	if (tb[MRC_EVPROF_FMT_ID])
+		evp->fmt_id = nla_get_u64(tb[MRC_EVPROF_FMT_ID]);
+	if (tb[MRC_EVPROF_COUNT])
+		evp->count = nla_get_u32(tb[MRC_EVPROF_COUNT]);
+	if (tb[MRC_EVPROF_MIN_ACTIVE])
+		evp->min_active = nla_get_u32(tb[MRC_EVPROF_MIN_ACTIVE]);
+	if (tb[MRC_EVPROF_EVENT_MASK])
+		evp->event_mask = nla_get_u32(tb[MRC_EVPROF_EVENT_MASK]);
+	if (tb[MRC_EVPROF_FIELDS]) {
+		err = mrc_evprof_parse_fields(evp, tb[MRC_EVPROF_FIELDS],
+					      extack);
+		if (err)
+			return err;
+	}
+	if (attrs[MRC_ATTR_EVS])
+		return mrc_evprof_parse_evs(evp, attrs[MRC_ATTR_EVS], extack);
+	return 0;
+}
+
+/* The nest of field @i in the request, for extack; else @fallback. */
+static const struct nlattr *mrc_evprof_nth_attr(const struct nlattr *list,
+						int i,
+						const struct nlattr *fallback)
+{
+	const struct nlattr *attr;
+	int rem;
+
+	if (list)
+		nla_for_each_nested(attr, list, rem)
+			if (i-- == 0)
+				return attr;
+	return fallback;
+}
+
+/* An EXPLICIT profile without fields takes each EV as the wire value. */
+static unsigned int mrc_evprof_fields(const struct mrc_evprof *evp,
+				      const struct mrc_evfmt *fmt,
+				      struct mrc_evgen_field *f)
+{
+	unsigned int i;
+
+	if (evp->nfields) {
+		memcpy(f, evp->field, sizeof(evp->field));
+		return evp->nfields;
+	}
+	for (i = 0; i < fmt->f.nfields; i++) {
+		u32 w = min_t(u32, fmt->f.width[i], 32);
+
+		f[i] = (struct mrc_evgen_field) {
+			.width = w, .mask = (u32)GENMASK_ULL(w - 1, 0),
+			.max_val = (u32)GENMASK_ULL(w - 1, 0),
+		};
+	}
+	return fmt->f.nfields;
+}
+
+/* Generate a GENERATED profile's compact EVs. */
+static int mrc_evprof_generate(struct mrc_evprof *evp,
+			       const struct mrc_evgen_field *f, unsigned int n,
+			       const struct nlattr *nest,
+			       struct netlink_ext_ack *extack)
+{
+	struct mrc_evprof_ev *ev;
+	u32 count, i;
+	int err;
+
+	err = mrc_evgen_count(f, n, evp->count, &count);
+	if (err) {
+		NL_SET_ERR_MSG_ATTR(extack, nest,
+				    "count is above what the fields generate or the maximum (4096)");
+		return err;
+	}
+	ev = kvcalloc(count, sizeof(*ev), GFP_KERNEL);
+	if (!ev)
+		return -ENOMEM;
+	for (i = 0; i < count; i++) {
+		err = mrc_evgen_nth(f, n, i, &ev[i].compact);
+		if (err) {
+			kvfree(ev);
+			NL_SET_ERR_MSG_ATTR(extack, nest, "cannot generate the EVs");
+			return err;
+		}
+		ev[i].port = 1;
+	}
+	kvfree(evp->ev);
+	evp->ev = ev;
+	evp->nev = count;
+	return 0;
+}
+
+/* Each EV's source port and flow label, from its compact value. */
+static int mrc_evprof_expand(struct mrc_evprof *evp,
+			     const struct mrc_evfmt *fmt,
+			     const struct mrc_evgen_field *f, unsigned int n,
+			     struct nlattr **attrs,
+			     struct netlink_ext_ack *extack)
+{
+	const struct nlattr *bad;
+	u32 i, wire;
+	int err;
+
+	for (i = 0; i < evp->nev; i++) {
+		struct mrc_evprof_ev *ev = &evp->ev[i];
+
+		bad = mrc_evprof_nth_attr(attrs[MRC_ATTR_EVS], i,
+					  attrs[MRC_ATTR_EVPROF]);
+		err = mrc_evgen_expand(&fmt->f, f, n, ev->compact, &wire);
+		if (err) {
+			NL_SET_ERR_MSG_ATTR(extack, bad,
+					    "EV has bits the fields do not use");
+			return err;
+		}
+		err = mrc_evgen_split(fmt->f.mode, wire, &ev->sport,
+				      &ev->flow_label);
+		if (err) {
+			NL_SET_ERR_MSG_ATTR(extack, bad,
+					    "an EV expands to UDP source port 0: start generated ranges at 1 or set init_val");
+			return err;
+		}
+	}
+	return 0;
+}
+
+static int mrc_evprof_finish(struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
+			     struct nlattr **attrs,
+			     struct netlink_ext_ack *extack)
+{
+	struct mrc_evprof *evp = container_of(prof, struct mrc_evprof, p);
+	struct nlattr *nest = attrs[MRC_ATTR_EVPROF];
+	struct mrc_evgen_field f[MRC_EVFMT_FIELDS_MAX];
+	struct mrc_prof *fprof;
+	struct mrc_evfmt *fmt;
+	int err, bad;
+	unsigned int n;
+
+	/* Only a change of configuration recomputes (and un-denies) EVs. */
+	if (prof->state == MRC_PROF_INIT || evp->mode == MRC_EV_MODE_AUTO ||
+	    (!nest && !attrs[MRC_ATTR_EVS]))
+		return 0;
+	fprof = mrc_prof_find(&mrc_evfmt_kind, ctl, evp->fmt_id);
+	if (!fprof || fprof->state != MRC_PROF_ONLINE) {
+		NL_SET_ERR_MSG_ATTR(extack, nest,
+				    "the EV format profile (fmt, default 0) must exist and be ONLINE");
+		return fprof ? -EINVAL : -ENOENT;
+	}
+	fmt = container_of(fprof, struct mrc_evfmt, p);
+	if (evp->mode == MRC_EV_MODE_GENERATED && !evp->nfields) {
+		NL_SET_ERR_MSG_ATTR(extack, nest, "a GENERATED profile needs fields");
+		return -EINVAL;
+	}
+	n = mrc_evprof_fields(evp, fmt, f);
+	err = mrc_evgen_check_fields(&fmt->f, f, n, &bad);
+	if (err) {
+		const struct nlattr *list = NULL;
+
+		if (nest)
+			list = nla_find_nested(nest, MRC_EVPROF_FIELDS);
+		NL_SET_ERR_MSG_ATTR(extack, mrc_evprof_nth_attr(list, bad, nest),
+				    "EV field does not fit its format field (width, init_val, mask, min/max)");
+		return err;
+	}
+	if (evp->mode == MRC_EV_MODE_GENERATED) {
+		err = mrc_evprof_generate(evp, f, n, nest, extack);
+		if (err)
+			return err;
+	}
+	if (evp->min_active > evp->nev) {
+		NL_SET_ERR_MSG_ATTR(extack, nest, "min_active is above the EV count");
+		return -EINVAL;
+	}
+	if (fmt->f.mode == MRC_FMT_SRV6)
+		return 0;	/* kept as given; SRv6 EVs are not sent yet */
+	return mrc_evprof_expand(evp, fmt, f, n, attrs, extack);
+}
+
+static bool mrc_evprof_can_offline(const struct mrc_prof *prof)
+{
+	return false;	/* only setting a mode leaves INIT */
+}
+
+static int mrc_evprof_can_online(const struct mrc_prof *prof,
+				 struct netlink_ext_ack *extack)
+{
+	const struct mrc_evprof *evp = container_of(prof, struct mrc_evprof, p);
+
+	if (evp->mode != MRC_EV_MODE_AUTO && !evp->nev) {
+		NL_SET_ERR_MSG(extack, "EV profile has no EVs: give them before online");
+		return -EINVAL;
+	}
+	if (evp->mode != MRC_EV_MODE_AUTO && !evp->ev[0].sport) {
+		NL_SET_ERR_MSG(extack, "SRv6 EVs cannot be sent yet");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+static void mrc_evprof_reset(struct mrc_prof *prof)
+{
+	struct mrc_evprof *evp = container_of(prof, struct mrc_evprof, p);
+
+	kvfree(evp->ev);
+	evp->ev = NULL;
+	evp->nev = 0;
+	evp->mode = 0;
+	evp->fmt_id = 0;
+	evp->count = 0;
+	evp->min_active = 0;
+	evp->event_mask = 0;
+	evp->nfields = 0;
+	memset(evp->field, 0, sizeof(evp->field));
+}
+
+static int mrc_evprof_fill_fields(struct sk_buff *skb,
+				  const struct mrc_evprof *evp)
+{
+	struct nlattr *fields, *field;
+	unsigned int i;
+
+	fields = nla_nest_start(skb, MRC_EVPROF_FIELDS);
+	if (!fields)
+		return -EMSGSIZE;
+	for (i = 0; i < evp->nfields; i++) {
+		const struct mrc_evgen_field *f = &evp->field[i];
+
+		field = nla_nest_start(skb, MRC_EVPROF_FIELD);
+		if (!field ||
+		    nla_put_u32(skb, MRC_EVFIELD_WIDTH, f->width) ||
+		    nla_put_u32(skb, MRC_EVFIELD_INIT, f->init_val) ||
+		    nla_put_u32(skb, MRC_EVFIELD_MIN, f->min_val) ||
+		    nla_put_u32(skb, MRC_EVFIELD_MAX, f->max_val) ||
+		    nla_put_u32(skb, MRC_EVFIELD_MASK, f->mask))
+			return -EMSGSIZE;
+		nla_nest_end(skb, field);
+	}
+	nla_nest_end(skb, fields);
+	return 0;
+}
+
+static u32 mrc_evprof_ndenied(const struct mrc_evprof *evp)
+{
+	u32 i, n = 0;
+
+	for (i = 0; i < evp->nev; i++)
+		n += evp->ev[i].denied;
+	return n;
+}
+
+static int mrc_evprof_fill(struct sk_buff *skb, const struct mrc_prof *prof)
+{
+	const struct mrc_evprof *evp = container_of(prof, struct mrc_evprof, p);
+	struct nlattr *nest;
+
+	if (prof->state == MRC_PROF_INIT)
+		return 0;
+	nest = nla_nest_start(skb, MRC_ATTR_EVPROF);
+	/* No padding attribute in this space: x86-64 needs none. */
+	if (!nest || nla_put_u8(skb, MRC_EVPROF_MODE, evp->mode) ||
+	    nla_put_u64_64bit(skb, MRC_EVPROF_FMT_ID, evp->fmt_id,
+			      MRC_EVPROF_UNSPEC) ||
+	    nla_put_u32(skb, MRC_EVPROF_COUNT, evp->nev) ||
+	    nla_put_u32(skb, MRC_EVPROF_MIN_ACTIVE, evp->min_active) ||
+	    nla_put_u32(skb, MRC_EVPROF_EVENT_MASK, evp->event_mask) ||
+	    nla_put_u32(skb, MRC_EVPROF_NDENIED, mrc_evprof_ndenied(evp)))
+		return -EMSGSIZE;
+	if (evp->nfields && mrc_evprof_fill_fields(skb, evp))
+		return -EMSGSIZE;
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
+static int mrc_evprof_busy(struct mrc_ctl_dev *ctl, const struct mrc_prof *prof,
+			   struct netlink_ext_ack *extack)
+{
+	if (ctl->default_evp == prof->id) {
+		NL_SET_ERR_MSG(extack,
+			       "EV profile is the device default: make another the default first");
+		return -EBUSY;
+	}
+	if (prof->nusers) {
+		NL_SET_ERR_MSG(extack, "EV profile is in use by QPs");
+		return -EBUSY;
+	}
+	return 0;
+}
+
+/* A configured EV profile holds its format, so the format stays ONLINE. */
+static void mrc_evprof_commit(struct mrc_ctl_dev *ctl,
+			      const struct mrc_prof *old,
+			      const struct mrc_prof *new)
+{
+	const struct mrc_prof *p[2] = { old, new };
+	struct mrc_prof *fmt;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		const struct mrc_evprof *evp;
+
+		if (!p[i] || p[i]->state == MRC_PROF_INIT)
+			continue;
+		evp = container_of(p[i], struct mrc_evprof, p);
+		fmt = mrc_prof_find(&mrc_evfmt_kind, ctl, evp->fmt_id);
+		if (WARN_ON_ONCE(!fmt))
+			continue;
+		if (i == 0)
+			fmt->nusers--;
+		else
+			fmt->nusers++;
+	}
+}
+
+static int mrc_evprof_dup(struct mrc_prof *copy, const struct mrc_prof *prof)
+{
+	const struct mrc_evprof *evp = container_of(prof, struct mrc_evprof, p);
+	struct mrc_evprof *c = container_of(copy, struct mrc_evprof, p);
+
+	c->ev = NULL;
+	if (!evp->nev)
+		return 0;
+	c->ev = kvcalloc(evp->nev, sizeof(*c->ev), GFP_KERNEL);
+	if (!c->ev)
+		return -ENOMEM;
+	memcpy(c->ev, evp->ev, evp->nev * sizeof(*c->ev));
+	return 0;
+}
+
+static void mrc_evprof_release(struct mrc_prof *prof)
+{
+	kvfree(container_of(prof, struct mrc_evprof, p)->ev);
+}
+
+static struct xarray *mrc_evprof_xa(struct mrc_ctl_dev *ctl)
+{
+	return &ctl->evp_xa;
+}
+
+const struct mrc_prof_kind mrc_evprof_kind = {
+	.name = "EV profile",
+	.get_cmd = MRC_CMD_EVPROF_GET,
+	.nest = MRC_ATTR_EVPROF,
+	.max = MRC_EV_PROFILES_MAX,
+	.size = sizeof(struct mrc_evprof),
+	.xa = mrc_evprof_xa,
+	.parse = mrc_evprof_parse,
+	.finish = mrc_evprof_finish,
+	.commit = mrc_evprof_commit,
+	.dup = mrc_evprof_dup,
+	.release = mrc_evprof_release,
+	.can_offline = mrc_evprof_can_offline,
+	.can_online = mrc_evprof_can_online,
+	.reset = mrc_evprof_reset,
+	.fill = mrc_evprof_fill,
+	.busy = mrc_evprof_busy,
+};
+
+/**
+ * mrc_evprof_builtin() - make profile 0: AUTO over format 0, ONLINE
+ * @evp: a zeroed profile
+ *
+ * AUTO: each QP sprays over its own random block of UDP source ports,
+ * as many as the ev_count module parameter says (count reads 0 here).
+ */
+void mrc_evprof_builtin(struct mrc_evprof *evp)
+{
+	evp->p.id = 0;
+	evp->mode = MRC_EV_MODE_AUTO;
+	evp->fmt_id = 0;
+	evp->p.state = MRC_PROF_ONLINE;
+}

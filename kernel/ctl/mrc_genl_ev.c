@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * One EV profile's EVs: EVPROF_EV_GET dumps them (value, port, the
+ * source port and flow label they are sent with, state), a bounded
+ * number per message; EVPROF_EV_SET applies a batch of operations entry
+ * by entry and, as OCP specifies, stops at the first failure, telling
+ * how many entries were applied.
+ */
+#include <rdma/ib_verbs.h>
+
+#include "ctl/mrc_ctl.h"
+#include "ctl/mrc_genl.h"
+#include "ctl/mrc_prof.h"
+#include "core/mrc_ev.h"
+
+/* EVs per dump message: well inside one page-sized skb. */
+#define MRC_GENL_EVS_PER_MSG	64
+
+static u8 mrc_genl_ev_state(const struct mrc_evprof *evp,
+			    const struct mrc_evprof_ev *ev)
+{
+	if (ev->denied)
+		return MRC_GENL_EV_DENIED;
+	/* QP-side health is reported once QPs use profiles. */
+	return MRC_GENL_EV_UNKNOWN;
+}
+
+static int mrc_genl_put_ev(struct sk_buff *skb, const struct mrc_evprof *evp,
+			   u32 i)
+{
+	const struct mrc_evprof_ev *ev = &evp->ev[i];
+	struct nlattr *entry = nla_nest_start(skb, MRC_ATTR_EV_ENTRY);
+
+	if (!entry || nla_put_u32(skb, MRC_EV_INDEX, i) ||
+	    nla_put_be32(skb, MRC_EV_VALUE, cpu_to_be32(ev->compact)) ||
+	    nla_put_u8(skb, MRC_EV_PORT, ev->port) ||
+	    nla_put_u8(skb, MRC_EV_STATE, mrc_genl_ev_state(evp, ev)) ||
+	    nla_put_u16(skb, MRC_EV_WIRE_SPORT, ev->sport) ||
+	    nla_put_u32(skb, MRC_EV_WIRE_FLOW_LABEL, ev->flow_label))
+		return -EMSGSIZE;
+	nla_nest_end(skb, entry);
+	return 0;
+}
+
+/* One message of EVs from @first; returns the next index or an errno. */
+static int mrc_genl_fill_evs(struct sk_buff *skb, struct netlink_callback *cb,
+			     struct mrc_dev *mdev, const struct mrc_evprof *evp,
+			     u32 first)
+{
+	u32 i, end = min_t(u32, evp->nev, first + MRC_GENL_EVS_PER_MSG);
+	struct nlattr *list;
+	void *hdr;
+
+	hdr = mrc_genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+			      cb->nlh->nlmsg_seq, NLM_F_MULTI,
+			      MRC_CMD_EVPROF_EV_GET);
+	if (!hdr)
+		return -EMSGSIZE;
+	genl_dump_check_consistent(cb, hdr);
+	if (mrc_genl_put_dev(skb, mdev) ||
+	    nla_put_u64_64bit(skb, MRC_ATTR_PROF_ID, evp->p.id, MRC_ATTR_PAD) ||
+	    nla_put_u32(skb, MRC_ATTR_EV_FIRST, first))
+		goto cancel;
+	list = nla_nest_start(skb, MRC_ATTR_EVS);
+	if (!list)
+		goto cancel;
+	for (i = first; i < end; i++)
+		if (mrc_genl_put_ev(skb, evp, i))
+			goto cancel;
+	nla_nest_end(skb, list);
+	genlmsg_end(skb, hdr);
+	return end;
+
+cancel:
+	genlmsg_cancel(skb, hdr);
+	return -EMSGSIZE;
+}
+
+/**
+ * mrc_genl_ev_get_dumpit() - EVPROF_EV_GET: one profile's EVs
+ * @skb: the message being filled
+ * @cb: args[0] is the next EV index, args[1] set when done
+ *
+ * Each message carries the device, the profile id and MRC_ATTR_EV_FIRST,
+ * so it stands alone.
+ *
+ * Return: the length filled, 0 when done, or a negative errno.
+ */
+int mrc_genl_ev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	struct nlattr **attrs = genl_dumpit_info(cb)->attrs;
+	struct mrc_evprof *evp;
+	struct mrc_prof *prof;
+	struct mrc_dev *mdev;
+	int next = 0;
+
+	if (cb->args[1])
+		return 0;
+	if (!attrs[MRC_ATTR_PROF_ID]) {
+		NL_SET_ERR_MSG(cb->extack, "an EV profile id is required");
+		return -EINVAL;
+	}
+	mdev = mrc_genl_dev_get(attrs, sock_net(skb->sk), cb->extack);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	mutex_lock(&mdev->ctl->lock);
+	cb->seq = mrc_genl_gen();
+	prof = mrc_prof_find(&mrc_evprof_kind, mdev->ctl,
+			     nla_get_u64(attrs[MRC_ATTR_PROF_ID]));
+	if (!prof) {
+		NL_SET_ERR_MSG_ATTR(cb->extack, attrs[MRC_ATTR_PROF_ID],
+				    "no EV profile with this id");
+		next = -ENOENT;
+		goto out;
+	}
+	evp = container_of(prof, struct mrc_evprof, p);
+	for (next = cb->args[0]; next < evp->nev; ) {
+		next = mrc_genl_fill_evs(skb, cb, mdev, evp, next);
+		if (next < 0)
+			break;
+		cb->args[0] = next;
+	}
+	if (next >= 0)
+		cb->args[1] = 1;
+out:
+	mutex_unlock(&mdev->ctl->lock);
+	ib_device_put(&mdev->ib_dev);
+	if (next == -EMSGSIZE && skb->len)
+		return skb->len;
+	return next < 0 ? next : skb->len;
+}
+
+/* Apply one SET_STATE entry; returns how many EVs it named, or errno. */
+static int mrc_genl_ev_set_state(struct mrc_evprof *evp, struct nlattr **tb,
+				 const struct nlattr *entry,
+				 struct netlink_ext_ack *extack)
+{
+	u32 i, first = 0, last = evp->nev, value = 0, hits = 0;
+	u8 state;
+
+	if (!tb[MRC_EV_STATE] || !!tb[MRC_EV_INDEX] == !!tb[MRC_EV_VALUE]) {
+		NL_SET_ERR_MSG_ATTR(extack, entry,
+				    "an entry needs a state and either an index or a value");
+		return -EINVAL;
+	}
+	state = nla_get_u8(tb[MRC_EV_STATE]);
+	if (state != MRC_GENL_EV_DENIED && state != MRC_GENL_EV_GOOD) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_EV_STATE],
+				    "only denied, or good to lift a denial, can be set");
+		return -EINVAL;
+	}
+	if (tb[MRC_EV_INDEX]) {
+		first = nla_get_u32(tb[MRC_EV_INDEX]);
+		last = first + 1;
+	} else {
+		value = be32_to_cpu(nla_get_be32(tb[MRC_EV_VALUE]));
+	}
+	for (i = first; i < last && i < evp->nev; i++) {
+		if (tb[MRC_EV_VALUE] && evp->ev[i].compact != value)
+			continue;
+		evp->ev[i].denied = state == MRC_GENL_EV_DENIED;
+		hits++;
+	}
+	if (!hits) {
+		NL_SET_ERR_MSG_ATTR(extack, entry, "no such EV in the profile");
+		return -ENOENT;
+	}
+	return hits;
+}
+
+static int mrc_genl_ev_set_locked(struct mrc_ctl_dev *ctl,
+				  struct genl_info *info)
+{
+	struct nlattr *tb[MRC_EV_MAX + 1];
+	const struct nlattr *entry;
+	struct mrc_evprof *evp;
+	struct mrc_prof *prof;
+	int err = 0, rem;
+	u64 applied = 0;
+
+	prof = mrc_prof_find(&mrc_evprof_kind, ctl,
+			     nla_get_u64(info->attrs[MRC_ATTR_PROF_ID]));
+	if (!prof) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[MRC_ATTR_PROF_ID],
+				    "no EV profile with this id");
+		return -ENOENT;
+	}
+	evp = container_of(prof, struct mrc_evprof, p);
+	nla_for_each_nested(entry, info->attrs[MRC_ATTR_EVS], rem) {
+		if (applied == MRC_EV_COUNT_MAX) {
+			NL_SET_ERR_MSG_ATTR(info->extack, entry,
+					    "more than 4096 entries in one request");
+			err = -E2BIG;
+			break;
+		}
+		err = nla_parse_nested(tb, MRC_EV_MAX, entry,
+				       mrc_ev_entry_policy, info->extack);
+		if (!err)
+			err = mrc_genl_ev_set_state(evp, tb, entry,
+						    info->extack);
+		if (err < 0)
+			break;
+		applied++;
+		err = 0;
+	}
+	if (applied)
+		mrc_genl_gen_bump();
+	/* OCP: on failure the caller learns how many entries took effect. */
+	nl_set_extack_cookie_u64(info->extack, applied);
+	return err;
+}
+
+/**
+ * mrc_genl_ev_set_doit() - EVPROF_EV_SET: deny or un-deny EVs
+ * @skb: the request
+ * @info: a device, a profile id, MRC_ATTR_EV_OP and MRC_ATTR_EVS
+ *
+ * Return: 0 or a negative errno; the extack cookie holds the number of
+ * entries applied either way.
+ */
+int mrc_genl_ev_set_doit(struct sk_buff *skb, struct genl_info *info)
+{
+	struct mrc_dev *mdev;
+	int err;
+
+	if (GENL_REQ_ATTR_CHECK(info, MRC_ATTR_PROF_ID) ||
+	    GENL_REQ_ATTR_CHECK(info, MRC_ATTR_EV_OP) ||
+	    GENL_REQ_ATTR_CHECK(info, MRC_ATTR_EVS))
+		return -EINVAL;
+	if (nla_get_u8(info->attrs[MRC_ATTR_EV_OP]) != MRC_EV_OP_SET_STATE) {
+		NL_SET_ERR_MSG_ATTR(info->extack, info->attrs[MRC_ATTR_EV_OP],
+				    "REPLACE is not implemented: give the profile's whole EV list with EVPROF_SET");
+		return -EOPNOTSUPP;
+	}
+	mdev = mrc_genl_dev_get(info->attrs, genl_info_net(info), info->extack);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	mutex_lock(&mdev->ctl->lock);
+	err = mrc_genl_ev_set_locked(mdev->ctl, info);
+	mutex_unlock(&mdev->ctl->lock);
+	ib_device_put(&mdev->ib_dev);
+	return err;
+}
