@@ -4,6 +4,7 @@
 // post_send call publishes its batch and rings the kernel's doorbell once;
 // post_recv only publishes, the kernel reads the ring when data arrives.
 #include <cerrno>
+#include <cstdlib>
 #include <mutex>
 
 #include "mrc-abi.h"
@@ -32,6 +33,33 @@ Qp* to_qp(ibv_qp* qp) noexcept {
 }
 
 using QpResp = DriverResp<ib_uverbs_create_qp_resp, mrc_create_qp_resp>;
+
+// The create command followed by its driver input, as ibv_cmd_create_qp
+// sends a command longer than the core's.
+struct QpCmd {
+    struct ibv_create_qp core;
+    mrc_qp_profile_cmd profiles;
+};
+static_assert(offsetof(QpCmd, profiles) == sizeof(struct ibv_create_qp), "no padding before driver input");
+
+// A profile id from the environment: unset is fine, garbage is EINVAL
+// (a program pointed at the wrong profile should not silently get the
+// default).
+int profile_from_env(const char* name, __u32 flag, __u64& id, __u32& flags) noexcept {
+    const char* text = std::getenv(name);
+    if (text == nullptr || *text == '\0') {
+        return 0;
+    }
+    char* end = nullptr;
+    errno = 0;
+    unsigned long long v = std::strtoull(text, &end, 0);
+    if (errno != 0 || *end != '\0' || *text == '-') {
+        return EINVAL;
+    }
+    id = v;
+    flags |= flag;
+    return 0;
+}
 
 // Checks the queues a create reply describes against the caps it grants
 // (ibv_cmd_create_qp copied them into cap): a send ring always, a receive
@@ -82,9 +110,22 @@ ibv_qp* create_qp(ibv_pd* pd, ibv_qp_init_attr* attr) noexcept {
         return nullptr;
     }
 
-    struct ibv_create_qp cmd {};  // "struct": ibv_create_qp is also a function
+    // MRC_EV_PROFILE / MRC_CC_PROFILE point unmodified programs at the
+    // control plane's profiles (mrc-ip evprofile, ccprofile).
+    QpCmd cmd{};
+    mrc_qp_profile_cmd& p = cmd.profiles;
+    int ret = profile_from_env("MRC_EV_PROFILE", MRC_QP_F_EV_PROFILE, p.ev_profile_id, p.flags);
+    if (ret == 0) {
+        ret = profile_from_env("MRC_CC_PROFILE", MRC_QP_F_CC_PROFILE, p.cc_profile_id, p.flags);
+    }
+    if (ret != 0) {
+        errno = ret;
+        return nullptr;
+    }
     QpResp resp;
-    int ret = ibv_cmd_create_qp(pd, &qp->vqp.qp, attr, &cmd, sizeof(cmd), resp.core(), resp.size());
+    // Without a profile the driver input stays empty, as older kernels want.
+    size_t cmd_size = p.flags != 0 ? sizeof(cmd) : sizeof(cmd.core);
+    ret = ibv_cmd_create_qp(pd, &qp->vqp.qp, attr, &cmd.core, cmd_size, resp.core(), resp.size());
     if (ret != 0) {
         errno = ret;
         return nullptr;

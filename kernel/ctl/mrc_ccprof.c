@@ -306,6 +306,7 @@ const struct mrc_prof_kind mrc_ccprof_kind = {
 	.can_online = mrc_ccprof_can_online,
 	.reset = mrc_ccprof_reset,
 	.fill = mrc_ccprof_fill,
+	.qp_users = MRC_PROF_QP_CC,
 	.busy = mrc_ccprof_busy,
 };
 

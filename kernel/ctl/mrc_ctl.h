@@ -13,6 +13,13 @@
 int mrc_ctl_dev_alloc(struct mrc_dev *mdev);
 void mrc_ctl_dev_free(struct mrc_dev *mdev);
 
+/* mrc_ctl_qp.c */
+struct mrc_qp;
+int mrc_ctl_qp_bind(struct mrc_dev *mdev, struct mrc_qp *qp,
+		    const struct mrc_qp_profile_cmd *cmd, u16 auto_count,
+		    u16 auto_min_active);
+void mrc_ctl_qp_unbind(struct mrc_dev *mdev, struct mrc_qp *qp);
+
 /* mrc_genl.c */
 int mrc_genl_init(void);
 void mrc_genl_exit(void);

@@ -81,6 +81,7 @@ int mrc_ctl_dev_alloc(struct mrc_dev *mdev)
 	xa_init(&ctl->fmt_xa);
 	xa_init(&ctl->evp_xa);
 	xa_init(&ctl->ccp_xa);
+	INIT_LIST_HEAD(&ctl->qps);
 	ctl->port_admin = MRC_PORT_ADMIN_ENABLED;
 	err = mrc_ctl_add_builtins(ctl);
 	if (err) {

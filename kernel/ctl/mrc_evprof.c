@@ -528,6 +528,7 @@ const struct mrc_prof_kind mrc_evprof_kind = {
 	.can_online = mrc_evprof_can_online,
 	.reset = mrc_evprof_reset,
 	.fill = mrc_evprof_fill,
+	.qp_users = MRC_PROF_QP_EV,
 	.busy = mrc_evprof_busy,
 };
 

@@ -21,7 +21,7 @@ static u8 mrc_genl_ev_state(const struct mrc_evprof *evp,
 {
 	if (ev->denied)
 		return MRC_GENL_EV_DENIED;
-	/* QP-side health is reported once QPs use profiles. */
+	/* Health is each QP's own; per-profile aggregation is to come. */
 	return MRC_GENL_EV_UNKNOWN;
 }
 
@@ -203,15 +203,18 @@ static int mrc_genl_ev_set_locked(struct mrc_ctl_dev *ctl,
 		applied++;
 		err = 0;
 	}
-	if (applied)
+	if (applied) {
+		mrc_ctl_push_denied(ctl, evp);
 		mrc_genl_gen_bump();
+	}
 	/* OCP: on failure the caller learns how many entries took effect. */
 	nl_set_extack_cookie_u64(info->extack, applied);
 	return err;
 }
 
 /**
- * mrc_genl_ev_set_doit() - EVPROF_EV_SET: deny or un-deny EVs
+ * mrc_genl_ev_set_doit() - EVPROF_EV_SET: deny or un-deny EVs, in the
+ * profile and in every QP bound to it
  * @skb: the request
  * @info: a device, a profile id, MRC_ATTR_EV_OP and MRC_ATTR_EVS
  *

@@ -10,6 +10,10 @@
 #include "ctl/mrc_ctl.h"
 #include "ctl/mrc_genl.h"
 #include "ctl/mrc_prof.h"
+#include "engine/mrc_qp.h"
+
+/* QPs a profile's GET names; MRC_ATTR_PROF_USERS_MORE says there are more. */
+#define MRC_GENL_USERS_MAX	64
 
 static const struct mrc_prof_kind *mrc_genl_kind(u8 cmd)
 {
@@ -29,6 +33,38 @@ static const struct mrc_prof_kind *mrc_genl_kind(u8 cmd)
 	}
 }
 
+/* The QPs bound to @prof, up to 64 of them, for "in use by" messages. */
+static int mrc_genl_put_users(struct sk_buff *skb,
+			      const struct mrc_prof_kind *kind,
+			      struct mrc_ctl_dev *ctl,
+			      const struct mrc_prof *prof)
+{
+	struct nlattr *nest;
+	struct mrc_qp *qp;
+	int n = 0;
+
+	if (kind->qp_users == MRC_PROF_QP_NONE || !prof->nusers)
+		return 0;
+	nest = nla_nest_start(skb, MRC_ATTR_PROF_USERS);
+	if (!nest)
+		return -EMSGSIZE;
+	list_for_each_entry(qp, &ctl->qps, ctl_node) {
+		u64 id = kind->qp_users == MRC_PROF_QP_EV ? qp->ev_profile_id :
+							    qp->cc_profile_id;
+
+		if (id != prof->id)
+			continue;
+		if (n++ == MRC_GENL_USERS_MAX) {
+			nla_nest_end(skb, nest);
+			return nla_put_flag(skb, MRC_ATTR_PROF_USERS_MORE);
+		}
+		if (nla_put_u32(skb, MRC_ATTR_QPN, qp->ibqp.qp_num))
+			return -EMSGSIZE;
+	}
+	nla_nest_end(skb, nest);
+	return 0;
+}
+
 static int mrc_genl_fill_prof(struct sk_buff *skb,
 			      const struct mrc_prof_kind *kind,
 			      struct mrc_dev *mdev, const struct mrc_prof *prof,
@@ -46,6 +82,7 @@ static int mrc_genl_fill_prof(struct sk_buff *skb,
 	    nla_put_u64_64bit(skb, MRC_ATTR_PROF_ID, prof->id, MRC_ATTR_PAD) ||
 	    nla_put_u8(skb, MRC_ATTR_PROF_STATE, prof->state) ||
 	    nla_put_u32(skb, MRC_ATTR_PROF_NUSERS, prof->nusers) ||
+	    mrc_genl_put_users(skb, kind, mdev->ctl, prof) ||
 	    kind->fill(skb, prof)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;

@@ -107,6 +107,7 @@ enum mrc_cc_alg {
  * @ccp_xa: CC profiles by id
  * @default_evp: id of the EV profile QPs get when they name none
  * @default_ccp: id of the CC profile QPs get when they name none
+ * @qps: the device's QPs bound to profiles (struct mrc_qp.ctl_node)
  * @port_admin: enum mrc_genl_port_admin
  */
 struct mrc_ctl_dev {
@@ -116,6 +117,7 @@ struct mrc_ctl_dev {
 	struct xarray ccp_xa;
 	u64 default_evp;
 	u64 default_ccp;
+	struct list_head qps;
 	u8 port_admin;
 };
 
@@ -139,6 +141,7 @@ struct mrc_ctl_dev {
  * @can_online: whether @prof may go ONLINE (extack says why not)
  * @reset: forget the configuration (back to INIT)
  * @fill: put the kind's configuration nest into a reply
+ * @qp_users: which of a bound QP's profiles is of this kind (MRC_PROF_QP_*)
  * @busy: -EBUSY (extack says why) if @prof may not be deleted or taken
  *	offline, else 0
  */
@@ -162,8 +165,16 @@ struct mrc_prof_kind {
 			  struct netlink_ext_ack *extack);
 	void (*reset)(struct mrc_prof *prof);
 	int (*fill)(struct sk_buff *skb, const struct mrc_prof *prof);
+	u8 qp_users;
 	int (*busy)(struct mrc_ctl_dev *ctl, const struct mrc_prof *prof,
 		    struct netlink_ext_ack *extack);
+};
+
+/* Which profile id of a QP a kind's users are counted by. */
+enum {
+	MRC_PROF_QP_NONE,
+	MRC_PROF_QP_EV,
+	MRC_PROF_QP_CC,
 };
 
 extern const struct mrc_prof_kind mrc_evfmt_kind;
@@ -178,6 +189,9 @@ extern const struct nla_policy mrc_ev_entry_policy[MRC_EV_MAX + 1];
 void mrc_evfmt_builtin(struct mrc_evfmt *fmt);
 void mrc_ccprof_builtin(struct mrc_ccprof *cc);
 void mrc_evprof_builtin(struct mrc_evprof *evp);
+
+/* mrc_ctl_qp.c */
+void mrc_ctl_push_denied(struct mrc_ctl_dev *ctl, const struct mrc_evprof *evp);
 
 /* mrc_prof.c */
 int mrc_prof_set_state(const struct mrc_prof_kind *kind,

@@ -349,6 +349,8 @@ static int mrc_mp_put_attrs(struct sk_buff *msg, struct mrc_qp *qp)
 		{ "cwnd_delay_cuts", qp->delay_cuts, true },
 		{ "lost_ev_gap", qp->lost_ev_gap, true },
 		{ "lost_sack", qp->lost_sack, true },
+		{ "ev_profile", qp->ev_profile_id, true },
+		{ "cc_profile", qp->cc_profile_id, true },
 	};
 	unsigned int i;
 	int err = 0;

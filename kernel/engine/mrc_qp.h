@@ -221,6 +221,9 @@ struct mrc_ah {
  * @rnr_timer: the RNR wait
  * @req_work: runs the requester from the workqueue
  * @evs: the EVs this QP sprays over
+ * @ev_profile_id: the EV profile @evs came from (ctl/ binds it)
+ * @cc_profile_id: the CC profile the QP uses (ctl/ binds it)
+ * @ctl_node: in ctl/'s list of the device's bound QPs, under its lock
  * @probe_timer: probes EVs that are ASSUMED_BAD
  * @probe_armed: @probe_timer is pending
  * @probes_sent: path probes sent
@@ -320,6 +323,9 @@ struct mrc_qp {
 
 	/* multipath */
 	struct mrc_ev_table evs;
+	u64 ev_profile_id;
+	u64 cc_profile_id;
+	struct list_head ctl_node;
 	struct hrtimer probe_timer;
 	bool probe_armed;
 	u64 probes_sent;

@@ -145,10 +145,28 @@ struct mrc_cqe {
 };
 
 /*
- * Driver data of responses. The create commands carry no driver data: the
- * kernel fails a create_cq, create_qp or create_srq whose driver input is
- * not all zero with EINVAL.
+ * Driver data of the create commands. create_cq and create_srq carry
+ * none: the kernel fails one whose driver input is not all zero with
+ * EINVAL. create_qp may carry struct mrc_qp_profile_cmd (a kernel older
+ * than it refuses a non-zero one the same way).
  */
+
+#define MRC_QP_F_EV_PROFILE	0x1	/* ev_profile_id is set */
+#define MRC_QP_F_CC_PROFILE	0x2	/* cc_profile_id is set */
+#define MRC_QP_F_ALL		(MRC_QP_F_EV_PROFILE | MRC_QP_F_CC_PROFILE)
+
+/*
+ * The profiles a new QP uses (OCP's MRC_QP_EV_PROFILE_ID and
+ * MRC_QP_CC_PROFILE_ID, control-plane.rst); without a flag the device's
+ * default applies. The profile must exist and be ONLINE; unknown flags,
+ * a non-zero reserved field or such a profile fail create_qp with EINVAL.
+ */
+struct mrc_qp_profile_cmd {
+	__u32 flags;		/* MRC_QP_F_* */
+	__u32 reserved;
+	__aligned_u64 ev_profile_id;
+	__aligned_u64 cc_profile_id;
+};
 
 /*
  * Driver data of ibv_resize_cq commands, optional. Without it (or with

@@ -9,6 +9,7 @@
 #include <rdma/ib_cache.h>
 
 #include "verbs/mrc_verbs.h"
+#include "ctl/mrc_ctl.h"
 #include "engine/mrc_qp.h"
 #include "engine/mrc_tx_acct.h"
 #include "core/mrc_link_params.h"
@@ -115,11 +116,6 @@ static int mrc_qp_alloc_windows(struct mrc_qp *qp)
 	err = mrc_rxwin_init(&qp->rxwin, 0, MRC_QP_WINDOW);
 	if (err)
 		return err;
-	err = mrc_ev_init_auto(&qp->evs, READ_ONCE(mrc_ev_count),
-			       READ_ONCE(mrc_ev_min_active),
-			       get_random_u32() & MRC_EV_SPORT_MASK);
-	if (err)
-		return err;
 	return mrc_rto_init(&qp->rto, 0, 7);
 }
 
@@ -128,6 +124,8 @@ static void mrc_qp_free(struct mrc_qp *qp)
 {
 	struct mrc_ev_table evs;
 
+	/* First, so that no DENY is pushed into EVs about to go. */
+	mrc_ctl_qp_unbind(qp->mdev, qp);
 	/* Shut down, not deleted: the work below cannot re-arm it. */
 	timer_shutdown_sync(&qp->rto_timer);
 	timer_shutdown_sync(&qp->dack.timer);
@@ -162,6 +160,28 @@ static void mrc_qp_free(struct mrc_qp *qp)
 		mrc_ring_destroy(&qp->sq);
 }
 
+/* The create command's driver input: the profiles to use, or nothing. */
+static int mrc_qp_profile_cmd_get(struct ib_udata *udata,
+				  struct mrc_qp_profile_cmd *pcmd)
+{
+	size_t len = min(udata->inlen, sizeof(*pcmd));
+	int err;
+
+	if (!udata->inlen)
+		return 0;
+	err = ib_copy_from_udata(pcmd, udata, len);
+	if (err)
+		return err;
+	/* Anything past what we know must be zero, so it can get a meaning. */
+	if (udata->inlen > sizeof(*pcmd) &&
+	    !ib_is_udata_cleared(udata, sizeof(*pcmd),
+				 udata->inlen - sizeof(*pcmd)))
+		return -EINVAL;
+	if ((pcmd->flags & ~MRC_QP_F_ALL) || pcmd->reserved)
+		return -EINVAL;
+	return 0;
+}
+
 /**
  * mrc_create_qp() - ib_device_ops.create_qp
  * @ibqp: core-allocated QP
@@ -177,9 +197,11 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	struct mrc_qp *qp = to_mrc_qp(ibqp);
 	struct ib_ucontext *uctx = NULL;
 	struct mrc_create_qp_resp resp = {};
+	struct mrc_qp_profile_cmd pcmd = {};
 	u32 qpn;
 	int err;
 
+	INIT_LIST_HEAD(&qp->ctl_node);
 	err = mrc_qp_check_cap(init);
 	if (err)
 		return err;
@@ -189,10 +211,9 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	if (udata) {
 		if (udata->outlen < sizeof(resp))
 			return -EINVAL;
-		/* No driver input is defined yet: only zeros, so it can get one. */
-		if (udata->inlen &&
-		    !ib_is_udata_cleared(udata, 0, udata->inlen))
-			return -EINVAL;
+		err = mrc_qp_profile_cmd_get(udata, &pcmd);
+		if (err)
+			return err;
 		uctx = mrc_udata_ucontext(udata);
 	}
 	err = mrc_res_get(mdev, MRC_RES_QP);
@@ -229,6 +250,9 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	err = mrc_qp_alloc_queues(qp, init, uctx, &resp);
 	if (!err)
 		err = mrc_qp_alloc_windows(qp);
+	if (!err)
+		err = mrc_ctl_qp_bind(mdev, qp, &pcmd, READ_ONCE(mrc_ev_count),
+				      READ_ONCE(mrc_ev_min_active));
 	if (!err && qp->type != IB_QPT_RC) {
 		qp->ud_ext = kvcalloc(mrc_ring_num_slots(&qp->sq),
 				      sizeof(*qp->ud_ext), GFP_KERNEL_ACCOUNT);

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * QPs and profiles. A QP binds to an EV profile and a CC profile when it
+ * is created (the ones it names, else the device defaults) and unbinds
+ * when it goes; a profile with bound QPs cannot go OFFLINE or away. The
+ * EVs are copied into the QP at bind, so the data path never reads a
+ * profile; what an administrator changes later on a bound profile (DENY)
+ * is pushed into each QP under its lock.
+ */
+#include <linux/slab.h>
+
+#include "ctl/mrc_ctl.h"
+#include "ctl/mrc_prof.h"
+#include "engine/mrc_qp.h"
+#include "core/mrc_ev.h"
+
+/* The profile @id of @kind if it is ONLINE, else NULL. */
+static struct mrc_prof *mrc_ctl_online(const struct mrc_prof_kind *kind,
+				       struct mrc_ctl_dev *ctl, u64 id)
+{
+	struct mrc_prof *prof = mrc_prof_find(kind, ctl, id);
+
+	return prof && prof->state == MRC_PROF_ONLINE ? prof : NULL;
+}
+
+static int mrc_ctl_qp_init_evs(struct mrc_qp *qp, const struct mrc_evprof *evp,
+			       u16 auto_count, u16 auto_min_active)
+{
+	struct mrc_ev_wire *wire;
+	u32 i;
+	int err;
+
+	if (evp->mode == MRC_EV_MODE_AUTO)
+		return mrc_ev_init_auto(&qp->evs, auto_count, auto_min_active,
+					get_random_u32() & MRC_EV_SPORT_MASK);
+	wire = kvcalloc(evp->nev, sizeof(*wire), GFP_KERNEL);
+	if (!wire)
+		return -ENOMEM;
+	for (i = 0; i < evp->nev; i++) {
+		wire[i].sport = evp->ev[i].sport;
+		wire[i].flow_label = evp->ev[i].flow_label;
+	}
+	err = mrc_ev_init(&qp->evs, evp->nev, evp->min_active, wire);
+	kvfree(wire);
+	for (i = 0; !err && i < evp->nev; i++)
+		if (evp->ev[i].denied)
+			mrc_ev_set_denied(&qp->evs, i, true);
+	return err;
+}
+
+/**
+ * mrc_ctl_qp_bind() - give a new QP its profiles and EVs
+ * @mdev: the device
+ * @qp: the QP, not yet visible to the network or to netlink
+ * @cmd: the profiles the creator named (flags say which), or NULL
+ * @auto_count: EVs of an AUTO profile (the ev_count module parameter)
+ * @auto_min_active: min_active of an AUTO profile
+ *
+ * Return: 0, -EINVAL when a profile does not exist or is not ONLINE, or
+ * -ENOMEM. On success mrc_ctl_qp_unbind() undoes it.
+ */
+int mrc_ctl_qp_bind(struct mrc_dev *mdev, struct mrc_qp *qp,
+		    const struct mrc_qp_profile_cmd *cmd, u16 auto_count,
+		    u16 auto_min_active)
+{
+	struct mrc_ctl_dev *ctl = mdev->ctl;
+	struct mrc_prof *evp, *ccp;
+	u64 evp_id, ccp_id;
+	int err;
+
+	mutex_lock(&ctl->lock);
+	evp_id = cmd && (cmd->flags & MRC_QP_F_EV_PROFILE) ?
+		 cmd->ev_profile_id : ctl->default_evp;
+	ccp_id = cmd && (cmd->flags & MRC_QP_F_CC_PROFILE) ?
+		 cmd->cc_profile_id : ctl->default_ccp;
+	evp = mrc_ctl_online(&mrc_evprof_kind, ctl, evp_id);
+	ccp = mrc_ctl_online(&mrc_ccprof_kind, ctl, ccp_id);
+	if (!evp || !ccp) {
+		ibdev_dbg(&mdev->ib_dev, "no ONLINE %s profile %llu for a new QP\n",
+			  evp ? "CC" : "EV", evp ? ccp_id : evp_id);
+		err = -EINVAL;
+		goto out;
+	}
+	err = mrc_ctl_qp_init_evs(qp, container_of(evp, struct mrc_evprof, p),
+				  auto_count, auto_min_active);
+	if (err)
+		goto out;
+	qp->ev_profile_id = evp_id;
+	qp->cc_profile_id = ccp_id;
+	evp->nusers++;
+	ccp->nusers++;
+	list_add_tail(&qp->ctl_node, &ctl->qps);
+out:
+	mutex_unlock(&ctl->lock);
+	return err;
+}
+
+/**
+ * mrc_ctl_qp_unbind() - a QP goes: its profiles lose a user
+ * @mdev: the device
+ * @qp: the QP; safe if never bound (its ctl_node initialised empty)
+ */
+void mrc_ctl_qp_unbind(struct mrc_dev *mdev, struct mrc_qp *qp)
+{
+	struct mrc_ctl_dev *ctl = mdev->ctl;
+	struct mrc_prof *prof;
+
+	mutex_lock(&ctl->lock);
+	if (!list_empty(&qp->ctl_node)) {
+		prof = mrc_prof_find(&mrc_evprof_kind, ctl, qp->ev_profile_id);
+		if (!WARN_ON_ONCE(!prof))
+			prof->nusers--;
+		prof = mrc_prof_find(&mrc_ccprof_kind, ctl, qp->cc_profile_id);
+		if (!WARN_ON_ONCE(!prof))
+			prof->nusers--;
+		list_del_init(&qp->ctl_node);
+	}
+	mutex_unlock(&ctl->lock);
+}
+
+/**
+ * mrc_ctl_push_denied() - give the QPs bound to @evp its DENIED bits
+ * @ctl: the device's control state, locked
+ * @evp: the EV profile
+ */
+void mrc_ctl_push_denied(struct mrc_ctl_dev *ctl, const struct mrc_evprof *evp)
+{
+	struct mrc_qp *qp;
+	u32 i;
+
+	lockdep_assert_held(&ctl->lock);
+	list_for_each_entry(qp, &ctl->qps, ctl_node) {
+		if (qp->ev_profile_id != evp->p.id)
+			continue;
+		spin_lock_bh(&qp->lock);
+		for (i = 0; i < evp->nev && i < qp->evs.count; i++)
+			mrc_ev_set_denied(&qp->evs, i, evp->ev[i].denied);
+		spin_unlock_bh(&qp->lock);
+	}
+}
