@@ -366,6 +366,7 @@ static int mrc_evprof_can_online(const struct mrc_prof *prof,
 		NL_SET_ERR_MSG(extack, "EV profile has no EVs: give them before online");
 		return -EINVAL;
 	}
+	/* Only SRv6 EVs are left unexpanded, with no source port. */
 	if (evp->mode != MRC_EV_MODE_AUTO && !evp->ev[0].sport) {
 		NL_SET_ERR_MSG(extack, "SRv6 EVs cannot be sent yet");
 		return -EOPNOTSUPP;

@@ -126,8 +126,40 @@ static struct mrc_prof *mrc_genl_prof_lookup(const struct mrc_prof_kind *kind,
 	return prof;
 }
 
+/* A doit's work on the device the request names, under its ctl->lock. */
+typedef int (*mrc_genl_prof_fn)(const struct mrc_prof_kind *kind,
+				struct mrc_dev *mdev, struct genl_info *info);
+
+static int mrc_genl_prof_do(struct genl_info *info, bool needs_id,
+			    mrc_genl_prof_fn fn)
+{
+	const struct mrc_prof_kind *kind = mrc_genl_kind(info->genlhdr->cmd);
+	struct mrc_dev *mdev;
+	int err;
+
+	if (needs_id && GENL_REQ_ATTR_CHECK(info, MRC_ATTR_PROF_ID))
+		return -EINVAL;
+	mdev = mrc_genl_dev_get(info->attrs, genl_info_net(info), info->extack);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	mutex_lock(&mdev->ctl->lock);
+	err = fn(kind, mdev, info);
+	mutex_unlock(&mdev->ctl->lock);
+	ib_device_put(&mdev->ib_dev);
+	return err;
+}
+
+static int mrc_genl_prof_get_locked(const struct mrc_prof_kind *kind,
+				    struct mrc_dev *mdev,
+				    struct genl_info *info)
+{
+	struct mrc_prof *prof = mrc_genl_prof_lookup(kind, mdev->ctl, info);
+
+	return prof ? mrc_genl_reply_prof(info, kind, mdev, prof) : -ENOENT;
+}
+
 /**
- * mrc_genl_prof_get_doit() - EVFMT_GET / CCPROF_GET of one profile
+ * mrc_genl_prof_get_doit() - *_GET of one profile
  * @skb: the request
  * @info: its attributes: a device and MRC_ATTR_PROF_ID
  *
@@ -135,22 +167,7 @@ static struct mrc_prof *mrc_genl_prof_lookup(const struct mrc_prof_kind *kind,
  */
 int mrc_genl_prof_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	const struct mrc_prof_kind *kind = mrc_genl_kind(info->genlhdr->cmd);
-	struct mrc_prof *prof;
-	struct mrc_dev *mdev;
-	int err;
-
-	if (GENL_REQ_ATTR_CHECK(info, MRC_ATTR_PROF_ID))
-		return -EINVAL;
-	mdev = mrc_genl_dev_get(info->attrs, genl_info_net(info), info->extack);
-	if (IS_ERR(mdev))
-		return PTR_ERR(mdev);
-	mutex_lock(&mdev->ctl->lock);
-	prof = mrc_genl_prof_lookup(kind, mdev->ctl, info);
-	err = prof ? mrc_genl_reply_prof(info, kind, mdev, prof) : -ENOENT;
-	mutex_unlock(&mdev->ctl->lock);
-	ib_device_put(&mdev->ib_dev);
-	return err;
+	return mrc_genl_prof_do(info, true, mrc_genl_prof_get_locked);
 }
 
 struct mrc_genl_prof_dump {
@@ -312,35 +329,31 @@ static int mrc_genl_prof_new_locked(const struct mrc_prof_kind *kind,
 }
 
 /**
- * mrc_genl_prof_new_doit() - EVFMT_NEW / CCPROF_NEW
+ * mrc_genl_prof_new_doit() - *_NEW
  * @skb: the request
- * @info: a device, optionally an id, a configuration nest and a state
+ * @info: a device, optionally an id, a configuration and a state
  *
  * Return: 0 (the new profile is the reply) or a negative errno.
  */
 int mrc_genl_prof_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	const struct mrc_prof_kind *kind = mrc_genl_kind(info->genlhdr->cmd);
-	struct mrc_dev *mdev;
-	int err;
-
-	mdev = mrc_genl_dev_get(info->attrs, genl_info_net(info), info->extack);
-	if (IS_ERR(mdev))
-		return PTR_ERR(mdev);
-	mutex_lock(&mdev->ctl->lock);
-	err = mrc_genl_prof_new_locked(kind, mdev, info);
-	mutex_unlock(&mdev->ctl->lock);
-	ib_device_put(&mdev->ib_dev);
-	return err;
+	return mrc_genl_prof_do(info, false, mrc_genl_prof_new_locked);
 }
 
 static int mrc_genl_prof_set_locked(const struct mrc_prof_kind *kind,
-				    struct mrc_ctl_dev *ctl,
+				    struct mrc_dev *mdev,
 				    struct genl_info *info)
 {
+	struct mrc_ctl_dev *ctl = mdev->ctl;
 	struct mrc_prof *old, *copy;
 	int err;
 
+	if (!info->attrs[kind->nest] && !info->attrs[MRC_ATTR_PROF_STATE] &&
+	    !info->attrs[MRC_ATTR_EVS]) {
+		NL_SET_ERR_MSG(info->extack,
+			       "nothing to change: give a configuration or a state");
+		return -EINVAL;
+	}
 	old = mrc_genl_prof_lookup(kind, ctl, info);
 	if (!old)
 		return -ENOENT;
@@ -362,38 +375,37 @@ static int mrc_genl_prof_set_locked(const struct mrc_prof_kind *kind,
 }
 
 /**
- * mrc_genl_prof_set_doit() - EVFMT_SET / CCPROF_SET
+ * mrc_genl_prof_set_doit() - *_SET
  * @skb: the request
- * @info: a device, the id, a configuration nest and/or a state
+ * @info: a device, the id, a configuration and/or a state
  *
  * Return: 0 or a negative errno; on error the profile is unchanged.
  */
 int mrc_genl_prof_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	const struct mrc_prof_kind *kind = mrc_genl_kind(info->genlhdr->cmd);
-	struct mrc_dev *mdev;
+	return mrc_genl_prof_do(info, true, mrc_genl_prof_set_locked);
+}
+
+static int mrc_genl_prof_del_locked(const struct mrc_prof_kind *kind,
+				    struct mrc_dev *mdev,
+				    struct genl_info *info)
+{
+	struct mrc_prof *prof = mrc_genl_prof_lookup(kind, mdev->ctl, info);
 	int err;
 
-	if (GENL_REQ_ATTR_CHECK(info, MRC_ATTR_PROF_ID))
-		return -EINVAL;
-	if (!info->attrs[kind->nest] && !info->attrs[MRC_ATTR_PROF_STATE] &&
-	    !info->attrs[MRC_ATTR_EVS]) {
-		NL_SET_ERR_MSG(info->extack,
-			       "nothing to change: give a configuration or a state");
-		return -EINVAL;
-	}
-	mdev = mrc_genl_dev_get(info->attrs, genl_info_net(info), info->extack);
-	if (IS_ERR(mdev))
-		return PTR_ERR(mdev);
-	mutex_lock(&mdev->ctl->lock);
-	err = mrc_genl_prof_set_locked(kind, mdev->ctl, info);
-	mutex_unlock(&mdev->ctl->lock);
-	ib_device_put(&mdev->ib_dev);
-	return err;
+	err = prof ? kind->busy(mdev->ctl, prof, info->extack) : -ENOENT;
+	if (err)
+		return err;
+	xa_erase(kind->xa(mdev->ctl), prof->id);
+	if (kind->commit)
+		kind->commit(mdev->ctl, prof, NULL);
+	mrc_prof_free(kind, prof);
+	mrc_genl_gen_bump();
+	return 0;
 }
 
 /**
- * mrc_genl_prof_del_doit() - EVFMT_DEL / CCPROF_DEL
+ * mrc_genl_prof_del_doit() - *_DEL
  * @skb: the request
  * @info: a device and the id
  *
@@ -403,27 +415,5 @@ int mrc_genl_prof_set_doit(struct sk_buff *skb, struct genl_info *info)
  */
 int mrc_genl_prof_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	const struct mrc_prof_kind *kind = mrc_genl_kind(info->genlhdr->cmd);
-	struct mrc_prof *prof;
-	struct mrc_dev *mdev;
-	int err;
-
-	if (GENL_REQ_ATTR_CHECK(info, MRC_ATTR_PROF_ID))
-		return -EINVAL;
-	mdev = mrc_genl_dev_get(info->attrs, genl_info_net(info), info->extack);
-	if (IS_ERR(mdev))
-		return PTR_ERR(mdev);
-	mutex_lock(&mdev->ctl->lock);
-	prof = mrc_genl_prof_lookup(kind, mdev->ctl, info);
-	err = prof ? kind->busy(mdev->ctl, prof, info->extack) : -ENOENT;
-	if (!err) {
-		xa_erase(kind->xa(mdev->ctl), prof->id);
-		if (kind->commit)
-			kind->commit(mdev->ctl, prof, NULL);
-		mrc_prof_free(kind, prof);
-		mrc_genl_gen_bump();
-	}
-	mutex_unlock(&mdev->ctl->lock);
-	ib_device_put(&mdev->ib_dev);
-	return err;
+	return mrc_genl_prof_do(info, true, mrc_genl_prof_del_locked);
 }
