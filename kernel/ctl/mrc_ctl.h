@@ -20,6 +20,10 @@ int mrc_ctl_qp_bind(struct mrc_dev *mdev, struct mrc_qp *qp,
 		    u16 auto_min_active);
 void mrc_ctl_qp_unbind(struct mrc_dev *mdev, struct mrc_qp *qp);
 
+/* mrc_port.c */
+bool mrc_port_is_up(struct mrc_dev *mdev);
+void mrc_port_update(struct mrc_dev *mdev);
+
 /* mrc_genl.c */
 int mrc_genl_init(void);
 void mrc_genl_exit(void);

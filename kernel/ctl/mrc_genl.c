@@ -29,6 +29,7 @@ static const struct nla_policy mrc_genl_dev_set_policy[MRC_ATTR_MAX + 1] = {
 	MRC_GENL_DEV_POLICY,
 	[MRC_ATTR_DEV_DEFAULT_EVPROF] = { .type = NLA_U64 },
 	[MRC_ATTR_DEV_DEFAULT_CCPROF] = { .type = NLA_U64 },
+	[MRC_ATTR_PORT_ADMIN] = NLA_POLICY_MAX(NLA_U8, MRC_PORT_ADMIN_ENABLED),
 };
 
 static const struct nla_policy mrc_genl_evfmt_policy[MRC_ATTR_MAX + 1] = {

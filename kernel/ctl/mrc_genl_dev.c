@@ -5,12 +5,12 @@
  * an administrator makes to it. Devices are reported in the namespace of
  * their netdev, so `ip netns exec nsA mrc-ip dev show` lists nsA's only.
  */
+#include <linux/rtnetlink.h>
 #include <rdma/ib_verbs.h>
 
 #include "ctl/mrc_ctl.h"
 #include "ctl/mrc_genl.h"
 #include "ctl/mrc_prof.h"
-#include "net/mrc_net.h"
 #include "core/mrc_ev.h"
 #include "core/mrc_link_params.h"
 
@@ -66,8 +66,8 @@ static int mrc_genl_fill_dev(struct sk_buff *skb, struct mrc_dev *mdev,
 	if (!hdr)
 		return -EMSGSIZE;
 
-	state = mrc_net_port_active(ndev) ? MRC_PORT_STATE_ACTIVE :
-					    MRC_PORT_STATE_DOWN;
+	state = mrc_port_is_up(mdev) ? MRC_PORT_STATE_ACTIVE :
+				       MRC_PORT_STATE_DOWN;
 	mutex_lock(&mdev->ctl->lock);
 	err = mrc_genl_put_ctl(skb, mdev->ctl);
 	mutex_unlock(&mdev->ctl->lock);
@@ -175,7 +175,7 @@ static int mrc_genl_check_default(const struct mrc_prof_kind *kind,
 }
 
 /**
- * mrc_genl_dev_set_doit() - DEV_SET: the device's default profiles
+ * mrc_genl_dev_set_doit() - DEV_SET: default profiles, port admin state
  * @skb: the request
  * @info: names the device and what changes; all of it or nothing
  *
@@ -185,19 +185,23 @@ int mrc_genl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
 	struct nlattr *evp = info->attrs[MRC_ATTR_DEV_DEFAULT_EVPROF];
 	struct nlattr *ccp = info->attrs[MRC_ATTR_DEV_DEFAULT_CCPROF];
+	struct nlattr *admin = info->attrs[MRC_ATTR_PORT_ADMIN];
 	struct mrc_ctl_dev *ctl;
 	struct mrc_dev *mdev;
 	int err = 0;
 
-	if (!evp && !ccp) {
+	if (!evp && !ccp && !admin) {
 		NL_SET_ERR_MSG(info->extack,
-			       "nothing to change: give a default EV or CC profile");
+			       "nothing to change: give a default EV or CC profile or a port state");
 		return -EINVAL;
 	}
 	mdev = mrc_genl_dev_get(info->attrs, genl_info_net(info), info->extack);
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
 	ctl = mdev->ctl;
+	/* The port's state changes under RTNL, as the netdev notifier's. */
+	if (admin)
+		rtnl_lock();
 	mutex_lock(&ctl->lock);
 	err = mrc_genl_check_default(&mrc_evprof_kind, ctl, evp, info->extack);
 	if (!err)
@@ -208,9 +212,17 @@ int mrc_genl_dev_set_doit(struct sk_buff *skb, struct genl_info *info)
 			ctl->default_evp = nla_get_u64(evp);
 		if (ccp)
 			ctl->default_ccp = nla_get_u64(ccp);
+		if (admin) {
+			ctl->port_admin = nla_get_u8(admin);
+			WRITE_ONCE(mdev->port_disabled, ctl->port_admin ==
+				   MRC_PORT_ADMIN_DISABLED);
+			mrc_port_update(mdev);
+		}
 		mrc_genl_gen_bump();
 	}
 	mutex_unlock(&ctl->lock);
+	if (admin)
+		rtnl_unlock();
 	ib_device_put(&mdev->ib_dev);
 	return err;
 }

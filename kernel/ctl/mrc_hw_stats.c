@@ -27,6 +27,7 @@ static const struct rdma_stat_desc mrc_stat_descs[MRC_STAT_COUNT] = {
 	[MRC_STAT_RCVD_UD_NO_RECV].name	= "rcvd_ud_no_recv",
 	[MRC_STAT_RCVD_SHORT_MSG].name	= "rcvd_short_msg",
 	[MRC_STAT_RCVD_GSI_COPY].name		= "rcvd_gsi_copies",
+	[MRC_STAT_TX_PORT_DISABLED].name	= "tx_port_disabled",
 };
 
 /**

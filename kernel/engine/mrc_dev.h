@@ -38,6 +38,8 @@ enum mrc_res {
  * @net: per-netns state holding our UDP socket; NULL until acquired
  * @udp_port: UDP destination port of @net's socket
  * @port_active: last port state reported to the core, for event dedup
+ * @port_disabled: an administrator disabled the port (ctl/ sets it): the
+ *	engine sends nothing
  * @nres: objects of each &enum mrc_res currently allocated
  * @list: entry in the driver's device list, for netlink dumps
  * @mr_xa: memory regions by key index (key >> 8)
@@ -53,6 +55,7 @@ struct mrc_dev {
 	struct mrc_net *net;
 	u16 udp_port;
 	bool port_active;
+	bool port_disabled;
 	atomic_t nres[MRC_RES_COUNT];
 	struct list_head list;
 	struct xarray mr_xa;

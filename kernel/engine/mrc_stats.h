@@ -27,6 +27,7 @@ enum mrc_stat {
 	MRC_STAT_RCVD_UD_NO_RECV,	/* datagram with no receive posted */
 	MRC_STAT_RCVD_SHORT_MSG,	/* message whose packets lack bytes */
 	MRC_STAT_RCVD_GSI_COPY,		/* second copy of a QP1 datagram */
+	MRC_STAT_TX_PORT_DISABLED,	/* not sent: port administratively down */
 	MRC_STAT_COUNT
 };
 

@@ -201,6 +201,13 @@ void mrc_tx_flush_now(struct mrc_qp *qp)
 		u32 npkts = mrc_tx_skb_npkts(skb);
 
 		memset(skb->cb, 0, sizeof(skb->cb));
+		/* A disabled port is a pulled cable: timers and retries go on. */
+		if (unlikely(READ_ONCE(mdev->port_disabled))) {
+			kfree_skb(skb);
+			mrc_stats_add(&mdev->stats, MRC_STAT_TX_PORT_DISABLED,
+				      npkts);
+			continue;
+		}
 		if (mrc_net_xmit(mdev->net, mdev->ndev, htons(mdev->udp_port),
 				 &path, skb))
 			mrc_stats_inc(&mdev->stats, MRC_STAT_TX_NO_ROUTE);

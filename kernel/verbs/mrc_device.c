@@ -17,28 +17,6 @@
 static DEFINE_MUTEX(mrc_link_mutex);
 
 /**
- * mrc_port_update() - report a netdev state change as an IB port event
- * @mdev: the device whose netdev changed
- *
- * Called from the netdev notifier under RTNL, which also serialises
- * updates of @mdev->port_active.
- */
-void mrc_port_update(struct mrc_dev *mdev)
-{
-	bool active = mrc_net_port_active(mdev->ndev);
-	struct ib_event ev = {
-		.device = &mdev->ib_dev,
-		.element.port_num = MRC_PORT_NUM,
-	};
-
-	if (active == mdev->port_active)
-		return;
-	mdev->port_active = active;
-	ev.event = active ? IB_EVENT_PORT_ACTIVE : IB_EVENT_PORT_ERR;
-	ib_dispatch_event(&ev);
-}
-
-/**
  * mrc_dev_netdev_event() - net/'s netdev notifier, for MRC devices
  * @ndev: the netdev the event is about
  * @event: NETDEV_*

@@ -62,7 +62,7 @@ static int mrc_query_port(struct ib_device *ibdev, u32 port_num,
 {
 	struct mrc_dev *mdev = to_mrc_dev(ibdev);
 	unsigned int mtu = mrc_payload_mtu(READ_ONCE(mdev->ndev->mtu));
-	bool up = mrc_net_port_active(mdev->ndev);
+	bool up = mrc_port_is_up(mdev);
 
 	/* The core zeroes @attr and validates @port_num before calling. */
 	attr->state = up ? IB_PORT_ACTIVE : IB_PORT_DOWN;
@@ -203,7 +203,7 @@ static int mrc_enable_driver(struct ib_device *ibdev)
 {
 	struct mrc_dev *mdev = to_mrc_dev(ibdev);
 
-	mdev->port_active = mrc_net_port_active(mdev->ndev);
+	mdev->port_active = mrc_port_is_up(mdev);
 	mrc_dev_list_add(mdev);
 	dev_info(&ibdev->dev, "added on %s, UDP port %u\n",
 		 netdev_name(mdev->ndev), mdev->udp_port);

@@ -17,7 +17,6 @@ int mrc_xa_insert_random(struct xarray *xa, void *entry, u32 min, u32 max,
 
 /* mrc_device.c */
 int mrc_newlink(const char *ibdev_name, struct net_device *ndev);
-void mrc_port_update(struct mrc_dev *mdev);
 void mrc_dev_netdev_event(struct net_device *ndev, unsigned long event);
 
 /* mrc_main.c: module parameters */
