@@ -212,6 +212,9 @@ Record ev_record(const EvEntry& e, int stats) {
     r.add("value", e.value.empty() ? std::string("-") : ev_value_text(e.value));
     r.add("port", uint64_t{e.port.value_or(1)});
     r.add("state", e.state ? ev_state_name(*e.state) : std::string("unknown"));
+    // What the EV is sent with, to find its path by; 0 when not reported.
+    r.add("sport", uint64_t{e.sport.value_or(0)});
+    r.add("flowlabel", uint64_t{e.flow_label.value_or(0)});
     if (stats == 0) {
         return r;
     }

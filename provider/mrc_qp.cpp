@@ -40,7 +40,8 @@ struct QpCmd {
     struct ibv_create_qp core;
     mrc_qp_profile_cmd profiles;
 };
-static_assert(offsetof(QpCmd, profiles) == sizeof(struct ibv_create_qp), "no padding before driver input");
+static_assert(offsetof(QpCmd, profiles) == sizeof(struct ibv_create_qp),
+              "no padding before driver input");
 
 // A profile id from the environment: unset is fine, garbage is EINVAL
 // (a program pointed at the wrong profile should not silently get the

@@ -228,14 +228,16 @@ TEST(OutputTest, EvTableColumnsMatchJson) {
         EXPECT_EQ(j[1]["value"], "0x0000c001");
         EXPECT_EQ(j[1]["state"], "assumed_bad");
         if (stats == 0) {
-            EXPECT_EQ(cols, (std::vector<std::string>{"index", "value", "port", "state"}));
+            EXPECT_EQ(cols, (std::vector<std::string>{"index", "value", "port", "state", "sport",
+                                                      "flowlabel"}));
         } else if (stats == 1) {
-            EXPECT_EQ(cols, (std::vector<std::string>{"index", "value", "port", "state", "tx_pkts",
-                                                      "tx_bytes", "retx", "loss", "ecn", "rtt"}));
+            EXPECT_EQ(cols, (std::vector<std::string>{"index", "value", "port", "state", "sport",
+                                                      "flowlabel", "tx_pkts", "tx_bytes", "retx",
+                                                      "loss", "ecn", "rtt"}));
             EXPECT_EQ(j[2]["loss"], 3);
             EXPECT_EQ(j[2]["tx_bytes"].get<uint64_t>(), 123456789012ull);
         } else {
-            EXPECT_EQ(cols.size(), 4u + (MRC_STAT_A_MAX - MRC_STAT_A_TX_PKTS + 1) + 3);
+            EXPECT_EQ(cols.size(), 6u + (MRC_STAT_A_MAX - MRC_STAT_A_TX_PKTS + 1) + 3);
             EXPECT_EQ(j[2]["loss_gap"], 2);
             EXPECT_EQ(j[2]["loss_timeout"], 1);
         }

@@ -48,30 +48,38 @@ check "EXPLICIT profile 6 on mrcB: ports 4660 and 4661, ONLINE" \
 	genl_b EVPROF_NEW $D PROF_ID=u64:6 EVPROF={ MRC_EVPROF_MODE=u8:1 } \
 	EVS={ $(ev 12340000) $(ev 12350000) } PROF_STATE=u8:2
 
-# run_bw SECONDS [ENV...]: ib_write_bw for SECONDS, hostB writing to hostA.
-run_bw() {
-	local secs=$1
-	shift
-	pair_start $((secs + 120)) ib_write_bw -d mrcA -x "$GA4" -D "$secs" -F -- \
-		env "$@" ib_write_bw -d mrcB -x "$GB4" -D "$secs" -F 10.0.0.1
-}
-
-check_output "the counters read" '^0$' sent 4660
-b4660=$(sent 4660) b4661=$(sent 4661) b4662=$(sent 4662)
-run_bw 12 MRC_EV_PROFILE=6
-wait_until 30 ip netns exec hostB bash -c \
-	"[ -n \"\$(. ../mp_lib.sh; mp_qp_attr mrcB ev_profile)\" ]"
-check_output "the QP reports EV profile 6 (rdma -dd res show qp)" '^6$' \
-	ip netns exec hostB bash -c ". ../mp_lib.sh; mp_qp_attr mrcB ev_profile"
-check_output "... and 2 EVs" '^2$' \
+# ibv_rc_pingpong's server makes its QP before it waits for its client:
+# made with MRC_EV_PROFILE=6 in hostB, it holds the profile for as long
+# as the checks below take, however slow the machine.
+timeout 300 ip netns exec hostB env MRC_EV_PROFILE=6 \
+	ibv_rc_pingpong -d mrcB -g "$GB4" -n 5 > /tmp/srvB.log 2>&1 &
+srv=$!
+check "a QP made after the profile's creator exited reports EV profile 6" \
+	wait_until 60 ip netns exec hostB bash -c \
+	"[ \"\$(. ../mp_lib.sh; mp_qp_attr mrcB ev_profile)\" = 6 ]"
+check_output "... and its 2 EVs (rdma -dd res show qp)" '^2$' \
 	ip netns exec hostB bash -c ". ../mp_lib.sh; mp_qp_attr mrcB ev_count"
-del_out=$(genl_b EVPROF_DEL $D PROF_ID=u64:6 2>&1)
 check_output "deleting profile 6 under the QP: EBUSY, in use by QPs" \
-	'^error 16 EBUSY: EV profile is in use by QPs' echo "$del_out"
+	'^error 16 EBUSY: EV profile is in use by QPs' \
+	bash -c "ip netns exec hostB python3 ../mrc-genl.py EVPROF_DEL $D PROF_ID=u64:6 2>&1; true"
 check_output "the profile names its user QP" '"MRC_ATTR_QPN": [0-9]+' \
 	genl_b EVPROF_GET $D PROF_ID=u64:6
 check_output "mrc-ip says which QP uses it" 'in use by QPs? 0x[0-9a-f]+' \
 	bash -c "ip netns exec hostB mrc-ip evprofile del dev mrcB id 6 2>&1; true"
+check "the server's client connects and the ping-pong completes" \
+	timeout 300 ip netns exec hostA ibv_rc_pingpong -d mrcA -g "$GA4" -n 5 10.0.0.2
+check "the server exits 0" wait "$srv"
+
+# send_bw N [ENV...]: N 64 KiB WRITEs from hostB to hostA, in the background.
+send_bw() {
+	local n=$1
+	shift
+	pair_start 300 ib_write_bw -d mrcA -x "$GA4" -n "$n" -F -- \
+		env "$@" ib_write_bw -d mrcB -x "$GB4" -n "$n" -F 10.0.0.1
+}
+
+b4660=$(sent 4660) b4661=$(sent 4661) b4662=$(sent 4662)
+send_bw 500 MRC_EV_PROFILE=6
 pair_finish "ib_write_bw with MRC_EV_PROFILE=6"
 d4660=$(($(sent 4660) - b4660)) d4661=$(($(sent 4661) - b4661))
 d4662=$(($(sent 4662) - b4662))
@@ -80,24 +88,33 @@ check "both of the profile's ports carried traffic" \
 	test "$d4660" -gt 100 -a "$d4661" -gt 100
 check "no other port did (4662)" test "$d4662" -eq 0
 
-# The device default, for a program that names nothing.
+# The device default, for a program that names nothing; a DENY as soon
+# as both ports carry its traffic.
 check "DEV_SET mrcB default EV profile 6" genl_b DEV_SET $D \
 	DEV_DEFAULT_EVPROF=u64:6
-b4660=$(sent 4660) b4661=$(sent 4661)
-run_bw 12
-sleep 5
+b4661=$(sent 4661)
+send_bw 3000
+# port_grew PORT BASE: PORT sent 100 packets more than BASE.
+port_grew() {
+	[ $(($(sent "$1") - $2)) -gt 100 ]
+}
+check "the new QP's traffic reaches port 4661" wait_until 120 port_grew 4661 "$b4661"
 check "DENY EV 1 (port 4661) while the QP runs" genl_b EVPROF_EV_SET $D \
 	PROF_ID=u64:6 EV_OP=u8:1 EVS={ MRC_ATTR_EV_ENTRY={ MRC_EV_INDEX=u32:1 \
 	MRC_EV_STATE=u8:2 } }
+# Packets built before the DENY may still leave: count from a second on.
 sleep 1
 m4660=$(sent 4660) m4661=$(sent 4661)
-pair_finish "ib_write_bw on the default profile, with an EV denied midway"
-check "before the DENY both ports carried traffic" \
-	test $((m4661 - b4661)) -gt 100
+sleep 3
 after4660=$(($(sent 4660) - m4660)) after4661=$(($(sent 4661) - m4661))
-echo "after the DENY: 4660 $after4660, 4661 $after4661 packets" | diag
+echo "3 s after the DENY: 4660 $after4660, 4661 $after4661 packets" | diag
 check "after the DENY the denied port is silent" test "$after4661" -eq 0
 check "... and the other carries the traffic" test "$after4660" -gt 100
+check "un-DENY EV 1" genl_b EVPROF_EV_SET $D PROF_ID=u64:6 EV_OP=u8:1 \
+	EVS={ MRC_ATTR_EV_ENTRY={ MRC_EV_INDEX=u32:1 MRC_EV_STATE=u8:0 } }
+check "after the un-DENY port 4661 carries traffic again" \
+	wait_until 60 port_grew 4661 "$m4661"
+pair_finish "ib_write_bw on the default profile, an EV denied and restored midway"
 
 # Bad names fail the create, not silently fall back to the default.
 check_fails "MRC_EV_PROFILE=99 (no such profile): the QP is refused" \
@@ -107,6 +124,29 @@ check_fails "MRC_EV_PROFILE=six: refused" \
 check "with no QP left, profile 6 can be made un-default and deleted" bash -c \
 	"ip netns exec hostB python3 ../mrc-genl.py DEV_SET $D DEV_DEFAULT_EVPROF=u64:0 &&
 	 ip netns exec hostB python3 ../mrc-genl.py EVPROF_DEL $D PROF_ID=u64:6"
+
+# A disabled port sends nothing: the connection fails, the packets are
+# counted as not sent; enabled again, it works.
+tx_disabled() {
+	cat /sys/class/infiniband/mrcB/ports/1/hw_counters/tx_port_disabled
+}
+check "DEV_SET: mrcB's port disabled" genl_b DEV_SET $D PORT_ADMIN=u8:0
+check_output "ibv_devinfo: PORT_DOWN" 'state:[[:space:]]+PORT_DOWN' \
+	ip netns exec hostB ibv_devinfo -d mrcB
+pair_start 60 ibv_rc_pingpong -d mrcA -g "$GA4" -n 5 -- \
+	ibv_rc_pingpong -d mrcB -g "$GB4" -n 5 10.0.0.1
+wait "$_pair_cli"
+cli_rc=$?
+kill "$_pair_srv" 2>/dev/null
+wait "$_pair_srv"
+check "with the port disabled the client fails (rc $cli_rc)" test "$cli_rc" -ne 0
+check_output "its packets are counted as not sent (tx_port_disabled)" '^[1-9]' tx_disabled
+check "DEV_SET: mrcB's port enabled" genl_b DEV_SET $D PORT_ADMIN=u8:1
+check_output "ibv_devinfo: PORT_ACTIVE" 'state:[[:space:]]+PORT_ACTIVE' \
+	ip netns exec hostB ibv_devinfo -d mrcB
+pair "enabled again: ibv_rc_pingpong -n 5 works" 120 \
+	ibv_rc_pingpong -d mrcA -g "$GA4" -n 5 -- \
+	ibv_rc_pingpong -d mrcB -g "$GB4" -n 5 10.0.0.1
 
 ip netns del hostA
 ip netns del hostB

@@ -1,0 +1,160 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# mrc-ip against the real kernel: each object kind added, shown (text and
+# JSON), changed and deleted; EVs listed with the ports they are sent
+# with; deny and undeny; the device defaults; the refusals an operator
+# meets, with exit 2 and the kernel's reason.
+. ../lib.sh
+
+dmesg_mark
+veth_pair veth0 veth1
+check "rdma link add mrc0" rdma link add mrc0 type mrc netdev veth0
+
+# jq EXPR CMD...: evaluate a Python expression over CMD's JSON output (d).
+jq() {
+	local expr=$1
+	shift
+	"$@" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+v = eval(sys.argv[1])
+print(*v) if isinstance(v, tuple) else print(v)' "$expr"
+}
+
+# exit_code WANT CMD...: CMD exits with WANT.
+exit_code() {
+	local want=$1
+	shift
+	"$@"
+	[ $? -eq "$want" ]
+}
+
+# --- EV formats ---
+check "evfmt add: STEV, fields 8,8,16" \
+	mrc-ip evfmt add dev mrc0 id 3 mode stev fields 8,8,16
+check_output "evfmt show -j: online, stev, 8,8,16" '^online stev 8,8,16$' \
+	jq 'd[0]["state"], d[0]["mode"], d[0]["fields"]' mrc-ip -j evfmt show dev mrc0 id 3
+check_output "evfmt show (text) lists formats 0 and 3" '^ *(mrc0 )?.*3' \
+	mrc-ip evfmt show dev mrc0
+check_output "a prefix works: mrc-ip evf s" 'stev' mrc-ip evf s dev mrc0 id 3
+check "evfmt add 4 offline" mrc-ip evfmt add dev mrc0 id 4 mode udp fields 16 offline
+check_output "... stays offline" '^offline$' \
+	jq 'd[0]["state"]' mrc-ip -j evfmt show dev mrc0 id 4
+check "evfmt set 4: fields 12" mrc-ip evfmt set dev mrc0 id 4 fields 12
+check_output "... shows 12" '^12$' jq 'd[0]["fields"]' mrc-ip -j evfmt show dev mrc0 id 4
+check "evfmt del 4" mrc-ip evfmt del dev mrc0 id 4
+check_output "an evfmt too wide for its mode: exit 2, the kernel's reason" \
+	'wider than the mode' bash -c "mrc-ip evfmt add dev mrc0 id 5 mode udp fields 17 2>&1; [ \$? -eq 2 ]"
+
+# --- EV profiles ---
+check "evprofile add: GENERATED over format 3" \
+	mrc-ip evprofile add dev mrc0 id 5 mode generated fmt 3 min-active 2 \
+	field 8:0:1:4:255 field 8:0:1:2:255 field 16:4096:0:0:0
+check_output "evprofile show -j: online, generated, 8 EVs" '^online generated 8$' \
+	jq 'd[0]["state"], d[0]["mode"], d[0]["count"]' mrc-ip -j evprofile show dev mrc0 id 5
+check_output "its EVs: EV 5 is sent from port 4096, flow label 0x0202" \
+	'^4096 514$' jq '[(e["sport"], e["flowlabel"]) for e in d if e["index"] == 5][0]' \
+	mrc-ip -j evprofile show dev mrc0 id 5 evs
+check_output "path is an alias of evprofile" 'generated' mrc-ip path show dev mrc0 id 5
+check "evprofile deny index 1-2" mrc-ip evprofile deny dev mrc0 id 5 index 1-2
+check_output "EVs 1 and 2 are denied" '^\[1, 2\]$' \
+	jq '[e["index"] for e in d if e["state"] == "denied"]' \
+	mrc-ip -j evprofile show dev mrc0 id 5 evs
+check "evprofile undeny index 1" mrc-ip evprofile undeny dev mrc0 id 5 index 1
+check_output "only EV 2 stays denied" '^\[2\]$' \
+	jq '[e["index"] for e in d if e["state"] == "denied"]' \
+	mrc-ip -j evprofile show dev mrc0 id 5 evs
+check "evprofile add: EXPLICIT over format 0, two ports" \
+	mrc-ip evprofile add dev mrc0 id 6 mode explicit fmt 0 ev 0x12340000 ev 0xbeef0000
+check_output "its EVs go out on ports 4660 and 48879" '^\[4660, 48879\]$' \
+	jq '[e["sport"] for e in d]' mrc-ip -j evprofile show dev mrc0 id 6 evs
+check "dev set: default EV profile 6" mrc-ip dev set dev mrc0 evprofile 6
+check_output "dev show -j: evprofile 6" '^6$' jq 'd[0]["evprofile"]' mrc-ip -j dev show dev mrc0
+check_output "deleting the default: exit 2, says why" "device('s)? default" \
+	bash -c "mrc-ip evprofile del dev mrc0 id 6 2>&1; [ \$? -eq 2 ]"
+check_output "taking format 3 offline under profile 5: exit 2" 'used by EV profiles' \
+	bash -c "mrc-ip evfmt set dev mrc0 id 3 state offline 2>&1; [ \$? -eq 2 ]"
+check "dev set: default back to 0" mrc-ip dev set dev mrc0 evprofile 0
+check "evprofile del 6" mrc-ip evprofile del dev mrc0 id 6
+check "evprofile set 5 offline, then del" bash -c \
+	"mrc-ip evprofile set dev mrc0 id 5 state offline && mrc-ip evprofile del dev mrc0 id 5"
+check "evfmt del 3, free again" mrc-ip evfmt del dev mrc0 id 3
+
+# --- CC profiles ---
+check "ccprofile add: mrc-window, init-pkts 64" \
+	mrc-ip ccprofile add dev mrc0 id 4 alg mrc-window init-pkts 64
+check_output "ccprofile show -j: online mrc-window, init-pkts 64" '^online mrc-window 64$' \
+	jq 'd[0]["state"], d[0]["alg"], d[0]["init-pkts"]' mrc-ip -j ccprofile show dev mrc0 id 4
+check_output "changing an online profile: exit 2, says to take it offline" 'offline' \
+	bash -c "mrc-ip ccprofile set dev mrc0 id 4 min-pkts 2 2>&1; [ \$? -eq 2 ]"
+check "set it offline, change it" bash -c \
+	"mrc-ip ccprofile set dev mrc0 id 4 state offline && mrc-ip ccprofile set dev mrc0 id 4 min-pkts 2"
+check_output "... min-pkts 2" '^2$' jq 'd[0]["min-pkts"]' mrc-ip -j ccprofile show dev mrc0 id 4
+check_output "uet-1.0-nscc cannot go online yet: exit 2, says so" 'not implemented' \
+	bash -c "mrc-ip ccprofile add dev mrc0 id 7 alg uet-1.0-nscc gamma 0.5 2>&1; [ \$? -eq 2 ]"
+# Shown as the kernel stores it, Q16 fixed point (0.5 is 32768).
+check_output "... but is stored, offline, with its gamma (Q16 0.5)" '^offline 32768$' \
+	jq 'd[0]["state"], d[0]["gamma"]' mrc-ip -j ccprofile show dev mrc0 id 7
+check "ccprofile del 4 and 7" bash -c \
+	"mrc-ip ccprofile del dev mrc0 id 4 && mrc-ip ccprofile del dev mrc0 id 7"
+
+# --- sixteen mrc-ip processes at once ---
+# Each adds, shows, changes, lists and deletes profiles of its own ids
+# while the others do the same and dump everything; none may see an
+# error, and only the built-in profiles may remain.
+churn() {
+	local id=$((100 + $1)) i
+	for i in $(seq 4); do
+		mrc-ip evfmt add dev mrc0 id $id mode stev fields 16,16 &&
+		mrc-ip evprofile add dev mrc0 id $id mode generated fmt $id \
+			field 16:0:1:64:65535 field 16:4096:0:0:0 &&
+		mrc-ip -j evprofile show dev mrc0 id $id evs >/dev/null &&
+		mrc-ip -s evprofile show dev mrc0 >/dev/null &&
+		mrc-ip evprofile deny dev mrc0 id $id index 3-9 &&
+		mrc-ip ccprofile add dev mrc0 id $id alg mrc-window init-pkts $((8 + i)) &&
+		mrc-ip -j ccprofile show >/dev/null &&
+		mrc-ip evprofile set dev mrc0 id $id state offline &&
+		mrc-ip evprofile del dev mrc0 id $id &&
+		mrc-ip evfmt del dev mrc0 id $id &&
+		mrc-ip ccprofile set dev mrc0 id $id state offline &&
+		mrc-ip ccprofile del dev mrc0 id $id || { echo "worker $1 round $i failed"; return 1; }
+	done
+}
+pids=()
+for w in $(seq 16); do
+	churn "$w" > "/tmp/churn.$w" 2>&1 &
+	pids+=($!)
+done
+failed=0
+for p in "${pids[@]}"; do
+	wait "$p" || failed=$((failed + 1))
+done
+if [ $failed -eq 0 ]; then
+	ok "16 concurrent mrc-ip workers, 4 rounds each: no error"
+else
+	not_ok "16 concurrent mrc-ip workers: $failed failed"
+	cat /tmp/churn.* | head -n 20 | diag
+fi
+check_output "afterwards only the built-in profiles remain" '^\[0\] \[0\] \[0\]$' \
+	bash -c "for o in evfmt evprofile ccprofile; do mrc-ip -j \$o show dev mrc0 |
+		python3 -c 'import json,sys; print([p[\"id\"] for p in json.load(sys.stdin)])'; done | paste -sd' '"
+check_output "format 0 has its one user again" '^1$' \
+	jq 'd[0]["users"]' mrc-ip -j evfmt show dev mrc0 id 0
+
+# --- the port's admin state ---
+check "port set down" mrc-ip port set dev mrc0 down
+check_output "port show -j: admin down, state DOWN" '^down DOWN$' \
+	jq 'd[0]["admin"], d[0]["state"]' mrc-ip -j port show dev mrc0
+check_output "ibv_devinfo: PORT_DOWN" 'state:[[:space:]]+PORT_DOWN' ibv_devinfo -d mrc0
+check "port set up" mrc-ip port set dev mrc0 up
+check_output "port show -j: admin up, state ACTIVE" '^up ACTIVE$' \
+	jq 'd[0]["admin"], d[0]["state"]' mrc-ip -j port show dev mrc0
+check_output "ibv_devinfo: PORT_ACTIVE" 'state:[[:space:]]+PORT_ACTIVE' ibv_devinfo -d mrc0
+
+# --- the tool's own errors ---
+check "a syntax error exits 1" exit_code 1 mrc-ip evfmt add dev mrc0 mode nosuchmode
+check "a missing device exits 2" exit_code 2 mrc-ip evfmt show dev mrc9
+
+check "rdma link delete mrc0" rdma link delete mrc0
+check "rmmod mrc" rmmod mrc
+check_dmesg_clean
+done_testing
