@@ -219,11 +219,6 @@ static int mrc_ccprof_parse(struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
 	return err;
 }
 
-static bool mrc_ccprof_can_offline(const struct mrc_prof *prof)
-{
-	return false;	/* only choosing an algorithm leaves INIT */
-}
-
 static int mrc_ccprof_can_online(const struct mrc_prof *prof,
 				 struct netlink_ext_ack *extack)
 {
@@ -302,7 +297,6 @@ const struct mrc_prof_kind mrc_ccprof_kind = {
 	.size = sizeof(struct mrc_ccprof),
 	.xa = mrc_ccprof_xa,
 	.parse = mrc_ccprof_parse,
-	.can_offline = mrc_ccprof_can_offline,
 	.can_online = mrc_ccprof_can_online,
 	.reset = mrc_ccprof_reset,
 	.fill = mrc_ccprof_fill,

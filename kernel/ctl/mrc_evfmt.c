@@ -114,11 +114,6 @@ static int mrc_evfmt_parse(struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
 	return err;
 }
 
-static bool mrc_evfmt_can_offline(const struct mrc_prof *prof)
-{
-	return false;	/* only setting a mode leaves INIT */
-}
-
 static int mrc_evfmt_can_online(const struct mrc_prof *prof,
 				struct netlink_ext_ack *extack)
 {
@@ -186,7 +181,6 @@ const struct mrc_prof_kind mrc_evfmt_kind = {
 	.size = sizeof(struct mrc_evfmt),
 	.xa = mrc_evfmt_xa,
 	.parse = mrc_evfmt_parse,
-	.can_offline = mrc_evfmt_can_offline,
 	.can_online = mrc_evfmt_can_online,
 	.reset = mrc_evfmt_reset,
 	.fill = mrc_evfmt_fill,

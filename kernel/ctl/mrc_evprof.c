@@ -352,11 +352,6 @@ static int mrc_evprof_finish(struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
 	return mrc_evprof_expand(evp, fmt, f, n, attrs, extack);
 }
 
-static bool mrc_evprof_can_offline(const struct mrc_prof *prof)
-{
-	return false;	/* only setting a mode leaves INIT */
-}
-
 static int mrc_evprof_can_online(const struct mrc_prof *prof,
 				 struct netlink_ext_ack *extack)
 {
@@ -525,7 +520,6 @@ const struct mrc_prof_kind mrc_evprof_kind = {
 	.commit = mrc_evprof_commit,
 	.dup = mrc_evprof_dup,
 	.release = mrc_evprof_release,
-	.can_offline = mrc_evprof_can_offline,
 	.can_online = mrc_evprof_can_online,
 	.reset = mrc_evprof_reset,
 	.fill = mrc_evprof_fill,

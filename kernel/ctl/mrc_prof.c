@@ -84,7 +84,8 @@ int mrc_prof_set_state(const struct mrc_prof_kind *kind,
 
 	switch (state) {
 	case MRC_PROF_OFFLINE:
-		if (prof->state == MRC_PROF_INIT && !kind->can_offline(prof)) {
+		/* Configuring (a mode, an algorithm) is what leaves INIT. */
+		if (prof->state == MRC_PROF_INIT) {
 			NL_SET_ERR_MSG(extack,
 				       "profile is not configured: set its mode or algorithm before offline");
 			return -EINVAL;

@@ -137,7 +137,6 @@ struct mrc_ctl_dev {
  *	be NULL (creation, deletion); cannot fail (optional)
  * @dup: deep-copy what @prof points to into @copy (optional)
  * @release: free what @prof points to (optional)
- * @can_offline: whether @prof is configured enough to leave INIT
  * @can_online: whether @prof may go ONLINE (extack says why not)
  * @reset: forget the configuration (back to INIT)
  * @fill: put the kind's configuration nest into a reply
@@ -160,7 +159,6 @@ struct mrc_prof_kind {
 		       const struct mrc_prof *new);
 	int (*dup)(struct mrc_prof *copy, const struct mrc_prof *prof);
 	void (*release)(struct mrc_prof *prof);
-	bool (*can_offline)(const struct mrc_prof *prof);
 	int (*can_online)(const struct mrc_prof *prof,
 			  struct netlink_ext_ack *extack);
 	void (*reset)(struct mrc_prof *prof);
