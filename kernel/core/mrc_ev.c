@@ -38,8 +38,9 @@ int mrc_ev_init(struct mrc_ev_table *t, u16 count, u16 min_active,
 	if (!count || count > MRC_EV_COUNT_MAX)
 		return -EINVAL;
 	t->ev = kvcalloc(count, sizeof(*t->ev), GFP_KERNEL);
+	t->st = kvcalloc(count, sizeof(*t->st), GFP_KERNEL);
 	t->recycle = kvcalloc(count, sizeof(*t->recycle), GFP_KERNEL);
-	if (!t->ev || !t->recycle) {
+	if (!t->ev || !t->st || !t->recycle) {
 		mrc_ev_destroy(t);
 		return -ENOMEM;
 	}
@@ -109,8 +110,10 @@ int mrc_ev_init_auto(struct mrc_ev_table *t, u16 count, u16 min_active,
 void mrc_ev_destroy(struct mrc_ev_table *t)
 {
 	kvfree(t->ev);
+	kvfree(t->st);
 	kvfree(t->recycle);
 	t->ev = NULL;
+	t->st = NULL;
 	t->recycle = NULL;
 	t->count = 0;
 }
@@ -182,14 +185,11 @@ void mrc_ev_reset(struct mrc_ev_table *t)
 		struct mrc_ev_wire wire = {
 			.flow_label = ev->flow_label, .sport = ev->sport,
 		};
-		u64 tx_pkts = ev->tx_pkts, losses = ev->losses;
 		bool denied = ev->state == MRC_EV_DENIED;
 
 		memset(ev, 0, sizeof(*ev));
 		ev->sport = wire.sport;
 		ev->flow_label = wire.flow_label;
-		ev->tx_pkts = tx_pkts;
-		ev->losses = losses;
 		ev->state = denied ? MRC_EV_DENIED : MRC_EV_GOOD;
 		t->ngood += !denied;
 	}
@@ -270,7 +270,6 @@ u16 mrc_ev_choose_retx(struct mrc_ev_table *t)
  */
 u32 mrc_ev_on_send(struct mrc_ev_table *t, u16 idx)
 {
-	t->ev[idx].tx_pkts++;
 	return t->ev[idx].tx_seq++;
 }
 
@@ -289,6 +288,7 @@ void mrc_ev_on_delivered(struct mrc_ev_table *t, u16 idx, bool ce,
 	if (idx >= t->count)
 		return;
 	ev = &t->ev[idx];
+	t->st[idx].c[MRC_EVS_DELIVERED]++;
 	if (rtt_ts)
 		ev->srtt = ev->srtt ? ev->srtt - (ev->srtt >> 3) + rtt_ts :
 				      rtt_ts << 3;
@@ -300,6 +300,18 @@ void mrc_ev_on_delivered(struct mrc_ev_table *t, u16 idx, bool ce,
 		mrc_ev_push_recycled(t, idx);
 		t->last_delivered = idx;
 	}
+}
+
+/* Every state change goes through here, so the owner hears of it. */
+static void mrc_ev_set_state(struct mrc_ev_table *t, u16 idx, u8 state,
+			     enum mrc_ev_why why)
+{
+	u8 old = t->ev[idx].state;
+
+	t->ev[idx].state = state;
+	t->st[idx].c[MRC_EVS_STATE_CHANGES]++;
+	if (t->changed)
+		t->changed(t, idx, old, why);
 }
 
 /*
@@ -325,9 +337,9 @@ static void mrc_ev_readmit(struct mrc_ev_table *t, u32 now_ts)
 	}
 	if (pick == t->count)
 		return;
-	t->ev[pick].state = MRC_EV_GOOD;
 	t->ngood++;
 	t->readmitted++;
+	mrc_ev_set_state(t, pick, MRC_EV_GOOD, MRC_EV_WHY_READMIT);
 }
 
 /**
@@ -335,26 +347,29 @@ static void mrc_ev_readmit(struct mrc_ev_table *t, u32 now_ts)
  * @t: the table
  * @idx: the EV
  * @now_ts: current time, 1.024 us units
+ * @why: how the loss was found (one of the MRC_EV_WHY_LOSS_* values)
  *
  * Return: true when the EV went from GOOD to ASSUMED_BAD.
  */
-bool mrc_ev_on_loss(struct mrc_ev_table *t, u16 idx, u32 now_ts)
+bool mrc_ev_on_loss(struct mrc_ev_table *t, u16 idx, u32 now_ts,
+		    enum mrc_ev_why why)
 {
 	struct mrc_ev *ev;
 
 	if (idx >= t->count)
 		return false;
 	ev = &t->ev[idx];
-	ev->losses++;
+	if (why <= MRC_EV_WHY_LOSS_TIMEOUT)
+		t->st[idx].c[MRC_EVS_LOSS_GAP + why]++;
 	if (ev->state != MRC_EV_GOOD)
 		return false;
-	ev->state = MRC_EV_ASSUMED_BAD;
 	ev->bad_ts = now_ts;
 	ev->probe_ts = now_ts;
 	ev->probe_ok = 0;
 	ev->probe_id = 0;
 	t->ngood--;
 	t->marked_bad++;
+	mrc_ev_set_state(t, idx, MRC_EV_ASSUMED_BAD, why);
 	if (t->ngood < t->min_active)
 		mrc_ev_readmit(t, now_ts);
 	return true;
@@ -453,11 +468,11 @@ bool mrc_ev_on_probe_reply(struct mrc_ev_table *t, u16 idx, u32 probe_id)
 	ev->probe_id = 0;
 	if (++ev->probe_ok < MRC_EV_PROBES_TO_GOOD)
 		return false;
-	ev->state = MRC_EV_GOOD;
 	ev->probe_ok = 0;
 	t->ngood++;
 	t->recovered++;
 	mrc_ev_push_recycled(t, idx);
+	mrc_ev_set_state(t, idx, MRC_EV_GOOD, MRC_EV_WHY_PROBE_OK);
 	return true;
 }
 
@@ -479,11 +494,11 @@ int mrc_ev_set_denied(struct mrc_ev_table *t, u16 idx, bool denied)
 	if (denied && ev->state != MRC_EV_DENIED) {
 		if (ev->state == MRC_EV_GOOD)
 			t->ngood--;
-		ev->state = MRC_EV_DENIED;
+		mrc_ev_set_state(t, idx, MRC_EV_DENIED, MRC_EV_WHY_DENY);
 	} else if (!denied && ev->state == MRC_EV_DENIED) {
-		ev->state = MRC_EV_GOOD;
 		ev->probe_ok = 0;
 		t->ngood++;
+		mrc_ev_set_state(t, idx, MRC_EV_GOOD, MRC_EV_WHY_UNDENY);
 	}
 	return 0;
 }

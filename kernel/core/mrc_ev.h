@@ -29,6 +29,56 @@ enum mrc_ev_state {
 	MRC_EV_DENIED,		/* never used (administrative) */
 };
 
+/* Why an EV changed state; the order of enum mrc_genl_ev_reason. */
+enum mrc_ev_why {
+	MRC_EV_WHY_LOSS_GAP,	/* a later packet on the EV arrived first */
+	MRC_EV_WHY_LOSS_SACK,	/* SACK holes past the reordering window */
+	MRC_EV_WHY_LOSS_READ,	/* a READ response missing */
+	MRC_EV_WHY_LOSS_TIMEOUT, /* the retransmission timer */
+	MRC_EV_WHY_PROBE_OK,	/* MRC_EV_PROBES_TO_GOOD probes answered */
+	MRC_EV_WHY_READMIT,	/* brought back to keep min_active */
+	MRC_EV_WHY_DENY,	/* administrative */
+	MRC_EV_WHY_UNDENY,
+};
+
+/*
+ * Per-EV counters, in the order of enum mrc_genl_stat from
+ * MRC_STAT_A_TX_PKTS, so that netlink reports them by index. The losses
+ * are in enum mrc_ev_why's order.
+ */
+enum mrc_ev_stat {
+	MRC_EVS_TX_PKTS,	/* every packet sent on the EV */
+	MRC_EVS_TX_BYTES,	/* their IP bytes */
+	MRC_EVS_TX_DATA_BYTES,	/* payload of first transmissions */
+	MRC_EVS_RETX_PKTS,
+	MRC_EVS_RETX_BYTES,
+	MRC_EVS_TX_ACKS,	/* acknowledgments sent on it */
+	MRC_EVS_TX_PROBES,
+	MRC_EVS_PROBE_REPLIES,	/* replies to our probes */
+	MRC_EVS_RX_PKTS,	/* received carrying this EV index */
+	MRC_EVS_RX_BYTES,
+	MRC_EVS_DELIVERED,	/* acknowledgments crediting it */
+	MRC_EVS_LOSS_GAP,
+	MRC_EVS_LOSS_SACK,
+	MRC_EVS_LOSS_READ,
+	MRC_EVS_LOSS_TIMEOUT,
+	MRC_EVS_ECN_MARKS,	/* CE marks the peer echoed */
+	MRC_EVS_TRIMS,		/* trim NACKs: a switch cut the payload */
+	MRC_EVS_QDELAY_PENALTIES, /* skipped for a queue on its path */
+	MRC_EVS_STATE_CHANGES,
+	MRC_EVS_NR
+};
+
+/**
+ * struct mrc_ev_stats - what happened on one EV
+ * @c: counters, by enum mrc_ev_stat
+ * @state_ns: CLOCK_REALTIME of the last state change (0: none)
+ */
+struct mrc_ev_stats {
+	u64 c[MRC_EVS_NR];
+	u64 state_ns;
+};
+
 /**
  * struct mrc_ev_wire - what an EV puts in the packet headers
  * @flow_label: IPv6 flow label, 20 bits (host order)
@@ -58,8 +108,6 @@ struct mrc_ev_wire {
  * @srtt: smoothed RTT, 1.024 us units scaled by 8 (0: no sample)
  * @min_rtt: lowest RTT seen lately, 1.024 us units (0: no sample)
  * @min_rtt_ts: when @min_rtt was taken
- * @tx_pkts: packets sent on it
- * @losses: losses blamed on it
  */
 struct mrc_ev {
 	u16 sport;
@@ -78,13 +126,14 @@ struct mrc_ev {
 	u32 srtt;
 	u32 min_rtt;
 	u32 min_rtt_ts;
-	u64 tx_pkts;
-	u64 losses;
 };
 
 /**
  * struct mrc_ev_table - the EVs of one QP
  * @ev: @count entries
+ * @st: @count counter blocks, parallel to @ev (kept across resets)
+ * @changed: called on every state change (may be NULL); the caller of
+ *	the function that changed it holds whatever lock guards the table
  * @recycle: FIFO of EV indexes that recently delivered cleanly
  * @count: entries in @ev
  * @min_active: GOOD EVs the table never drops below (while it can)
@@ -102,6 +151,9 @@ struct mrc_ev {
  */
 struct mrc_ev_table {
 	struct mrc_ev *ev;
+	struct mrc_ev_stats *st;
+	void (*changed)(struct mrc_ev_table *t, u16 idx, u8 old_state,
+			enum mrc_ev_why why);
 	u16 *recycle;
 	u16 count;
 	u16 min_active;
@@ -130,7 +182,8 @@ u16 mrc_ev_choose_spread(struct mrc_ev_table *t);
 u32 mrc_ev_on_send(struct mrc_ev_table *t, u16 idx);
 void mrc_ev_on_delivered(struct mrc_ev_table *t, u16 idx, bool ce,
 			 u32 rtt_ts);
-bool mrc_ev_on_loss(struct mrc_ev_table *t, u16 idx, u32 now_ts);
+bool mrc_ev_on_loss(struct mrc_ev_table *t, u16 idx, u32 now_ts,
+		    enum mrc_ev_why why);
 u32 mrc_ev_queue_delay(struct mrc_ev_table *t, u16 idx, u32 rtt_ts,
 		       u32 now_ts);
 bool mrc_ev_next_probe(struct mrc_ev_table *t, u32 now_ts, u32 interval_ts,

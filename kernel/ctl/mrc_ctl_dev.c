@@ -83,8 +83,10 @@ int mrc_ctl_dev_alloc(struct mrc_dev *mdev)
 	xa_init(&ctl->ccp_xa);
 	INIT_LIST_HEAD(&ctl->qps);
 	ctl->port_admin = MRC_PORT_ADMIN_ENABLED;
-	err = mrc_ctl_add_builtins(ctl);
+	ctl->events = mrc_ev_events_alloc(mdev);
+	err = ctl->events ? mrc_ctl_add_builtins(ctl) : -ENOMEM;
 	if (err) {
+		mrc_ev_events_free(ctl->events);
 		mrc_ctl_free_tables(ctl);
 		mutex_destroy(&ctl->lock);
 		kfree(ctl);
@@ -105,6 +107,7 @@ void mrc_ctl_dev_free(struct mrc_dev *mdev)
 
 	if (!ctl)
 		return;
+	mrc_ev_events_free(ctl->events);
 	mrc_ctl_free_tables(ctl);
 	mutex_destroy(&ctl->lock);
 	kfree(ctl);

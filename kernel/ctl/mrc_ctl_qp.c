@@ -85,6 +85,9 @@ int mrc_ctl_qp_bind(struct mrc_dev *mdev, struct mrc_qp *qp,
 				  auto_count, auto_min_active);
 	if (err)
 		goto out;
+	/* From here on, state changes are stamped and may raise events. */
+	qp->evs.changed = mrc_ev_acct_changed;
+	qp->ev_event_mask = container_of(evp, struct mrc_evprof, p)->event_mask;
 	qp->ev_profile_id = evp_id;
 	qp->cc_profile_id = ccp_id;
 	evp->nusers++;
@@ -93,6 +96,36 @@ int mrc_ctl_qp_bind(struct mrc_dev *mdev, struct mrc_qp *qp,
 out:
 	mutex_unlock(&ctl->lock);
 	return err;
+}
+
+/*
+ * Keep what a departing QP counted, so that totals never go back: in
+ * the device's totals, and per EV in its profile (not for AUTO, whose
+ * EVs are each QP's own). Losing them to a failed allocation is allowed.
+ */
+static void mrc_ctl_qp_retire(struct mrc_ctl_dev *ctl, struct mrc_qp *qp,
+			      struct mrc_evprof *evp)
+{
+	u32 i, k, n = min_t(u32, evp->nev, qp->evs.count);
+
+	if (n && !evp->retired)
+		evp->retired = kvcalloc(evp->nev, sizeof(*evp->retired),
+					GFP_KERNEL);
+	spin_lock_bh(&qp->lock);
+	for (i = 0; i < qp->evs.count; i++) {
+		const struct mrc_ev_stats *st = &qp->evs.st[i];
+
+		for (k = 0; k < MRC_EVS_NR; k++) {
+			ctl->retired[k] += st->c[k];
+			if (i < n && evp->retired)
+				evp->retired[i].c[k] += st->c[k];
+		}
+		if (i < n && evp->retired)
+			evp->retired[i].state_ns = max(evp->retired[i].state_ns,
+						       st->state_ns);
+	}
+	qp->evs.changed = NULL;
+	spin_unlock_bh(&qp->lock);
 }
 
 /**
@@ -108,8 +141,11 @@ void mrc_ctl_qp_unbind(struct mrc_dev *mdev, struct mrc_qp *qp)
 	mutex_lock(&ctl->lock);
 	if (!list_empty(&qp->ctl_node)) {
 		prof = mrc_prof_find(&mrc_evprof_kind, ctl, qp->ev_profile_id);
-		if (!WARN_ON_ONCE(!prof))
+		if (!WARN_ON_ONCE(!prof)) {
 			prof->nusers--;
+			mrc_ctl_qp_retire(ctl, qp, container_of(prof,
+								struct mrc_evprof, p));
+		}
 		prof = mrc_prof_find(&mrc_ccprof_kind, ctl, qp->cc_profile_id);
 		if (!WARN_ON_ONCE(!prof))
 			prof->nusers--;

@@ -128,9 +128,7 @@ static int mrc_evprof_parse_evs(struct mrc_evprof *evp,
 		ev[n].compact = be32_to_cpu(nla_get_be32(tb[MRC_EV_VALUE]));
 		ev[n++].port = 1;	/* the only port; the policy allows no other */
 	}
-	kvfree(evp->ev);
-	evp->ev = ev;
-	evp->nev = n;
+	mrc_evprof_set_evs(evp, ev, n);
 	return 0;
 
 err_free:
@@ -261,9 +259,7 @@ static int mrc_evprof_generate(struct mrc_evprof *evp,
 		}
 		ev[i].port = 1;
 	}
-	kvfree(evp->ev);
-	evp->ev = ev;
-	evp->nev = count;
+	mrc_evprof_set_evs(evp, ev, count);
 	return 0;
 }
 
@@ -373,9 +369,7 @@ static void mrc_evprof_reset(struct mrc_prof *prof)
 {
 	struct mrc_evprof *evp = container_of(prof, struct mrc_evprof, p);
 
-	kvfree(evp->ev);
-	evp->ev = NULL;
-	evp->nev = 0;
+	mrc_evprof_set_evs(evp, NULL, 0);
 	evp->mode = 0;
 	evp->fmt_id = 0;
 	evp->count = 0;
@@ -489,18 +483,43 @@ static int mrc_evprof_dup(struct mrc_prof *copy, const struct mrc_prof *prof)
 	struct mrc_evprof *c = container_of(copy, struct mrc_evprof, p);
 
 	c->ev = NULL;
+	c->retired = NULL;
 	if (!evp->nev)
 		return 0;
 	c->ev = kvcalloc(evp->nev, sizeof(*c->ev), GFP_KERNEL);
-	if (!c->ev)
+	if (evp->retired)
+		c->retired = kvcalloc(evp->nev, sizeof(*c->retired), GFP_KERNEL);
+	if (!c->ev || (evp->retired && !c->retired)) {
+		mrc_evprof_set_evs(c, NULL, 0);
 		return -ENOMEM;
+	}
 	memcpy(c->ev, evp->ev, evp->nev * sizeof(*c->ev));
+	if (evp->retired)
+		memcpy(c->retired, evp->retired, evp->nev * sizeof(*c->retired));
 	return 0;
 }
 
 static void mrc_evprof_release(struct mrc_prof *prof)
 {
-	kvfree(container_of(prof, struct mrc_evprof, p)->ev);
+	mrc_evprof_set_evs(container_of(prof, struct mrc_evprof, p), NULL, 0);
+}
+
+/**
+ * mrc_evprof_set_evs() - give a profile new EVs
+ * @evp: the profile
+ * @ev: @nev EVs (taken over), or NULL
+ * @nev: their number
+ *
+ * The old EVs go, and with them the counters of QPs that used them.
+ */
+void mrc_evprof_set_evs(struct mrc_evprof *evp, struct mrc_evprof_ev *ev,
+			u32 nev)
+{
+	kvfree(evp->ev);
+	kvfree(evp->retired);
+	evp->ev = ev;
+	evp->nev = nev;
+	evp->retired = NULL;
 }
 
 static struct xarray *mrc_evprof_xa(struct mrc_ctl_dev *ctl)
@@ -538,6 +557,8 @@ void mrc_evprof_builtin(struct mrc_evprof *evp)
 {
 	evp->p.id = 0;
 	evp->mode = MRC_EV_MODE_AUTO;
+	/* The default profile tells every health change. */
+	evp->event_mask = BIT(MRC_GENL_EV_GOOD) | BIT(MRC_GENL_EV_ASSUMED_BAD);
 	evp->fmt_id = 0;
 	evp->p.state = MRC_PROF_ONLINE;
 }

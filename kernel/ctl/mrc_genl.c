@@ -62,6 +62,16 @@ static const struct nla_policy mrc_genl_ccprof_policy[MRC_ATTR_MAX + 1] = {
 	[MRC_ATTR_CCPROF] = NLA_POLICY_NESTED(mrc_ccprof_policy),
 };
 
+static const struct nla_policy mrc_genl_stats_policy[MRC_ATTR_MAX + 1] = {
+	MRC_GENL_DEV_POLICY,
+	[MRC_ATTR_PROF_ID] = { .type = NLA_U64 },
+};
+
+static const struct nla_policy mrc_genl_qp_ev_policy[MRC_ATTR_MAX + 1] = {
+	MRC_GENL_DEV_POLICY,
+	[MRC_ATTR_QPN] = { .type = NLA_U32 },
+};
+
 #define MRC_GENL_OP(c, pol, doit_fn, dump_fn, perm)			\
 	{								\
 		.cmd = (c),						\
@@ -113,6 +123,15 @@ static const struct genl_ops mrc_genl_ops[] = {
 		    mrc_genl_prof_del_doit, NULL, GENL_ADMIN_PERM),
 	MRC_GENL_OP(MRC_CMD_CCPROF_SET, mrc_genl_ccprof_policy,
 		    mrc_genl_prof_set_doit, NULL, GENL_ADMIN_PERM),
+	MRC_GENL_OP(MRC_CMD_QP_EV_GET, mrc_genl_qp_ev_policy,
+		    NULL, mrc_genl_qp_ev_dumpit, 0),
+	MRC_GENL_OP(MRC_CMD_STATS_GET, mrc_genl_stats_policy,
+		    NULL, mrc_genl_stats_dumpit, 0),
+};
+
+/* Group 0; open to everyone, as reads are. */
+static const struct genl_multicast_group mrc_genl_mcgrps[] = {
+	{ .name = MRC_GENL_MCGRP_EVENTS },
 };
 
 static struct genl_family mrc_genl_family __ro_after_init = {
@@ -124,6 +143,8 @@ static struct genl_family mrc_genl_family __ro_after_init = {
 	.module = THIS_MODULE,
 	.ops = mrc_genl_ops,
 	.n_ops = ARRAY_SIZE(mrc_genl_ops),
+	.mcgrps = mrc_genl_mcgrps,
+	.n_mcgrps = ARRAY_SIZE(mrc_genl_mcgrps),
 	.resv_start_op = MRC_CMD_DEV_GET + 1,
 };
 
@@ -134,8 +155,13 @@ static struct genl_family mrc_genl_family __ro_after_init = {
  */
 int mrc_genl_init(void)
 {
+	int err;
+
 	mrc_genl_req_init(&mrc_genl_family);
-	return genl_register_family(&mrc_genl_family);
+	err = genl_register_family(&mrc_genl_family);
+	if (!err)
+		mrc_ev_events_init();
+	return err;
 }
 
 /**
@@ -143,5 +169,6 @@ int mrc_genl_init(void)
  */
 void mrc_genl_exit(void)
 {
+	mrc_ev_events_exit();
 	genl_unregister_family(&mrc_genl_family);
 }

@@ -19,6 +19,8 @@ struct mrc_dev *mrc_genl_dev_get(struct nlattr **attrs, struct net *net,
 				 struct netlink_ext_ack *extack);
 int mrc_genl_put_dev(struct sk_buff *skb, struct mrc_dev *mdev);
 u32 mrc_genl_gen(void);
+bool mrc_genl_has_listeners(struct net *net);
+void mrc_genl_multicast(struct net *net, struct sk_buff *skb);
 void mrc_genl_gen_bump(void);
 
 /* mrc_genl_dev.c: DEV_GET, DEV_SET */
@@ -36,5 +38,9 @@ int mrc_genl_prof_del_doit(struct sk_buff *skb, struct genl_info *info);
 /* mrc_genl_ev.c: EVPROF_EV_GET, EVPROF_EV_SET */
 int mrc_genl_ev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int mrc_genl_ev_set_doit(struct sk_buff *skb, struct genl_info *info);
+
+/* mrc_genl_stats.c: STATS_GET, QP_EV_GET */
+int mrc_genl_stats_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+int mrc_genl_qp_ev_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 
 #endif /* MRC_GENL_H */

@@ -94,6 +94,8 @@ int mrc_genl_ev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	struct mrc_dev *mdev;
 	int next = 0;
 
+	if (attrs[MRC_ATTR_WANT_STATS])
+		return mrc_genl_stats_dumpit(skb, cb);
 	if (cb->args[1])
 		return 0;
 	if (!attrs[MRC_ATTR_PROF_ID]) {

@@ -38,6 +38,27 @@ void *mrc_genlmsg_put(struct sk_buff *skb, u32 portid, u32 seq, int flags,
 	return genlmsg_put(skb, portid, seq, mrc_genl_fam, flags, cmd);
 }
 
+/**
+ * mrc_genl_has_listeners() - whether anyone in @net joined "events"
+ * @net: the device's namespace
+ *
+ * Return: true if so.
+ */
+bool mrc_genl_has_listeners(struct net *net)
+{
+	return genl_has_listeners(mrc_genl_fam, net, 0);
+}
+
+/**
+ * mrc_genl_multicast() - send an event to the "events" group
+ * @net: the device's namespace
+ * @skb: the message (consumed)
+ */
+void mrc_genl_multicast(struct net *net, struct sk_buff *skb)
+{
+	genlmsg_multicast_netns(mrc_genl_fam, net, skb, 0, 0, GFP_KERNEL);
+}
+
 static atomic_t mrc_genl_generation = ATOMIC_INIT(1);
 
 /**

@@ -1,15 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Device packet counters for the RDMA core's hw_stats interface
- * (`rdma statistic show`, /sys/class/infiniband/DEV/ports/1/hw_counters).
+ * (`rdma statistic show`, /sys/class/infiniband/DEV/ports/1/hw_counters),
+ * then the device's totals of the per-path counters: every QP's EVs,
+ * live or gone.
  */
 #include <rdma/ib_verbs.h>
 
 #include "ctl/mrc_ctl.h"
+#include "ctl/mrc_prof.h"
 #include "engine/mrc_dev.h"
+#include "engine/mrc_qp.h"
 #include "engine/mrc_stats.h"
 
-static const struct rdma_stat_desc mrc_stat_descs[MRC_STAT_COUNT] = {
+/* The per-path counters reported as device totals, and their names. */
+static const u8 mrc_path_stats[] = {
+	MRC_EVS_TX_BYTES, MRC_EVS_TX_DATA_BYTES, MRC_EVS_RETX_PKTS,
+	MRC_EVS_RETX_BYTES, MRC_EVS_TX_ACKS, MRC_EVS_TX_PROBES,
+	MRC_EVS_PROBE_REPLIES, MRC_EVS_LOSS_GAP, MRC_EVS_LOSS_SACK,
+	MRC_EVS_LOSS_READ, MRC_EVS_LOSS_TIMEOUT, MRC_EVS_ECN_MARKS,
+	MRC_EVS_TRIMS, MRC_EVS_STATE_CHANGES,
+};
+
+#define MRC_PATH_STAT(i) (MRC_STAT_COUNT + (i))
+#define MRC_HW_STATS (MRC_STAT_COUNT + ARRAY_SIZE(mrc_path_stats))
+
+static const struct rdma_stat_desc mrc_stat_descs[MRC_HW_STATS] = {
 	[MRC_STAT_SENT_PKTS].name		= "sent_pkts",
 	[MRC_STAT_RCVD_PKTS].name		= "rcvd_pkts",
 	[MRC_STAT_RCVD_MALFORMED].name		= "rcvd_malformed",
@@ -28,7 +44,39 @@ static const struct rdma_stat_desc mrc_stat_descs[MRC_STAT_COUNT] = {
 	[MRC_STAT_RCVD_SHORT_MSG].name	= "rcvd_short_msg",
 	[MRC_STAT_RCVD_GSI_COPY].name		= "rcvd_gsi_copies",
 	[MRC_STAT_TX_PORT_DISABLED].name	= "tx_port_disabled",
+	[MRC_PATH_STAT(0)].name			= "path_tx_bytes",
+	[MRC_PATH_STAT(1)].name			= "path_tx_data_bytes",
+	[MRC_PATH_STAT(2)].name			= "path_retx_pkts",
+	[MRC_PATH_STAT(3)].name			= "path_retx_bytes",
+	[MRC_PATH_STAT(4)].name			= "path_tx_acks",
+	[MRC_PATH_STAT(5)].name			= "path_probes",
+	[MRC_PATH_STAT(6)].name			= "path_probe_replies",
+	[MRC_PATH_STAT(7)].name			= "path_loss_gap",
+	[MRC_PATH_STAT(8)].name			= "path_loss_sack",
+	[MRC_PATH_STAT(9)].name			= "path_loss_read",
+	[MRC_PATH_STAT(10)].name		= "path_loss_timeout",
+	[MRC_PATH_STAT(11)].name		= "path_ecn_marks",
+	[MRC_PATH_STAT(12)].name		= "path_trims",
+	[MRC_PATH_STAT(13)].name		= "path_state_changes",
 };
+
+/* Totals of every QP's per-EV counters, the departed ones included. */
+static void mrc_path_totals(struct mrc_ctl_dev *ctl, u64 *tot)
+{
+	struct mrc_qp *qp;
+	u32 i, k;
+
+	mutex_lock(&ctl->lock);
+	memcpy(tot, ctl->retired, sizeof(ctl->retired));
+	list_for_each_entry(qp, &ctl->qps, ctl_node) {
+		spin_lock_bh(&qp->lock);
+		for (i = 0; i < qp->evs.count; i++)
+			for (k = 0; k < MRC_EVS_NR; k++)
+				tot[k] += qp->evs.st[i].c[k];
+		spin_unlock_bh(&qp->lock);
+	}
+	mutex_unlock(&ctl->lock);
+}
 
 /**
  * mrc_alloc_hw_port_stats() - ib_device_ops.alloc_hw_port_stats
@@ -41,7 +89,7 @@ struct rdma_hw_stats *mrc_alloc_hw_port_stats(struct ib_device *ibdev,
 					      u32 port_num)
 {
 	/* Counters are cheap to read: no caching by the core. */
-	return rdma_alloc_hw_stats_struct(mrc_stat_descs, MRC_STAT_COUNT, 0);
+	return rdma_alloc_hw_stats_struct(mrc_stat_descs, MRC_HW_STATS, 0);
 }
 
 /**
@@ -57,9 +105,13 @@ int mrc_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
 		     u32 port, int index)
 {
 	struct mrc_dev *mdev = to_mrc_dev(ibdev);
+	u64 tot[MRC_EVS_NR];
 	int i;
 
 	for (i = 0; i < MRC_STAT_COUNT; i++)
 		stats->value[i] = atomic64_read(&mdev->stats.count[i]);
-	return MRC_STAT_COUNT;
+	mrc_path_totals(mdev->ctl, tot);
+	for (i = 0; i < ARRAY_SIZE(mrc_path_stats); i++)
+		stats->value[MRC_PATH_STAT(i)] = tot[mrc_path_stats[i]];
+	return MRC_HW_STATS;
 }

@@ -13,6 +13,7 @@
 #include <net/netlink.h>
 #include <linux/xarray.h>
 
+#include "core/mrc_ev.h"
 #include "core/mrc_evgen.h"
 #include "uapi/mrc-genl.h"
 
@@ -79,6 +80,8 @@ struct mrc_evprof_ev {
  * @field: how compact EVs expand (GENERATED, EXPLICIT)
  * @nev: entries in @ev; the profile's EV count
  * @ev: the EVs; built-in AUTO profile: none (QPs pick ports themselves)
+ * @retired: @nev counter blocks of the QPs that used the profile and went
+ *	(NULL until the first goes; freed when the EVs change)
  */
 struct mrc_evprof {
 	struct mrc_prof p;
@@ -91,6 +94,7 @@ struct mrc_evprof {
 	struct mrc_evgen_field field[MRC_EVFMT_FIELDS_MAX];
 	u32 nev;
 	struct mrc_evprof_ev *ev;
+	struct mrc_ev_stats *retired;
 };
 
 enum mrc_cc_alg {
@@ -109,6 +113,8 @@ enum mrc_cc_alg {
  * @default_ccp: id of the CC profile QPs get when they name none
  * @qps: the device's QPs bound to profiles (struct mrc_qp.ctl_node)
  * @port_admin: enum mrc_genl_port_admin
+ * @retired: totals of the QPs that went (`rdma statistic`)
+ * @events: EV state changes waiting to be sent (mrc_ev_event.c)
  */
 struct mrc_ctl_dev {
 	struct mutex lock; /* serialises changes, dumps and QP binds */
@@ -119,6 +125,8 @@ struct mrc_ctl_dev {
 	u64 default_ccp;
 	struct list_head qps;
 	u8 port_admin;
+	u64 retired[MRC_EVS_NR];
+	struct mrc_ev_events *events;
 };
 
 /**
@@ -190,6 +198,17 @@ void mrc_evprof_builtin(struct mrc_evprof *evp);
 
 /* mrc_ctl_qp.c */
 void mrc_ctl_push_denied(struct mrc_ctl_dev *ctl, const struct mrc_evprof *evp);
+
+/* mrc_ev_event.c */
+struct mrc_dev;
+struct mrc_ev_events *mrc_ev_events_alloc(struct mrc_dev *mdev);
+void mrc_ev_events_free(struct mrc_ev_events *e);
+void mrc_ev_events_init(void);
+void mrc_ev_events_exit(void);
+
+/* mrc_evprof.c */
+void mrc_evprof_set_evs(struct mrc_evprof *evp, struct mrc_evprof_ev *ev,
+			u32 nev);
 
 /* mrc_prof.c */
 int mrc_prof_set_state(const struct mrc_prof_kind *kind,

@@ -26,6 +26,9 @@ static void mrc_comp_nack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 
 	switch (pkt->aeth.syndrome) {
 	case MRC_SYN_TRIMMED:
+		/* Congestion on the EV's path, not a failure of it. */
+		if (pkt->aeth.ev < qp->evs.count)
+			qp->evs.st[pkt->aeth.ev].c[MRC_EVS_TRIMS]++;
 		mrc_txwin_mark_lost(&qp->txwin, pkt->psn);
 		return;
 	case MRC_SYN_PSN_SEQ_ERR:
@@ -151,7 +154,7 @@ static void mrc_comp_read_holes(struct mrc_qp *qp, struct mrc_swqe *w,
 	       (test_bit(w->rd_scan & (MRC_QP_WINDOW - 1), qp->rd_got) ||
 		mrc_comp_ev_of(qp, w->rd_scan) == ev)) {
 		if (!test_bit(w->rd_scan & (MRC_QP_WINDOW - 1), qp->rd_got)) {
-			mrc_mp_blame(qp, ev);
+			mrc_mp_blame(qp, ev, MRC_EV_WHY_LOSS_READ);
 			mrc_req_send_read(qp, w, w->rd_scan, 1, true);
 		}
 		w->rd_scan++;
@@ -278,6 +281,9 @@ bool mrc_comp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	spin_lock(&qp->lock);
 	if (qp->state != IB_QPS_RTS && qp->state != IB_QPS_SQD)
 		goto out;
+	/* An ACK a request carried was counted with the request. */
+	if (pkt->hdr_len)
+		mrc_ev_acct_rx(qp, pkt);
 
 	switch (pkt->opcode) {
 	case MRC_OP_READ_RESP:

@@ -67,7 +67,11 @@ void mrc_mp_same_ev(struct mrc_qp *qp, struct mrc_pkt *pkt, u16 ev)
 void mrc_mp_queue(struct mrc_qp *qp, struct sk_buff *skb,
 		  const struct mrc_pkt *pkt)
 {
+	bool retx = pkt->flags & MRC_FLAG_RETX;
+
 	mrc_txwin_set_ev(&qp->txwin, pkt->psn, pkt->ev, pkt->ev_seq);
+	mrc_ev_acct_tx(qp, pkt->ev, skb, retx ? MRC_EV_TX_RETX : MRC_EV_TX_DATA,
+		       retx ? 0 : pkt->payload_len);
 	mrc_tx_queue_sport(qp, skb, mrc_ev_sport(&qp->evs, pkt->ev));
 }
 
@@ -114,13 +118,14 @@ static void mrc_mp_arm_probe(struct mrc_qp *qp)
  * mrc_mp_blame() - a PSN last sent on @ev was lost
  * @qp: the QP
  * @ev: EV index of its last transmission
+ * @why: how the loss was found (MRC_EV_WHY_LOSS_*)
  *
  * A GOOD EV becomes ASSUMED_BAD at once; what else is in flight on it is
  * resent on other EVs rather than waited for.
  */
-void mrc_mp_blame(struct mrc_qp *qp, u16 ev)
+void mrc_mp_blame(struct mrc_qp *qp, u16 ev, enum mrc_ev_why why)
 {
-	if (!mrc_ev_on_loss(&qp->evs, ev, mrc_now_ts()))
+	if (!mrc_ev_on_loss(&qp->evs, ev, mrc_now_ts(), why))
 		return;
 	/* Readmitted at once (min_active, or the only EV): it stays in use. */
 	if (qp->evs.ev[ev].state != MRC_EV_ASSUMED_BAD)
@@ -179,7 +184,7 @@ static void mrc_mp_ev_gaps(struct mrc_qp *qp, u32 reo)
 			continue;
 		if (mrc_txwin_mark_lost(win, psn)) {
 			qp->lost_ev_gap++;
-			mrc_mp_blame(qp, e->ev);
+			mrc_mp_blame(qp, e->ev, MRC_EV_WHY_LOSS_GAP);
 		}
 	}
 }
@@ -189,7 +194,7 @@ static void mrc_mp_blame_cb(void *ctx, u16 ev)
 	struct mrc_qp *qp = ctx;
 
 	qp->lost_sack++;
-	mrc_mp_blame(qp, ev);
+	mrc_mp_blame(qp, ev, MRC_EV_WHY_LOSS_SACK);
 }
 
 /**
@@ -203,6 +208,7 @@ static void mrc_mp_blame_cb(void *ctx, u16 ev)
 void mrc_mp_on_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 rtt_ts)
 {
 	u32 reo = mrc_mp_reo_ts(qp);
+	u16 idx = pkt->aeth.ev;
 	u32 qdelay = 0;
 
 	if (rtt_ts) {
@@ -217,9 +223,14 @@ void mrc_mp_on_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 rtt_ts)
 	 * A queue on this EV's path penalises it like an ECN mark: the
 	 * paths that hash fewer EVs, or are faster, take more of the load.
 	 */
-	mrc_ev_on_delivered(&qp->evs, pkt->aeth.ev,
+	mrc_ev_on_delivered(&qp->evs, idx,
 			    pkt->aeth.ce_count || qdelay > MRC_EV_QDELAY_PENALTY_TS,
 			    rtt_ts);
+	if (idx < qp->evs.count) {
+		qp->evs.st[idx].c[MRC_EVS_ECN_MARKS] += pkt->aeth.ce_count;
+		qp->evs.st[idx].c[MRC_EVS_QDELAY_PENALTIES] +=
+			qdelay > MRC_EV_QDELAY_PENALTY_TS;
+	}
 	mrc_mp_ev_gaps(qp, reo);
 	/*
 	 * Spraying reorders packets across paths by design: a hole counts as
@@ -245,6 +256,7 @@ static void mrc_mp_send_probe(struct mrc_qp *qp, u16 idx, u32 id)
 	skb = mrc_tx_alloc(qp, &pkt, &payload);
 	if (!skb)
 		return;
+	mrc_ev_acct_tx(qp, idx, skb, MRC_EV_TX_PROBE, 0);
 	mrc_tx_queue_sport(qp, skb, mrc_ev_sport(&qp->evs, idx));
 	qp->probes_sent++;
 }
@@ -304,9 +316,12 @@ void mrc_mp_probe_rx(struct mrc_qp *qp, const struct mrc_pkt *req)
 	pkt.probe_id = req->probe_id;
 	spin_lock(&qp->lock);
 	if (mrc_qp_receives(qp)) {
+		mrc_ev_acct_rx(qp, req);
 		skb = mrc_tx_alloc(qp, &pkt, &payload);
-		if (skb)
+		if (skb) {
+			mrc_ev_acct_tx(qp, req->ev, skb, MRC_EV_TX_OTHER, 0);
 			mrc_tx_queue_sport(qp, skb, req->rx_sport);
+		}
 	}
 	spin_unlock(&qp->lock);
 }
@@ -319,6 +334,8 @@ void mrc_mp_probe_rx(struct mrc_qp *qp, const struct mrc_pkt *req)
 void mrc_mp_probe_reply_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 {
 	qp->probe_replies++;
+	if (pkt->ev < qp->evs.count)
+		qp->evs.st[pkt->ev].c[MRC_EVS_PROBE_REPLIES]++;
 	if (mrc_ev_on_probe_reply(&qp->evs, pkt->ev, pkt->probe_id))
 		pr_debug("mrc: qp %u EV %u good again\n", qp->ibqp.qp_num,
 			 pkt->ev);

@@ -12,6 +12,7 @@
 #include <linux/skbuff.h>
 
 #include "engine/mrc_dack.h"
+#include "engine/mrc_ev_acct.h"
 #include "engine/mrc_obj.h"
 #include "net/mrc_net.h"
 #include "core/mrc_atomic_cache.h"
@@ -222,6 +223,7 @@ struct mrc_ah {
  * @req_work: runs the requester from the workqueue
  * @evs: the EVs this QP sprays over
  * @ev_profile_id: the EV profile @evs came from (ctl/ binds it)
+ * @ev_event_mask: BIT(enum mrc_ev_state) of new states that raise events
  * @cc_profile_id: the CC profile the QP uses (ctl/ binds it)
  * @ctl_node: in ctl/'s list of the device's bound QPs, under its lock
  * @probe_timer: probes EVs that are ASSUMED_BAD
@@ -324,6 +326,7 @@ struct mrc_qp {
 	/* multipath */
 	struct mrc_ev_table evs;
 	u64 ev_profile_id;
+	u32 ev_event_mask;
 	u64 cc_profile_id;
 	struct list_head ctl_node;
 	struct hrtimer probe_timer;
@@ -431,7 +434,7 @@ void mrc_mp_pick_ev_run(struct mrc_qp *qp, struct mrc_pkt *pkt);
 void mrc_mp_same_ev(struct mrc_qp *qp, struct mrc_pkt *pkt, u16 ev);
 void mrc_mp_queue(struct mrc_qp *qp, struct sk_buff *skb,
 		  const struct mrc_pkt *pkt);
-void mrc_mp_blame(struct mrc_qp *qp, u16 ev);
+void mrc_mp_blame(struct mrc_qp *qp, u16 ev, enum mrc_ev_why why);
 void mrc_mp_on_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 rtt_ts);
 void mrc_mp_probe_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt);
 void mrc_mp_probe_reply_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt);

@@ -153,7 +153,7 @@ static void mrc_req_blame_oldest(struct mrc_qp *qp)
 
 	e = mrc_txwin_entry(&qp->txwin, mrc_txwin_oldest_unacked(&qp->txwin));
 	if (e && !(e->flags & MRC_TXE_SACKED))
-		mrc_mp_blame(qp, e->ev);
+		mrc_mp_blame(qp, e->ev, MRC_EV_WHY_LOSS_TIMEOUT);
 }
 
 /**

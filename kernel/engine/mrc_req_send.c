@@ -334,7 +334,7 @@ static int mrc_req_assign_psns(struct mrc_qp *qp, struct mrc_swqe *w, u32 n,
 static int mrc_req_send_gso(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
 			    u32 n)
 {
-	u32 k = w->sent, pkt_len, len, i;
+	u32 k = w->sent, pkt_len, len, data = 0, i;
 	struct mrc_pkt pkt;
 	struct sk_buff *skb;
 	void *payload;
@@ -380,11 +380,14 @@ static int mrc_req_send_gso(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
 			break;
 		}
 		mrc_txwin_set_ev(&qp->txwin, pkt.psn, ev, pkt.ev_seq);
+		data += pkt.payload_len;
 	}
-	if (err)
+	if (err) {
 		kfree_skb(skb);
-	else
+	} else {
+		mrc_ev_acct_tx(qp, ev, skb, MRC_EV_TX_DATA, data);
 		mrc_tx_queue_sport(qp, skb, mrc_ev_sport(&qp->evs, ev));
+	}
 out:
 	w->sent += n;
 	return err;

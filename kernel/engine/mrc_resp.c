@@ -213,8 +213,8 @@ static bool mrc_resp_read_run(struct mrc_qp *qp, const struct mrc_pkt *req,
 			      struct mrc_mr *mr, u32 k, u32 n, u32 npkts)
 {
 	struct mrc_pkt pkt, last;
+	u32 pkt_len = 0, data = 0, i;
 	struct sk_buff *skb;
-	u32 pkt_len = 0, i;
 	void *payload;
 
 	mrc_resp_read_pkt(qp, req, k, npkts, &pkt);
@@ -242,7 +242,9 @@ static bool mrc_resp_read_run(struct mrc_qp *qp, const struct mrc_pkt *req,
 		if (pkt.payload_len)
 			mrc_mr_copy(mr, req->reth.va + pkt.dph.offset, payload,
 				    pkt.payload_len, false);
+		data += pkt.payload_len;
 	}
+	mrc_ev_acct_tx(qp, req->ev, skb, MRC_EV_TX_DATA, data);
 	mrc_tx_queue_sport(qp, skb, req->rx_sport);
 	return true;
 }
@@ -364,8 +366,10 @@ static int mrc_resp_atomic(struct mrc_qp *qp, const struct mrc_pkt *req,
 	pkt.aeth.ev_seq = req->ev_seq;
 	pkt.atomic_orig = orig;
 	skb = mrc_tx_alloc(qp, &pkt, &payload);
-	if (skb)
+	if (skb) {
+		mrc_ev_acct_tx(qp, req->ev, skb, MRC_EV_TX_ACK, 0);
 		mrc_tx_queue_sport(qp, skb, req->rx_sport);
+	}
 	return 0;
 }
 
@@ -475,6 +479,7 @@ void mrc_resp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		mrc_stats_inc(stats, MRC_STAT_RCVD_NOT_READY);
 		goto out;
 	}
+	mrc_ev_acct_rx(qp, pkt);
 	if (ce)
 		qp->ce_count++;
 

@@ -8,7 +8,10 @@
 #ifndef MRC_NET_H
 #define MRC_NET_H
 
+#include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/netdevice.h>
+#include <linux/udp.h>
 #include <net/net_namespace.h>
 
 struct mrc_net;
@@ -32,6 +35,13 @@ struct mrc_path {
 	u8 hop_limit;
 	u32 flow_label;
 };
+
+/* Bytes of the IP and UDP headers mrc_net_xmit() puts before a packet. */
+static inline u32 mrc_net_hdr_len(const struct mrc_path *path)
+{
+	return (path->v4 ? sizeof(struct iphdr) : sizeof(struct ipv6hdr)) +
+	       sizeof(struct udphdr);
+}
 
 /**
  * struct mrc_net_handlers - what net/ calls in the layers above

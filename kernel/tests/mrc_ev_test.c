@@ -90,7 +90,7 @@ static void init_takes_wire_values(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mrc_ev_init(&t, 0, 0, wire), -EINVAL);
 	KUNIT_ASSERT_EQ(test, mrc_ev_init(&t, 3, 1, wire), 0);
 	KUNIT_EXPECT_EQ(test, t.ngood, 3);
-	mrc_ev_on_loss(&t, 2, 10);
+	mrc_ev_on_loss(&t, 2, 10, MRC_EV_WHY_LOSS_GAP);
 	mrc_ev_reset(&t);
 	for (i = 0; i < 3; i++) {
 		KUNIT_EXPECT_EQ(test, mrc_ev_sport(&t, i), wire[i].sport);
@@ -168,11 +168,15 @@ static void loss_makes_ev_assumed_bad(struct kunit *test)
 
 	setup(test, &t, 8, 2);
 	mrc_ev_on_delivered(&t, 5, false, 0);
-	KUNIT_EXPECT_TRUE(test, mrc_ev_on_loss(&t, 5, 100));
-	KUNIT_EXPECT_FALSE(test, mrc_ev_on_loss(&t, 5, 101));
+	KUNIT_EXPECT_TRUE(test, mrc_ev_on_loss(&t, 5, 100, MRC_EV_WHY_LOSS_GAP));
+	KUNIT_EXPECT_FALSE(test, mrc_ev_on_loss(&t, 5, 101, MRC_EV_WHY_LOSS_TIMEOUT));
 	KUNIT_EXPECT_EQ(test, t.ev[5].state, MRC_EV_ASSUMED_BAD);
 	KUNIT_EXPECT_EQ(test, t.ngood, 7);
-	KUNIT_EXPECT_EQ(test, t.ev[5].losses, 2ULL);
+	/* Each loss is counted by how it was found; one state change. */
+	KUNIT_EXPECT_EQ(test, t.st[5].c[MRC_EVS_LOSS_GAP], 1ULL);
+	KUNIT_EXPECT_EQ(test, t.st[5].c[MRC_EVS_LOSS_TIMEOUT], 1ULL);
+	KUNIT_EXPECT_EQ(test, t.st[5].c[MRC_EVS_LOSS_SACK], 0ULL);
+	KUNIT_EXPECT_EQ(test, t.st[5].c[MRC_EVS_STATE_CHANGES], 1ULL);
 	/* Neither the recycle FIFO nor the round robin hands it out. */
 	for (i = 0; i < 100; i++)
 		KUNIT_EXPECT_NE(test, mrc_ev_choose(&t), 5);
@@ -184,11 +188,11 @@ static void min_active_readmits_oldest(struct kunit *test)
 	struct mrc_ev_table t;
 
 	setup(test, &t, 4, 2);
-	mrc_ev_on_loss(&t, 0, 10);
-	mrc_ev_on_loss(&t, 1, 20);
+	mrc_ev_on_loss(&t, 0, 10, MRC_EV_WHY_LOSS_GAP);
+	mrc_ev_on_loss(&t, 1, 20, MRC_EV_WHY_LOSS_GAP);
 	KUNIT_EXPECT_EQ(test, t.ngood, 2);
 	/* A third loss would leave one: EV 0, bad since 10, comes back. */
-	mrc_ev_on_loss(&t, 2, 30);
+	mrc_ev_on_loss(&t, 2, 30, MRC_EV_WHY_LOSS_GAP);
 	KUNIT_EXPECT_EQ(test, t.ngood, 2);
 	KUNIT_EXPECT_EQ(test, t.ev[0].state, MRC_EV_GOOD);
 	KUNIT_EXPECT_EQ(test, t.ev[1].state, MRC_EV_ASSUMED_BAD);
@@ -204,14 +208,14 @@ static void min_active_readmits_answering_ev_first(struct kunit *test)
 	u16 idx;
 
 	setup(test, &t, 4, 2);
-	mrc_ev_on_loss(&t, 0, 10);
-	mrc_ev_on_loss(&t, 1, 20);
+	mrc_ev_on_loss(&t, 0, 10, MRC_EV_WHY_LOSS_GAP);
+	mrc_ev_on_loss(&t, 1, 20, MRC_EV_WHY_LOSS_GAP);
 	KUNIT_ASSERT_TRUE(test, mrc_ev_next_probe(&t, 5000, 100, &idx, &id));
 	KUNIT_ASSERT_EQ(test, idx, 0);
 	KUNIT_ASSERT_TRUE(test, mrc_ev_next_probe(&t, 5000, 100, &idx, &id));
 	KUNIT_ASSERT_EQ(test, idx, 1);
 	KUNIT_EXPECT_FALSE(test, mrc_ev_on_probe_reply(&t, 1, id));
-	mrc_ev_on_loss(&t, 2, 30);
+	mrc_ev_on_loss(&t, 2, 30, MRC_EV_WHY_LOSS_GAP);
 	KUNIT_EXPECT_EQ(test, t.ev[1].state, MRC_EV_GOOD);
 	KUNIT_EXPECT_EQ(test, t.ev[0].state, MRC_EV_ASSUMED_BAD);
 	mrc_ev_destroy(&t);
@@ -239,7 +243,7 @@ static void retransmission_takes_a_proven_ev(struct kunit *test)
 	/* New data still spreads. */
 	KUNIT_EXPECT_EQ(test, mrc_ev_choose(&t), 1);
 	/* The last one credited went bad: back to the round robin. */
-	mrc_ev_on_loss(&t, 5, 100);
+	mrc_ev_on_loss(&t, 5, 100, MRC_EV_WHY_LOSS_GAP);
 	KUNIT_EXPECT_FALSE(test, mrc_ev_has_proven(&t));
 	KUNIT_EXPECT_EQ(test, mrc_ev_choose_retx(&t), 2);
 	/* A CE-marked acknowledgment proves no clean delivery. */
@@ -281,7 +285,7 @@ static void reset_forgets_paths_keeps_denied(struct kunit *test)
 	setup(test, &t, 8, 2);
 	sport3 = mrc_ev_sport(&t, 3);
 	KUNIT_ASSERT_EQ(test, mrc_ev_set_denied(&t, 5, true), 0);
-	mrc_ev_on_loss(&t, 1, 10);
+	mrc_ev_on_loss(&t, 1, 10, MRC_EV_WHY_LOSS_GAP);
 	mrc_ev_on_send(&t, 2);
 	mrc_ev_on_delivered(&t, 2, false, 100);
 	mrc_ev_queue_delay(&t, 2, 100, 10);
@@ -292,8 +296,8 @@ static void reset_forgets_paths_keeps_denied(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.ev[5].state, MRC_EV_DENIED);
 	KUNIT_EXPECT_EQ(test, t.ev[2].tx_seq, 0U);
 	KUNIT_EXPECT_EQ(test, t.ev[2].min_rtt, 0U);
-	KUNIT_EXPECT_EQ(test, t.ev[2].tx_pkts, 1ULL);
-	KUNIT_EXPECT_EQ(test, t.ev[1].losses, 1ULL);
+	KUNIT_EXPECT_EQ(test, t.st[2].c[MRC_EVS_DELIVERED], 1ULL);
+	KUNIT_EXPECT_EQ(test, t.st[1].c[MRC_EVS_LOSS_GAP], 1ULL);
 	KUNIT_EXPECT_EQ(test, mrc_ev_sport(&t, 3), sport3);
 	KUNIT_EXPECT_FALSE(test, mrc_ev_has_proven(&t));
 	KUNIT_EXPECT_EQ(test, t.rc_len, 0);
@@ -306,8 +310,8 @@ static void all_bad_still_chooses(struct kunit *test)
 	struct mrc_ev_table t;
 
 	setup(test, &t, 2, 0);
-	mrc_ev_on_loss(&t, 0, 1);
-	mrc_ev_on_loss(&t, 1, 1);
+	mrc_ev_on_loss(&t, 0, 1, MRC_EV_WHY_LOSS_GAP);
+	mrc_ev_on_loss(&t, 1, 1, MRC_EV_WHY_LOSS_GAP);
 	KUNIT_EXPECT_EQ(test, t.ngood, 0);
 	KUNIT_EXPECT_LT(test, mrc_ev_choose(&t), 2);
 	mrc_ev_destroy(&t);
@@ -321,7 +325,7 @@ static void probes_bring_ev_back(struct kunit *test)
 	int i;
 
 	setup(test, &t, 8, 1);
-	mrc_ev_on_loss(&t, 6, 1000);
+	mrc_ev_on_loss(&t, 6, 1000, MRC_EV_WHY_LOSS_GAP);
 	KUNIT_EXPECT_FALSE(test, mrc_ev_next_probe(&t, 1050, 100, &idx, &id));
 	for (i = 0; i < MRC_EV_PROBES_TO_GOOD; i++) {
 		KUNIT_ASSERT_TRUE(test, mrc_ev_next_probe(&t, 1100 + 100 * i,
@@ -352,7 +356,7 @@ static void unanswered_probe_restarts_count(struct kunit *test)
 	u16 idx;
 
 	setup(test, &t, 4, 1);
-	mrc_ev_on_loss(&t, 1, 0);
+	mrc_ev_on_loss(&t, 1, 0, MRC_EV_WHY_LOSS_GAP);
 	KUNIT_ASSERT_TRUE(test, mrc_ev_next_probe(&t, 10, 10, &idx, &id));
 	mrc_ev_on_probe_reply(&t, 1, id);
 	KUNIT_ASSERT_TRUE(test, mrc_ev_next_probe(&t, 20, 10, &idx, &id));
@@ -379,7 +383,7 @@ static void denied_ev_is_never_chosen(struct kunit *test)
 	mrc_ev_on_delivered(&t, 2, false, 0);
 	for (i = 0; i < 40; i++)
 		KUNIT_EXPECT_NE(test, mrc_ev_choose(&t), 2);
-	KUNIT_EXPECT_FALSE(test, mrc_ev_on_loss(&t, 2, 5));
+	KUNIT_EXPECT_FALSE(test, mrc_ev_on_loss(&t, 2, 5, MRC_EV_WHY_LOSS_GAP));
 	KUNIT_EXPECT_EQ(test, mrc_ev_set_denied(&t, 2, false), 0);
 	KUNIT_EXPECT_EQ(test, t.ngood, 4);
 	mrc_ev_destroy(&t);
@@ -393,7 +397,7 @@ static void sequence_and_rtt_per_ev(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mrc_ev_on_send(&t, 3), 0U);
 	KUNIT_EXPECT_EQ(test, mrc_ev_on_send(&t, 3), 1U);
 	KUNIT_EXPECT_EQ(test, mrc_ev_on_send(&t, 0), 0U);
-	KUNIT_EXPECT_EQ(test, t.ev[3].tx_pkts, 2ULL);
+	KUNIT_EXPECT_EQ(test, t.ev[3].tx_seq, 2U);
 	mrc_ev_on_delivered(&t, 3, false, 80);
 	KUNIT_EXPECT_EQ(test, t.ev[3].srtt, 640U);
 	mrc_ev_on_delivered(&t, 3, false, 160);
@@ -401,7 +405,76 @@ static void sequence_and_rtt_per_ev(struct kunit *test)
 	mrc_ev_destroy(&t);
 }
 
+/* What the change callback heard, in order. */
+struct heard {
+	struct mrc_ev_table t;	/* first: the callback gets &t */
+	unsigned int n;
+	u16 idx[8];
+	u8 old[8];
+	u8 why[8];
+};
+
+static void record_change(struct mrc_ev_table *t, u16 idx, u8 old,
+			  enum mrc_ev_why why)
+{
+	struct heard *h = container_of(t, struct heard, t);
+
+	if (h->n < ARRAY_SIZE(h->idx)) {
+		h->idx[h->n] = idx;
+		h->old[h->n] = old;
+		h->why[h->n] = why;
+	}
+	h->n++;
+}
+
+static void every_state_change_is_reported(struct kunit *test)
+{
+	struct heard h = {};
+	u32 id;
+	u16 idx;
+	int i;
+
+	setup(test, &h.t, 4, 3);
+	h.t.changed = record_change;
+	mrc_ev_on_loss(&h.t, 1, 10, MRC_EV_WHY_LOSS_SACK);
+	/* A second loss on a bad EV changes nothing. */
+	mrc_ev_on_loss(&h.t, 1, 11, MRC_EV_WHY_LOSS_SACK);
+	/* Below min_active: EV 2 goes bad and EV 1 (oldest) is readmitted. */
+	mrc_ev_on_loss(&h.t, 2, 20, MRC_EV_WHY_LOSS_READ);
+	KUNIT_ASSERT_EQ(test, h.n, 3U);
+	KUNIT_EXPECT_EQ(test, h.idx[0], 1);
+	KUNIT_EXPECT_EQ(test, h.old[0], MRC_EV_GOOD);
+	KUNIT_EXPECT_EQ(test, h.why[0], MRC_EV_WHY_LOSS_SACK);
+	KUNIT_EXPECT_EQ(test, h.idx[1], 2);
+	KUNIT_EXPECT_EQ(test, h.why[1], MRC_EV_WHY_LOSS_READ);
+	KUNIT_EXPECT_EQ(test, h.idx[2], 1);
+	KUNIT_EXPECT_EQ(test, h.old[2], MRC_EV_ASSUMED_BAD);
+	KUNIT_EXPECT_EQ(test, h.why[2], MRC_EV_WHY_READMIT);
+	/* EV 2 answers its probes. */
+	for (i = 0; i < MRC_EV_PROBES_TO_GOOD; i++) {
+		KUNIT_ASSERT_TRUE(test, mrc_ev_next_probe(&h.t, 100000 * (i + 1),
+							  1, &idx, &id));
+		KUNIT_ASSERT_EQ(test, idx, 2);
+		mrc_ev_on_probe_reply(&h.t, idx, id);
+	}
+	KUNIT_ASSERT_EQ(test, h.n, 4U);
+	KUNIT_EXPECT_EQ(test, h.why[3], MRC_EV_WHY_PROBE_OK);
+	KUNIT_EXPECT_EQ(test, h.old[3], MRC_EV_ASSUMED_BAD);
+	mrc_ev_set_denied(&h.t, 3, true);
+	mrc_ev_set_denied(&h.t, 3, true);
+	mrc_ev_set_denied(&h.t, 3, false);
+	KUNIT_ASSERT_EQ(test, h.n, 6U);
+	KUNIT_EXPECT_EQ(test, h.why[4], MRC_EV_WHY_DENY);
+	KUNIT_EXPECT_EQ(test, h.old[5], MRC_EV_DENIED);
+	KUNIT_EXPECT_EQ(test, h.why[5], MRC_EV_WHY_UNDENY);
+	KUNIT_EXPECT_EQ(test, h.t.st[1].c[MRC_EVS_STATE_CHANGES], 2ULL);
+	KUNIT_EXPECT_EQ(test, h.t.st[1].c[MRC_EVS_LOSS_SACK], 2ULL);
+	KUNIT_EXPECT_EQ(test, h.t.st[3].c[MRC_EVS_STATE_CHANGES], 2ULL);
+	mrc_ev_destroy(&h.t);
+}
+
 static struct kunit_case mrc_ev_cases[] = {
+	KUNIT_CASE(every_state_change_is_reported),
 	KUNIT_CASE(init_checks_count_and_ports),
 	KUNIT_CASE(auto_wire_keeps_the_seeded_ports),
 	KUNIT_CASE(init_takes_wire_values),
