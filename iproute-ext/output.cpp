@@ -266,6 +266,9 @@ Record event_record(const EvEvent& e) {
     if (e.ev.state) {
         r.add("state", ev_state_name(*e.ev.state));
     }
+    if (e.ev.sport) {
+        r.add("sport", uint64_t{*e.ev.sport});
+    }
     if (e.reason) {
         r.add("reason", ev_reason_name(*e.reason));
     }

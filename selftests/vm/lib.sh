@@ -261,10 +261,13 @@ mrc_genl() {
 	return "$rc"
 }
 
-# mrc_genl_serve: answer this shell's mrc_genl calls from one Python
-# process (starting one per request costs seconds under emulation).
+# mrc_genl_serve [NETNS]: answer this shell's mrc_genl calls from one
+# Python process (starting one per request costs seconds under
+# emulation), in network namespace NETNS if given.
 mrc_genl_serve() {
-	coproc MRC_GENL { python3 "$(dirname "${BASH_SOURCE[0]}")/mrc-genl.py" --serve; }
+	local ns=()
+	[ $# -gt 0 ] && ns=(ip netns exec "$1")
+	coproc MRC_GENL { "${ns[@]}" python3 "$(dirname "${BASH_SOURCE[0]}")/mrc-genl.py" --serve; }
 	# Bash closes a coprocess's own descriptors in subshells, such as
 	# the $(...) of check_output: use copies.
 	exec {MRC_GENL_IN}>&"${MRC_GENL[1]}" {MRC_GENL_OUT}<&"${MRC_GENL[0]}"

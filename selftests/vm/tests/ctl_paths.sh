@@ -1,0 +1,195 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# vm-timeout: 900
+# Paths as the operator sees them, on the multipath topology. hostB's QPs
+# use an EXPLICIT EV profile of 16 source ports, whose route through the
+# routers the kernel's ECMP hash decides (ip route get tells which):
+# - the per-EV byte counters of `mrc-ip -s -s path show`, summed over the
+#   EVs each router carries, equal that router's byte counter within 5%,
+#   after the QP has gone (the profile keeps what its QPs counted);
+# - one router cut mid-transfer: exactly its EVs go ASSUMED_BAD with
+#   losses counted; `mrc-ip monitor -j` prints each change within 100 ms
+#   of it, and the recovery when probes succeed once the path is back;
+# - `mrc-ip qp show` and `rdma statistic` report the same counters;
+# - STATS_GET and QP_EV_GET refuse what they cannot answer.
+. ../lib.sh
+. ../mp_topo.sh
+. ../mp_lib.sh
+
+N=4
+NEV=16
+SPORT0=53248	# 0xd000
+dmesg_mark
+mp_up "topology: $N routed paths, ECMP on the L4 hash" $N 0
+# Routers count what they forward; a GSO packet would count as one, with
+# one set of headers. Segmented on hostB's egress, as a NIC would.
+check "hostB's eth0 segments what it sends (gso_max_segs 1)" \
+	ip -n hostB link set eth0 gso_max_segs 1
+
+evs=()
+for ((i = 0; i < NEV; i++)); do
+	evs+=(ev "$(printf '0x%04x0000' $((SPORT0 + i)))")
+done
+check "EXPLICIT EV profile 5 on mrcB: $NEV ports from $SPORT0, events on" \
+	ip netns exec hostB mrc-ip evprofile add dev mrcB id 5 mode explicit \
+	fmt 0 min-active 2 events all "${evs[@]}"
+PORT=$(ip netns exec hostB mrc-ip -j dev show dev mrcB |
+	python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["udp_port"])')
+mapfile -t via < <(mp_route_paths hostB "$MP_A4" "$SPORT0" "$NEV" "$PORT")
+echo "router of each EV: ${via[*]}" | diag
+check_output "each of the $NEV EVs has a router" "^$NEV\$" echo "${#via[@]}"
+
+# bytes_to_a: bytes each router sent towards hostA, one line.
+bytes_to_a() {
+	local i files=()
+	for ((i = 1; i <= N; i++)); do
+		files+=("/sys/class/net/p$i/statistics/rx_bytes")
+	done
+	ip netns exec swA cat "${files[@]}" | paste -sd ' '
+}
+
+# path_stats: profile 5's EVs with every counter, as JSON.
+path_stats() {
+	ip netns exec hostB mrc-ip -s -s -j path show dev mrcB id 5
+}
+
+before=$(bytes_to_a)
+pair_start 300 ib_write_bw -d mrcA -x "$GA4" -n 300 -F -- \
+	env MRC_EV_PROFILE=5 ib_write_bw -d mrcB -x "$GB4" -n 300 -F "$MP_A4"
+pair_finish "ib_write_bw from hostB on profile 5"
+after=$(bytes_to_a)
+path_stats > /run/paths.json
+routers=$(mp_delta "$before" "$after")
+echo "bytes per router towards hostA: $routers" | diag
+# Per router: the IP bytes of its EVs plus 14 bytes of Ethernet header a
+# packet, against what the router forwarded.
+check_output "per router, the EVs' bytes are the router's bytes within 5%" \
+	'^ok$' python3 -c '
+import json, sys
+evs = json.load(open("/run/paths.json"))
+via = [int(v) for v in sys.argv[1].split()]
+routers = [int(v) for v in sys.argv[2].split()]
+mine = [0] * len(routers)
+for e in evs:
+    mine[via[e["index"]] - 1] += e["tx_bytes"] + 14 * e["tx_pkts"]
+bad = [i + 1 for i, (m, r) in enumerate(zip(mine, routers))
+       if r == 0 and m != 0 or r and abs(m - r) > 0.05 * r]
+print("EVs:", mine, "routers:", routers, file=sys.stderr)
+print("ok" if sum(routers) > 1000000 and not bad else "off at %s" % bad)' \
+	"${via[*]}" "$routers"
+check_output "goodput bytes are counted: 300 x 64 KiB at least" '^ok$' \
+	python3 -c '
+import json
+evs = json.load(open("/run/paths.json"))
+print("ok" if sum(e["tx_data_bytes"] for e in evs) >= 300 * 65536 else "no")'
+check_output "with no QP left, the profile's EVs read unknown" '^unknown$' \
+	python3 -c '
+import json
+print(" ".join(sorted({e["state"] for e in json.load(open("/run/paths.json"))})))'
+
+# The busiest router is cut: its EVs, and only those, go bad.
+CUT=$(printf '%s\n' "${via[@]}" | sort | uniq -c | sort -rn | awk 'NR == 1 { print $2 }')
+echo "router $CUT carries $(printf '%s\n' "${via[@]}" | grep -c "^$CUT\$") EVs" | diag
+ip netns exec hostB mrc-ip -j monitor dev mrcB evprofile 5 |
+	python3 -u -c '
+import json, sys, time
+for line in sys.stdin:
+    e = json.loads(line)
+    e["rx_ns"] = time.clock_gettime_ns(time.CLOCK_REALTIME)
+    print(json.dumps(e), flush=True)' > /run/events.json &
+mon=$!
+pair_start 200 ib_write_bw -d mrcA -x "$GA4" -D 40 -F -- \
+	env MRC_EV_PROFILE=5 ib_write_bw -d mrcB -x "$GB4" -D 40 -F "$MP_A4"
+# bad_evs: the EVs of profile 5 some QP holds ASSUMED_BAD, one line.
+bad_evs() {
+	path_stats | python3 -c '
+import json, sys
+print(" ".join(str(e["index"]) for e in json.load(sys.stdin)
+               if e["state"] == "assumed_bad"))'
+}
+expect_bad=$(for i in "${!via[@]}"; do [ "${via[$i]}" = "$CUT" ] && echo "$i"; done | paste -sd ' ')
+# evs_bad_are WANT: bad_evs prints exactly WANT.
+evs_bad_are() {
+	[ "$(bad_evs)" = "$1" ]
+}
+# qpn_b: hostB's newest RC QP.
+qpn_b() {
+	rdma -j res show qp link mrcB/1 | python3 -c '
+import json, sys
+print([q["lqpn"] for q in json.load(sys.stdin) if q["type"] == "RC"][-1])'
+}
+# flowing: profile 5's EVs carried 1000 packets more since $1.
+flowing() {
+	[ "$(path_stats | python3 -c 'import json, sys
+print(sum(e["tx_pkts"] for e in json.load(sys.stdin)))')" -gt $(($1 + 1000)) ]
+}
+base=$(path_stats | python3 -c 'import json, sys
+print(sum(e["tx_pkts"] for e in json.load(sys.stdin)))')
+check "traffic flows on profile 5" wait_until 60 flowing "$base"
+QPN=$(qpn_b)
+mp_path_down "$CUT"
+check "router $CUT cut: exactly its EVs ($expect_bad) go ASSUMED_BAD" \
+	wait_until 20 evs_bad_are "$expect_bad"
+path_stats > /run/cut.json
+check_output "the cut EVs counted losses, the others none" '^ok$' python3 -c '
+import json, sys
+cut = {int(i) for i in sys.argv[1].split()}
+loss = lambda e: e["loss_gap"] + e["loss_sack"] + e["loss_read"] + e["loss_timeout"]
+evs = json.load(open("/run/cut.json"))
+print({e["index"]: loss(e) for e in evs}, file=sys.stderr)
+ok = all(loss(e) > 0 for e in evs if e["index"] in cut) and \
+     all(loss(e) == 0 for e in evs if e["index"] not in cut)
+print("ok" if ok else "no")' "$expect_bad"
+check_output "mrc-ip qp show: the QP's own table shows the same bad EVs" \
+	"^$expect_bad\$" bash -c "ip netns exec hostB mrc-ip -j qp show dev mrcB qpn $QPN |
+	python3 -c 'import json, sys
+print(\" \".join(str(e[\"index\"]) for e in json.load(sys.stdin) if e[\"state\"] == \"assumed_bad\"))'"
+mp_path_up "$CUT"
+check "router $CUT back: probes bring every EV back to GOOD" \
+	wait_until 30 evs_bad_are ""
+pair_finish "ib_write_bw through the cut and the repair: exit 0"
+sleep 1
+kill "$mon" 2>/dev/null
+wait "$mon" 2>/dev/null
+echo "events: $(wc -l < /run/events.json)" | diag
+check_output "monitor: each cut EV went good -> assumed_bad, within 100 ms" \
+	'^ok$' python3 -c '
+import json, sys
+cut = {int(i) for i in sys.argv[1].split()}
+evs = [json.loads(l) for l in open("/run/events.json")]
+bad = {e["index"]: e for e in evs if e.get("state") == "assumed_bad"}
+late = [(i, (e["rx_ns"] - e["time"]) / 1e6) for i, e in bad.items()
+        if e["rx_ns"] - e["time"] > 100e6]
+print("bad:", sorted(bad), "late (ms):", late, file=sys.stderr)
+ok = set(bad) == cut and not late and \
+     all(e["old"] == "good" and e["reason"].startswith("loss_") and
+         e["dev"] == "mrcB" and e["evprofile"] == 5 for e in bad.values())
+print("ok" if ok else "no")' "$expect_bad"
+check_output "monitor: and back to good by probe_ok" '^ok$' python3 -c '
+import json, sys
+cut = {int(i) for i in sys.argv[1].split()}
+evs = [json.loads(l) for l in open("/run/events.json")]
+good = {e["index"] for e in evs if e.get("state") == "good" and
+        e.get("reason") in ("probe_ok", "readmit")}
+print("ok" if cut <= good else "no: %s" % sorted(good))' "$expect_bad"
+
+# rdma statistic: the device's totals of the per-path counters.
+check_output "rdma statistic shows path_tx_bytes and losses" \
+	'path_tx_bytes [1-9][0-9]* .*path_loss_' \
+	ip netns exec hostB rdma statistic show link mrcB/1
+
+mrc_genl_serve hostB
+D="DEV_NAME=str:mrcB"
+check_genl_error "STATS_GET without a profile id" EINVAL \
+	"an EV profile id is required" STATS_GET $D
+check_genl_error "STATS_GET of an unknown profile" ENOENT \
+	"no EV profile with this id" STATS_GET $D PROF_ID=u64:77
+check_genl_error "QP_EV_GET of an unknown QP" ENOENT \
+	"no QP with this number" QP_EV_GET $D QPN=u32:12345
+check_genl_error "QP_EV_GET without a QP number" EINVAL \
+	"a QP number is required" QP_EV_GET $D
+check_genl_error "STATS_GET with an attribute it does not take" EINVAL \
+	"." STATS_GET $D PROF_ID=u64:5 PORT_ADMIN=u8:1
+
+mp_teardown
+check_dmesg_clean
+done_testing
