@@ -34,7 +34,8 @@ check "EXPLICIT EV profile 5 on mrcB: $NEV ports from $SPORT0, events on" \
 	fmt 0 min-active 2 events all "${evs[@]}"
 PORT=$(ip netns exec hostB mrc-ip -j dev show dev mrcB |
 	python3 -c 'import json, sys; print(json.load(sys.stdin)[0]["udp_port"])')
-mapfile -t via < <(mp_route_paths hostB "$MP_A4" "$SPORT0" "$NEV" "$PORT")
+# (No process substitution: the VM has no /dev/fd.)
+read -ra via <<<"$(mp_route_paths hostB "$MP_A4" "$SPORT0" "$NEV" "$PORT" | paste -sd ' ')"
 echo "router of each EV: ${via[*]}" | diag
 check_output "each of the $NEV EVs has a router" "^$NEV\$" echo "${#via[@]}"
 
@@ -53,8 +54,8 @@ path_stats() {
 }
 
 before=$(bytes_to_a)
-pair_start 300 ib_write_bw -d mrcA -x "$GA4" -n 300 -F -- \
-	env MRC_EV_PROFILE=5 ib_write_bw -d mrcB -x "$GB4" -n 300 -F "$MP_A4"
+pair_start 300 ib_write_bw -d mrcA -x "$GA4" -n 200 -F -- \
+	env MRC_EV_PROFILE=5 ib_write_bw -d mrcB -x "$GB4" -n 200 -F "$MP_A4"
 pair_finish "ib_write_bw from hostB on profile 5"
 after=$(bytes_to_a)
 path_stats > /run/paths.json
@@ -76,11 +77,11 @@ bad = [i + 1 for i, (m, r) in enumerate(zip(mine, routers))
 print("EVs:", mine, "routers:", routers, file=sys.stderr)
 print("ok" if sum(routers) > 1000000 and not bad else "off at %s" % bad)' \
 	"${via[*]}" "$routers"
-check_output "goodput bytes are counted: 300 x 64 KiB at least" '^ok$' \
+check_output "goodput bytes are counted: 200 x 64 KiB at least" '^ok$' \
 	python3 -c '
 import json
 evs = json.load(open("/run/paths.json"))
-print("ok" if sum(e["tx_data_bytes"] for e in evs) >= 300 * 65536 else "no")'
+print("ok" if sum(e["tx_data_bytes"] for e in evs) >= 200 * 65536 else "no")'
 check_output "with no QP left, the profile's EVs read unknown" '^unknown$' \
 	python3 -c '
 import json
@@ -89,8 +90,10 @@ print(" ".join(sorted({e["state"] for e in json.load(open("/run/paths.json"))}))
 # The busiest router is cut: its EVs, and only those, go bad.
 CUT=$(printf '%s\n' "${via[@]}" | sort | uniq -c | sort -rn | awk 'NR == 1 { print $2 }')
 echo "router $CUT carries $(printf '%s\n' "${via[@]}" | grep -c "^$CUT\$") EVs" | diag
-ip netns exec hostB mrc-ip -j monitor dev mrcB evprofile 5 |
-	python3 -u -c '
+# Each event stamped with the time it reached the monitor. Both ends die
+# with the monitor (pkill below) or their timeout.
+ip netns exec hostB timeout 300 mrc-ip -j monitor dev mrcB evprofile 5 |
+	timeout 300 python3 -u -c '
 import json, sys, time
 for line in sys.stdin:
     e = json.loads(line)
@@ -126,19 +129,24 @@ base=$(path_stats | python3 -c 'import json, sys
 print(sum(e["tx_pkts"] for e in json.load(sys.stdin)))')
 check "traffic flows on profile 5" wait_until 60 flowing "$base"
 QPN=$(qpn_b)
+path_stats > /run/pre.json
 mp_path_down "$CUT"
 check "router $CUT cut: exactly its EVs ($expect_bad) go ASSUMED_BAD" \
 	wait_until 20 evs_bad_are "$expect_bad"
 path_stats > /run/cut.json
-check_output "the cut EVs counted losses, the others none" '^ok$' python3 -c '
+# Losses since the cut: on every cut EV; elsewhere (queues overflow on
+# unshaped paths too) fewer than a third as many per EV.
+check_output "each cut EV counted losses, the others far fewer" '^ok$' python3 -c '
 import json, sys
 cut = {int(i) for i in sys.argv[1].split()}
 loss = lambda e: e["loss_gap"] + e["loss_sack"] + e["loss_read"] + e["loss_timeout"]
-evs = json.load(open("/run/cut.json"))
-print({e["index"]: loss(e) for e in evs}, file=sys.stderr)
-ok = all(loss(e) > 0 for e in evs if e["index"] in cut) and \
-     all(loss(e) == 0 for e in evs if e["index"] not in cut)
-print("ok" if ok else "no")' "$expect_bad"
+pre = {e["index"]: loss(e) for e in json.load(open("/run/pre.json"))}
+d = {e["index"]: loss(e) - pre[e["index"]] for e in json.load(open("/run/cut.json"))}
+print("losses since the cut:", d, file=sys.stderr)
+mean = lambda v: sum(v) / max(len(v), 1)
+on = [d[i] for i in d if i in cut]
+off = [d[i] for i in d if i not in cut]
+print("ok" if on and min(on) > 0 and mean(off) * 3 < mean(on) else "no")' "$expect_bad"
 check_output "mrc-ip qp show: the QP's own table shows the same bad EVs" \
 	"^$expect_bad\$" bash -c "ip netns exec hostB mrc-ip -j qp show dev mrcB qpn $QPN |
 	python3 -c 'import json, sys
@@ -148,8 +156,8 @@ check "router $CUT back: probes bring every EV back to GOOD" \
 	wait_until 30 evs_bad_are ""
 pair_finish "ib_write_bw through the cut and the repair: exit 0"
 sleep 1
-kill "$mon" 2>/dev/null
-wait "$mon" 2>/dev/null
+pkill -f "mrc-ip -j monitor dev mrcB"
+wait "$mon"
 echo "events: $(wc -l < /run/events.json)" | diag
 check_output "monitor: each cut EV went good -> assumed_bad, within 100 ms" \
 	'^ok$' python3 -c '
