@@ -18,6 +18,24 @@ RATE=20			# Mbit/s per path
 PHASE=6			# seconds per phase of the failover run
 PROBE=$MRC_BUILD/selftests/progs/mrc-verbs-probe
 
+EVENTS=/tmp/demo-events.txt
+
+# path_view: `mrc-ip -s path show` of the default EV profile: the header,
+# then the ASSUMED_BAD EVs, or the first 8 when none is.
+path_view() {
+	local out bad
+	printf '$ ip netns exec hostB mrc-ip -s path show dev mrcB id 0\n'
+	out=$(ip netns exec hostB mrc-ip -s path show dev mrcB id 0 2>&1)
+	bad=$(grep -c assumed_bad <<<"$out")
+	if [ "$bad" -gt 0 ]; then
+		awk 'NR == 1 || /assumed_bad/' <<<"$out" | sed 's/^/    /'
+		say "($bad EVs ASSUMED_BAD; the other $(($(wc -l <<<"$out") - 1 - bad)) not shown)"
+	else
+		head -9 <<<"$out" | sed 's/^/    /'
+		say "(and $(($(wc -l <<<"$out") - 9)) more, all good)"
+	fi
+}
+
 step() {
 	printf '\n==> %s\n' "$*"
 }
@@ -91,6 +109,10 @@ say "limit included, so some EVs are always being probed back; a broken path"
 say "shows as a whole group of them at once, and as a router's count at zero."
 say "(-u $WATCH_TIMEOUT: a 268 ms cap on the retransmission timeout, as round trips"
 say "in this emulated network reach tens of milliseconds.)"
+say "The operator watches the paths change state as it happens:"
+printf '$ ip netns exec hostB mrc-ip monitor dev mrcB > %s &\n' "$EVENTS"
+ip netns exec hostB timeout 600 mrc-ip monitor dev mrcB > "$EVENTS" 2>&1 &
+monitor=$!
 printf '$ ip netns exec hostB ib_write_bw -d mrcB -x %s -s %s -u %s -D 1 --run_infinitely -F %s\n' \
 	"$GB4" "$WATCH_MSG" "$WATCH_TIMEOUT" "$MP_A4"
 watch_start || fail "ib_write_bw did not start (see above)"
@@ -104,12 +126,30 @@ say "probes them; the QP carries on over the other paths, without an error."
 printf '$ ip -n r2 link set ethB down\n'
 mp_path_down 2 || fail "taking path 2 down"
 watch_phase "r2 down" "$PHASE" || fail "traffic stopped when path 2 broke"
+say "The operator's view of the QP's paths (EV profile 0, the default), the"
+say "ASSUMED_BAD ones: each is an EV whose packets r2 took, with its losses."
+path_view
 
 step "Path 2 comes back: probes get answers, its EVs turn GOOD and carry data"
 printf '$ ip -n r2 link set ethB up\n'
 mp_path_up 2 || fail "bringing path 2 back"
 watch_phase "r2 back" "$PHASE" || fail "traffic stopped after path 2 came back"
+say "And now: every EV GOOD again, each with its own counters."
+path_view
 watch_stop
+kill "$monitor" 2>/dev/null
+wait "$monitor" 2>/dev/null
+
+step "What mrc-ip monitor printed: every EV state change, with its reason"
+say "$(wc -l < "$EVENTS") events; the first ones after r2 broke, then the counts:"
+grep -m 8 assumed_bad "$EVENTS" | cut -c 1-150 | sed 's/^/    /'
+say "..."
+grep -m 4 probe_ok "$EVENTS" | cut -c 1-150 | sed 's/^/    /'
+grep -o 'reason [a-z_]*' "$EVENTS" | sort | uniq -c | sed 's/^/    /'
+grep -q 'state assumed_bad' "$EVENTS" ||
+	fail "mrc-ip monitor saw no EV go ASSUMED_BAD"
+grep -q 'reason probe_ok' "$EVENTS" ||
+	fail "mrc-ip monitor saw no EV probed back to GOOD"
 
 step "Per path and phase (each phase's first second is the transition)"
 watch_summary
