@@ -198,6 +198,53 @@ good = {e["index"] for e in evs if e.get("state") == "good" and
         e.get("reason") in ("probe_ok", "readmit")}
 print("ok" if cut <= good else "no: %s" % sorted(good))' "$expect_bad"
 
+# Sixteen mrc-ip processes change profiles of their own and read the
+# live one's counters while a QP sends on it.
+churn() {
+	local id=$((100 + $1)) i
+	for i in 1 2; do
+		mrc-ip evfmt add dev mrcB id $id mode stev fields 16,16 &&
+		mrc-ip evprofile add dev mrcB id $id mode generated fmt $id \
+			field 16:0:1:64:65535 field 16:4096:0:0:0 &&
+		mrc-ip -s -s -j path show dev mrcB id 5 >/dev/null &&
+		mrc-ip evprofile deny dev mrcB id $id index 3-9 &&
+		mrc-ip -j evprofile show dev mrcB >/dev/null &&
+		mrc-ip ccprofile add dev mrcB id $id alg mrc-window init-pkts $((8 + i)) &&
+		mrc-ip -s stats show dev mrcB evprofile 5 >/dev/null &&
+		mrc-ip evprofile set dev mrcB id $id state offline &&
+		mrc-ip evprofile del dev mrcB id $id &&
+		mrc-ip evfmt del dev mrcB id $id &&
+		mrc-ip ccprofile set dev mrcB id $id state offline &&
+		mrc-ip ccprofile del dev mrcB id $id || { echo "worker $1 round $i failed"; return 1; }
+	done
+}
+pair_start 300 ib_write_bw -d mrcA -x "$GA4" -D 60 -F -- \
+	env MRC_EV_PROFILE=5 ib_write_bw -d mrcB -x "$GB4" -D 60 -F "$MP_A4"
+base=$(path_stats | python3 -c 'import json, sys
+print(sum(e["tx_pkts"] for e in json.load(sys.stdin)))')
+wait_until 60 flowing "$base"
+pids=()
+for w in $(seq 16); do
+	ip netns exec hostB bash -c "$(declare -f churn); churn $w" > "/tmp/churn.$w" 2>&1 &
+	pids+=($!)
+done
+failed=0
+for p in "${pids[@]}"; do
+	wait "$p" || failed=$((failed + 1))
+done
+if [ $failed -eq 0 ]; then
+	ok "16 concurrent mrc-ip workers while a QP sends on profile 5: no error"
+else
+	not_ok "16 concurrent mrc-ip workers while a QP sends: $failed failed"
+	cat /tmp/churn.* | head -n 20 | diag
+fi
+echo "$(date +%T) churn done" | diag
+pair_finish "ib_write_bw under the churn: exit 0"
+check_output "afterwards only the built-in profiles and profile 5 remain" \
+	'^\[0\] \[0, 5\] \[0\]$' bash -c "for o in evfmt evprofile ccprofile; do
+		ip netns exec hostB mrc-ip -j \$o show dev mrcB |
+		python3 -c 'import json,sys; print([p[\"id\"] for p in json.load(sys.stdin)])'; done | paste -sd' '"
+
 # rdma statistic: the device's totals of the per-path counters.
 check_output "rdma statistic shows path_tx_bytes and losses" \
 	'path_tx_bytes [1-9][0-9]* .*path_loss_' \
