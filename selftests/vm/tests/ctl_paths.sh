@@ -75,6 +75,10 @@ for e in evs:
 bad = [i + 1 for i, (m, r) in enumerate(zip(mine, routers))
        if r == 0 and m != 0 or r and abs(m - r) > 0.05 * r]
 print("EVs:", mine, "routers:", routers, file=sys.stderr)
+data = sum(e["tx_data_bytes"] for e in evs)
+retx = sum(e["retx_bytes"] + 14 * e["retx"] for e in evs)
+print("goodput / wire bytes: %.3f; retransmitted: %.3f of the wire bytes" %
+      (data / max(sum(mine), 1), retx / max(sum(mine), 1)), file=sys.stderr)
 print("ok" if sum(routers) > 1000000 and not bad else "off at %s" % bad)' \
 	"${via[*]}" "$routers"
 check_output "goodput bytes are counted: 200 x 64 KiB at least" '^ok$' \
