@@ -28,6 +28,10 @@ static const struct rdma_stat_desc mrc_stat_descs[MRC_STAT_COUNT] = {
 	[MRC_STAT_RCVD_SHORT_MSG].name	= "rcvd_short_msg",
 	[MRC_STAT_RCVD_GSI_COPY].name		= "rcvd_gsi_copies",
 	[MRC_STAT_TX_PORT_DISABLED].name	= "tx_port_disabled",
+	[MRC_STAT_RCVD_PROBE_LIMITED].name	= "rcvd_probe_limited",
+	[MRC_STAT_EP_PROBES_SENT].name		= "ep_probes_sent",
+	[MRC_STAT_EP_PROBES_ANSWERED].name	= "ep_probes_answered",
+	[MRC_STAT_RCVD_EP_UNMATCHED].name	= "rcvd_ep_unmatched",
 };
 
 /**
