@@ -62,6 +62,20 @@ static const struct nla_policy mrc_genl_ccprof_policy[MRC_ATTR_MAX + 1] = {
 	[MRC_ATTR_CCPROF] = NLA_POLICY_NESTED(mrc_ccprof_policy),
 };
 
+/* Not const: 6.1's NLA_POLICY_FULL_RANGE() takes a plain pointer. */
+static struct netlink_range_validation mrc_genl_probe_timeout = {
+	.min = 1000ULL,			/* 1 us */
+	.max = 10000000000ULL,		/* 10 s */
+};
+
+static const struct nla_policy mrc_genl_probe_policy[MRC_ATTR_MAX + 1] = {
+	MRC_GENL_DEV_POLICY,
+	[MRC_ATTR_PROBE_TIMEOUT_NS] =
+		NLA_POLICY_FULL_RANGE(NLA_U64, &mrc_genl_probe_timeout),
+	[MRC_ATTR_PROBE_TCLASS] = { .type = NLA_U8 },
+	[MRC_ATTR_PROBES] = NLA_POLICY_NESTED_ARRAY(mrc_probe_entry_policy),
+};
+
 #define MRC_GENL_OP(c, pol, doit_fn, dump_fn, perm)			\
 	{								\
 		.cmd = (c),						\
@@ -113,6 +127,8 @@ static const struct genl_ops mrc_genl_ops[] = {
 		    mrc_genl_prof_del_doit, NULL, GENL_ADMIN_PERM),
 	MRC_GENL_OP(MRC_CMD_CCPROF_SET, mrc_genl_ccprof_policy,
 		    mrc_genl_prof_set_doit, NULL, GENL_ADMIN_PERM),
+	MRC_GENL_OP(MRC_CMD_PROBE, mrc_genl_probe_policy,
+		    mrc_genl_probe_doit, NULL, GENL_ADMIN_PERM),
 };
 
 static struct genl_family mrc_genl_family __ro_after_init = {

@@ -10,6 +10,7 @@
 #include <net/genetlink.h>
 
 #include "engine/mrc_dev.h"
+#include "uapi/mrc-genl.h"
 
 /* mrc_genl_req.c */
 void mrc_genl_req_init(const struct genl_family *family);
@@ -36,5 +37,9 @@ int mrc_genl_prof_del_doit(struct sk_buff *skb, struct genl_info *info);
 /* mrc_genl_ev.c: EVPROF_EV_GET, EVPROF_EV_SET */
 int mrc_genl_ev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int mrc_genl_ev_set_doit(struct sk_buff *skb, struct genl_info *info);
+
+/* mrc_genl_probe.c: PROBE */
+extern const struct nla_policy mrc_probe_entry_policy[MRC_PROBE_MAX + 1];
+int mrc_genl_probe_doit(struct sk_buff *skb, struct genl_info *info);
 
 #endif /* MRC_GENL_H */
