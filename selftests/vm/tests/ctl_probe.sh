@@ -96,6 +96,10 @@ check_output "the same EV as STEV (flow label 0x1, port 5000) works" \
 		PROBES={ MRC_ATTR_PROBE_ENTRY={ MRC_PROBE_REQ_ID=u16:9 \
 		MRC_PROBE_DGID=bin:$B6HEX MRC_PROBE_FMT_MODE=u8:0 \
 		MRC_PROBE_EV_VALUE=bin:00011388 } } | results"
+check_output "mrc-ip probe ev 0x11388 mode stev: an RTT" '^probe 1 result ok rtt [0-9]+' \
+	ina mrc-ip probe dev mrcA to "$MP_B6" ev 0x11388 mode stev
+check_fails "mrc-ip probe ev 0x11389 mode stev (port 5001): timeout" \
+	ina mrc-ip probe dev mrcA to "$MP_B6" ev 0x11389 mode stev timeout 300ms
 
 # --- a host without MRC: r1's own address ---
 check_output "a GID with no MRC device behind it times out" \
