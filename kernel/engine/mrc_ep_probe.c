@@ -194,6 +194,7 @@ int mrc_ep_probe_send(struct mrc_dev *mdev, struct mrc_ep_probe *probe,
 	probe->daddr = path->daddr;
 	probe->answered = false;
 	probe->rtt_ns = 0;
+	probe->sent_ns = ktime_get_ns();
 	spin_lock_bh(&t->lock);
 	if (t->nwaiting >= MRC_EP_PROBE_MAX_WAITING) {
 		spin_unlock_bh(&t->lock);
@@ -210,7 +211,6 @@ int mrc_ep_probe_send(struct mrc_dev *mdev, struct mrc_ep_probe *probe,
 	pkt.dqpn = MRC_QPN_ENDPOINT;
 	pkt.timestamp = mrc_now_ts();
 	pkt.probe_id = probe->id;
-	probe->sent_ns = ktime_get_ns();
 	skb = mrc_ep_build(&pkt);
 	if (skb && !mrc_ep_xmit(mdev, skb, path))
 		mrc_stats_inc(&mdev->stats, MRC_STAT_EP_PROBES_SENT);
