@@ -34,8 +34,7 @@ void mrc_ep_probe_init(struct mrc_dev *mdev)
 	spin_lock_init(&t->lock);
 	INIT_LIST_HEAD(&t->waiting);
 	t->nwaiting = 0;
-	t->tb_stamp_ns = ktime_get_ns();
-	t->tb_tokens = MRC_EP_PROBE_BURST;
+	mrc_tbucket_init(&t->answers, ktime_get_ns(), MRC_EP_PROBE_BURST);
 }
 
 /* An address a packet may come from or be sent to: unicast, not zero. */
@@ -260,22 +259,11 @@ static void mrc_ep_reply_rx(struct mrc_dev *mdev, const struct mrc_pkt *pkt,
 /* Whether the token bucket lets one more answer out now. */
 static bool mrc_ep_take_token(struct mrc_ep_table *t)
 {
-	u64 elapsed, add;
 	bool ok;
 
 	spin_lock(&t->lock);
-	elapsed = ktime_get_ns() - t->tb_stamp_ns;
-	add = div64_u64(elapsed, MRC_EP_NS_PER_TOKEN);
-	if (add >= MRC_EP_PROBE_BURST - t->tb_tokens) {
-		t->tb_tokens = MRC_EP_PROBE_BURST;
-		t->tb_stamp_ns += elapsed;
-	} else {
-		t->tb_tokens += add;
-		t->tb_stamp_ns += add * MRC_EP_NS_PER_TOKEN;
-	}
-	ok = t->tb_tokens > 0;
-	if (ok)
-		t->tb_tokens--;
+	ok = mrc_tbucket_take(&t->answers, ktime_get_ns(), MRC_EP_NS_PER_TOKEN,
+			      MRC_EP_PROBE_BURST);
 	spin_unlock(&t->lock);
 	return ok;
 }

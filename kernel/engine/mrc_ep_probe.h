@@ -14,6 +14,8 @@
 #include <linux/list.h>
 #include <linux/spinlock.h>
 
+#include "core/mrc_tbucket.h"
+
 struct mrc_dev;
 struct mrc_path;
 struct mrc_pkt;
@@ -30,15 +32,13 @@ struct sk_buff;
  * @lock: guards everything below; taken in softirq (receive)
  * @waiting: the outstanding probes (struct mrc_ep_probe.node)
  * @nwaiting: entries in @waiting
- * @tb_stamp_ns: when @tb_tokens was last refilled (ktime ns)
- * @tb_tokens: answers that may be sent now
+ * @answers: the rate limit of answers to peers' probes (ktime ns)
  */
 struct mrc_ep_table {
 	spinlock_t lock; /* guards the table and the token bucket */
 	struct list_head waiting;
 	u32 nwaiting;
-	u64 tb_stamp_ns;
-	u32 tb_tokens;
+	struct mrc_tbucket answers;
 };
 
 /**
