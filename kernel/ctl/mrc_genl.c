@@ -131,6 +131,7 @@ static const struct genl_ops mrc_genl_ops[] = {
 		    mrc_genl_probe_doit, NULL, GENL_ADMIN_PERM),
 };
 
+/* Not parallel_ops: PROBE (mrc_genl_probe.c) drops genl_mutex to sleep. */
 static struct genl_family mrc_genl_family __ro_after_init = {
 	.name = MRC_GENL_NAME,
 	.version = MRC_GENL_VERSION,

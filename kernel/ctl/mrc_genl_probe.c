@@ -7,6 +7,7 @@
  * RTT or a timeout. Nothing is kept: the engine's table holds the probes
  * only while the call waits.
  */
+#include <linux/genetlink.h>
 #include <linux/slab.h>
 #include <rdma/ib_verbs.h>
 
@@ -241,6 +242,13 @@ static int mrc_probe_run(struct mrc_dev *mdev, struct mrc_genl_probe *probes,
 		if (err)
 			break;
 	}
+	/*
+	 * The family is not parallel_ops, so genl_mutex is held: sleeping
+	 * on it would stall every such family's requests for up to 10 s.
+	 * cb_lock, which genl_rcv() holds for reading, keeps the family and
+	 * the module registered meanwhile.
+	 */
+	genl_unlock();
 	for (i = 0; i < sent && !err; i++) {
 		left = (long)(deadline - jiffies);
 		if (left <= 0)
@@ -249,6 +257,7 @@ static int mrc_probe_run(struct mrc_dev *mdev, struct mrc_genl_probe *probes,
 							 left) < 0)
 			err = -EINTR;
 	}
+	genl_lock();
 	for (i = 0; i < sent; i++)
 		mrc_ep_probe_cancel(mdev, &probes[i].ep);
 	return err;
@@ -319,7 +328,8 @@ static int mrc_probe_reply(struct genl_info *info, struct mrc_dev *mdev,
  * @skb: the request
  * @info: a device, MRC_ATTR_PROBES, optionally a timeout and traffic class
  *
- * Sleeps (killable) up to the timeout, without any lock held.
+ * Sleeps (killable) up to the timeout, without any lock held (it drops
+ * genl_mutex meanwhile).
  *
  * Return: 0 with a reply listing every request; -ETIMEDOUT when no probe
  * was answered; another negative errno, with extack naming the attribute,

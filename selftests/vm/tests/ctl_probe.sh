@@ -101,6 +101,20 @@ check_output "mrc-ip probe ev 0x11388 mode stev: an RTT" '^probe 1 result ok rtt
 check_fails "mrc-ip probe ev 0x11389 mode stev (port 5001): timeout" \
 	ina mrc-ip probe dev mrcA to "$MP_B6" ev 0x11389 mode stev timeout 300ms
 
+# A probe waiting for its timeout holds no lock others need: requests
+# to the family meanwhile are answered at once.
+ina mrc-ip probe dev mrcA to "$MP_B6" ev 5001 timeout 8s > /dev/null 2>&1 &
+slow=$!
+sleep 1
+t0=$(date +%s%N)
+ina mrc-ip dev show dev mrcA > /dev/null
+ina mrc-ip evfmt show dev mrcA > /dev/null
+t1=$(date +%s%N)
+check "while an 8 s probe waits, two other requests take under 5 s ($(((t1 - t0) / 1000000)) ms)" \
+	test $(((t1 - t0) / 1000000)) -lt 5000
+wait "$slow"
+check "... and the probe still times out" test $? -ne 0
+
 # --- a host without MRC: r1's own address ---
 check_output "a GID with no MRC device behind it times out" \
 	'^error 110 ETIMEDOUT: no probe was answered' \
