@@ -336,11 +336,12 @@ const std::vector<ObjSpec>& grammar() {
         o.push_back({"probe",
                      {},
                      {{"",
-                       "mrc-ip probe dev DEV to GID { ev VALUE | evprofile ID index I } [ tc TC ]\n"
-                       "        [ timeout DURATION ] [ count N ]",
+                       "mrc-ip probe dev DEV to GID { ev VALUE [ mode { udp | stev } ] |\n"
+                       "        evprofile ID index I } [ tc TC ] [ timeout DURATION ] [ count N ]",
                        {dev,
                         {"to", Kind::Gid},
                         {"ev", Kind::EvValue},
+                        {"mode", Kind::Enum, 0, {"udp", "stev"}},
                         {"evprofile", Kind::Num},
                         {"index", Kind::Num, kMaxEvIndex},
                         {"tc", Kind::Num, 255},
@@ -354,6 +355,12 @@ const std::vector<ObjSpec>& grammar() {
                            }
                            if (!c.has("ev") && !(c.has("evprofile") && c.has("index"))) {
                                return "missing ev, or evprofile and index";
+                           }
+                           if (c.has("mode") && !c.has("ev")) {
+                               return "\"mode\" goes with \"ev\"";
+                           }
+                           if (const Arg* e = c.get("ev"); e != nullptr && e->bytes.size() != 4) {
+                               return "ev \"" + e->word + "\" is not a 32-bit number";
                            }
                            if (const Arg* t = c.get("timeout"); t != nullptr && t->num < 1000) {
                                return "timeout \"" + t->word + "\" is below 1us";

@@ -267,6 +267,10 @@ void build_probe(nl_msg* msg, const Command& c) {
         put_bytes(msg, MRC_PROBE_DGID, c.get("to")->bytes);
         if (const Arg* e = c.get("ev")) {
             put_bytes(msg, MRC_PROBE_EV_VALUE, e->bytes);
+            if (const Arg* m = c.get("mode")) {
+                check(nla_put_u8(msg, MRC_PROBE_FMT_MODE,
+                                 m->word == "stev" ? MRC_FMT_STEV : MRC_FMT_UDP));
+            }
         } else {
             check(nla_put_u64(msg, MRC_PROBE_PROF_ID, c.get("evprofile")->num));
             check(nla_put_u32(msg, MRC_PROBE_EV_INDEX, static_cast<uint32_t>(c.get("index")->num)));

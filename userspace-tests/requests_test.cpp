@@ -305,6 +305,18 @@ TEST(RequestTest, Probe) {
                                                   .raw(MRC_PROBE_DGID, gid)
                                                   .raw(MRC_PROBE_EV_VALUE, {0, 0, 0x12, 0x34})))
                            .bytes());
+    Built s = build(MRC_CMD_PROBE, false, build_probe,
+                    parse("probe dev mrc0 to ::1 ev 0x11234 mode stev"));
+    EXPECT_EQ(s.attrs, Attrs()
+                           .str(MRC_ATTR_DEV_NAME, "mrc0")
+                           .nest(MRC_ATTR_PROBES,
+                                 Attrs().nest(MRC_ATTR_PROBE_ENTRY,
+                                              Attrs()
+                                                  .u16(MRC_PROBE_REQ_ID, 1)
+                                                  .raw(MRC_PROBE_DGID, gid)
+                                                  .raw(MRC_PROBE_EV_VALUE, {0, 1, 0x12, 0x34})
+                                                  .u8(MRC_PROBE_FMT_MODE, MRC_FMT_STEV)))
+                           .bytes());
 }
 
 }  // namespace

@@ -28,6 +28,8 @@
 
 #define MRC_MAX_MSG_LEN		SZ_1G
 #define MRC_QPN_MASK		0x00ffffffU
+/* Destination QPN of endpoint probes and their replies: never a QP. */
+#define MRC_QPN_ENDPOINT	0x00ffffffU
 
 enum mrc_opcode {
 	MRC_OP_SEND		= 0x00,

@@ -72,6 +72,20 @@ static const struct nla_policy mrc_genl_qp_ev_policy[MRC_ATTR_MAX + 1] = {
 	[MRC_ATTR_QPN] = { .type = NLA_U32 },
 };
 
+/* Not const: 6.1's NLA_POLICY_FULL_RANGE() takes a plain pointer. */
+static struct netlink_range_validation mrc_genl_probe_timeout = {
+	.min = 1000ULL,			/* 1 us */
+	.max = 10000000000ULL,		/* 10 s */
+};
+
+static const struct nla_policy mrc_genl_probe_policy[MRC_ATTR_MAX + 1] = {
+	MRC_GENL_DEV_POLICY,
+	[MRC_ATTR_PROBE_TIMEOUT_NS] =
+		NLA_POLICY_FULL_RANGE(NLA_U64, &mrc_genl_probe_timeout),
+	[MRC_ATTR_PROBE_TCLASS] = { .type = NLA_U8 },
+	[MRC_ATTR_PROBES] = NLA_POLICY_NESTED_ARRAY(mrc_probe_entry_policy),
+};
+
 #define MRC_GENL_OP(c, pol, doit_fn, dump_fn, perm)			\
 	{								\
 		.cmd = (c),						\
@@ -127,6 +141,8 @@ static const struct genl_ops mrc_genl_ops[] = {
 		    NULL, mrc_genl_qp_ev_dumpit, 0),
 	MRC_GENL_OP(MRC_CMD_STATS_GET, mrc_genl_stats_policy,
 		    NULL, mrc_genl_stats_dumpit, 0),
+	MRC_GENL_OP(MRC_CMD_PROBE, mrc_genl_probe_policy,
+		    mrc_genl_probe_doit, NULL, GENL_ADMIN_PERM),
 };
 
 /* Group 0; open to everyone, as reads are. */
@@ -134,12 +150,19 @@ static const struct genl_multicast_group mrc_genl_mcgrps[] = {
 	{ .name = MRC_GENL_MCGRP_EVENTS },
 };
 
+/*
+ * parallel_ops: requests do not take genl_mutex. Every command takes the
+ * locks it needs (the device list's, ctl->lock, RTNL), and PROBE sleeps
+ * up to 10 s waiting for answers, which under genl_mutex would stall
+ * every other family.
+ */
 static struct genl_family mrc_genl_family __ro_after_init = {
 	.name = MRC_GENL_NAME,
 	.version = MRC_GENL_VERSION,
 	.maxattr = MRC_ATTR_MAX,
 	.policy = mrc_genl_policy,
 	.netnsok = true,
+	.parallel_ops = true,
 	.module = THIS_MODULE,
 	.ops = mrc_genl_ops,
 	.n_ops = ARRAY_SIZE(mrc_genl_ops),

@@ -10,6 +10,7 @@
 #include <net/genetlink.h>
 
 #include "engine/mrc_dev.h"
+#include "uapi/mrc-genl.h"
 
 /* mrc_genl_req.c */
 void mrc_genl_req_init(const struct genl_family *family);
@@ -42,5 +43,8 @@ int mrc_genl_ev_set_doit(struct sk_buff *skb, struct genl_info *info);
 /* mrc_genl_stats.c: STATS_GET, QP_EV_GET */
 int mrc_genl_stats_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int mrc_genl_qp_ev_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+/* mrc_genl_probe.c: PROBE */
+extern const struct nla_policy mrc_probe_entry_policy[MRC_PROBE_MAX + 1];
+int mrc_genl_probe_doit(struct sk_buff *skb, struct genl_info *info);
 
 #endif /* MRC_GENL_H */

@@ -9,6 +9,7 @@
 #include <rdma/ib_verbs.h>
 #include <rdma/uverbs_ioctl.h>
 
+#include "engine/mrc_ep_probe.h"
 #include "engine/mrc_stats.h"
 #include "uapi/mrc-abi.h"
 
@@ -47,6 +48,7 @@ enum mrc_res {
  * @atomic_lock: makes remote atomics atomic with respect to each other
  * @stats: the device's counters (mrc_stats.h), reported by ctl/
  * @ctl: profiles and admin state, owned by ctl/; the engine never reads it
+ * @ep: endpoint probes this device waits for, and its answer rate limit
  */
 struct mrc_dev {
 	struct ib_device ib_dev;
@@ -63,6 +65,7 @@ struct mrc_dev {
 	spinlock_t atomic_lock; /* serialises remote atomic operations */
 	struct mrc_stats stats;
 	struct mrc_ctl_dev *ctl;
+	struct mrc_ep_table ep;
 };
 
 struct mrc_pd {

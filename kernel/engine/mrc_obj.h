@@ -13,6 +13,7 @@
 #include <rdma/ib_umem.h>
 #include <rdma/ib_verbs.h>
 
+#include "core/mrc_wire.h"
 #include "engine/mrc_dev.h"
 #include "engine/mrc_ring.h"
 
@@ -28,7 +29,8 @@
 #define MRC_MAX_RD_ATOMIC	16
 #define MRC_MIN_QPN		16
 #define MRC_MAX_QPN		MRC_QPN_LIMIT
-#define MRC_QPN_LIMIT		0x00ffffffU
+/* Highest QPN a QP may have or name: 0xffffff is the endpoint's (wire). */
+#define MRC_QPN_LIMIT		(MRC_QPN_ENDPOINT - 1)
 
 /**
  * struct mrc_cq - completion queue

@@ -2,7 +2,8 @@
 /*
  * Receive: the UDP tunnel socket's encap_rcv. Decodes and validates the
  * MRC headers, finds the QP and hands the packet to the responder
- * (requests) or the completer (responses and acknowledgments).
+ * (requests) or the completer (responses and acknowledgments); endpoint
+ * probes (QPN 0xffffff) go to mrc_ep_probe.c before any QP lookup.
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -10,6 +11,7 @@
 #include <net/udp.h>
 #include <rdma/ib_verbs.h>
 
+#include "engine/mrc_ep_probe.h"
 #include "engine/mrc_qp.h"
 #include "core/mrc_link_params.h"
 
@@ -100,6 +102,14 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 	if (mrc_wire_decode(data, len, MRC_MAX_PAYLOAD_MTU, &pkt))
 		goto malformed;
 
+	/* QPN 0xffffff is the endpoint itself: probes, without a QP. */
+	if (pkt.dqpn == MRC_QPN_ENDPOINT) {
+		if (mrc_rx_saddr(skb, &saddr, &ce))
+			mrc_ep_probe_rx(mdev, skb, &pkt, &saddr);
+		else
+			mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_WRONG_PEER);
+		goto put_dev;
+	}
 	qp = mrc_qp_get(mdev, pkt.dqpn);
 	if (!qp) {
 		mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_UNKNOWN_QP);

@@ -28,6 +28,10 @@ enum mrc_stat {
 	MRC_STAT_RCVD_SHORT_MSG,	/* message whose packets lack bytes */
 	MRC_STAT_RCVD_GSI_COPY,		/* second copy of a QP1 datagram */
 	MRC_STAT_TX_PORT_DISABLED,	/* not sent: port administratively down */
+	MRC_STAT_RCVD_PROBE_LIMITED,	/* endpoint probe not answered: rate */
+	MRC_STAT_EP_PROBES_SENT,	/* endpoint probes we sent */
+	MRC_STAT_EP_PROBES_ANSWERED,	/* ... whose reply came back in time */
+	MRC_STAT_RCVD_EP_UNMATCHED,	/* endpoint reply to no probe of ours */
 	MRC_STAT_COUNT
 };
 

@@ -340,7 +340,7 @@ enum mrc_genl_cc_param {
 enum mrc_genl_probe_attr {
 	MRC_PROBE_UNSPEC,
 	MRC_PROBE_REQ_ID,		/* u16: caller's id, unique per call */
-	MRC_PROBE_SGID_INDEX,		/* u32: 0..127, default 0 */
+	MRC_PROBE_SGID_INDEX,		/* u32: 0..127; default: first of DGID's kind */
 	MRC_PROBE_DGID,			/* binary: exactly 16 bytes */
 	MRC_PROBE_FMT_MODE,		/* u8: enum mrc_genl_fmt_mode (STEV/UDP) */
 	MRC_PROBE_EV_VALUE,		/* binary 4: expanded EV (wire value) */

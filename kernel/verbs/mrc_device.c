@@ -142,6 +142,7 @@ int mrc_newlink(const char *ibdev_name, struct net_device *ndev)
 	xa_init_flags(&mdev->mr_xa, XA_FLAGS_ALLOC1);
 	xa_init_flags(&mdev->qp_xa, XA_FLAGS_ALLOC);
 	spin_lock_init(&mdev->atomic_lock);
+	mrc_ep_probe_init(mdev);
 	mdev->ndev = ndev;
 	netdev_hold(ndev, &mdev->ndev_tracker, GFP_KERNEL);
 

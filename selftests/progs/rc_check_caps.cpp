@@ -13,6 +13,7 @@
 
 #include "rc_check_scenarios.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
@@ -317,6 +318,57 @@ Err scenario_caps_srq(Env& env, Rng& /*rng*/) {
     if (int ret = ibv_destroy_srq(srq))
         return result ? result : fail("ibv_destroy_srq: %s", std::strerror(ret));
     return result;
+}
+
+namespace {
+
+// The RTR move of A's QP, with @dest_qpn as the peer: 0 or the errno.
+int rtr_to(Env& env, Pair& p, uint32_t dest_qpn) {
+    ibv_qp_attr attr{};
+    attr.qp_state = IBV_QPS_RTR;
+    attr.path_mtu = std::min(env.a.port.active_mtu, env.b.port.active_mtu);
+    attr.dest_qp_num = dest_qpn;
+    attr.rq_psn = p.b.sq_psn;
+    attr.max_dest_rd_atomic = 16;
+    attr.min_rnr_timer = 12;
+    attr.ah_attr.is_global = 1;
+    attr.ah_attr.grh.dgid = env.b.gid;
+    attr.ah_attr.grh.sgid_index = static_cast<uint8_t>(env.a.gid_index);
+    attr.ah_attr.grh.hop_limit = 64;
+    attr.ah_attr.port_num = kPort;
+    return ibv_modify_qp(p.a.qp.get(), &attr,
+                         IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
+                             IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER);
+}
+
+}  // namespace
+
+// QPN 0xffffff is the endpoint probes' (wire-format.rst): no QP has it,
+// and none may name it as its peer; the QP below it may be named.
+Err scenario_reserved_qpn(Env& env, Rng& rng) {
+    Pair p;
+    if (auto err = make_pair(env, rng, QpCaps{}, &p))
+        return err;
+    if (p.a.qp->qp_num >= 0xffffff || p.b.qp->qp_num >= 0xffffff)
+        return fail("QPN 0x%06x / 0x%06x: at or above the reserved 0xffffff", p.a.qp->qp_num,
+                    p.b.qp->qp_num);
+    ibv_qp_attr attr{};
+    attr.qp_state = IBV_QPS_RESET;
+    if (int ret = ibv_modify_qp(p.a.qp.get(), &attr, IBV_QP_STATE))
+        return fail("A: to RESET: %s", std::strerror(ret));
+    attr.qp_state = IBV_QPS_INIT;
+    attr.port_num = kPort;
+    attr.qp_access_flags = kDefaultAccess;
+    if (int ret =
+            ibv_modify_qp(p.a.qp.get(), &attr,
+                          IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS))
+        return fail("A: to INIT: %s", std::strerror(ret));
+    if (int ret = rtr_to(env, p, 0xffffff); ret != EINVAL)
+        return fail("A: RTR with dest QPN 0xffffff returned %d (%s), want EINVAL", ret,
+                    std::strerror(ret));
+    if (int ret = rtr_to(env, p, 0xfffffe))
+        return fail("A: RTR with dest QPN 0xfffffe: %s", std::strerror(ret));
+    return std::nullopt;
 }
 
 }  // namespace rc_check
