@@ -68,7 +68,12 @@ check_output "mrc-ip says which QP uses it" 'in use by QPs? 0x[0-9a-f]+' \
 	bash -c "ip netns exec hostB mrc-ip evprofile del dev mrcB id 6 2>&1; true"
 check "the server's client connects and the ping-pong completes" \
 	timeout 300 ip netns exec hostA ibv_rc_pingpong -d mrcA -g "$GA4" -n 5 10.0.0.2
-check "the server exits 0" wait "$srv"
+if wait "$srv"; then
+	ok "the server exits 0"
+else
+	not_ok "the server exits 0 (rc $?)"
+	diag < /tmp/srvB.log
+fi
 
 # send_bw N [ENV...]: N 64 KiB WRITEs from hostB to hostA, in the background.
 send_bw() {

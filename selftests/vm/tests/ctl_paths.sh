@@ -81,6 +81,14 @@ print("goodput / wire bytes: %.3f; retransmitted: %.3f of the wire bytes" %
       (data / max(sum(mine), 1), retx / max(sum(mine), 1)), file=sys.stderr)
 print("ok" if sum(routers) > 1000000 and not bad else "off at %s" % bad)' \
 	"${via[*]}" "$routers"
+python3 -c '
+import json, sys
+evs = json.load(open("/run/paths.json"))
+wire = sum(e["tx_bytes"] + 14 * e["tx_pkts"] for e in evs)
+print("wire bytes %d, goodput/wire %.3f, retransmitted/wire %.3f, acks %d, probes %d" % (
+      wire, sum(e["tx_data_bytes"] for e in evs) / wire,
+      sum(e["retx_bytes"] + 14 * e["retx"] for e in evs) / wire,
+      sum(e["tx_acks"] for e in evs), sum(e["tx_probes"] for e in evs)))' | diag
 check_output "goodput bytes are counted: 200 x 64 KiB at least" '^ok$' \
 	python3 -c '
 import json
