@@ -30,13 +30,19 @@ static bool any_bad(const struct mrc_ev_table *t)
 static void do_loss(struct ctx *c, u16 idx)
 {
 	struct mrc_ev_table *t = &c->t;
+	/* How it was found: from the clock, so inputs keep their layout. */
+	enum mrc_ev_why why = (c->now >> 3) & 3;
 	u16 before = t->ngood;
 	bool went_bad, was_good = idx < t->count &&
 				  t->ev[idx].state == MRC_EV_GOOD;
+	u64 counted = idx < t->count ? t->st[idx].c[MRC_EVS_LOSS_GAP + why] : 0;
 
-	went_bad = mrc_ev_on_loss(t, idx, c->now);
+	went_bad = mrc_ev_on_loss(t, idx, c->now, why);
 	FUZZ_CHECK(went_bad == was_good, "on_loss(%u): %d, was GOOD %d", idx,
 		   went_bad, was_good);
+	if (idx < t->count)
+		FUZZ_CHECK(t->st[idx].c[MRC_EVS_LOSS_GAP + why] == counted + 1,
+			   "loss %u of EV %u not counted", why, idx);
 	/* Fewer than min_active GOOD: one ASSUMED_BAD comes back at once. */
 	if (went_bad && before - 1 < t->min_active)
 		FUZZ_CHECK(t->ngood == before, "ngood %u -> %u, min_active %u",

@@ -82,7 +82,7 @@ static void blame(void *ctx, u16 ev)
 	struct req *q = ctx;
 
 	/* As mrc_mp_blame(): the rest sent on a dead EV goes elsewhere. */
-	if (mrc_ev_on_loss(&q->evs, ev, q->now) &&
+	if (mrc_ev_on_loss(&q->evs, ev, q->now, MRC_EV_WHY_LOSS_SACK) &&
 	    q->evs.ev[ev].state == MRC_EV_ASSUMED_BAD)
 		mrc_txwin_mark_ev_lost(&q->win, ev);
 }
