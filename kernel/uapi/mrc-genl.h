@@ -367,13 +367,13 @@ enum mrc_genl_stat {
 	MRC_STAT_A_PROBE_REPLIES,
 	MRC_STAT_A_RX_PKTS,		/* received carrying this EV index */
 	MRC_STAT_A_RX_BYTES,
-	MRC_STAT_A_DELIVERED_PKTS,	/* our PSNs acknowledged on it */
+	MRC_STAT_A_DELIVERED_PKTS,	/* acknowledgments crediting it */
 	MRC_STAT_A_LOSS_GAP,
 	MRC_STAT_A_LOSS_SACK,
 	MRC_STAT_A_LOSS_READ,
 	MRC_STAT_A_LOSS_TIMEOUT,
 	MRC_STAT_A_ECN_MARKS,
-	MRC_STAT_A_TRIMS,
+	MRC_STAT_A_TRIMS,		/* trim NACKs for packets sent on it */
 	MRC_STAT_A_QDELAY_PENALTIES,
 	MRC_STAT_A_STATE_CHANGES,
 	__MRC_STAT_A_MAX,
