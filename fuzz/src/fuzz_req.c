@@ -299,12 +299,11 @@ static void check_req(const struct req *q)
 		   "cwnd %u ssthresh %u max %u", q->cc.cwnd, q->cc.ssthresh,
 		   q->cc.max);
 	FUZZ_CHECK(t >= MRC_RTO_MIN_NS && t <= MRC_RTO_MAX_NS &&
-		   q->rto.rto_ns >= q->rto.floor_ns &&
-		   q->rto.rto_ns <= q->rto.max_ns,
-		   "RTO %llu (base %llu in [%llu, %llu])", (unsigned long long)t,
+		   q->rto.rto_ns >= q->rto.attr_ns &&
+		   q->rto.rto_ns <= MRC_RTO_MAX_NS,
+		   "RTO %llu (base %llu, attribute %llu)", (unsigned long long)t,
 		   (unsigned long long)q->rto.rto_ns,
-		   (unsigned long long)q->rto.floor_ns,
-		   (unsigned long long)q->rto.max_ns);
+		   (unsigned long long)q->rto.attr_ns);
 }
 
 static void run_op(struct req *q, struct fin *in)

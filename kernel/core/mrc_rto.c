@@ -26,23 +26,23 @@ u64 mrc_rto_from_ib_timeout(u8 timeout)
 	return clamp(ns, MRC_RTO_MIN_NS, MRC_RTO_MAX_NS);
 }
 
-/* RTO from the estimate, within [floor, max]. */
+/* RTO from the estimate, never below the attribute. */
 static void mrc_rto_update(struct mrc_rto *rto)
 {
 	u64 ns;
 
 	if (!rto->has_sample) {
-		rto->rto_ns = rto->max_ns;
+		rto->rto_ns = rto->attr_ns;
 		return;
 	}
 	ns = (rto->srtt8 >> 3) + max(MRC_TS_UNIT_NS, rto->rttvar4);
-	rto->rto_ns = clamp(ns, rto->floor_ns, rto->max_ns);
+	ns = clamp(ns, MRC_RTO_FLOOR_NS, MRC_RTO_MAX_NS);
+	rto->rto_ns = max(ns, rto->attr_ns);
 }
 
 void mrc_rto_set_timeout(struct mrc_rto *rto, u8 timeout)
 {
-	rto->max_ns = mrc_rto_from_ib_timeout(timeout);
-	rto->floor_ns = min(MRC_RTO_FLOOR_NS, rto->max_ns);
+	rto->attr_ns = mrc_rto_from_ib_timeout(timeout);
 	mrc_rto_update(rto);
 }
 

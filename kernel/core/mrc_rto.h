@@ -8,10 +8,13 @@
  *
  *   t' = MRC_RTO_DEFAULT_TIMEOUT (14: 16.78 ms) when t == 0,
  *        min(t, MRC_RTO_MAX_TIMEOUT) otherwise (OCP mrc.h caps t at 24)
- *   max_rto = clamp(1024 ns << t', MRC_RTO_MIN_NS, MRC_RTO_MAX_NS)
+ *   attr = clamp(1024 ns << t', MRC_RTO_MIN_NS, MRC_RTO_MAX_NS)
  *
  * IB reads t == 0 as "wait forever"; MRC always runs a timer, so 0 picks
- * the default that perftest also uses.
+ * the default that perftest also uses. As in IB, the attribute is the
+ * least time to wait for an acknowledgment, not the most: a path whose
+ * round trip grows past it (a queue, a slow spine) must not make every
+ * packet in flight time out.
  *
  * Estimator (RFC 6298 with alpha = 1/8, beta = 1/4, clock granularity
  * G = 1.024 us, the unit of the wire timestamps), for an RTT sample R:
@@ -19,10 +22,12 @@
  *   first sample:  SRTT = R, RTTVAR = R / 2
  *   later samples: RTTVAR = 3/4 RTTVAR + 1/4 |SRTT - R|  (old SRTT)
  *                  SRTT   = 7/8 SRTT + 1/8 R
- *   RTO = clamp(SRTT + max(G, 4 RTTVAR), floor, max_rto)
- *   floor = min(MRC_RTO_FLOOR_NS, max_rto): 4 ms, because the CPUs that
- *   run a software transport stall for milliseconds under load, and a
- *   timeout shorter than a stall fires spuriously
+ *   RTO = max(attr, clamp(SRTT + max(G, 4 RTTVAR), MRC_RTO_FLOOR_NS,
+ *                         MRC_RTO_MAX_NS))
+ *
+ * MRC_RTO_FLOOR_NS (4 ms) bounds the estimate from below because the
+ * CPUs that run a software transport stall for milliseconds under load,
+ * and a timeout shorter than a stall fires spuriously.
  *
  * The timer that waits out the RTO runs on the timer wheel
  * (mrc_req_arm_rto()): it fires within a tick of the value computed
@@ -32,9 +37,9 @@
  * one tick more.
  *
  * SRTT and RTTVAR are kept scaled by 8 and 4 so the updates need only
- * shifts. Before the first sample RTO = max_rto: the attribute is both
- * the initial value and the ceiling of the estimate. Callers take samples
- * only from packets sent once (Karn's rule).
+ * shifts. Before the first sample RTO = attr: the attribute is both the
+ * initial value and the floor of the estimate. Callers take samples only
+ * from packets sent once (Karn's rule).
  *
  * Backoff and retries. The armed timer is
  *
@@ -62,7 +67,7 @@
 #define MRC_RTO_MAX_TIMEOUT	24	/* OCP cap: 1.024 us * 2^24 = 17.18 s */
 #define MRC_RTO_MIN_NS		(MRC_TS_UNIT_NS << 7)	/* 131 us */
 #define MRC_RTO_MAX_NS		(MRC_TS_UNIT_NS << MRC_RTO_MAX_TIMEOUT)
-#define MRC_RTO_FLOOR_NS	4000000ULL	/* lowest estimated RTO, 4 ms */
+#define MRC_RTO_FLOOR_NS	4000000ULL	/* lowest estimate, 4 ms */
 #define MRC_RTO_MAX_RETRY_CNT	7	/* ibv retry_cnt, OCP linear_cnt */
 #define MRC_RTO_EXP_INFINITE	25	/* OCP exp_cnt: retry forever */
 
@@ -71,8 +76,7 @@
  * @srtt8: smoothed RTT times 8, ns
  * @rttvar4: RTT variation times 4, ns
  * @rto_ns: current RTO before backoff
- * @max_ns: ceiling and initial value, from the timeout attribute
- * @floor_ns: lowest RTO the estimate may give
+ * @attr_ns: floor and initial value, from the timeout attribute
  * @retries: expiries since the last progress (saturating)
  * @linear_cnt: retries at a fixed interval
  * @exp_cnt: retries with doubling intervals after those
@@ -83,8 +87,7 @@ struct mrc_rto {
 	u64 srtt8;
 	u64 rttvar4;
 	u64 rto_ns;
-	u64 max_ns;
-	u64 floor_ns;
+	u64 attr_ns;
 	u32 retries;
 	u8 linear_cnt;
 	u8 exp_cnt;
@@ -118,7 +121,7 @@ int mrc_rto_init(struct mrc_rto *rto, u8 timeout, u8 retry_cnt);
  * @rto: timer state
  * @timeout: ACK timeout attribute (see mrc_rto_from_ib_timeout())
  *
- * Keeps the RTT estimate and re-clamps the RTO to the new bounds.
+ * Keeps the RTT estimate and applies the new floor to the RTO.
  */
 void mrc_rto_set_timeout(struct mrc_rto *rto, u8 timeout);
 

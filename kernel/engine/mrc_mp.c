@@ -149,6 +149,19 @@ static u32 mrc_mp_reo_ts(struct mrc_qp *qp)
 }
 
 /*
+ * The same across EVs: paths whose queues differ reorder by the
+ * difference, up to the spread of the QP's RTT samples, which mix every
+ * path's. Twice RTTVAR covers it; a packet overtaken by less than that
+ * was most likely only on a slower path, and resending it would cost
+ * the wire what it already carries and blame a path that works.
+ */
+static u32 mrc_mp_reo_cross_ts(struct mrc_qp *qp)
+{
+	return max_t(u32, mrc_mp_reo_ts(qp),
+		     (2 * mrc_rto_rttvar_ns(&qp->rto)) >> 10);
+}
+
+/*
  * One EV delivers in order: a PSN sent on it well before one that
  * arrived (more than the reordering window), and not itself reported
  * received, was lost. Cheap unless the peer reports holes, the only time
@@ -238,7 +251,8 @@ void mrc_mp_on_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 rtt_ts)
 	 * than the reordering window after it did too (RACK's idea).
 	 */
 	if (mrc_txwin_sacked(&qp->txwin))
-		mrc_txwin_detect_losses(&qp->txwin, MRC_DUPTHRESH, reo,
+		mrc_txwin_detect_losses(&qp->txwin, MRC_DUPTHRESH,
+					mrc_mp_reo_cross_ts(qp),
 					mrc_mp_blame_cb, qp);
 }
 
