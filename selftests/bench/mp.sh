@@ -69,11 +69,32 @@ mp_client_up() {
 	via=$(ip route get "$MP_B4" from "$MP_A4" oif eth0 ipproto udp \
 		sport 49152 dport 4791 | grep -o 'via [0-9.]*')
 	MPB_RXE_PATH=$((${via##*.} - 100))
+	# hostA's eth0 segments what it sends, as a NIC would: a GSO run
+	# crossing veth and the routers whole would count as one packet with
+	# one set of headers, and the routers' bytes would not be the wire's.
+	ip link set eth0 gso_max_segs 1 || return
 	# Count MRC's retransmission timeouts: its pr_debug line for each.
 	echo 'format "rto: una" +p' > /sys/kernel/debug/dynamic_debug/control
 	echo "# mp: $MPB_PATHS paths of $MPB_RATE (tbf burst $MP_TBF_BURST latency" \
 		"$MP_TBF_LATENCY); rxe's route: router $MPB_RXE_PATH; mrc ev_count" \
 		"$(cat /sys/module/mrc/parameters/ev_count 2>/dev/null)"
+}
+
+# _mp_wire: "TO_B TO_A SENT PKTS PAYLOAD RETX RETX_PKTS PROBES": the bytes
+# every router forwarded towards hostB (the data) and towards hostA (the
+# acknowledgments), then mrc0's per-path totals (rdma statistic): IP
+# bytes and packets sent, payload of first transmissions, bytes and
+# packets resent, probes.
+_mp_wire() {
+	local i files=() to_b to_a
+	for ((i = 1; i <= MP_N; i++)); do
+		files+=("/sys/class/net/p$i/statistics/rx_bytes")
+	done
+	to_b=$(ip netns exec swB cat "${files[@]}" | awk '{ s += $1 } END { print s + 0 }')
+	to_a=$(ip netns exec swA cat "${files[@]}" | awk '{ s += $1 } END { print s + 0 }')
+	echo "$to_b $to_a $(rdma -j statistic show link mrc0/1 | jq -r '.[0] |
+		[.path_tx_bytes, .path_tx_pkts, .path_tx_data_bytes, .path_retx_bytes,
+		 .path_retx_pkts, .path_probes] | map(. // 0 | tostring) | join(" ")')"
 }
 
 # mp_drops: packets this VM has dropped, one line: the routers' tbf drops
@@ -128,7 +149,7 @@ _mp_stream_started() {
 mp_client_step() {
 	local metric=$1 impl=$2 rep=$3 k=$4 n=$5 secs=$MPB_SECS rc
 	# What _mp_run, _mp_line and _mp_record share.
-	local path=null event=null qp=null rtos=null before after d0 d1
+	local path=null event=null qp=null rtos=null before after d0 d1 w0 w1
 	case $metric in
 	mp_blackhole) secs=$((MPB_SECS + MPB_FAIL_AT)) path=$MPB_DOWN_PATH ;;
 	mp_loss) mp_path_loss "$MPB_RXE_PATH" "$MPB_LOSS"; path=$MPB_RXE_PATH ;;
@@ -136,9 +157,11 @@ mp_client_step() {
 	esac
 	d0=$(mp_drops)
 	before=$(mp_router_counts)
+	w0=$(_mp_wire)
 	dmesg -C
 	_mp_run "$metric" "$impl" "$k" "$secs"
 	rc=$?
+	w1=$(_mp_wire)
 	after=$(mp_router_counts)
 	d1=$(mp_drops)
 	[ "$impl" = mrc ] && rtos=$(dmesg | grep -c 'mrc: qp [0-9]* rto:')
@@ -223,11 +246,15 @@ _mp_record() {
 		--argjson qp "${qp:-null}" --argjson rtos "$rtos" \
 		--arg paths "$(mp_delta "$before" "$after")" \
 		--arg drops "$(mp_delta "$d0" "$d1")" \
+		--arg wire "$(mp_delta "$w0" "$w1")" \
 		'def nums: split(" ") | map(tonumber);
 		 {step: $step, metric: $metric, impl: $impl, rep: $rep, rc: $rc,
 		  error: (if $stream == null then $error else null end),
 		  event_realtime: $event, path: $path, qp: $qp, stream: $stream,
 		  path_packets: ($paths | nums), rto_events: $rtos,
+		  wire: ([["to_b", "to_a", "sent", "pkts", "payload", "retx",
+			   "retx_pkts", "probes"], ($wire | nums)] | transpose |
+			 map({(.[0]): .[1]}) | add),
 		  drops: ([["tbf_to_b", "tbf_to_a", "netem", "softnet", "links"],
 			   ($drops | nums)] | transpose | map({(.[0]): .[1]}) | add)}'
 }

@@ -16,7 +16,12 @@ TARGETS = {
     "gap_rtos": 3.0,        # mp_blackhole: longest gap / RTO, at most
     "after_of_paths": 0.85,  # mp_blackhole: goodput after / ((N-1) * R)
     "loss_vs_rxe": 2.0,     # mp_loss: MRC / rxe, at least
+    "wire_payload": 0.90,   # mp_bw: MRC's payload / bytes on the wire
 }
+ETH_HDR = 14  # what a router counts per packet beyond MRC's IP bytes
+# A PROBE on the wire over IPv4 (Documentation/wire-format.rst): Ethernet,
+# IPv4 and UDP headers, the 24-byte BTH and the 8-byte ProbeH, no payload.
+PROBE_WIRE = ETH_HDR + 20 + 8 + 24 + 8
 # Counters of MRC's QP worth a line (rdma -dd res show qp, near each
 # run's end); the rest go to the JSON only.
 QP_KEYS = ("cwnd", "ev_count", "ev_good", "ev_assumed_bad", "ev_marked_bad",
@@ -35,7 +40,7 @@ def rate_mbit(text):
 
 
 def mrc_rto_ms(t):
-    """MRC's RTO ceiling for the QP timeout attribute t (kernel/core/mrc_rto.h):
+    """MRC's RTO floor for the QP timeout attribute t (kernel/core/mrc_rto.h):
     1.024 us * 2^t, t = 0 read as 14, t capped at 24, at least 131 us."""
     t = 14 if t == 0 else min(t, 24)
     return max(1.024e-3 * 2 ** t, 1.024e-3 * 2 ** 7)
@@ -55,6 +60,28 @@ def _ratio(a, b):
     return round(a / b, 3) if a is not None and b else None
 
 
+def wire_shares(w):
+    """Where the bytes the routers forwarded towards the receiver came
+    from, as shares of them, by the sender's per-path counters: payload
+    of first transmissions, their headers, probes, retransmissions (each
+    with ETH_HDR a packet), and what the counters do not explain; the
+    bytes back towards the sender (acknowledgments and probe replies, all
+    that flows that way in a WRITE stream) as a share too. None without
+    MRC traffic."""
+    if not w or not w.get("to_b") or not w.get("pkts"):
+        return None
+    to_b = w["to_b"]
+    sent = w["sent"] + ETH_HDR * w["pkts"]
+    retx = w["retx"] + ETH_HDR * w["retx_pkts"]
+    probes = PROBE_WIRE * w["probes"]
+    return {k: round(v / to_b, 4) for k, v in (
+        ("payload", w["payload"]),
+        ("headers", sent - w["payload"] - retx - probes),
+        ("probes", probes), ("retransmitted", retx),
+        ("unexplained", to_b - sent), ("acks_back", w["to_a"]),
+        ("counted_vs_routers", sent))} | {"routers_bytes": to_b}
+
+
 def _sample(rec, setup):
     """The figures of one record."""
     s = rec.get("stream")
@@ -63,7 +90,7 @@ def _sample(rec, setup):
            "path_packets": rec.get("path_packets"),
            "path_shares": mp_figures.shares(rec.get("path_packets") or []),
            "drops": rec.get("drops"), "rto_events": rec.get("rto_events"),
-           "qp": rec.get("qp")}
+           "qp": rec.get("qp"), "wire": wire_shares(rec.get("wire"))}
     if not s:
         return out
     out.update(goodput_mbit=s["goodput_mbit"], max_gap_ms=s["max_gap_ms"],
@@ -115,6 +142,10 @@ def summarize(records, setup):
     f["loss_mrc"], f["loss_rxe"] = med("mp_loss", "mrc", "goodput_mbit"), \
         med("mp_loss", "rxe", "goodput_mbit")
     f["loss_vs_rxe"] = _ratio(f["loss_mrc"], f["loss_rxe"])
+    wires = [x["wire"] for x in by.get(("mp_bw", "mrc"), []) if x.get("wire")]
+    for k in ("payload", "headers", "probes", "retransmitted", "unexplained",
+              "acks_back", "counted_vs_routers"):
+        f["wire_" + k] = _median([w[k] for w in wires])
 
     f = {k: round(v, 3) if isinstance(v, float) else v for k, v in f.items()}
     met = {}
@@ -132,7 +163,7 @@ def summarize(records, setup):
                       rto_ms={"mrc": round(rto, 3),
                               "rxe": round(rxe_rto_ms(t), 3)},
                       rto_encoding="MRC: 1.024 us * 2^t (t = 0: 14, t <= 24; "
-                      "the RTT estimate runs between 1 ms and that); "
+                      "the floor of the RTT estimate, itself at least 4 ms); "
                       "rxe/IB: 4.096 us * 2^t",
                       after_window="whole 100 ms bins from the failure + "
                       f"{mp_figures.SETTLE_S:g} s to the end of posting",
@@ -191,7 +222,9 @@ def _lines(res, by, failed):
              cell("mp_bw", "rxe", "bw_rxe", " Mbit/s"), "mrc/(N*R)",
              _fmt(f["bw_of_paths"]), f">= {TARGETS['bw_of_paths']}",
              _met(met["bw_of_paths"])),
-            ("", "", "", "mrc/rxe", _fmt(f["bw_vs_rxe"]), "", "")]
+            ("", "", "", "mrc/rxe", _fmt(f["bw_vs_rxe"]), "", ""),
+            ("  wire bytes", "", "", "payload/wire", _fmt(f["wire_payload"]),
+             f">= {TARGETS['wire_payload']}", _met(met["wire_payload"]))]
     if "mp_blackhole" in ran:
         rows += [
             (f"path {_path(by, 'mp_blackhole')} down: gap",
@@ -219,8 +252,8 @@ def _lines(res, by, failed):
         "goodput = payload completed, medians of the repetitions.")
     out.append(
         f"RTO: QP timeout t = {s['timeout']}; MRC reads it as 1.024 us * 2^t "
-        f"= {rto:g} ms (its ceiling; the RTT estimate runs from 1 ms up to "
-        f"it), rxe as 4.096 us * 2^t = {s['rto_ms']['rxe']:g} ms. The gap "
+        f"= {rto:g} ms (the floor of its RTT estimate), rxe as "
+        f"4.096 us * 2^t = {s['rto_ms']['rxe']:g} ms. The gap "
         "target is 3 x the MRC figure.")
     if f["bw_mrc_gap_ms"] is not None:
         out.append(f"longest gap with all paths up (mp_bw, mrc): "
@@ -242,6 +275,16 @@ def _lines(res, by, failed):
             out.append(f"packets per router ({label}, rep 1): "
                        + " ".join(f"r{i + 1} {v:.0%}"
                                   for i, v in enumerate(sh[0])))
+    if f.get("wire_payload") is not None:
+        out.append(
+            "wire bytes towards the receiver (mp_bw, mrc, medians; routers' "
+            "bytes = 1): payload "
+            f"{f['wire_payload']:.3f}, headers {f['wire_headers']:.3f}, "
+            f"probes {f['wire_probes']:.4f}, retransmitted "
+            f"{f['wire_retransmitted']:.3f}, not in MRC's counters "
+            f"{f['wire_unexplained']:+.3f}; acknowledgments back "
+            f"{f['wire_acks_back']:.3f}. MRC's count / routers' "
+            f"{f['wire_counted_vs_routers']:.3f}")
     for metric in ("mp_cpu", "mp_bw", "mp_blackhole", "mp_loss"):
         for impl in ("mrc", "rxe"):
             xs = [x for x in by.get((metric, impl), []) if x.get("drops")]
