@@ -29,6 +29,15 @@ sample() {
 	echo "${v:-0}"
 }
 
+# rc_qps DEV: each RC QP's number and ev_recovered, one line (a run once
+# counted fewer recoveries at the second sample than at the first).
+rc_qps() {
+	rdma -dd res show qp link "$1/1" | awk '/ type RC / {
+		for (i = 1; i < NF; i++)
+			if ($i == "lqpn" || $i == "drv_ev_recovered") printf "%s %s ", $i, $(i + 1)
+		printf "; " }'
+}
+
 # path_carries I: router I forwarded more than 20 packets towards hostB
 # within one second.
 path_carries() {
@@ -54,7 +63,7 @@ attr_above() {
 # samples): with 20 s the QP could end before the last sample, which then
 # read nothing.
 blackhole() {
-	local tag=$1 how=$2 prog=$3 bad=0 rec0 rec moved=no c1 c2
+	local tag=$1 how=$2 prog=$3 bad=0 rec0 rec moved=no c1 c2 qps0 qps1
 	shift 3
 	pair_start 150 "$prog" -d mrcA -x "$GA4" -D 40 -F "$@" -- \
 		"$prog" -d mrcB -x "$GB4" -D 40 -F "$@" "$MP_A4"
@@ -68,9 +77,11 @@ blackhole() {
 	wait_until 5 attr_above mrcB ev_assumed_bad 0 &&
 		bad=$(sample mrcB ev_assumed_bad)
 	rec0=$(sample mrcB ev_recovered)
+	qps0=$(rc_qps mrcB)
 	if [ "$how" = down ]; then mp_path_up 2; else mp_path_clear 2; fi
 	wait_until 8 path_carries 2 && moved=yes
 	rec=$(sample mrcB ev_recovered)
+	qps1=$(rc_qps mrcB)
 	pair_finish "$tag: $prog finishes with exit 0 (no error completion)"
 	check "$tag: path 2 forwarded nothing to hostB while it was out ($c1, $c2)" \
 		test "$c1" -eq "$c2"
@@ -78,6 +89,8 @@ blackhole() {
 		echo "$bad"
 	check_output "$tag: probed back to GOOD ($((rec - rec0)) EVs recovered)" \
 		'^[1-9]' echo "$((rec - rec0))"
+	[ $((rec - rec0)) -gt 0 ] ||
+		printf 'RC QPs then: %s\nand later: %s\n' "$qps0" "$qps1" | diag
 	check_output "$tag: path 2 carries traffic again" '^yes$' echo "$moved"
 }
 
