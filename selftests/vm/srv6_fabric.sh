@@ -3,24 +3,18 @@
 # tests, the benchmarks and the demo. Source it after lib.sh;
 # Documentation/testing.rst has the same drawing and the address plan.
 #
-#                       plane 0                          plane 1
-#               +-----------+-----------+        +-----------+-----------+
-#               | spine_0_0 ... spine_0_3|        | spine_1_0 ... spine_1_3|
-#               +-----------+-----------+        +-----------+-----------+
-#            leafA|  leafB|  (each spine:          leafA|  leafB|
-#                 |       |   one link to each          |       |
-#          sp0..3 |       | sp0..3  leaf of its  sp0..3 |       | sp0..3
-#          +---------+ +---------+ plane)        +---------+ +---------+
-#          | leafA_0 | | leafB_0 |               | leafA_1 | | leafB_1 |
-#          +---------+ +---------+               +---------+ +---------+
-#            host|          |host                 host|          |host
-#                |          +--------------------+    |          |
-#                |   +-------------------------- | ---+          |
-#             up0|   |up1                     up0|            up1|
-#            +-------------+ mgmt      mgmt +-------------+
-#            |   hostA     |---------------|    hostB    |
-#            | gid0 fd00:a::1              | gid0 fd00:b::1
-#            +-------------+               +-------------+
+#   plane 0:   spine_0_0   spine_0_1   spine_0_2   spine_0_3
+#               (each spine: its leafA to leafA_0, its leafB to leafB_0)
+#                 leafA_0 (sp0..sp3)            leafB_0 (sp0..sp3)
+#                   | host                        | host
+#                   | up0                         | up0
+#                 hostA ---------- mgmt --------- hostB
+#            gid0 fd00:a::1                  gid0 fd00:b::1
+#                   | up1                         | up1
+#                   | host                        | host
+#                 leafA_1 (sp0..sp3)            leafB_1 (sp0..sp3)
+#               (each spine: its leafA to leafA_1, its leafB to leafB_1)
+#   plane 1:   spine_1_0   spine_1_1   spine_1_2   spine_1_3
 #
 # Routing is static and there is no ECMP route anywhere: the sender picks
 # the path with the outer destination, a uSID container or a segment
@@ -54,14 +48,16 @@
 # What Linux 6.1 (Debian's 6.1.x) and iproute2 6.1 accept, as found:
 # - `flavors next-csid lblen 32 nflen 16` on End exists (NEXT-C-SID):
 #   when the argument after the node's uSID is zero it falls back to a
-#   plain End, which needs an SRH, so the last uSID of a program must be
-#   the receiver's End.DT6, never an End.
+#   plain End, which needs an SRH (read in seg6_local.c), so the last
+#   uSID of a program must be the receiver's End.DT6, never an End.
 # - End.DT6 takes `table N` (legacy mode) or `vrftable N` (a VRF device
 #   needed); in legacy mode the inner destination is looked up in table N
 #   only, and a host's own address is in table local, not main: `table
-#   main` drops it, so the hosts use `table local`.
+#   main` does not deliver it (the test checks), so the hosts use
+#   `table local`.
 # - seg6 encapsulation modes inline, encap, l2encap, encap.red and
-#   l2encap.red all exist.
+#   l2encap.red all exist; `encap` always pushes an SRH, `encap.red` with
+#   one segment none (the test counts the bytes).
 # - seg6local routes do not check seg6_enabled (only a received SRH at a
 #   local address does, ipv6_srh_rcv); it is on in every namespace anyway
 #   for the kernel's own decapsulation at SL=0.
@@ -88,7 +84,9 @@
 #   fab_usid_container SRC DST P S    outer destination SRC -> (P,S) -> DST
 #   fab_segs SRC DST P S              segment list "End SID,DT6 SID"
 #   fab_pin SRC P S [usid|segs]       SRC's route to the other host's
-#                                     address pinned through (P,S)
+#                                     address pinned through (P,S):
+#                                     seg6 mode encap.red (no SRH) with
+#                                     the container, encap with the list
 #   fab_spine_down P S / fab_spine_up P S        both spine links
 #   fab_spine_sid_del P S / fab_spine_sid_add P S  the spine's End routes
 #   fab_plane_down P / fab_plane_up P            every spine of plane P
@@ -96,6 +94,8 @@
 #   fab_spine_counts                  "P S pktsA bytesA pktsB bytesB" a
 #                                     line: what each spine sent toward
 #                                     hostA and toward hostB
+#   fab_counts_serve                  fab_spine_counts through one
+#                                     long-lived process (fab-counters.py)
 #   fab_namespaces                    every namespace of the fabric
 
 # shellcheck disable=SC2034 # FAB_*: for the sourcing script
@@ -463,8 +463,8 @@ fab_down() {
 
 # _fab_spine_links P S up|down
 _fab_spine_links() {
-	_fab ip -n "spine_$1_$2" link set leafA "$3" &&
-	_fab ip -n "spine_$1_$2" link set leafB "$3"
+	printf 'link set leafA %s\nlink set leafB %s\n' "$3" "$3" |
+		_fab_batch "spine_$1_$2"
 }
 
 # fab_spine_down P S: both links of spine (P,S) down: what the leaves
@@ -548,6 +548,8 @@ fab_spine_clear() {
 	fi
 	for ((p = 0; p < FAB_PLANES; p++)); do
 		for ((s = 0; s < FAB_SPINES; s++)); do
+			[ -e "$_FAB_STATE/spine_${p}_$s.loss" ] ||
+				[ -e "$_FAB_STATE/spine_${p}_$s.delay" ] || continue
 			rm -f "$_FAB_STATE/spine_${p}_$s".{loss,delay}
 			_fab_qdisc "$p" "$s" || return
 		done
