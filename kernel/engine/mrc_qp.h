@@ -210,6 +210,7 @@ struct mrc_ah {
  * @rd_pin: lowest PSN a response may still use
  * @rd_pin_valid: @rd_pin holds a value
  * @cc: congestion window
+ * @cc_params: the window parameters of the QP's CC profile
  * @rto_ts: when the last timeout fired
  * @rto_undo: that timeout may still prove spurious
  * @rto_spread: resend the oldest PSN on several EVs
@@ -311,6 +312,7 @@ struct mrc_qp {
 	u32 rd_pin;
 	bool rd_pin_valid;
 	struct mrc_cwnd cc;
+	struct mrc_cwnd_params cc_params;
 	u32 rto_ts;
 	bool rto_undo;
 	bool rto_spread;

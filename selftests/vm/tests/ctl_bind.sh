@@ -153,6 +153,30 @@ pair "enabled again: ibv_rc_pingpong -n 5 works" 120 \
 	ibv_rc_pingpong -d mrcA -g "$GA4" -n 5 -- \
 	ibv_rc_pingpong -d mrcB -g "$GB4" -n 5 10.0.0.1
 
+# A CC profile's window parameters reach the QPs that use it: a QP
+# starts with the profile's initial window (the driver attribute cwnd,
+# read while ibv_rc_pingpong's server waits for its client).
+check "ccprofile 3 on mrcB: mrc-window, init-pkts 12, min-pkts 10" \
+	ip netns exec hostB mrc-ip ccprofile add dev mrcB id 3 alg mrc-window \
+	init-pkts 12 min-pkts 10 state online
+# start_cwnd [ENV...]: cwnd of a fresh QP of ibv_rc_pingpong's server on
+# mrcB, run with ENV.
+start_cwnd() {
+	local pid v=
+	timeout 60 ip netns exec hostB env "$@" ibv_rc_pingpong -d mrcB \
+		-g "$GB4" -n 5 > /tmp/srvB.log 2>&1 &
+	pid=$!
+	wait_until 20 bash -c "ip netns exec hostB ss -Hltn | grep -q ."
+	v=$(mp_qp_attr mrcB cwnd)
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	echo "$v"
+}
+check_output "a QP on the default CC profile starts with 32 PSNs" '^32$' \
+	start_cwnd MRC_CC_PROFILE=0
+check_output "a QP on CC profile 3 starts with 12" '^12$' \
+	start_cwnd MRC_CC_PROFILE=3
+
 ip netns del hostA
 ip netns del hostB
 wait_until 15 rdma_dev_absent mrcB
