@@ -467,6 +467,7 @@ void *mrc_tx_put_gso(struct mrc_qp *qp, struct sk_buff *skb, u32 offset,
 		     struct mrc_pkt *pkt);
 void mrc_tx_queue(struct mrc_qp *qp, struct sk_buff *skb);
 void mrc_tx_queue_sport(struct mrc_qp *qp, struct sk_buff *skb, u16 sport);
+void mrc_tx_queue_ev(struct mrc_qp *qp, struct sk_buff *skb, u16 idx);
 void mrc_tx_queue_to(struct mrc_qp *qp, struct sk_buff *skb,
 		     const struct mrc_path *path);
 void mrc_tx_flush_now(struct mrc_qp *qp);
