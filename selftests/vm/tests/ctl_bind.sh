@@ -158,7 +158,7 @@ pair "enabled again: ibv_rc_pingpong -n 5 works" 120 \
 # read while ibv_rc_pingpong's server waits for its client).
 check "ccprofile 3 on mrcB: mrc-window, init-pkts 12, min-pkts 10" \
 	ip netns exec hostB mrc-ip ccprofile add dev mrcB id 3 alg mrc-window \
-	init-pkts 12 min-pkts 10 state online
+	init-pkts 12 min-pkts 10
 # start_cwnd [ENV...]: cwnd of a fresh QP of ibv_rc_pingpong's server on
 # mrcB, run with ENV.
 start_cwnd() {
