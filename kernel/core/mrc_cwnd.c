@@ -7,30 +7,71 @@
  * A window of data in which even the lowest queueing delay sampled
  * exceeds the target cuts a quarter: without it a loss-free bottleneck
  * queue (a slow NIC's, or a shaper's) grows until the round trip passes
- * the RTO ceiling and every window ends in a timeout. The lowest sample,
+ * the RTO and every window ends in a timeout. The lowest sample,
  * not each one: a standing queue delays every packet, a stalled CPU only
  * some.
  */
+#include <linux/errno.h>
 #include <linux/kernel.h>
 
 #include "mrc_cwnd.h"
 #include "mrc_psn.h"
 
 /**
- * mrc_cwnd_init() - start a window
+ * mrc_cwnd_default_params() - the window's parameters by default
+ * @p: filled in: MRC_CWND_INIT, MRC_CWND_MIN, MRC_CWND_QDELAY_TARGET_TS
+ */
+void mrc_cwnd_default_params(struct mrc_cwnd_params *p)
+{
+	p->init = MRC_CWND_INIT;
+	p->min = MRC_CWND_MIN;
+	p->qdelay_ts = MRC_CWND_QDELAY_TARGET_TS;
+}
+
+/**
+ * mrc_cwnd_check_params() - whether parameters make a window
+ * @p: the parameters
+ *
+ * Return: 0, or -EINVAL unless 1 <= @p->min <= @p->init and
+ * @p->qdelay_ts >= 1.
+ */
+int mrc_cwnd_check_params(const struct mrc_cwnd_params *p)
+{
+	return p->min && p->min <= p->init && p->qdelay_ts ? 0 : -EINVAL;
+}
+
+/**
+ * mrc_cwnd_init_with() - start a window with given parameters
+ * @cc: state
+ * @p: parameters, valid by mrc_cwnd_check_params()
+ * @max: largest window (the send window size)
+ * @next_psn: PSN the sender will use next
+ */
+void mrc_cwnd_init_with(struct mrc_cwnd *cc, const struct mrc_cwnd_params *p,
+			u32 max, u32 next_psn)
+{
+	cc->p = *p;
+	cc->max = max(max, p->min);
+	cc->cwnd = min(cc->max, p->init);
+	cc->ssthresh = cc->max;
+	cc->acc = 0;
+	cc->recover = next_psn;
+	cc->round_end = next_psn;
+	cc->round_min = U32_MAX;
+}
+
+/**
+ * mrc_cwnd_init() - start a window with the default parameters
  * @cc: state
  * @max: largest window (the send window size)
  * @next_psn: PSN the sender will use next
  */
 void mrc_cwnd_init(struct mrc_cwnd *cc, u32 max, u32 next_psn)
 {
-	cc->max = max_t(u32, max, MRC_CWND_MIN);
-	cc->cwnd = min_t(u32, cc->max, MRC_CWND_INIT);
-	cc->ssthresh = cc->max;
-	cc->acc = 0;
-	cc->recover = next_psn;
-	cc->round_end = next_psn;
-	cc->round_min = U32_MAX;
+	struct mrc_cwnd_params p;
+
+	mrc_cwnd_default_params(&p);
+	mrc_cwnd_init_with(cc, &p, max, next_psn);
 }
 
 /**
@@ -66,7 +107,7 @@ bool mrc_cwnd_on_congestion(struct mrc_cwnd *cc, u32 una, u32 next_psn)
 {
 	if (mrc_psn_before(una, cc->recover))
 		return false;
-	cc->ssthresh = max(cc->cwnd / 2, (u32)MRC_CWND_MIN);
+	cc->ssthresh = max(cc->cwnd / 2, cc->p.min);
 	cc->cwnd = cc->ssthresh;
 	cc->acc = 0;
 	cc->recover = next_psn;
@@ -82,7 +123,7 @@ bool mrc_cwnd_on_congestion(struct mrc_cwnd *cc, u32 una, u32 next_psn)
  *
  * A round ends when @una passes the PSN that was next when it began. If
  * its lowest sample was over MRC_CWND_SS_EXIT_TS, slow start ends; over
- * MRC_CWND_QDELAY_TARGET_TS, the window also shrinks by a quarter: the
+ * the target (@cc->p.qdelay_ts), the window also shrinks by a quarter: the
  * queue says the window is past the path's capacity. No cut within a
  * window already cut for a loss.
  *
@@ -96,14 +137,14 @@ bool mrc_cwnd_on_delay(struct mrc_cwnd *cc, u32 qdelay_ts, u32 una,
 	cc->round_min = min(cc->round_min, qdelay_ts);
 	if (mrc_psn_before(una, cc->round_end))
 		return false;
-	standing = cc->round_min > MRC_CWND_QDELAY_TARGET_TS;
+	standing = cc->round_min > cc->p.qdelay_ts;
 	if (cc->round_min > MRC_CWND_SS_EXIT_TS && cc->cwnd < cc->ssthresh)
 		cc->ssthresh = cc->cwnd;
 	cc->round_min = U32_MAX;
 	cc->round_end = next_psn;
 	if (!standing || mrc_psn_before(una, cc->recover))
 		return false;
-	cc->cwnd = max(cc->cwnd - cc->cwnd / 4, (u32)MRC_CWND_MIN);
+	cc->cwnd = max(cc->cwnd - cc->cwnd / 4, cc->p.min);
 	cc->ssthresh = cc->cwnd;
 	cc->acc = 0;
 	cc->recover = next_psn;
@@ -119,8 +160,8 @@ void mrc_cwnd_on_timeout(struct mrc_cwnd *cc, u32 next_psn)
 {
 	cc->prior_cwnd = cc->cwnd;
 	cc->prior_ssthresh = cc->ssthresh;
-	cc->ssthresh = max(cc->cwnd / 2, (u32)MRC_CWND_MIN);
-	cc->cwnd = MRC_CWND_MIN;
+	cc->ssthresh = max(cc->cwnd / 2, cc->p.min);
+	cc->cwnd = cc->p.min;
 	cc->acc = 0;
 	cc->recover = next_psn;
 }

@@ -12,11 +12,12 @@
 #define MRC_CWND_MIN		8
 #define MRC_CWND_INIT		32
 /*
- * Queueing delay that cuts the window: under the RTO ceiling of the
- * default timeout (16.8 ms), so a standing queue is cut before it grows
- * into timeouts, and over the 4 ms RTO floor, the scale of the CPU stalls
- * a software transport sees: a program busy-polling the only CPU delays
- * every packet by milliseconds without any queue in the network.
+ * Queueing delay that cuts the window, by default: under the default
+ * timeout (16.8 ms), so a standing queue is cut before the round trip
+ * grows much past it, and over the 4 ms floor of the estimated RTO, the
+ * scale of the CPU stalls a software transport sees: a program
+ * busy-polling the only CPU delays every packet by milliseconds without
+ * any queue in the network.
  */
 #define MRC_CWND_QDELAY_TARGET_TS	8000	/* 1.024 us units: ~8 ms */
 
@@ -28,7 +29,20 @@
 #define MRC_CWND_SS_EXIT_TS		4000	/* ~4 ms */
 
 /**
+ * struct mrc_cwnd_params - what a CC profile of the window algorithm sets
+ * @init: window at the start, PSNs
+ * @min: the window never shrinks below this, PSNs
+ * @qdelay_ts: queueing delay that cuts the window, 1.024 us units
+ */
+struct mrc_cwnd_params {
+	u32 init;
+	u32 min;
+	u32 qdelay_ts;
+};
+
+/**
  * struct mrc_cwnd - congestion window state
+ * @p: parameters, from mrc_cwnd_init_with()
  * @cwnd: PSNs that may be outstanding
  * @ssthresh: slow start ends here
  * @acc: acknowledged PSNs towards the next additive increase
@@ -40,6 +54,7 @@
  * @round_min: lowest queueing delay sampled this round (U32_MAX: none)
  */
 struct mrc_cwnd {
+	struct mrc_cwnd_params p;
 	u32 cwnd;
 	u32 ssthresh;
 	u32 acc;
@@ -51,6 +66,10 @@ struct mrc_cwnd {
 	u32 round_min;
 };
 
+void mrc_cwnd_default_params(struct mrc_cwnd_params *p);
+int mrc_cwnd_check_params(const struct mrc_cwnd_params *p);
+void mrc_cwnd_init_with(struct mrc_cwnd *cc, const struct mrc_cwnd_params *p,
+			u32 max, u32 next_psn);
 void mrc_cwnd_init(struct mrc_cwnd *cc, u32 max, u32 next_psn);
 void mrc_cwnd_on_ack(struct mrc_cwnd *cc, u32 acked);
 bool mrc_cwnd_on_congestion(struct mrc_cwnd *cc, u32 una, u32 next_psn);

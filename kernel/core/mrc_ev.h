@@ -97,7 +97,7 @@ struct mrc_ev_wire {
  * @probe_ok: consecutive probes answered while ASSUMED_BAD
  * @recycled: queued in the recycle FIFO
  * @delivered: @del_seq is valid
- * @flow_label: IPv6 flow label (host order; not sent yet)
+ * @flow_label: IPv6 flow label (host order; 0: the QP's own)
  * @tx_seq: per-EV sequence of the next packet sent on it
  * @del_seq: one past the highest per-EV sequence known delivered (the
  *	multipath glue keeps it: packets before it on this EV were lost)

@@ -48,6 +48,31 @@ static int mrc_ctl_qp_init_evs(struct mrc_qp *qp, const struct mrc_evprof *evp,
 	return err;
 }
 
+/*
+ * The window algorithm's parameters of @cc for @qp's congestion window.
+ * Validation at CCPROF_SET keeps them in range (control-plane.rst); a
+ * profile of another algorithm cannot be ONLINE.
+ */
+static int mrc_ctl_qp_init_cc(struct mrc_qp *qp, const struct mrc_ccprof *cc)
+{
+	struct mrc_cwnd_params p = {
+		.init = cc->param[MRC_CC_WIN_INIT_PKTS],
+		.min = cc->param[MRC_CC_WIN_MIN_PKTS],
+		.qdelay_ts = DIV_ROUND_UP(cc->param[MRC_CC_WIN_QDELAY_TARGET_NS],
+					  1024),
+	};
+	int err;
+
+	if (cc->alg != MRC_CC_ALG_WINDOW)
+		return -EINVAL;
+	err = mrc_cwnd_check_params(&p);
+	if (err)
+		return err;
+	qp->cc_params = p;
+	mrc_cwnd_init_with(&qp->cc, &p, MRC_QP_WINDOW, 0);
+	return 0;
+}
+
 /**
  * mrc_ctl_qp_bind() - give a new QP its profiles and EVs
  * @mdev: the device
@@ -79,6 +104,12 @@ int mrc_ctl_qp_bind(struct mrc_dev *mdev, struct mrc_qp *qp,
 		ibdev_dbg(&mdev->ib_dev, "no ONLINE %s profile %llu for a new QP\n",
 			  evp ? "CC" : "EV", evp ? ccp_id : evp_id);
 		err = -EINVAL;
+		goto out;
+	}
+	err = mrc_ctl_qp_init_cc(qp, container_of(ccp, struct mrc_ccprof, p));
+	if (err) {
+		ibdev_dbg(&mdev->ib_dev, "CC profile %llu cannot run a QP\n",
+			  ccp_id);
 		goto out;
 	}
 	err = mrc_ctl_qp_init_evs(qp, container_of(evp, struct mrc_evprof, p),

@@ -14,8 +14,9 @@
 #include "core/mrc_ev.h"
 #include "core/mrc_link_params.h"
 
-/* OCP's optional features this implementation has (none yet). */
-#define MRC_CTL_CAPS	0
+/* OCP's optional features this implementation has. */
+#define MRC_CTL_CAPS	(MRC_CAP_EV_EVENT | MRC_CAP_EV_EVENT_PRECISE_DROP_CNT | \
+			 MRC_CAP_EP_OP_EV_PROBE)
 
 static int mrc_genl_put_limits(struct sk_buff *skb)
 {

@@ -321,8 +321,8 @@ static int mrc_probe_reply(struct genl_info *info, struct mrc_dev *mdev,
  * @skb: the request
  * @info: a device, MRC_ATTR_PROBES, optionally a timeout and traffic class
  *
- * Sleeps (killable) up to the timeout, without any lock held (it drops
- * genl_mutex meanwhile).
+ * Sleeps (killable) up to the timeout, without any lock held: the family
+ * is parallel_ops, so other requests are served meanwhile.
  *
  * Return: 0 with a reply listing every request; -ETIMEDOUT when no probe
  * was answered; another negative errno, with extack naming the attribute,

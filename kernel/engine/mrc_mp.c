@@ -72,7 +72,7 @@ void mrc_mp_queue(struct mrc_qp *qp, struct sk_buff *skb,
 	mrc_txwin_set_ev(&qp->txwin, pkt->psn, pkt->ev, pkt->ev_seq);
 	mrc_ev_acct_tx(qp, pkt->ev, skb, retx ? MRC_EV_TX_RETX : MRC_EV_TX_DATA,
 		       retx ? 0 : pkt->payload_len);
-	mrc_tx_queue_sport(qp, skb, mrc_ev_sport(&qp->evs, pkt->ev));
+	mrc_tx_queue_ev(qp, skb, pkt->ev);
 }
 
 /*
@@ -271,7 +271,7 @@ static void mrc_mp_send_probe(struct mrc_qp *qp, u16 idx, u32 id)
 	if (!skb)
 		return;
 	mrc_ev_acct_tx(qp, idx, skb, MRC_EV_TX_PROBE, 0);
-	mrc_tx_queue_sport(qp, skb, mrc_ev_sport(&qp->evs, idx));
+	mrc_tx_queue_ev(qp, skb, idx);
 	qp->probes_sent++;
 }
 

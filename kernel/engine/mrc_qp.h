@@ -210,6 +210,7 @@ struct mrc_ah {
  * @rd_pin: lowest PSN a response may still use
  * @rd_pin_valid: @rd_pin holds a value
  * @cc: congestion window
+ * @cc_params: the window parameters of the QP's CC profile
  * @rto_ts: when the last timeout fired
  * @rto_undo: that timeout may still prove spurious
  * @rto_spread: resend the oldest PSN on several EVs
@@ -311,6 +312,7 @@ struct mrc_qp {
 	u32 rd_pin;
 	bool rd_pin_valid;
 	struct mrc_cwnd cc;
+	struct mrc_cwnd_params cc_params;
 	u32 rto_ts;
 	bool rto_undo;
 	bool rto_spread;
@@ -465,6 +467,7 @@ void *mrc_tx_put_gso(struct mrc_qp *qp, struct sk_buff *skb, u32 offset,
 		     struct mrc_pkt *pkt);
 void mrc_tx_queue(struct mrc_qp *qp, struct sk_buff *skb);
 void mrc_tx_queue_sport(struct mrc_qp *qp, struct sk_buff *skb, u16 sport);
+void mrc_tx_queue_ev(struct mrc_qp *qp, struct sk_buff *skb, u16 idx);
 void mrc_tx_queue_to(struct mrc_qp *qp, struct sk_buff *skb,
 		     const struct mrc_path *path);
 void mrc_tx_flush_now(struct mrc_qp *qp);

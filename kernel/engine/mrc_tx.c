@@ -176,6 +176,28 @@ void mrc_tx_queue_sport(struct mrc_qp *qp, struct sk_buff *skb, u16 sport)
 }
 
 /**
+ * mrc_tx_queue_ev() - queue a built packet to the QP's peer on one of our EVs
+ * @qp: the QP
+ * @skb: from mrc_tx_alloc()
+ * @idx: the EV, below @qp->evs.count
+ *
+ * The EV is its UDP source port and, over IPv6, its flow label (an STEV
+ * EV's other half); an EV without a flow label (UDP, or 0) leaves the
+ * QP's own.
+ */
+void mrc_tx_queue_ev(struct mrc_qp *qp, struct sk_buff *skb, u16 idx)
+{
+	struct mrc_path *path = mrc_skb_path(skb);
+	u32 label = mrc_ev_flow_label(&qp->evs, idx);
+
+	*path = qp->path;
+	path->sport = htons(mrc_ev_sport(&qp->evs, idx));
+	if (label && !path->v4)
+		path->flow_label = label;
+	skb_queue_tail(&qp->txq, skb);
+}
+
+/**
  * mrc_tx_queue() - queue a built packet to the QP's peer
  * @qp: the QP
  * @skb: from mrc_tx_alloc()

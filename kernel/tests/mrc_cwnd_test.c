@@ -3,6 +3,7 @@
  * KUnit tests for the AIMD congestion window.
  */
 #include <kunit/test.h>
+#include <linux/errno.h>
 
 #include "../core/mrc_cwnd.h"
 
@@ -170,8 +171,42 @@ static void first_queue_ends_slow_start(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cc.cwnd, 65U);
 }
 
+/* A CC profile's parameters: start, floor and delay target. */
+static void profile_params_apply(struct kunit *test)
+{
+	struct mrc_cwnd_params p = { .init = 12, .min = 10, .qdelay_ts = 100 };
+	struct mrc_cwnd cc;
+
+	KUNIT_EXPECT_EQ(test, mrc_cwnd_check_params(&p), 0);
+	mrc_cwnd_init_with(&cc, &p, 1024, 0);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 12U);
+	/* Halving stops at the profile's floor, not MRC_CWND_MIN. */
+	KUNIT_EXPECT_TRUE(test, mrc_cwnd_on_congestion(&cc, 0, 10));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 10U);
+	mrc_cwnd_on_timeout(&cc, 20);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 10U);
+	/* A round whose lowest delay is over 100 cuts a quarter; 90 not. */
+	mrc_cwnd_init_with(&cc, &p, 1024, 0);
+	mrc_cwnd_on_ack(&cc, 28);		/* 40 */
+	KUNIT_EXPECT_TRUE(test, mrc_cwnd_on_delay(&cc, 101, 0, 40));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 30U);
+	mrc_cwnd_init_with(&cc, &p, 1024, 0);
+	mrc_cwnd_on_ack(&cc, 28);
+	KUNIT_EXPECT_FALSE(test, mrc_cwnd_on_delay(&cc, 90, 0, 40));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 40U);
+
+	p.min = 13;
+	KUNIT_EXPECT_EQ(test, mrc_cwnd_check_params(&p), -EINVAL);
+	p.min = 0;
+	KUNIT_EXPECT_EQ(test, mrc_cwnd_check_params(&p), -EINVAL);
+	p.min = 1;
+	p.qdelay_ts = 0;
+	KUNIT_EXPECT_EQ(test, mrc_cwnd_check_params(&p), -EINVAL);
+}
+
 static struct kunit_case mrc_cwnd_cases[] = {
 	KUNIT_CASE(starts_at_init_and_respects_max),
+	KUNIT_CASE(profile_params_apply),
 	KUNIT_CASE(slow_start_then_additive),
 	KUNIT_CASE(grows_no_further_than_max),
 	KUNIT_CASE(one_decrease_per_window),

@@ -115,7 +115,7 @@ enum mrc_genl_attr {
 	MRC_ATTR_PROF_NUSERS,		/* u32: QPs (EV/CC) or EV profiles (fmt) */
 	MRC_ATTR_PROF_USERS,		/* nest of MRC_ATTR_QPN (<= 64), reply */
 	MRC_ATTR_PROF_USERS_MORE,	/* flag: more users than listed */
-	MRC_ATTR_QPN,			/* u32: QP number, max 0xfffffe */
+	MRC_ATTR_QPN,			/* u32: QP number */
 
 	/* Object nests, each with its own attribute space below. */
 	MRC_ATTR_EVFMT,			/* nest: enum mrc_genl_evfmt_attr */
@@ -277,7 +277,7 @@ enum mrc_genl_evfield_attr {
 enum mrc_genl_ev_attr {
 	MRC_EV_UNSPEC,
 	MRC_EV_INDEX,			/* u32: 0..4095 */
-	/* binary: compact EV, big-endian, 4 bytes (STEV/UDP), 16/32 (SRV6) */
+	/* binary: compact EV, big-endian, 4 bytes (STEV/UDP; SRV6: not yet) */
 	MRC_EV_VALUE,
 	MRC_EV_PORT,			/* u8: 1 (the only port) */
 	MRC_EV_NEW_VALUE,		/* binary, as MRC_EV_VALUE (REPLACE) */
@@ -329,7 +329,7 @@ enum mrc_genl_cc_param {
 	MRC_CC_NSCC_QA_THRESHOLD_NS,	/* u32: 1..u32 max */
 	MRC_CC_NSCC_TARGET_DELAY_NS,	/* u32: 1..u32 max */
 	/* mrc-window (today's algorithm, core/mrc_cwnd.h) */
-	MRC_CC_WIN_INIT_PKTS,		/* u32: 2..65536, default 32 */
+	MRC_CC_WIN_INIT_PKTS,		/* u32: 1..65536, default 32 */
 	MRC_CC_WIN_MIN_PKTS,		/* u32: 1..65536 <= init, default 8 */
 	MRC_CC_WIN_QDELAY_TARGET_NS,	/* u32: 1000..1000000000, ~8 ms */
 	__MRC_CC_MAX,

@@ -101,7 +101,8 @@ static void mrc_qp_reset_locked(struct mrc_qp *qp)
 	qp->rto_spread = false;
 	qp->ar_valid = false;
 	mrc_dack_reset(qp);
-	mrc_cwnd_init(&qp->cc, MRC_QP_WINDOW, qp->sq_psn);
+	mrc_cwnd_init_with(&qp->cc, &qp->cc_params, MRC_QP_WINDOW,
+			   qp->sq_psn);
 }
 
 static void mrc_qp_apply(struct mrc_qp *qp, const struct ib_qp_attr *attr,
@@ -136,7 +137,8 @@ static void mrc_qp_apply(struct mrc_qp *qp, const struct ib_qp_attr *attr,
 	if (mask & IB_QP_SQ_PSN) {
 		qp->sq_psn = attr->sq_psn;
 		mrc_txwin_reset(&qp->txwin, qp->sq_psn);
-		mrc_cwnd_init(&qp->cc, MRC_QP_WINDOW, qp->sq_psn);
+		mrc_cwnd_init_with(&qp->cc, &qp->cc_params, MRC_QP_WINDOW,
+				   qp->sq_psn);
 		mrc_req_rnr_reset(qp);
 	}
 	if (mask & IB_QP_RQ_PSN) {

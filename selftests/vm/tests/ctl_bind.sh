@@ -153,6 +153,61 @@ pair "enabled again: ibv_rc_pingpong -n 5 works" 120 \
 	ibv_rc_pingpong -d mrcA -g "$GA4" -n 5 -- \
 	ibv_rc_pingpong -d mrcB -g "$GB4" -n 5 10.0.0.1
 
+# A CC profile's window parameters reach the QPs that use it: a QP
+# starts with the profile's initial window (the driver attribute cwnd,
+# read while ibv_rc_pingpong's server waits for its client).
+check "ccprofile 3 on mrcB: mrc-window, init-pkts 12, min-pkts 10" \
+	ip netns exec hostB mrc-ip ccprofile add dev mrcB id 3 alg mrc-window \
+	init-pkts 12 min-pkts 10
+# start_cwnd [ENV...]: cwnd of a fresh QP of ibv_rc_pingpong's server on
+# mrcB, run with ENV.
+start_cwnd() {
+	local pid v=
+	timeout 60 ip netns exec hostB env "$@" ibv_rc_pingpong -d mrcB \
+		-g "$GB4" -n 5 > /tmp/srvB.log 2>&1 &
+	pid=$!
+	wait_until 20 bash -c "ip netns exec hostB ss -Hltn | grep -q ."
+	v=$(mp_qp_attr mrcB cwnd)
+	kill "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	echo "$v"
+}
+check_output "a QP on the default CC profile starts with 32 PSNs" '^32$' \
+	start_cwnd MRC_CC_PROFILE=0
+check_output "a QP on CC profile 3 starts with 12" '^12$' \
+	start_cwnd MRC_CC_PROFILE=3
+
+# An STEV EV is an IPv6 flow label and a source port: two EVs that share
+# the port leave hostB each with its own label.
+check "evfmt 7 on mrcB: stev, fields 16,16" \
+	ip netns exec hostB mrc-ip evfmt add dev mrcB id 7 mode stev fields 16,16
+check "evprofile 8 on mrcB: port 4700 with flow labels 0x11 and 0x22" \
+	ip netns exec hostB mrc-ip evprofile add dev mrcB id 8 mode explicit \
+	fmt 7 min-active 1 ev 0x0011125c ev 0x0022125c
+for label in 0x11 0x22 0x0; do
+	check "count IPv6 MRC packets with flow label $label on vethB" \
+	ip netns exec hostB tc filter add dev vethB egress protocol ipv6 \
+		prio 2 handle "801::$(printf %x $((label + 1)))" u32 \
+		match ip6 flowlabel "$label" 0xfffff \
+		match ip6 dport 4792 0xffff action pass
+done
+# labelled LABEL: packets hostB sent with that flow label so far.
+labelled() {
+	ip netns exec hostB tc -j -s filter show dev vethB egress | python3 -c '
+import json, sys
+fh = "801::%x" % (int(sys.argv[1], 16) + 1)
+print(sum(a["stats"]["packets"] for f in json.load(sys.stdin)
+          if f.get("options", {}).get("fh") == fh
+          for a in f["options"].get("actions", [])))' "$1"
+}
+pair "ibv_rc_pingpong over IPv6 with hostB on STEV profile 8" 120 \
+	ibv_rc_pingpong -d mrcA -g "$GA6" -n 50 -- \
+	env MRC_EV_PROFILE=8 ibv_rc_pingpong -d mrcB -g "$GB6" -n 50 fd00::1
+echo "packets by flow label: 0x11 $(labelled 0x11), 0x22 $(labelled 0x22)," \
+	"0 $(labelled 0x0)" | diag
+check_output "EV 0 (label 0x11) carried packets" '^[1-9]' labelled 0x11
+check_output "EV 1 (label 0x22) carried packets" '^[1-9]' labelled 0x22
+
 ip netns del hostA
 ip netns del hostB
 wait_until 15 rdma_dev_absent mrcB
