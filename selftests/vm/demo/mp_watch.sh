@@ -295,24 +295,12 @@ watch_agrees() {
 		[ $(((w - x[0]) * 100)) -le $((5 * w)) ]
 }
 
-# watch_payload_share P: first transmissions' payload over the routers'
-# bytes in phase P.
-watch_payload_share() {
-	local -a x
-	read -ra x <<<"${_w_qpd[$1]}"
-	_w_permille "${x[1]}" "$(_w_wire "$1")"
-}
-
 # watch_rate P: Mbit/s all paths carried in phase P (0 = the first).
 watch_rate() {
-	local -a x
-	local j b=0
-	read -ra x <<<"${_w_delta[$1]}"
-	for ((j = 0; j < MP_N; j++)); do b=$((b + x[j])); done
-	_w_mbit "$b" "${_w_us[$1]}"
+	_w_mbit "$(_w_wire "$1")" "${_w_us[$1]}"
 }
 
-# watch_goodput P: ib_write_bw's Mbit/s in phase P.
+# watch_goodput P: the QP's first-transmission payload in phase P, Mbit/s.
 watch_goodput() {
 	_w_mbit "${_w_good[$1]}" "${_w_us[$1]}"
 }
