@@ -202,15 +202,10 @@ static void mrc_genl_sum_profile(struct mrc_ctl_dev *ctl,
 			mrc_ev_report_add(&r[i], qp, first + i);
 		spin_unlock_bh(&qp->lock);
 	}
-	for (i = 0; i < n; i++) {
-		if (r[i].has_value && evp->ev[r[i].index].denied)
-			r[i].state = MRC_GENL_EV_DENIED;
-		else if (!r[i].users)
-			r[i].state = MRC_GENL_EV_UNKNOWN;
-		else
-			r[i].state = r[i].bad_qps ? MRC_GENL_EV_ASSUMED_BAD :
-						    MRC_GENL_EV_GOOD;
-	}
+	for (i = 0; i < n; i++)
+		r[i].state = mrc_genl_prof_ev_state(r[i].has_value &&
+						    evp->ev[r[i].index].denied,
+						    r[i].users, r[i].bad_qps);
 }
 
 static int mrc_genl_stats_round(struct sk_buff *skb, struct netlink_callback *cb,
