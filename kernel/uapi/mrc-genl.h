@@ -115,7 +115,7 @@ enum mrc_genl_attr {
 	MRC_ATTR_PROF_NUSERS,		/* u32: QPs (EV/CC) or EV profiles (fmt) */
 	MRC_ATTR_PROF_USERS,		/* nest of MRC_ATTR_QPN (<= 64), reply */
 	MRC_ATTR_PROF_USERS_MORE,	/* flag: more users than listed */
-	MRC_ATTR_QPN,			/* u32: QP number */
+	MRC_ATTR_QPN,			/* u32: QP number, 1..0xfffffe */
 
 	/* Object nests, each with its own attribute space below. */
 	MRC_ATTR_EVFMT,			/* nest: enum mrc_genl_evfmt_attr */

@@ -170,6 +170,12 @@ check_genl_error "a device that does not exist" ENODEV "no MRC device" \
 	CCPROF_DEL DEV_NAME=str:mrc9 PROF_ID=u64:1
 check_genl_error "a device index that does not exist" ENODEV "no MRC device" \
 	CCPROF_DEL DEV_INDEX=u32:999 PROF_ID=u64:1
+check_genl_error "a QP number past 24 bits: ERANGE" ERANGE \
+	"integer out of range" --dump QP_EV_GET $D QPN=u32:16777216
+check_genl_error "QP number 0xffffff (the endpoint's, never a QP's)" ERANGE \
+	"integer out of range" --dump QP_EV_GET $D QPN=u32:16777215
+check_genl_error "QP number 0 (no such QP on RoCE)" ERANGE \
+	"integer out of range" --dump QP_EV_GET $D QPN=u32:0
 check_genl_error "a failing SET leaves the profile as it was" EINVAL \
 	"minimum window" CCPROF_SET $D PROF_ID=u64:1 PROF_STATE=u8:2 \
 	CCPROF={ MRC_CCPROF_PARAMS={ MRC_CC_WIN_INIT_PKTS=u32:2 } }
