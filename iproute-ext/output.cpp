@@ -95,6 +95,19 @@ Record device_record(const MrcDevice& d, bool details) {
     if (d.ev_modes) {
         r.add("ev_modes", hex32(*d.ev_modes));
     }
+    if (!d.cc_algs.empty()) {
+        // Comma-separated names: one value each in text and JSON alike.
+        std::string all;
+        std::string runnable;
+        for (const auto& [name, runs] : d.cc_algs) {
+            all += (all.empty() ? "" : ",") + name;
+            if (runs) {
+                runnable += (runnable.empty() ? "" : ",") + name;
+            }
+        }
+        r.add("cc_algs", all);
+        r.add("cc_runnable", runnable.empty() ? std::string("-") : runnable);
+    }
     static const char* const limit_names[] = {"",
                                               "max_fmt_profiles",
                                               "max_ev_profiles",

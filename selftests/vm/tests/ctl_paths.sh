@@ -7,9 +7,10 @@
 #   EVs each router carries, equal that router's byte counter within 5%,
 #   after the QP has gone (the profile keeps what its QPs counted);
 # - one router cut mid-transfer: exactly its EVs go ASSUMED_BAD with
-#   losses counted, with statistics and without (`path show ... evs`);
-#   `mrc-ip monitor -j` prints each change within 100 ms of it, and the
-#   recovery when probes succeed once the path is back;
+#   losses counted, with statistics and without (`path show ... evs`,
+#   `evprofile show` counting them); `mrc-ip monitor -j` prints each
+#   change within 100 ms of it, and the recovery when probes succeed once
+#   the path is back;
 # - `mrc-ip qp show` and `rdma statistic` report the same counters;
 # - STATS_GET and QP_EV_GET refuse what they cannot answer.
 . ../lib.sh
@@ -71,6 +72,11 @@ states_are() {
 		want+=("$i:$s")
 	done
 	[ "$(ev_states)" = "${want[*]}" ]
+}
+# nbad_is N: profile 5 has N EVs some QP holds ASSUMED_BAD (evprofile show).
+nbad_is() {
+	[ "$(ip netns exec hostB mrc-ip -j evprofile show dev mrcB id 5 |
+		python3 -c 'import json, sys; print(json.load(sys.stdin)[0].get("bad"))')" = "$1" ]
 }
 
 before=$(bytes_to_a)
@@ -182,6 +188,8 @@ check "router $CUT cut: exactly its EVs ($expect_bad) go ASSUMED_BAD" \
 path_stats > /run/cut.json
 check "... and without -s too, the others GOOD" \
 	wait_until 20 states_are "$expect_bad"
+check "mrc-ip evprofile show counts them: bad $(wc -w <<<"$expect_bad")" \
+	wait_until 20 nbad_is "$(wc -w <<<"$expect_bad")"
 check_output "... in text as well (a table row)" \
 	"^${expect_bad%% *} +0x[0-9a-f]+ +1 +assumed_bad " \
 	ip netns exec hostB mrc-ip path show dev mrcB id 5 evs
@@ -218,6 +226,7 @@ print(" ".join(sorted({e["state"] for e in json.load(sys.stdin)})))')" = good ]
 check "router $CUT back: probes bring every EV back to GOOD" \
 	wait_until 30 all_good
 check "... and without -s" wait_until 20 states_are ""
+check "... and mrc-ip evprofile show: bad 0" wait_until 20 nbad_is 0
 echo "$(date +%T) all good again" | diag
 pair_finish "ib_write_bw through the cut and the repair: exit 0"
 sleep 1

@@ -36,6 +36,11 @@ check_output "DEV_GET reports the OCP controller API version 1.0.1" \
 	'"MRC_ATTR_CTL_API_VERSION": 16777217' mrc_genl DEV_GET $D
 check_output "DEV_GET reports the limits" '"MRC_LIMIT_CC_PROFILES": 64' \
 	mrc_genl DEV_GET $D
+check_output "mrc-ip dev show -d: the CC algorithms, which QPs can run (JSON)" \
+	'"cc_algs": ?"mrc-window,uet-1.0-nscc", ?"cc_runnable": ?"mrc-window"' \
+	mrc-ip -d -j dev show dev mrc0
+check_output "... and in text" 'cc_algs mrc-window,uet-1.0-nscc cc_runnable mrc-window' \
+	mrc-ip -d dev show dev mrc0
 check_output "the built-in CC profile 0 is the default" \
 	'"MRC_ATTR_DEV_DEFAULT_CCPROF": 0' mrc_genl DEV_GET $D
 check_output "CC profile 0 is mrc-window, ONLINE" \
