@@ -23,6 +23,17 @@ std::string joined(const std::vector<uint32_t>& v, char sep) {
     return s;
 }
 
+// What every profile's record starts with.
+Record common_head(const ProfileCommon& p) {
+    Record r;
+    r.add("dev", p.dev);
+    r.add("id", p.id);
+    if (p.state) {
+        r.add("state", prof_state_name(*p.state));
+    }
+    return r;
+}
+
 void add_common_tail(Record& r, const ProfileCommon& p) {
     if (p.nusers) {
         r.add("users", uint64_t{*p.nusers});
@@ -147,12 +158,7 @@ Record port_record(const MrcDevice& d) {
 }
 
 Record evfmt_record(const EvFmt& f) {
-    Record r;
-    r.add("dev", f.dev);
-    r.add("id", f.id);
-    if (f.state) {
-        r.add("state", prof_state_name(*f.state));
-    }
+    Record r = common_head(f);
     if (f.mode) {
         r.add("mode", fmt_mode_name(*f.mode));
     }
@@ -164,12 +170,7 @@ Record evfmt_record(const EvFmt& f) {
 }
 
 Record evprof_record(const EvProf& p) {
-    Record r;
-    r.add("dev", p.dev);
-    r.add("id", p.id);
-    if (p.state) {
-        r.add("state", prof_state_name(*p.state));
-    }
+    Record r = common_head(p);
     if (p.mode) {
         r.add("mode", ev_mode_name(*p.mode));
     }
@@ -203,12 +204,7 @@ Record evprof_record(const EvProf& p) {
 }
 
 Record ccprof_record(const CcProf& c) {
-    Record r;
-    r.add("dev", c.dev);
-    r.add("id", c.id);
-    if (c.state) {
-        r.add("state", prof_state_name(*c.state));
-    }
+    Record r = common_head(c);
     if (!c.alg.empty()) {
         r.add("alg", c.alg);
     }

@@ -53,7 +53,14 @@ int mrc_genl_prof_new_doit(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_prof_set_doit(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_prof_del_doit(struct sk_buff *skb, struct genl_info *info);
 
-/* mrc_genl_ev.c: EVPROF_EV_GET, EVPROF_EV_SET */
+/* mrc_genl_ev.c: EVPROF_EV_GET, EVPROF_EV_SET, dumps of one EV profile */
+struct mrc_evprof;
+typedef int (*mrc_genl_evprof_round_fn)(struct sk_buff *skb,
+					struct netlink_callback *cb,
+					struct mrc_dev *mdev,
+					struct mrc_evprof *evp);
+int mrc_genl_evprof_dump(struct sk_buff *skb, struct netlink_callback *cb,
+			 mrc_genl_evprof_round_fn round);
 int mrc_genl_ev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int mrc_genl_ev_set_doit(struct sk_buff *skb, struct genl_info *info);
 

@@ -104,25 +104,24 @@ cancel:
 }
 
 /**
- * mrc_genl_ev_get_dumpit() - EVPROF_EV_GET: one profile's EVs
+ * mrc_genl_evprof_dump() - the part every dump of one EV profile shares
  * @skb: the message being filled
- * @cb: args[0] is the next EV index, args[1] set when done
+ * @cb: the dump; its request names a device and MRC_ATTR_PROF_ID;
+ *	args[1] is set when done
+ * @round: fills @skb from where the dump stands, under the device's
+ *	ctl->lock (the profile and its users cannot change)
  *
- * Each message carries the device, the profile id and MRC_ATTR_EV_FIRST,
- * so it stands alone.
- *
- * Return: the length filled, 0 when done, or a negative errno.
+ * Return: what @round returns, 0 when done, or a negative errno (extack
+ * naming what is missing or unknown).
  */
-int mrc_genl_ev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+int mrc_genl_evprof_dump(struct sk_buff *skb, struct netlink_callback *cb,
+			 mrc_genl_evprof_round_fn round)
 {
 	struct nlattr **attrs = genl_dumpit_info(cb)->attrs;
-	struct mrc_evprof *evp;
 	struct mrc_prof *prof;
 	struct mrc_dev *mdev;
-	int next = 0;
+	int ret;
 
-	if (attrs[MRC_ATTR_WANT_STATS])
-		return mrc_genl_stats_dumpit(skb, cb);
 	if (cb->args[1])
 		return 0;
 	if (!attrs[MRC_ATTR_PROF_ID]) {
@@ -136,13 +135,24 @@ int mrc_genl_ev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	cb->seq = mrc_genl_gen();
 	prof = mrc_prof_find(&mrc_evprof_kind, mdev->ctl,
 			     nla_get_u64(attrs[MRC_ATTR_PROF_ID]));
-	if (!prof) {
+	if (prof) {
+		ret = round(skb, cb, mdev, container_of(prof, struct mrc_evprof, p));
+	} else {
 		NL_SET_ERR_MSG_ATTR(cb->extack, attrs[MRC_ATTR_PROF_ID],
 				    "no EV profile with this id");
-		next = -ENOENT;
-		goto out;
+		ret = -ENOENT;
 	}
-	evp = container_of(prof, struct mrc_evprof, p);
+	mutex_unlock(&mdev->ctl->lock);
+	ib_device_put(&mdev->ib_dev);
+	return ret;
+}
+
+/* EVPROF_EV_GET's messages from EV cb->args[0] on. */
+static int mrc_genl_ev_round(struct sk_buff *skb, struct netlink_callback *cb,
+			     struct mrc_dev *mdev, struct mrc_evprof *evp)
+{
+	int next;
+
 	for (next = cb->args[0]; next < evp->nev; ) {
 		next = mrc_genl_fill_evs(skb, cb, mdev, evp, next);
 		if (next < 0)
@@ -151,12 +161,26 @@ int mrc_genl_ev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	}
 	if (next >= 0)
 		cb->args[1] = 1;
-out:
-	mutex_unlock(&mdev->ctl->lock);
-	ib_device_put(&mdev->ib_dev);
 	if (next == -EMSGSIZE && skb->len)
 		return skb->len;
 	return next < 0 ? next : skb->len;
+}
+
+/**
+ * mrc_genl_ev_get_dumpit() - EVPROF_EV_GET: one profile's EVs
+ * @skb: the message being filled
+ * @cb: args[0] is the next EV index, args[1] set when done
+ *
+ * Each message carries the device, the profile id and MRC_ATTR_EV_FIRST,
+ * so it stands alone.
+ *
+ * Return: the length filled, 0 when done, or a negative errno.
+ */
+int mrc_genl_ev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
+{
+	if (genl_dumpit_info(cb)->attrs[MRC_ATTR_WANT_STATS])
+		return mrc_genl_stats_dumpit(skb, cb);
+	return mrc_genl_evprof_dump(skb, cb, mrc_genl_ev_round);
 }
 
 /* Apply one SET_STATE entry; returns how many EVs it named, or errno. */
