@@ -36,6 +36,7 @@ const Policy& dev_policy() {
         p[MRC_ATTR_DEV_DEFAULT_CCPROF] = fixed(NLA_U64, sizeof(uint64_t));
         p[MRC_ATTR_PORT_ADMIN] = fixed(NLA_U8, sizeof(uint8_t));
         p[MRC_ATTR_DEV_LIMITS] = {NLA_NESTED, 0, 0};
+        p[MRC_ATTR_DEV_CC_ALGS] = {NLA_NESTED, 0, 0};
         return p;
     }();
     return policy;
@@ -46,6 +47,28 @@ std::optional<MrcDevice> reject(std::string* why, const char* reason) {
         *why = reason;
     }
     return std::nullopt;
+}
+
+// One MRC_ATTR_CC_ALG_ENTRY: MRC_ATTR_CCPROF { MRC_CCPROF_ALG },
+// MRC_ATTR_CC_ALG_RUNNABLE. Returns false if it is malformed.
+bool parse_cc_alg(nlattr* entry, std::vector<std::pair<std::string, bool>>& algs) {
+    nlattr* tb[MRC_ATTR_MAX + 1] = {};
+    nla_policy p[MRC_ATTR_MAX + 1] = {};
+    p[MRC_ATTR_CCPROF] = {NLA_NESTED, 0, 0};
+    p[MRC_ATTR_CC_ALG_RUNNABLE] = {NLA_FLAG, 0, 0};
+    if (nla_type(entry) != MRC_ATTR_CC_ALG_ENTRY ||
+        nla_parse_nested(tb, MRC_ATTR_MAX, entry, p) < 0 || tb[MRC_ATTR_CCPROF] == nullptr) {
+        return false;
+    }
+    nlattr* cc[MRC_CCPROF_MAX + 1] = {};
+    nla_policy cp[MRC_CCPROF_MAX + 1] = {};
+    cp[MRC_CCPROF_ALG] = {NLA_STRING, 0, 32};
+    if (nla_parse_nested(cc, MRC_CCPROF_MAX, tb[MRC_ATTR_CCPROF], cp) < 0 ||
+        cc[MRC_CCPROF_ALG] == nullptr || *nla_get_string(cc[MRC_CCPROF_ALG]) == '\0') {
+        return false;
+    }
+    algs.emplace_back(nla_get_string(cc[MRC_CCPROF_ALG]), tb[MRC_ATTR_CC_ALG_RUNNABLE] != nullptr);
+    return true;
 }
 
 std::optional<uint32_t> get_u32(const nlattr* attr) {
@@ -141,6 +164,15 @@ std::optional<MrcDevice> parse_dev_reply(const nlmsghdr* nlh, std::string* why) 
                 return reject(why, "malformed limit");
             }
             dev.limits.emplace_back(nla_type(l), nla_get_u32(l));
+        }
+    }
+    if (nlattr* a = tb[MRC_ATTR_DEV_CC_ALGS]) {
+        nlattr* e = nullptr;
+        int rem = 0;
+        nla_for_each_nested(e, a, rem) {
+            if (!parse_cc_alg(e, dev.cc_algs)) {
+                return reject(why, "malformed CC algorithm entry");
+            }
         }
     }
     return dev;

@@ -33,6 +33,9 @@ struct MrcDevice {
     std::optional<uint64_t> default_ccprof;        // MRC_ATTR_DEV_DEFAULT_CCPROF
     std::optional<uint8_t> port_admin;             // MRC_ATTR_PORT_ADMIN
     std::vector<std::pair<int, uint32_t>> limits;  // MRC_ATTR_DEV_LIMITS members
+    // MRC_ATTR_DEV_CC_ALGS: each algorithm a CC profile may name, and
+    // whether QPs can run it (MRC_ATTR_CC_ALG_RUNNABLE).
+    std::vector<std::pair<std::string, bool>> cc_algs;
 };
 
 // Longest names the kernel can report, without the terminating NUL

@@ -23,6 +23,17 @@ std::string joined(const std::vector<uint32_t>& v, char sep) {
     return s;
 }
 
+// What every profile's record starts with.
+Record common_head(const ProfileCommon& p) {
+    Record r;
+    r.add("dev", p.dev);
+    r.add("id", p.id);
+    if (p.state) {
+        r.add("state", prof_state_name(*p.state));
+    }
+    return r;
+}
+
 void add_common_tail(Record& r, const ProfileCommon& p) {
     if (p.nusers) {
         r.add("users", uint64_t{*p.nusers});
@@ -95,6 +106,19 @@ Record device_record(const MrcDevice& d, bool details) {
     if (d.ev_modes) {
         r.add("ev_modes", hex32(*d.ev_modes));
     }
+    if (!d.cc_algs.empty()) {
+        // Comma-separated names: one value each in text and JSON alike.
+        std::string all;
+        std::string runnable;
+        for (const auto& [name, runs] : d.cc_algs) {
+            all += (all.empty() ? "" : ",") + name;
+            if (runs) {
+                runnable += (runnable.empty() ? "" : ",") + name;
+            }
+        }
+        r.add("cc_algs", all);
+        r.add("cc_runnable", runnable.empty() ? std::string("-") : runnable);
+    }
     static const char* const limit_names[] = {"",
                                               "max_fmt_profiles",
                                               "max_ev_profiles",
@@ -134,12 +158,7 @@ Record port_record(const MrcDevice& d) {
 }
 
 Record evfmt_record(const EvFmt& f) {
-    Record r;
-    r.add("dev", f.dev);
-    r.add("id", f.id);
-    if (f.state) {
-        r.add("state", prof_state_name(*f.state));
-    }
+    Record r = common_head(f);
     if (f.mode) {
         r.add("mode", fmt_mode_name(*f.mode));
     }
@@ -151,12 +170,7 @@ Record evfmt_record(const EvFmt& f) {
 }
 
 Record evprof_record(const EvProf& p) {
-    Record r;
-    r.add("dev", p.dev);
-    r.add("id", p.id);
-    if (p.state) {
-        r.add("state", prof_state_name(*p.state));
-    }
+    Record r = common_head(p);
     if (p.mode) {
         r.add("mode", ev_mode_name(*p.mode));
     }
@@ -190,12 +204,7 @@ Record evprof_record(const EvProf& p) {
 }
 
 Record ccprof_record(const CcProf& c) {
-    Record r;
-    r.add("dev", c.dev);
-    r.add("id", c.id);
-    if (c.state) {
-        r.add("state", prof_state_name(*c.state));
-    }
+    Record r = common_head(c);
     if (!c.alg.empty()) {
         r.add("alg", c.alg);
     }

@@ -69,6 +69,7 @@ public:
         return parse_dev_reply(nlmsg_hdr(msg_.get()), &why_);
     }
     const std::string& why() const { return why_; }
+    nl_msg* msg() { return msg_.get(); }
 
 private:
     NlMsgPtr msg_;
@@ -224,6 +225,43 @@ TEST(DevReplyTest, PortStateValues) {
         EXPECT_EQ(dev->state, name) << "value " << int(value);
         EXPECT_EQ(port_state_name(value), name);
     }
+}
+
+// An MRC_ATTR_CC_ALG_ENTRY of @name, runnable or not, as the kernel nests it.
+void put_cc_alg(nl_msg* m, const char* name, bool runnable) {
+    nlattr* e = nla_nest_start(m, MRC_ATTR_CC_ALG_ENTRY);
+    nlattr* c = nla_nest_start(m, MRC_ATTR_CCPROF);
+    if (name != nullptr) {
+        EXPECT_EQ(nla_put_string(m, MRC_CCPROF_ALG, name), 0);
+    }
+    nla_nest_end(m, c);
+    if (runnable) {
+        EXPECT_EQ(nla_put_flag(m, MRC_ATTR_CC_ALG_RUNNABLE), 0);
+    }
+    nla_nest_end(m, e);
+}
+
+TEST(DevReplyTest, CcAlgorithms) {
+    Reply r;
+    r.full();
+    nlattr* list = nla_nest_start(r.msg(), MRC_ATTR_DEV_CC_ALGS);
+    put_cc_alg(r.msg(), "mrc-window", true);
+    put_cc_alg(r.msg(), "uet-1.0-nscc", false);
+    nla_nest_end(r.msg(), list);
+    std::optional<MrcDevice> dev = r.parse();
+    ASSERT_TRUE(dev.has_value()) << r.why();
+    using Alg = std::pair<std::string, bool>;
+    EXPECT_EQ(dev->cc_algs, (std::vector<Alg>{{"mrc-window", true}, {"uet-1.0-nscc", false}}));
+}
+
+TEST(DevReplyTest, CcAlgorithmWithoutNameIsRejected) {
+    Reply r;
+    r.full();
+    nlattr* list = nla_nest_start(r.msg(), MRC_ATTR_DEV_CC_ALGS);
+    put_cc_alg(r.msg(), nullptr, true);
+    nla_nest_end(r.msg(), list);
+    EXPECT_FALSE(r.parse().has_value());
+    EXPECT_EQ(r.why(), "malformed CC algorithm entry");
 }
 
 TEST(DevReplyTest, OtherCommandIsRejected) {

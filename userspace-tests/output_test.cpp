@@ -99,6 +99,12 @@ MrcDevice device() {
     r.u64(MRC_ATTR_DEV_DEFAULT_EVPROF, 0).u64(MRC_ATTR_DEV_DEFAULT_CCPROF, 0);
     r.u8(MRC_ATTR_PORT_ADMIN, MRC_PORT_ADMIN_ENABLED);
     r.begin(MRC_ATTR_DEV_LIMITS).u32(MRC_LIMIT_EV_PROFILES, 256).u32(MRC_LIMIT_EV_WIDTH, 32).end();
+    // As mrc_ccprof_put_algs() lays them out.
+    r.begin(MRC_ATTR_DEV_CC_ALGS);
+    r.begin(MRC_ATTR_CC_ALG_ENTRY).begin(MRC_ATTR_CCPROF).str(MRC_CCPROF_ALG, "mrc-window").end();
+    r.flag(MRC_ATTR_CC_ALG_RUNNABLE).end();
+    r.begin(MRC_ATTR_CC_ALG_ENTRY).begin(MRC_ATTR_CCPROF).str(MRC_CCPROF_ALG, "uet-1.0-nscc");
+    r.end().end().end();
     std::string why;
     auto d = parse_dev_reply(r.hdr(), &why);
     EXPECT_TRUE(d) << why;
@@ -128,6 +134,9 @@ TEST(OutputTest, DevShowKeepsItsTextAndJson) {
     EXPECT_EQ(det[0]["api"], "1.0.1");
     EXPECT_EQ(det[0]["caps"], "0x34");
     EXPECT_EQ(det[0]["max_ev_profiles"], 256);
+    EXPECT_EQ(det[0]["cc_algs"], "mrc-window,uet-1.0-nscc");
+    EXPECT_EQ(det[0]["cc_runnable"], "mrc-window");
+    EXPECT_FALSE(json_of({device_record(d, false)})[0].contains("cc_algs"));  // -d only
     EXPECT_EQ(det[0]["evprofile"], 0);
 }
 

@@ -219,15 +219,57 @@ static int mrc_ccprof_parse(struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
 	return err;
 }
 
+/* Whether QPs can run @alg, so a profile of it may go ONLINE. */
+static bool mrc_cc_alg_runnable(u8 alg)
+{
+	return alg != MRC_CC_ALG_NSCC;
+}
+
 static int mrc_ccprof_can_online(const struct mrc_prof *prof,
 				 struct netlink_ext_ack *extack)
 {
 	const struct mrc_ccprof *cc = container_of(prof, struct mrc_ccprof, p);
 
-	if (cc->alg == MRC_CC_ALG_NSCC) {
+	if (!mrc_cc_alg_runnable(cc->alg)) {
 		NL_SET_ERR_MSG(extack, "uet-1.0-nscc is not implemented yet");
 		return -EOPNOTSUPP;
 	}
+	return 0;
+}
+
+/**
+ * mrc_ccprof_put_algs() - MRC_ATTR_DEV_CC_ALGS: the algorithms a CC
+ * profile may name, each flagged MRC_ATTR_CC_ALG_RUNNABLE if QPs run it
+ * @skb: the DEV_GET reply
+ *
+ * Each MRC_ATTR_CC_ALG_ENTRY carries the name as a CC profile does, in
+ * an MRC_ATTR_CCPROF nest (MRC_CCPROF_ALG).
+ *
+ * Return: 0 or -EMSGSIZE.
+ */
+int mrc_ccprof_put_algs(struct sk_buff *skb)
+{
+	struct nlattr *list, *entry, *name;
+	u8 alg;
+
+	list = nla_nest_start(skb, MRC_ATTR_DEV_CC_ALGS);
+	if (!list)
+		return -EMSGSIZE;
+	for (alg = 0; alg < MRC_CC_ALG_COUNT; alg++) {
+		entry = nla_nest_start(skb, MRC_ATTR_CC_ALG_ENTRY);
+		if (!entry)
+			return -EMSGSIZE;
+		name = nla_nest_start(skb, MRC_ATTR_CCPROF);
+		if (!name ||
+		    nla_put_string(skb, MRC_CCPROF_ALG, mrc_cc_alg_names[alg]))
+			return -EMSGSIZE;
+		nla_nest_end(skb, name);
+		if (mrc_cc_alg_runnable(alg) &&
+		    nla_put_flag(skb, MRC_ATTR_CC_ALG_RUNNABLE))
+			return -EMSGSIZE;
+		nla_nest_end(skb, entry);
+	}
+	nla_nest_end(skb, list);
 	return 0;
 }
 
@@ -239,7 +281,8 @@ static void mrc_ccprof_reset(struct mrc_prof *prof)
 	memset(cc->param, 0, sizeof(cc->param));
 }
 
-static int mrc_ccprof_fill(struct sk_buff *skb, const struct mrc_prof *prof)
+static int mrc_ccprof_fill(struct sk_buff *skb, struct mrc_ctl_dev *ctl,
+			   const struct mrc_prof *prof)
 {
 	const struct mrc_ccprof *cc = container_of(prof, struct mrc_ccprof, p);
 	struct nlattr *nest, *params;

@@ -133,7 +133,8 @@ static void mrc_evfmt_reset(struct mrc_prof *prof)
 	memset(&fmt->f, 0, sizeof(fmt->f));
 }
 
-static int mrc_evfmt_fill(struct sk_buff *skb, const struct mrc_prof *prof)
+static int mrc_evfmt_fill(struct sk_buff *skb, struct mrc_ctl_dev *ctl,
+			  const struct mrc_prof *prof)
 {
 	const struct mrc_evfmt *fmt = container_of(prof, struct mrc_evfmt, p);
 	struct nlattr *nest, *fields;

@@ -414,9 +414,11 @@ static u32 mrc_evprof_ndenied(const struct mrc_evprof *evp)
 	return n;
 }
 
-static int mrc_evprof_fill(struct sk_buff *skb, const struct mrc_prof *prof)
+static int mrc_evprof_fill(struct sk_buff *skb, struct mrc_ctl_dev *ctl,
+			   const struct mrc_prof *prof)
 {
 	const struct mrc_evprof *evp = container_of(prof, struct mrc_evprof, p);
+	int nbad = mrc_ctl_evprof_nbad(ctl, evp);
 	struct nlattr *nest;
 
 	if (prof->state == MRC_PROF_INIT)
@@ -429,7 +431,8 @@ static int mrc_evprof_fill(struct sk_buff *skb, const struct mrc_prof *prof)
 	    nla_put_u32(skb, MRC_EVPROF_COUNT, evp->nev) ||
 	    nla_put_u32(skb, MRC_EVPROF_MIN_ACTIVE, evp->min_active) ||
 	    nla_put_u32(skb, MRC_EVPROF_EVENT_MASK, evp->event_mask) ||
-	    nla_put_u32(skb, MRC_EVPROF_NDENIED, mrc_evprof_ndenied(evp)))
+	    nla_put_u32(skb, MRC_EVPROF_NDENIED, mrc_evprof_ndenied(evp)) ||
+	    (nbad >= 0 && nla_put_u32(skb, MRC_EVPROF_NBAD, nbad)))
 		return -EMSGSIZE;
 	if (evp->nfields && mrc_evprof_fill_fields(skb, evp))
 		return -EMSGSIZE;

@@ -11,6 +11,7 @@
 #include "ctl/mrc_genl.h"
 #include "ctl/mrc_prof.h"
 #include "engine/mrc_dev.h"
+#include "engine/mrc_obj.h"
 #include "uapi/mrc-genl.h"
 
 static const struct nla_policy mrc_genl_policy[MRC_ATTR_MAX + 1] = {
@@ -67,12 +68,21 @@ static const struct nla_policy mrc_genl_stats_policy[MRC_ATTR_MAX + 1] = {
 	[MRC_ATTR_PROF_ID] = { .type = NLA_U64 },
 };
 
-static const struct nla_policy mrc_genl_qp_ev_policy[MRC_ATTR_MAX + 1] = {
-	MRC_GENL_DEV_POLICY,
-	[MRC_ATTR_QPN] = { .type = NLA_U32 },
+/*
+ * Not const: 6.1's NLA_POLICY_FULL_RANGE() takes a plain pointer. QPNs
+ * are 24 bits: 1 is the GSI QP, the others come from MRC_MIN_QPN up, and
+ * 0xffffff is the endpoint's (probes), never a QP's.
+ */
+static struct netlink_range_validation mrc_genl_qpn_range = {
+	.min = 1,
+	.max = MRC_QPN_LIMIT,
 };
 
-/* Not const: 6.1's NLA_POLICY_FULL_RANGE() takes a plain pointer. */
+static const struct nla_policy mrc_genl_qp_ev_policy[MRC_ATTR_MAX + 1] = {
+	MRC_GENL_DEV_POLICY,
+	[MRC_ATTR_QPN] = NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_genl_qpn_range),
+};
+
 static struct netlink_range_validation mrc_genl_probe_timeout = {
 	.min = 1000ULL,			/* 1 us */
 	.max = 10000000000ULL,		/* 10 s */

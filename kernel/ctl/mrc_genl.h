@@ -24,6 +24,23 @@ bool mrc_genl_has_listeners(struct net *net);
 void mrc_genl_multicast(struct net *net, struct sk_buff *skb);
 void mrc_genl_gen_bump(void);
 
+/**
+ * mrc_genl_prof_ev_state() - a profile EV's state over its user QPs
+ * @denied: the controller denied it
+ * @used: some QP bound to the profile has it
+ * @bad: some such QP holds it ASSUMED_BAD
+ *
+ * Return: enum mrc_genl_ev_state, as STATS_GET and EVPROF_EV_GET report.
+ */
+static inline u8 mrc_genl_prof_ev_state(bool denied, bool used, bool bad)
+{
+	if (denied)
+		return MRC_GENL_EV_DENIED;
+	if (!used)
+		return MRC_GENL_EV_UNKNOWN;
+	return bad ? MRC_GENL_EV_ASSUMED_BAD : MRC_GENL_EV_GOOD;
+}
+
 /* mrc_genl_dev.c: DEV_GET, DEV_SET */
 int mrc_genl_dev_get_doit(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
@@ -36,7 +53,14 @@ int mrc_genl_prof_new_doit(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_prof_set_doit(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_prof_del_doit(struct sk_buff *skb, struct genl_info *info);
 
-/* mrc_genl_ev.c: EVPROF_EV_GET, EVPROF_EV_SET */
+/* mrc_genl_ev.c: EVPROF_EV_GET, EVPROF_EV_SET, dumps of one EV profile */
+struct mrc_evprof;
+typedef int (*mrc_genl_evprof_round_fn)(struct sk_buff *skb,
+					struct netlink_callback *cb,
+					struct mrc_dev *mdev,
+					struct mrc_evprof *evp);
+int mrc_genl_evprof_dump(struct sk_buff *skb, struct netlink_callback *cb,
+			 mrc_genl_evprof_round_fn round);
 int mrc_genl_ev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int mrc_genl_ev_set_doit(struct sk_buff *skb, struct genl_info *info);
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * One EV profile's EVs: EVPROF_EV_GET dumps them (value, port, the
- * source port and flow label they are sent with, state), a bounded
+ * source port and flow label they are sent with, state over the user
+ * QPs as STATS_GET reports it, without the counters), a bounded
  * number per message; EVPROF_EV_SET applies a batch of operations entry
  * by entry and, as OCP specifies, stops at the first failure, telling
  * how many entries were applied.
@@ -11,22 +12,40 @@
 #include "ctl/mrc_ctl.h"
 #include "ctl/mrc_genl.h"
 #include "ctl/mrc_prof.h"
+#include "engine/mrc_qp.h"
 #include "core/mrc_ev.h"
 
 /* EVs per dump message: well inside one page-sized skb. */
 #define MRC_GENL_EVS_PER_MSG	64
 
-static u8 mrc_genl_ev_state(const struct mrc_evprof *evp,
-			    const struct mrc_evprof_ev *ev)
+/*
+ * Which of EVs @first.. (MRC_GENL_EVS_PER_MSG at most) a QP bound to @evp
+ * has (@used) and holds ASSUMED_BAD (@bad): the state without the cost of
+ * the counters. ctl->lock held: the list of users cannot change.
+ */
+static void mrc_genl_ev_health(struct mrc_ctl_dev *ctl,
+			       const struct mrc_evprof *evp, u32 first,
+			       unsigned long *used, unsigned long *bad)
 {
-	if (ev->denied)
-		return MRC_GENL_EV_DENIED;
-	/* Health is each QP's own; per-profile aggregation is to come. */
-	return MRC_GENL_EV_UNKNOWN;
+	struct mrc_qp *qp;
+	u32 i;
+
+	list_for_each_entry(qp, &ctl->qps, ctl_node) {
+		if (qp->ev_profile_id != evp->p.id)
+			continue;
+		spin_lock_bh(&qp->lock);
+		for (i = 0; i < MRC_GENL_EVS_PER_MSG && first + i < qp->evs.count;
+		     i++) {
+			__set_bit(i, used);
+			if (qp->evs.ev[first + i].state == MRC_EV_ASSUMED_BAD)
+				__set_bit(i, bad);
+		}
+		spin_unlock_bh(&qp->lock);
+	}
 }
 
 static int mrc_genl_put_ev(struct sk_buff *skb, const struct mrc_evprof *evp,
-			   u32 i)
+			   u32 i, u8 state)
 {
 	const struct mrc_evprof_ev *ev = &evp->ev[i];
 	struct nlattr *entry = nla_nest_start(skb, MRC_ATTR_EV_ENTRY);
@@ -34,7 +53,7 @@ static int mrc_genl_put_ev(struct sk_buff *skb, const struct mrc_evprof *evp,
 	if (!entry || nla_put_u32(skb, MRC_EV_INDEX, i) ||
 	    nla_put_be32(skb, MRC_EV_VALUE, cpu_to_be32(ev->compact)) ||
 	    nla_put_u8(skb, MRC_EV_PORT, ev->port) ||
-	    nla_put_u8(skb, MRC_EV_STATE, mrc_genl_ev_state(evp, ev)) ||
+	    nla_put_u8(skb, MRC_EV_STATE, state) ||
 	    nla_put_u16(skb, MRC_EV_WIRE_SPORT, ev->sport) ||
 	    nla_put_u32(skb, MRC_EV_WIRE_FLOW_LABEL, ev->flow_label))
 		return -EMSGSIZE;
@@ -48,8 +67,11 @@ static int mrc_genl_fill_evs(struct sk_buff *skb, struct netlink_callback *cb,
 			     u32 first)
 {
 	u32 i, end = min_t(u32, evp->nev, first + MRC_GENL_EVS_PER_MSG);
+	DECLARE_BITMAP(used, MRC_GENL_EVS_PER_MSG) = {};
+	DECLARE_BITMAP(bad, MRC_GENL_EVS_PER_MSG) = {};
 	struct nlattr *list;
 	void *hdr;
+	u8 state;
 
 	hdr = mrc_genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
 			      cb->nlh->nlmsg_seq, NLM_F_MULTI,
@@ -64,9 +86,14 @@ static int mrc_genl_fill_evs(struct sk_buff *skb, struct netlink_callback *cb,
 	list = nla_nest_start(skb, MRC_ATTR_EVS);
 	if (!list)
 		goto cancel;
-	for (i = first; i < end; i++)
-		if (mrc_genl_put_ev(skb, evp, i))
+	mrc_genl_ev_health(mdev->ctl, evp, first, used, bad);
+	for (i = first; i < end; i++) {
+		state = mrc_genl_prof_ev_state(evp->ev[i].denied,
+					       test_bit(i - first, used),
+					       test_bit(i - first, bad));
+		if (mrc_genl_put_ev(skb, evp, i, state))
 			goto cancel;
+	}
 	nla_nest_end(skb, list);
 	genlmsg_end(skb, hdr);
 	return end;
@@ -74,6 +101,69 @@ static int mrc_genl_fill_evs(struct sk_buff *skb, struct netlink_callback *cb,
 cancel:
 	genlmsg_cancel(skb, hdr);
 	return -EMSGSIZE;
+}
+
+/**
+ * mrc_genl_evprof_dump() - the part every dump of one EV profile shares
+ * @skb: the message being filled
+ * @cb: the dump; its request names a device and MRC_ATTR_PROF_ID;
+ *	args[1] is set when done
+ * @round: fills @skb from where the dump stands, under the device's
+ *	ctl->lock (the profile and its users cannot change)
+ *
+ * Return: what @round returns, 0 when done, or a negative errno (extack
+ * naming what is missing or unknown).
+ */
+int mrc_genl_evprof_dump(struct sk_buff *skb, struct netlink_callback *cb,
+			 mrc_genl_evprof_round_fn round)
+{
+	struct nlattr **attrs = genl_dumpit_info(cb)->attrs;
+	struct mrc_prof *prof;
+	struct mrc_dev *mdev;
+	int ret;
+
+	if (cb->args[1])
+		return 0;
+	if (!attrs[MRC_ATTR_PROF_ID]) {
+		NL_SET_ERR_MSG(cb->extack, "an EV profile id is required");
+		return -EINVAL;
+	}
+	mdev = mrc_genl_dev_get(attrs, sock_net(skb->sk), cb->extack);
+	if (IS_ERR(mdev))
+		return PTR_ERR(mdev);
+	mutex_lock(&mdev->ctl->lock);
+	cb->seq = mrc_genl_gen();
+	prof = mrc_prof_find(&mrc_evprof_kind, mdev->ctl,
+			     nla_get_u64(attrs[MRC_ATTR_PROF_ID]));
+	if (prof) {
+		ret = round(skb, cb, mdev, container_of(prof, struct mrc_evprof, p));
+	} else {
+		NL_SET_ERR_MSG_ATTR(cb->extack, attrs[MRC_ATTR_PROF_ID],
+				    "no EV profile with this id");
+		ret = -ENOENT;
+	}
+	mutex_unlock(&mdev->ctl->lock);
+	ib_device_put(&mdev->ib_dev);
+	return ret;
+}
+
+/* EVPROF_EV_GET's messages from EV cb->args[0] on. */
+static int mrc_genl_ev_round(struct sk_buff *skb, struct netlink_callback *cb,
+			     struct mrc_dev *mdev, struct mrc_evprof *evp)
+{
+	int next;
+
+	for (next = cb->args[0]; next < evp->nev; ) {
+		next = mrc_genl_fill_evs(skb, cb, mdev, evp, next);
+		if (next < 0)
+			break;
+		cb->args[0] = next;
+	}
+	if (next >= 0)
+		cb->args[1] = 1;
+	if (next == -EMSGSIZE && skb->len)
+		return skb->len;
+	return next < 0 ? next : skb->len;
 }
 
 /**
@@ -88,48 +178,9 @@ cancel:
  */
 int mrc_genl_ev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct nlattr **attrs = genl_dumpit_info(cb)->attrs;
-	struct mrc_evprof *evp;
-	struct mrc_prof *prof;
-	struct mrc_dev *mdev;
-	int next = 0;
-
-	if (attrs[MRC_ATTR_WANT_STATS])
+	if (genl_dumpit_info(cb)->attrs[MRC_ATTR_WANT_STATS])
 		return mrc_genl_stats_dumpit(skb, cb);
-	if (cb->args[1])
-		return 0;
-	if (!attrs[MRC_ATTR_PROF_ID]) {
-		NL_SET_ERR_MSG(cb->extack, "an EV profile id is required");
-		return -EINVAL;
-	}
-	mdev = mrc_genl_dev_get(attrs, sock_net(skb->sk), cb->extack);
-	if (IS_ERR(mdev))
-		return PTR_ERR(mdev);
-	mutex_lock(&mdev->ctl->lock);
-	cb->seq = mrc_genl_gen();
-	prof = mrc_prof_find(&mrc_evprof_kind, mdev->ctl,
-			     nla_get_u64(attrs[MRC_ATTR_PROF_ID]));
-	if (!prof) {
-		NL_SET_ERR_MSG_ATTR(cb->extack, attrs[MRC_ATTR_PROF_ID],
-				    "no EV profile with this id");
-		next = -ENOENT;
-		goto out;
-	}
-	evp = container_of(prof, struct mrc_evprof, p);
-	for (next = cb->args[0]; next < evp->nev; ) {
-		next = mrc_genl_fill_evs(skb, cb, mdev, evp, next);
-		if (next < 0)
-			break;
-		cb->args[0] = next;
-	}
-	if (next >= 0)
-		cb->args[1] = 1;
-out:
-	mutex_unlock(&mdev->ctl->lock);
-	ib_device_put(&mdev->ib_dev);
-	if (next == -EMSGSIZE && skb->len)
-		return skb->len;
-	return next < 0 ? next : skb->len;
+	return mrc_genl_evprof_dump(skb, cb, mrc_genl_ev_round);
 }
 
 /* Apply one SET_STATE entry; returns how many EVs it named, or errno. */

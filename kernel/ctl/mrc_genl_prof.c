@@ -83,7 +83,7 @@ static int mrc_genl_fill_prof(struct sk_buff *skb,
 	    nla_put_u8(skb, MRC_ATTR_PROF_STATE, prof->state) ||
 	    nla_put_u32(skb, MRC_ATTR_PROF_NUSERS, prof->nusers) ||
 	    mrc_genl_put_users(skb, kind, mdev->ctl, prof) ||
-	    kind->fill(skb, prof)) {
+	    kind->fill(skb, mdev->ctl, prof)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}

@@ -202,20 +202,16 @@ static void mrc_genl_sum_profile(struct mrc_ctl_dev *ctl,
 			mrc_ev_report_add(&r[i], qp, first + i);
 		spin_unlock_bh(&qp->lock);
 	}
-	for (i = 0; i < n; i++) {
-		if (r[i].has_value && evp->ev[r[i].index].denied)
-			r[i].state = MRC_GENL_EV_DENIED;
-		else if (!r[i].users)
-			r[i].state = MRC_GENL_EV_UNKNOWN;
-		else
-			r[i].state = r[i].bad_qps ? MRC_GENL_EV_ASSUMED_BAD :
-						    MRC_GENL_EV_GOOD;
-	}
+	for (i = 0; i < n; i++)
+		r[i].state = mrc_genl_prof_ev_state(r[i].has_value &&
+						    evp->ev[r[i].index].denied,
+						    r[i].users, r[i].bad_qps);
 }
 
-static int mrc_genl_stats_round(struct sk_buff *skb, struct netlink_callback *cb,
-				struct mrc_dev *mdev, struct mrc_evprof *evp,
-				struct mrc_ev_report *r)
+static int mrc_genl_stats_chunks(struct sk_buff *skb,
+				 struct netlink_callback *cb,
+				 struct mrc_dev *mdev, struct mrc_evprof *evp,
+				 struct mrc_ev_report *r)
 {
 	u32 nev = mrc_genl_prof_nev(mdev->ctl, evp);
 	int n;
@@ -235,6 +231,21 @@ static int mrc_genl_stats_round(struct sk_buff *skb, struct netlink_callback *cb
 	return skb->len;
 }
 
+/* STATS_GET's messages from EV cb->args[0] on; ctl->lock held. */
+static int mrc_genl_stats_round(struct sk_buff *skb, struct netlink_callback *cb,
+				struct mrc_dev *mdev, struct mrc_evprof *evp)
+{
+	struct mrc_ev_report *r;
+	int ret;
+
+	r = kcalloc(MRC_GENL_STATS_CHUNK, sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return -ENOMEM;
+	ret = mrc_genl_stats_chunks(skb, cb, mdev, evp, r);
+	kfree(r);
+	return ret;
+}
+
 /**
  * mrc_genl_stats_dumpit() - STATS_GET: one EV profile's per-EV counters
  * @skb: the message being filled
@@ -246,44 +257,7 @@ static int mrc_genl_stats_round(struct sk_buff *skb, struct netlink_callback *cb
  */
 int mrc_genl_stats_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	struct nlattr **attrs = genl_dumpit_info(cb)->attrs;
-	struct mrc_ev_report *r;
-	struct mrc_prof *prof;
-	struct mrc_dev *mdev;
-	int ret;
-
-	if (cb->args[1])
-		return 0;
-	if (!attrs[MRC_ATTR_PROF_ID]) {
-		NL_SET_ERR_MSG(cb->extack, "an EV profile id is required");
-		return -EINVAL;
-	}
-	mdev = mrc_genl_dev_get(attrs, sock_net(skb->sk), cb->extack);
-	if (IS_ERR(mdev))
-		return PTR_ERR(mdev);
-	r = kcalloc(MRC_GENL_STATS_CHUNK, sizeof(*r), GFP_KERNEL);
-	if (!r) {
-		ret = -ENOMEM;
-		goto put;
-	}
-	mutex_lock(&mdev->ctl->lock);
-	cb->seq = mrc_genl_gen();
-	prof = mrc_prof_find(&mrc_evprof_kind, mdev->ctl,
-			     nla_get_u64(attrs[MRC_ATTR_PROF_ID]));
-	if (prof) {
-		ret = mrc_genl_stats_round(skb, cb, mdev,
-					   container_of(prof, struct mrc_evprof, p),
-					   r);
-	} else {
-		NL_SET_ERR_MSG_ATTR(cb->extack, attrs[MRC_ATTR_PROF_ID],
-				    "no EV profile with this id");
-		ret = -ENOENT;
-	}
-	mutex_unlock(&mdev->ctl->lock);
-	kfree(r);
-put:
-	ib_device_put(&mdev->ib_dev);
-	return ret;
+	return mrc_genl_evprof_dump(skb, cb, mrc_genl_stats_round);
 }
 
 /* Reports for EVs @first.. of one QP, @n at most; qp->lock held. */

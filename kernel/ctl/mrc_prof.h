@@ -147,7 +147,7 @@ struct mrc_ctl_dev {
  * @release: free what @prof points to (optional)
  * @can_online: whether @prof may go ONLINE (extack says why not)
  * @reset: forget the configuration (back to INIT)
- * @fill: put the kind's configuration nest into a reply
+ * @fill: put the kind's configuration nest into a reply; ctl->lock held
  * @qp_users: which of a bound QP's profiles is of this kind (MRC_PROF_QP_*)
  * @busy: -EBUSY (extack says why) if @prof may not be deleted or taken
  *	offline, else 0
@@ -170,7 +170,8 @@ struct mrc_prof_kind {
 	int (*can_online)(const struct mrc_prof *prof,
 			  struct netlink_ext_ack *extack);
 	void (*reset)(struct mrc_prof *prof);
-	int (*fill)(struct sk_buff *skb, const struct mrc_prof *prof);
+	int (*fill)(struct sk_buff *skb, struct mrc_ctl_dev *ctl,
+		    const struct mrc_prof *prof);
 	u8 qp_users;
 	int (*busy)(struct mrc_ctl_dev *ctl, const struct mrc_prof *prof,
 		    struct netlink_ext_ack *extack);
@@ -194,10 +195,12 @@ extern const struct nla_policy mrc_ev_entry_policy[MRC_EV_MAX + 1];
 /* the built-in profiles 0 (mrc_evfmt.c, mrc_ccprof.c) */
 void mrc_evfmt_builtin(struct mrc_evfmt *fmt);
 void mrc_ccprof_builtin(struct mrc_ccprof *cc);
+int mrc_ccprof_put_algs(struct sk_buff *skb);
 void mrc_evprof_builtin(struct mrc_evprof *evp);
 
 /* mrc_ctl_qp.c */
 void mrc_ctl_push_denied(struct mrc_ctl_dev *ctl, const struct mrc_evprof *evp);
+int mrc_ctl_evprof_nbad(struct mrc_ctl_dev *ctl, const struct mrc_evprof *evp);
 
 /* mrc_ev_event.c */
 struct mrc_dev;

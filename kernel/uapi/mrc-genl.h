@@ -103,7 +103,8 @@ enum mrc_genl_attr {
 	MRC_ATTR_DEV_FMT_MODES,		/* u32: BIT(enum mrc_genl_fmt_mode) */
 	MRC_ATTR_DEV_EV_MODES,		/* u32: BIT(enum mrc_genl_ev_mode) */
 	MRC_ATTR_DEV_CC_ALGS,		/* nest of MRC_ATTR_CC_ALG_ENTRY */
-	MRC_ATTR_CC_ALG_ENTRY,		/* nest: MRC_ATTR_CC_ALG, _RUNNABLE */
+	/* nest: MRC_ATTR_CCPROF (MRC_CCPROF_ALG), MRC_ATTR_CC_ALG_RUNNABLE */
+	MRC_ATTR_CC_ALG_ENTRY,
 	MRC_ATTR_CC_ALG_RUNNABLE,	/* flag: QPs can run it today */
 	MRC_ATTR_DEV_DEFAULT_EVPROF,	/* u64: profile id, must be ONLINE */
 	MRC_ATTR_DEV_DEFAULT_CCPROF,	/* u64: profile id, must be ONLINE */
@@ -115,7 +116,7 @@ enum mrc_genl_attr {
 	MRC_ATTR_PROF_NUSERS,		/* u32: QPs (EV/CC) or EV profiles (fmt) */
 	MRC_ATTR_PROF_USERS,		/* nest of MRC_ATTR_QPN (<= 64), reply */
 	MRC_ATTR_PROF_USERS_MORE,	/* flag: more users than listed */
-	MRC_ATTR_QPN,			/* u32: QP number */
+	MRC_ATTR_QPN,			/* u32: QP number, 1..0xfffffe */
 
 	/* Object nests, each with its own attribute space below. */
 	MRC_ATTR_EVFMT,			/* nest: enum mrc_genl_evfmt_attr */
@@ -221,7 +222,8 @@ enum mrc_genl_limit_attr {
 	MRC_LIMIT_UNSPEC,
 	MRC_LIMIT_FMT_PROFILES,		/* ev_max_fmt_profiles (64) */
 	MRC_LIMIT_EV_PROFILES,		/* ev_max_profiles (256) */
-	MRC_LIMIT_EV_COUNT,		/* ev_max_count (65536) */
+	/* not reported: MRC has no device-wide EV limit */
+	MRC_LIMIT_EV_COUNT,		/* ev_max_count */
 	MRC_LIMIT_EV_FREE,		/* ev_free_count */
 	MRC_LIMIT_EV_PER_PROFILE,	/* ev_max_count_profile (4096) */
 	MRC_LIMIT_EV_COUNT_ALIGN,	/* ev_count_align (1) */

@@ -7,8 +7,10 @@
 #   EVs each router carries, equal that router's byte counter within 5%,
 #   after the QP has gone (the profile keeps what its QPs counted);
 # - one router cut mid-transfer: exactly its EVs go ASSUMED_BAD with
-#   losses counted; `mrc-ip monitor -j` prints each change within 100 ms
-#   of it, and the recovery when probes succeed once the path is back;
+#   losses counted, with statistics and without (`path show ... evs`,
+#   `evprofile show` counting them); `mrc-ip monitor -j` prints each
+#   change within 100 ms of it, and the recovery when probes succeed once
+#   the path is back;
 # - `mrc-ip qp show` and `rdma statistic` report the same counters;
 # - STATS_GET and QP_EV_GET refuse what they cannot answer.
 . ../lib.sh
@@ -51,6 +53,30 @@ bytes_to_a() {
 # path_stats: profile 5's EVs with every counter, as JSON.
 path_stats() {
 	ip netns exec hostB mrc-ip -s -s -j path show dev mrcB id 5
+}
+
+# ev_states: profile 5's EVs as `mrc-ip path show ... evs` reports them
+# without -s (EVPROF_EV_GET without statistics), "INDEX:STATE" each.
+ev_states() {
+	ip netns exec hostB mrc-ip -j path show dev mrcB id 5 evs | python3 -c '
+import json, sys
+print(" ".join("%d:%s" % (e["index"], e["state"]) for e in json.load(sys.stdin)))'
+}
+# states_are BAD: ev_states reads the EVs BAD (indexes) assumed_bad and
+# every other one good.
+states_are() {
+	local i s want=()
+	for ((i = 0; i < NEV; i++)); do
+		s=good
+		[[ " $1 " == *" $i "* ]] && s=assumed_bad
+		want+=("$i:$s")
+	done
+	[ "$(ev_states)" = "${want[*]}" ]
+}
+# nbad_is N: profile 5 has N EVs some QP holds ASSUMED_BAD (evprofile show).
+nbad_is() {
+	[ "$(ip netns exec hostB mrc-ip -j evprofile show dev mrcB id 5 |
+		python3 -c 'import json, sys; print(json.load(sys.stdin)[0].get("bad"))')" = "$1" ]
 }
 
 before=$(bytes_to_a)
@@ -98,6 +124,9 @@ check_output "with no QP left, the profile's EVs read unknown" '^unknown$' \
 	python3 -c '
 import json
 print(" ".join(sorted({e["state"] for e in json.load(open("/run/paths.json"))})))'
+check_output "... and so without -s" '^unknown$' bash -c "ip netns exec hostB \
+	mrc-ip -j path show dev mrcB id 5 evs | python3 -c 'import json, sys
+print(\" \".join(sorted({e[\"state\"] for e in json.load(sys.stdin)})))'"
 
 # The busiest router is cut: its EVs, and only those, go bad.
 CUT=$(printf '%s\n' "${via[@]}" | sort | uniq -c | sort -rn | awk 'NR == 1 { print $2 }')
@@ -148,6 +177,8 @@ base=$(path_stats | python3 -c 'import json, sys
 print(sum(e["tx_pkts"] for e in json.load(sys.stdin)))')
 check "traffic flows on profile 5" wait_until 60 flowing "$base"
 QPN=$(qpn_b)
+check "without -s, mrc-ip path show reads the EVs in use GOOD" \
+	wait_until 20 states_are ""
 path_stats > /run/pre.json
 echo "$(date +%T) traffic flows on QP $QPN; cutting router $CUT" | diag
 cut_ns=$(date +%s%N)
@@ -155,6 +186,13 @@ mp_path_down "$CUT"
 check "router $CUT cut: exactly its EVs ($expect_bad) go ASSUMED_BAD" \
 	wait_until 20 evs_bad_are "$expect_bad"
 path_stats > /run/cut.json
+check "... and without -s too, the others GOOD" \
+	wait_until 20 states_are "$expect_bad"
+check "mrc-ip evprofile show counts them: bad $(wc -w <<<"$expect_bad")" \
+	wait_until 20 nbad_is "$(wc -w <<<"$expect_bad")"
+check_output "... in text as well (a table row)" \
+	"^${expect_bad%% *} +0x[0-9a-f]+ +1 +assumed_bad " \
+	ip netns exec hostB mrc-ip path show dev mrcB id 5 evs
 check_output "mrc-ip qp show: the QP's own table holds them ASSUMED_BAD" \
 	'^ok$' bash -c "ip netns exec hostB mrc-ip -j qp show dev mrcB qpn $QPN |
 	python3 -c 'import json, sys
@@ -187,6 +225,8 @@ print(" ".join(sorted({e["state"] for e in json.load(sys.stdin)})))')" = good ]
 }
 check "router $CUT back: probes bring every EV back to GOOD" \
 	wait_until 30 all_good
+check "... and without -s" wait_until 20 states_are ""
+check "... and mrc-ip evprofile show: bad 0" wait_until 20 nbad_is 0
 echo "$(date +%T) all good again" | diag
 pair_finish "ib_write_bw through the cut and the repair: exit 0"
 sleep 1

@@ -36,6 +36,11 @@ check_output "DEV_GET reports the OCP controller API version 1.0.1" \
 	'"MRC_ATTR_CTL_API_VERSION": 16777217' mrc_genl DEV_GET $D
 check_output "DEV_GET reports the limits" '"MRC_LIMIT_CC_PROFILES": 64' \
 	mrc_genl DEV_GET $D
+check_output "mrc-ip dev show -d: the CC algorithms, which QPs can run (JSON)" \
+	'"cc_algs": ?"mrc-window,uet-1.0-nscc", ?"cc_runnable": ?"mrc-window"' \
+	mrc-ip -d -j dev show dev mrc0
+check_output "... and in text" 'cc_algs mrc-window,uet-1.0-nscc cc_runnable mrc-window' \
+	mrc-ip -d dev show dev mrc0
 check_output "the built-in CC profile 0 is the default" \
 	'"MRC_ATTR_DEV_DEFAULT_CCPROF": 0' mrc_genl DEV_GET $D
 check_output "CC profile 0 is mrc-window, ONLINE" \
@@ -170,6 +175,12 @@ check_genl_error "a device that does not exist" ENODEV "no MRC device" \
 	CCPROF_DEL DEV_NAME=str:mrc9 PROF_ID=u64:1
 check_genl_error "a device index that does not exist" ENODEV "no MRC device" \
 	CCPROF_DEL DEV_INDEX=u32:999 PROF_ID=u64:1
+check_genl_error "a QP number past 24 bits: ERANGE" ERANGE \
+	"integer out of range" --dump QP_EV_GET $D QPN=u32:16777216
+check_genl_error "QP number 0xffffff (the endpoint's, never a QP's)" ERANGE \
+	"integer out of range" --dump QP_EV_GET $D QPN=u32:16777215
+check_genl_error "QP number 0 (no such QP on RoCE)" ERANGE \
+	"integer out of range" --dump QP_EV_GET $D QPN=u32:0
 check_genl_error "a failing SET leaves the profile as it was" EINVAL \
 	"minimum window" CCPROF_SET $D PROF_ID=u64:1 PROF_STATE=u8:2 \
 	CCPROF={ MRC_CCPROF_PARAMS={ MRC_CC_WIN_INIT_PKTS=u32:2 } }
