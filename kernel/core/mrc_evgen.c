@@ -7,6 +7,7 @@
 #include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/string.h>
 
 #include "mrc_ev.h"
 #include "mrc_evgen.h"
@@ -127,6 +128,36 @@ static u32 mrc_evgen_deposit(u32 part, u32 mask)
 	return out;
 }
 
+/*
+ * The value of EV field @f for @compact, whose first @used bits earlier
+ * fields consumed: the next popcount(mask) bits from the top deposited
+ * into the mask over init_val. Advances @used; -EINVAL past 32 bits.
+ */
+static int mrc_evgen_field_value(const struct mrc_evgen_field *f,
+				 u32 compact, unsigned int *used, u32 *val)
+{
+	unsigned int k = hweight32(f->mask);
+	u32 part = 0;
+
+	if (*used + k > 32)
+		return -EINVAL;
+	if (k)
+		part = (compact >> (32 - *used - k)) & mrc_evgen_low(k);
+	*used += k;
+	*val = (f->init_val & ~f->mask) | mrc_evgen_deposit(part, f->mask);
+	return 0;
+}
+
+/* Sum of the format's field widths. */
+static unsigned int mrc_evgen_fmt_width(const struct mrc_evgen_fmt *fmt)
+{
+	unsigned int i, w = 0;
+
+	for (i = 0; i < fmt->nfields && i < MRC_EVFMT_FIELDS_MAX; i++)
+		w += fmt->width[i];
+	return w;
+}
+
 /**
  * mrc_evgen_expand() - the wire value of a compact EV
  * @fmt: a valid format of mode STEV or UDP
@@ -140,37 +171,86 @@ static u32 mrc_evgen_deposit(u32 part, u32 mask)
  * packed field 0 first. Bits of @compact that no mask consumes must be 0.
  *
  * Return: 0, -EINVAL (bits left over, or fields not fitting the format)
- * or -EOPNOTSUPP for SRV6 (wider than 32 bits: issue 20).
+ * or -EOPNOTSUPP for SRV6 (wider than 32 bits: mrc_evgen_expand_srv6()).
  */
 int mrc_evgen_expand(const struct mrc_evgen_fmt *fmt,
 		     const struct mrc_evgen_field *f, unsigned int nfields,
 		     u32 compact, u32 *wire)
 {
-	unsigned int i, used = 0, shift = 0;
+	unsigned int i, used = 0, shift;
 	u64 val = 0;
+	u32 v;
 
 	if (fmt->mode == MRC_EVFMT_SRV6)
 		return -EOPNOTSUPP;
-	for (i = 0; i < fmt->nfields && i < MRC_EVFMT_FIELDS_MAX; i++)
-		shift += fmt->width[i];
+	shift = mrc_evgen_fmt_width(fmt);
 	if (nfields > fmt->nfields || shift > 32)
 		return -EINVAL;
 	for (i = 0; i < nfields; i++) {
-		unsigned int k = hweight32(f[i].mask);
-		u32 part = 0;
-
-		if (used + k > 32)
+		if (mrc_evgen_field_value(&f[i], compact, &used, &v))
 			return -EINVAL;
-		if (k)
-			part = (compact >> (32 - used - k)) & mrc_evgen_low(k);
-		used += k;
 		shift -= fmt->width[i];
-		val |= (u64)((f[i].init_val & ~f[i].mask) |
-			     mrc_evgen_deposit(part, f[i].mask)) << shift;
+		val |= (u64)v << shift;
 	}
 	if (compact & mrc_evgen_low(32 - used))
 		return -EINVAL;
 	*wire = (u32)val;
+	return 0;
+}
+
+/* Write @val right-aligned into bits [@end - 32, @end) of @out (MSB first). */
+static void mrc_evgen_put_bits(u8 *out, unsigned int end, u32 val)
+{
+	unsigned int bit;
+
+	for (bit = end; val && bit; val >>= 1) {
+		bit--;
+		if (val & 1)
+			out[bit / 8] |= 0x80 >> (bit % 8);
+	}
+}
+
+/**
+ * mrc_evgen_expand_srv6() - the addresses an SRV6 compact EV stands for
+ * @fmt: a valid format of mode SRV6
+ * @f: valid fields for @fmt (mrc_evgen_check_fields())
+ * @nfields: entries in @f
+ * @compact: the compact EV, left-aligned (see mrc_evgen.h)
+ * @out: set to the wire value: MRC_EVGEN_SRV6_BYTES_MAX bytes, field 0
+ *	from the first bit on (LEFT-aligned, as an address is written),
+ *	each field's value right-aligned in its format field; bits past
+ *	the format's width are zero
+ * @len: set to the bytes of @out the EV uses: 16 (one IPv6 address)
+ *	for a format up to 128 bits wide, else 32 (two)
+ *
+ * As mrc_evgen_expand() otherwise: the fields deposit the compact EV's
+ * bits into their masks over init_val. This is how a GENERATED uSID
+ * program (block, one uSID per tier, the receiver's uSID) expands into
+ * one container per path.
+ *
+ * Return: 0 or -EINVAL (not SRV6, bits left over, fields not fitting).
+ */
+int mrc_evgen_expand_srv6(const struct mrc_evgen_fmt *fmt,
+			  const struct mrc_evgen_field *f,
+			  unsigned int nfields, u32 compact,
+			  u8 out[MRC_EVGEN_SRV6_BYTES_MAX], unsigned int *len)
+{
+	unsigned int i, used = 0, end = 0, width = mrc_evgen_fmt_width(fmt);
+	u32 v;
+
+	if (fmt->mode != MRC_EVFMT_SRV6 || nfields > fmt->nfields ||
+	    width > MRC_EVGEN_SRV6_WIDTH_MAX)
+		return -EINVAL;
+	memset(out, 0, MRC_EVGEN_SRV6_BYTES_MAX);
+	for (i = 0; i < nfields; i++) {
+		if (mrc_evgen_field_value(&f[i], compact, &used, &v))
+			return -EINVAL;
+		end += fmt->width[i];
+		mrc_evgen_put_bits(out, end, v);
+	}
+	if (compact & mrc_evgen_low(32 - used))
+		return -EINVAL;
+	*len = width > 128 ? 32 : 16;
 	return 0;
 }
 

@@ -32,6 +32,9 @@
  * 16 bits) and IPv6 flow label (the high 16 bits as the flow label's low
  * 16 bits); for UDP it is the source port. For W = 32 the wire value is
  * OCP's expanded byte array read big-endian, as the compact EV is.
+ * SRV6 (up to 256 bits) is a byte array instead, LEFT-aligned as an
+ * address is written: field 0 from the first bit on, zero after the
+ * format's width; one IPv6 address (16 bytes) up to 128 bits, two after.
  *
  * GENERATED: the n-th EV is n in mixed radix, field 0 the fastest digit,
  * digit i counting max_i - min_i + 1 values from min_i.
@@ -46,6 +49,7 @@
 #define MRC_EVGEN_STEV_WIDTH_MAX 32
 #define MRC_EVGEN_UDP_WIDTH_MAX	16
 #define MRC_EVGEN_SRV6_WIDTH_MAX 256	/* address + one SRH segment */
+#define MRC_EVGEN_SRV6_BYTES_MAX (MRC_EVGEN_SRV6_WIDTH_MAX / 8)
 #define MRC_EVGEN_NO_FIELD	(-1)	/* error not about one field */
 
 /*
@@ -93,6 +97,10 @@ int mrc_evgen_check_fields(const struct mrc_evgen_fmt *fmt,
 int mrc_evgen_expand(const struct mrc_evgen_fmt *fmt,
 		     const struct mrc_evgen_field *f, unsigned int nfields,
 		     u32 compact, u32 *wire);
+int mrc_evgen_expand_srv6(const struct mrc_evgen_fmt *fmt,
+			  const struct mrc_evgen_field *f,
+			  unsigned int nfields, u32 compact,
+			  u8 out[MRC_EVGEN_SRV6_BYTES_MAX], unsigned int *len);
 u64 mrc_evgen_product(const struct mrc_evgen_field *f, unsigned int nfields);
 int mrc_evgen_count(const struct mrc_evgen_field *f, unsigned int nfields,
 		    u32 requested, u32 *count);

@@ -416,17 +416,86 @@ static void split_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mrc_evgen_split(3, 1, &sport, &fl), -EINVAL);
 }
 
-static void srv6_expansion_not_yet(struct kunit *test)
+/*
+ * A GENERATED uSID program as the SRv6 fabric uses: block fcbb:bb00,
+ * one spine uSID 0x1000 | plane << 8 | spine (mask 0x0103: 2 planes x
+ * 4 spines), the receiver's decapsulating uSID d00b. Each of the 8 EVs is
+ * one container, and each spine of each plane is named once.
+ */
+static void srv6_usid_program(struct kunit *test)
 {
 	static const struct mrc_evgen_fmt fmt = {
-		.mode = MRC_EVFMT_SRV6, .nfields = 2, .width = { 32, 16 },
+		.mode = MRC_EVFMT_SRV6, .nfields = 3, .width = { 32, 16, 16 },
 	};
-	u32 wire = 0;
+	static const struct mrc_evgen_field f[] = {
+		{ .width = 32, .init_val = 0xfcbbbb00 },
+		{ .width = 16, .init_val = 0x1000, .mask = 0x0103, .max_val = 7 },
+		{ .width = 16, .init_val = 0xd00b },
+	};
+	u8 out[MRC_EVGEN_SRV6_BYTES_MAX], want[MRC_EVGEN_SRV6_BYTES_MAX] = {
+		0xfc, 0xbb, 0xbb, 0x00, 0x10, 0x00, 0xd0, 0x0b,
+	};
+	unsigned int len, seen = 0;
+	u32 n, compact, count;
+	int bad;
+	u16 usid;
+
+	KUNIT_ASSERT_EQ(test, mrc_evgen_check_fmt(&fmt, &bad), 0);
+	KUNIT_ASSERT_EQ(test, mrc_evgen_check_fields(&fmt, f, 3, &bad), 0);
+	KUNIT_ASSERT_EQ(test, mrc_evgen_count(f, 3, 0, &count), 0);
+	KUNIT_ASSERT_EQ(test, count, 8U);
+	for (n = 0; n < count; n++) {
+		KUNIT_ASSERT_EQ(test, mrc_evgen_nth(f, 3, n, &compact), 0);
+		memset(out, 0xa5, sizeof(out));
+		KUNIT_ASSERT_EQ(test, mrc_evgen_expand_srv6(&fmt, f, 3, compact,
+							    out, &len), 0);
+		KUNIT_EXPECT_EQ(test, len, 16U);
+		usid = 0x1000 | (n >> 2) << 8 | (n & 3);
+		want[4] = usid >> 8;
+		want[5] = usid & 0xff;
+		KUNIT_EXPECT_EQ(test, memcmp(out, want, sizeof(want)), 0);
+		seen |= BIT((usid >> 8 & 1) << 2 | (usid & 3));
+	}
+	KUNIT_EXPECT_EQ(test, seen, 0xffU);
+	/* Bits of the compact EV no mask takes are refused. */
+	KUNIT_EXPECT_EQ(test, mrc_evgen_expand_srv6(&fmt, f, 3, BIT(28), out,
+						    &len), -EINVAL);
+	/* The u32 expansion is for STEV and UDP only, and this for SRV6. */
+	KUNIT_EXPECT_EQ(test, mrc_evgen_expand(&fmt, f, 3, 0, &n), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, mrc_evgen_expand_srv6(&tier_fmt, tier_fields, 3,
+						    0, out, &len), -EINVAL);
+}
+
+/*
+ * Wider than one address: two segments (fc00::1xx, then fc00::d6). A
+ * field narrower than its format field ends where the format field ends.
+ */
+static void srv6_two_segments(struct kunit *test)
+{
+	static const struct mrc_evgen_fmt fmt = {
+		.mode = MRC_EVFMT_SRV6, .nfields = 4,
+		.width = { 16, 112, 16, 112 },
+	};
+	static const struct mrc_evgen_field f[] = {
+		{ .width = 16, .init_val = 0xfc00 },
+		{ .width = 16, .init_val = 0x0100, .mask = 0x3, .max_val = 3 },
+		{ .width = 16, .init_val = 0xfc00 },
+		{ .width = 16, .init_val = 0xd6 },
+	};
+	u8 out[MRC_EVGEN_SRV6_BYTES_MAX], want[MRC_EVGEN_SRV6_BYTES_MAX] = {
+		[0] = 0xfc, [14] = 0x01, [15] = 0x02,
+		[16] = 0xfc, [31] = 0xd6,
+	};
+	unsigned int len;
+	u32 compact;
 	int bad;
 
-	KUNIT_EXPECT_EQ(test, mrc_evgen_check_fmt(&fmt, &bad), 0);
-	KUNIT_EXPECT_EQ(test, mrc_evgen_expand(&fmt, tier_fields, 1, 0, &wire),
-			-EOPNOTSUPP);
+	KUNIT_ASSERT_EQ(test, mrc_evgen_check_fields(&fmt, f, 4, &bad), 0);
+	KUNIT_ASSERT_EQ(test, mrc_evgen_nth(f, 4, 2, &compact), 0);
+	KUNIT_ASSERT_EQ(test, mrc_evgen_expand_srv6(&fmt, f, 4, compact, out,
+						    &len), 0);
+	KUNIT_EXPECT_EQ(test, len, 32U);
+	KUNIT_EXPECT_EQ(test, memcmp(out, want, sizeof(want)), 0);
 }
 
 static struct kunit_case mrc_evgen_cases[] = {
@@ -440,7 +509,8 @@ static struct kunit_case mrc_evgen_cases[] = {
 	KUNIT_CASE(field_rules_at_their_boundaries),
 	KUNIT_CASE(count_rules_at_their_boundaries),
 	KUNIT_CASE(split_rules),
-	KUNIT_CASE(srv6_expansion_not_yet),
+	KUNIT_CASE(srv6_usid_program),
+	KUNIT_CASE(srv6_two_segments),
 	{}
 };
 
