@@ -151,7 +151,7 @@ check_genl_error "an EV with bits the UDP field does not use" EINVAL \
 check_genl_error "an EV on source port 0" EINVAL "source port 0" \
 	EVPROF_NEW $D PROF_ID=u64:7 EVPROF={ MRC_EVPROF_MODE=u8:1 } \
 	EVS={ $(ev 00000000) }
-check_genl_error "an EV value of 3 bytes" ERANGE "size out of range" EVPROF_NEW $D \
+check_genl_error "an EV value of 3 bytes" EINVAL "4 bytes .* or 16 or 32" EVPROF_NEW $D \
 	PROF_ID=u64:7 EVPROF={ MRC_EVPROF_MODE=u8:1 } EVS={ $(ev 123400) }
 check_genl_error "mode AUTO cannot be asked for" ERANGE "range" EVPROF_NEW $D \
 	PROF_ID=u64:7 EVPROF={ MRC_EVPROF_MODE=u8:0 }
