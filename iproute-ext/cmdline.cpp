@@ -729,13 +729,24 @@ std::optional<uint64_t> parse_duration(const std::string& s) {
     return std::nullopt;
 }
 
+// An EV: a number (STEV, UDP: 4 bytes) or, for SRV6, one IPv6 address
+// or two separated by a comma, as `ip -6 route ... encap seg6 segs A,B`.
 std::optional<std::vector<uint8_t>> parse_ev_value(const std::string& s) {
     if (s.find(':') != std::string::npos) {
-        uint8_t buf[16];
-        if (inet_pton(AF_INET6, s.c_str(), buf) != 1) {
-            return std::nullopt;
+        std::size_t comma = s.find(',');
+        std::vector<std::string> addrs{s.substr(0, comma)};
+        if (comma != std::string::npos) {
+            addrs.push_back(s.substr(comma + 1));
         }
-        return std::vector<uint8_t>(buf, buf + 16);
+        std::vector<uint8_t> out;
+        for (const std::string& a : addrs) {
+            uint8_t buf[16];
+            if (inet_pton(AF_INET6, a.c_str(), buf) != 1) {
+                return std::nullopt;
+            }
+            out.insert(out.end(), buf, buf + 16);
+        }
+        return out;
     }
     auto v = parse_number(s, UINT32_MAX);
     if (!v) {

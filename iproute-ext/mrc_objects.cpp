@@ -356,10 +356,19 @@ std::string cc_param_name(int type) {
 }
 
 std::string ev_value_text(const std::vector<uint8_t>& v) {
-    if (v.size() == 16) {
+    if (v.size() == 16 || v.size() == 32) {
+        // SRv6 segments, as `encap seg6 segs A,B` writes them.
+        std::string s;
         char buf[INET6_ADDRSTRLEN];
-        if (inet_ntop(AF_INET6, v.data(), buf, sizeof(buf)) != nullptr) {
-            return buf;
+        for (std::size_t off = 0; off < v.size(); off += 16) {
+            if (inet_ntop(AF_INET6, v.data() + off, buf, sizeof(buf)) == nullptr) {
+                s.clear();
+                break;
+            }
+            s += (off ? "," : "") + std::string(buf);
+        }
+        if (!s.empty()) {
+            return s;
         }
     }
     std::string s = "0x";

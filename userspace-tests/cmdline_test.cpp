@@ -288,6 +288,24 @@ TEST(GrammarTest, Values) {
     EXPECT_EQ(evs[1]->bytes[0], 0x20);
     EXPECT_EQ(evs[1]->port, 0);
 
+    // SRV6: a segment list of two, as `encap seg6 segs A,B`.
+    Command s6 =
+        ok("evprofile add dev m mode explicit fmt 1 ev fcbb:bb00:1001:d00b:: "
+           "ev fc00:1001::e,fc00:d00b::d6@1");
+    auto s6evs = s6.all("ev");
+    ASSERT_EQ(s6evs.size(), 2u);
+    EXPECT_EQ(s6evs[0]->bytes.size(), 16u);
+    ASSERT_EQ(s6evs[1]->bytes.size(), 32u);
+    EXPECT_EQ(s6evs[1]->bytes[2], 0x10);
+    EXPECT_EQ(s6evs[1]->bytes[15], 0x0e);
+    EXPECT_EQ(s6evs[1]->bytes[18], 0xd0);
+    EXPECT_EQ(s6evs[1]->bytes[31], 0xd6);
+    EXPECT_EQ(s6evs[1]->port, 1);
+    EXPECT_EQ(error("evprofile add dev m mode explicit ev fc00::e,"),
+              "invalid EV value \"fc00::e,\" for \"ev\"");
+    EXPECT_EQ(error("evprofile add dev m mode explicit ev fc00::e,10.0.0.1"),
+              "invalid EV value \"fc00::e,10.0.0.1\" for \"ev\"");
+
     Command r = ok("evprofile deny dev m id 1 index 3-5 index 9");
     auto idx = r.all("index");
     ASSERT_EQ(idx.size(), 2u);

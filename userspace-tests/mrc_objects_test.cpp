@@ -206,6 +206,11 @@ TEST(NamesTest, EnumsAndValues) {
     v6[1] = 0x01;
     v6[15] = 1;
     EXPECT_EQ(ev_value_text(v6), "2001::1");
+    std::vector<uint8_t> segs = v6;
+    segs.insert(segs.end(), v6.begin(), v6.end());
+    segs[16] = 0xfc;
+    segs[17] = 0x00;
+    EXPECT_EQ(ev_value_text(segs), "2001::1,fc00::1");
     EXPECT_EQ(ev_value_text({0xde, 0xad, 0xbe, 0xef}), "0xdeadbeef");
 }
 

@@ -78,6 +78,7 @@ int mrc_ctl_dev_alloc(struct mrc_dev *mdev)
 	if (!ctl)
 		return -ENOMEM;
 	mutex_init(&ctl->lock);
+	ctl->mdev = mdev;
 	xa_init(&ctl->fmt_xa);
 	xa_init(&ctl->evp_xa);
 	xa_init(&ctl->ccp_xa);

@@ -43,6 +43,9 @@ static int mrc_ctl_qp_init_evs(struct mrc_qp *qp, const struct mrc_evprof *evp,
 	}
 	err = mrc_ev_init(&qp->evs, evp->nev, evp->min_active, wire);
 	kvfree(wire);
+	/* SRv6 routes are shared, not copied: they never change. */
+	if (!err)
+		qp->srv6 = mrc_srv6_routes_get(evp->srv6);
 	for (i = 0; !err && i < evp->nev; i++)
 		if (evp->ev[i].denied)
 			mrc_ev_set_denied(&qp->evs, i, true);

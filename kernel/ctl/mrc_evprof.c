@@ -9,9 +9,12 @@
  * AUTO: each QP picks its own block of source ports, as before profiles.
  */
 #include <linux/slab.h>
+#include <net/addrconf.h>
 
 #include "ctl/mrc_prof.h"
 #include "core/mrc_ev.h"
+#include "core/mrc_srv6.h"
+#include "engine/mrc_dev.h"
 
 static const struct nla_policy mrc_evfield_policy[MRC_EVFIELD_MAX_ATTR + 1] = {
 	[MRC_EVFIELD_WIDTH] = NLA_POLICY_RANGE(NLA_U32, 1, 32),
@@ -39,7 +42,8 @@ const struct nla_policy mrc_evprof_policy[MRC_EVPROF_MAX + 1] = {
 
 const struct nla_policy mrc_ev_entry_policy[MRC_EV_MAX + 1] = {
 	[MRC_EV_INDEX] = NLA_POLICY_MAX(NLA_U32, MRC_EV_COUNT_MAX - 1),
-	[MRC_EV_VALUE] = NLA_POLICY_EXACT_LEN(sizeof(__be32)),
+	/* 4 bytes, or 16 or 32 for SRV6 (mrc_evprof_parse_value()) */
+	[MRC_EV_VALUE] = { .type = NLA_BINARY, .len = 32 },
 	[MRC_EV_PORT] = NLA_POLICY_RANGE(NLA_U8, 1, 1),
 	[MRC_EV_NEW_VALUE] = NLA_POLICY_EXACT_LEN(sizeof(__be32)),
 	[MRC_EV_NEW_PORT] = NLA_POLICY_RANGE(NLA_U8, 1, 1),
@@ -97,25 +101,74 @@ static int mrc_evprof_parse_fields(struct mrc_evprof *evp,
 	return 0;
 }
 
+/*
+ * One EXPLICIT EV's value: 4 bytes (STEV, UDP: the compact EV) or one or
+ * two IPv6 addresses (SRV6: its route, kept in @rs); the format decides
+ * later which is right (mrc_evprof_check_srv6()).
+ */
+static int mrc_evprof_parse_value(struct mrc_evprof_ev *ev,
+				  struct mrc_srv6_routes **rs, u32 i, u32 n,
+				  const struct nlattr *value,
+				  struct netlink_ext_ack *extack)
+{
+	enum mrc_srv6_bad why;
+	int len = nla_len(value);
+
+	if (len == sizeof(__be32)) {
+		ev->compact = be32_to_cpu(nla_get_be32(value));
+		return 0;
+	}
+	if (len != 16 && len != 32) {
+		NL_SET_ERR_MSG_ATTR(extack, value,
+				    "an EV value is 4 bytes (STEV, UDP) or 16 or 32 (SRV6: one or two IPv6 addresses)");
+		return -EINVAL;
+	}
+	if (!*rs) {
+		*rs = mrc_srv6_routes_alloc(n);
+		if (!*rs)
+			return -ENOMEM;
+	}
+	if (!mrc_srv6_route_parse(&(*rs)->r[i], nla_data(value), len, &why))
+		return 0;
+	/* extack keeps the message's address: one literal each. */
+	if (why == MRC_SRV6_UNSPECIFIED)
+		NL_SET_ERR_MSG_ATTR(extack, value,
+				    "SRv6 EV value: a segment is the unspecified address");
+	else if (why == MRC_SRV6_LOOPBACK)
+		NL_SET_ERR_MSG_ATTR(extack, value,
+				    "SRv6 EV value: a segment is the loopback address");
+	else if (why == MRC_SRV6_MULTICAST)
+		NL_SET_ERR_MSG_ATTR(extack, value,
+				    "SRv6 EV value: a segment is a multicast address");
+	else if (why == MRC_SRV6_V4MAPPED)
+		NL_SET_ERR_MSG_ATTR(extack, value,
+				    "SRv6 EV value: a segment is an IPv4-mapped address");
+	else
+		NL_SET_ERR_MSG_ATTR(extack, value,
+				    "SRv6 EV value: a segment is a link-local address");
+	return -EINVAL;
+}
+
 /* EXPLICIT EVs from MRC_ATTR_EVS: each entry a value and a port. */
 static int mrc_evprof_parse_evs(struct mrc_evprof *evp,
 				const struct nlattr *evs,
 				struct netlink_ext_ack *extack)
 {
 	struct nlattr *tb[MRC_EV_MAX + 1];
+	struct mrc_srv6_routes *rs = NULL;
 	struct mrc_evprof_ev *ev;
 	const struct nlattr *attr;
-	int err, rem, n = 0;
+	int err, rem, n = 0, total = 0;
 
-	ev = kvcalloc(MRC_EV_COUNT_MAX, sizeof(*ev), GFP_KERNEL);
+	nla_for_each_nested(attr, evs, rem)
+		if (total++ == MRC_EV_COUNT_MAX) {
+			NL_SET_ERR_MSG_ATTR(extack, attr, "more than 4096 EVs");
+			return -E2BIG;
+		}
+	ev = kvcalloc(max(total, 1), sizeof(*ev), GFP_KERNEL);
 	if (!ev)
 		return -ENOMEM;
 	nla_for_each_nested(attr, evs, rem) {
-		err = -E2BIG;
-		if (n == MRC_EV_COUNT_MAX) {
-			NL_SET_ERR_MSG_ATTR(extack, attr, "more than 4096 EVs");
-			goto err_free;
-		}
 		err = nla_parse_nested(tb, MRC_EV_MAX, attr,
 				       mrc_ev_entry_policy, extack);
 		if (err)
@@ -125,13 +178,18 @@ static int mrc_evprof_parse_evs(struct mrc_evprof *evp,
 			NL_SET_ERR_MSG_ATTR(extack, attr, "an EV needs a value");
 			goto err_free;
 		}
-		ev[n].compact = be32_to_cpu(nla_get_be32(tb[MRC_EV_VALUE]));
+		err = mrc_evprof_parse_value(&ev[n], &rs, n, total,
+					     tb[MRC_EV_VALUE], extack);
+		if (err)
+			goto err_free;
 		ev[n++].port = 1;	/* the only port; the policy allows no other */
 	}
 	mrc_evprof_set_evs(evp, ev, n);
+	evp->srv6 = rs;
 	return 0;
 
 err_free:
+	mrc_srv6_routes_put(rs);
 	kvfree(ev);
 	return err;
 }
@@ -296,6 +354,49 @@ static int mrc_evprof_expand(struct mrc_evprof *evp,
 	return 0;
 }
 
+/*
+ * An SRV6 format takes routes, the others compact values (each EV
+ * named in extack when it has the wrong kind). An SRv6 EV is sent with
+ * its own inner source port and outer flow label, so that the peer's
+ * replies and any ECMP the operator keeps tell the EVs apart.
+ */
+static int mrc_evprof_check_srv6(struct mrc_ctl_dev *ctl,
+				 struct mrc_evprof *evp, bool srv6,
+				 struct nlattr **attrs,
+				 struct netlink_ext_ack *extack)
+{
+	struct net_device *ndev = ctl->mdev->ndev;
+	const struct mrc_srv6_route *r;
+	const struct nlattr *bad;
+	u32 i;
+
+	for (i = 0; i < evp->nev; i++) {
+		r = evp->srv6 ? &evp->srv6->r[i] : NULL;
+		bad = mrc_evprof_nth_attr(attrs[MRC_ATTR_EVS], i,
+					  attrs[MRC_ATTR_EVPROF]);
+		if (!srv6 && r && r->nsegs) {
+			NL_SET_ERR_MSG_ATTR(extack, bad,
+					    "EV value: a STEV or UDP EV is 4 bytes, not IPv6 addresses");
+			return -EINVAL;
+		}
+		if (!srv6)
+			continue;
+		if (!r || !r->nsegs) {
+			NL_SET_ERR_MSG_ATTR(extack, bad,
+					    "EV value: an SRV6 EV is one or two IPv6 addresses (16 or 32 bytes)");
+			return -EINVAL;
+		}
+		if (ipv6_chk_addr(dev_net(ndev), &r->seg[0], ndev, 0)) {
+			NL_SET_ERR_MSG_ATTR(extack, bad,
+					    "EV value: the first SRv6 segment is the device's own address");
+			return -EINVAL;
+		}
+		evp->ev[i].sport = MRC_EV_SPORT_BASE | (i & MRC_EV_SPORT_MASK);
+		evp->ev[i].flow_label = i + 1;
+	}
+	return 0;
+}
+
 static int mrc_evprof_finish(struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
 			     struct nlattr **attrs,
 			     struct netlink_ext_ack *extack)
@@ -319,6 +420,11 @@ static int mrc_evprof_finish(struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
 		return fprof ? -EINVAL : -ENOENT;
 	}
 	fmt = container_of(fprof, struct mrc_evfmt, p);
+	if (evp->mode == MRC_EV_MODE_GENERATED && fmt->f.mode == MRC_FMT_SRV6) {
+		NL_SET_ERR_MSG_ATTR(extack, nest,
+				    "GENERATED SRv6 EVs are not implemented: list them (EXPLICIT)");
+		return -EOPNOTSUPP;
+	}
 	if (evp->mode == MRC_EV_MODE_GENERATED && !evp->nfields) {
 		NL_SET_ERR_MSG_ATTR(extack, nest, "a GENERATED profile needs fields");
 		return -EINVAL;
@@ -343,8 +449,10 @@ static int mrc_evprof_finish(struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
 		NL_SET_ERR_MSG_ATTR(extack, nest, "min_active is above the EV count");
 		return -EINVAL;
 	}
-	if (fmt->f.mode == MRC_FMT_SRV6)
-		return 0;	/* kept as given; SRv6 EVs are not sent yet */
+	err = mrc_evprof_check_srv6(ctl, evp, fmt->f.mode == MRC_FMT_SRV6,
+				    attrs, extack);
+	if (err || fmt->f.mode == MRC_FMT_SRV6)
+		return err;
 	return mrc_evprof_expand(evp, fmt, f, n, attrs, extack);
 }
 
@@ -356,11 +464,6 @@ static int mrc_evprof_can_online(const struct mrc_prof *prof,
 	if (evp->mode != MRC_EV_MODE_AUTO && !evp->nev) {
 		NL_SET_ERR_MSG(extack, "EV profile has no EVs: give them before online");
 		return -EINVAL;
-	}
-	/* Only SRv6 EVs are left unexpanded, with no source port. */
-	if (evp->mode != MRC_EV_MODE_AUTO && !evp->ev[0].sport) {
-		NL_SET_ERR_MSG(extack, "SRv6 EVs cannot be sent yet");
-		return -EOPNOTSUPP;
 	}
 	return 0;
 }
@@ -487,6 +590,8 @@ static int mrc_evprof_dup(struct mrc_prof *copy, const struct mrc_prof *prof)
 
 	c->ev = NULL;
 	c->retired = NULL;
+	/* The routes never change: the copy shares them. */
+	c->srv6 = mrc_srv6_routes_get(evp->srv6);
 	if (!evp->nev)
 		return 0;
 	c->ev = kvcalloc(evp->nev, sizeof(*c->ev), GFP_KERNEL);
@@ -520,9 +625,54 @@ void mrc_evprof_set_evs(struct mrc_evprof *evp, struct mrc_evprof_ev *ev,
 {
 	kvfree(evp->ev);
 	kvfree(evp->retired);
+	mrc_srv6_routes_put(evp->srv6);
 	evp->ev = ev;
 	evp->nev = nev;
 	evp->retired = NULL;
+	evp->srv6 = NULL;
+}
+
+/**
+ * mrc_evprof_put_value() - put EV @i's value into a reply
+ * @skb: the reply
+ * @evp: the profile
+ * @i: below @evp->nev
+ *
+ * Return: 0 or -EMSGSIZE. An SRv6 EV's value is its route's addresses.
+ */
+int mrc_evprof_put_value(struct sk_buff *skb, const struct mrc_evprof *evp,
+			 u32 i)
+{
+	const struct mrc_srv6_route *r;
+
+	if (evp->srv6 && i < evp->srv6->n && evp->srv6->r[i].nsegs) {
+		r = &evp->srv6->r[i];
+		return nla_put(skb, MRC_EV_VALUE, r->nsegs * sizeof(r->seg[0]),
+			       r->seg);
+	}
+	return nla_put_be32(skb, MRC_EV_VALUE, cpu_to_be32(evp->ev[i].compact));
+}
+
+/**
+ * mrc_evprof_value_is() - whether EV @i has the value a request names
+ * @evp: the profile
+ * @i: below @evp->nev
+ * @value: an MRC_EV_VALUE attribute (4, 16 or 32 bytes)
+ *
+ * Return: true when it names EV @i.
+ */
+bool mrc_evprof_value_is(const struct mrc_evprof *evp, u32 i,
+			 const struct nlattr *value)
+{
+	const struct mrc_srv6_route *r = NULL;
+
+	if (evp->srv6 && i < evp->srv6->n && evp->srv6->r[i].nsegs)
+		r = &evp->srv6->r[i];
+	if (r)
+		return nla_len(value) == r->nsegs * sizeof(r->seg[0]) &&
+		       !memcmp(nla_data(value), r->seg, nla_len(value));
+	return nla_len(value) == sizeof(__be32) &&
+	       be32_to_cpu(nla_get_be32(value)) == evp->ev[i].compact;
 }
 
 static struct xarray *mrc_evprof_xa(struct mrc_ctl_dev *ctl)

@@ -14,6 +14,7 @@
 #include "ctl/mrc_prof.h"
 #include "engine/mrc_qp.h"
 #include "core/mrc_ev.h"
+#include "core/mrc_srv6.h"
 
 /* EVs per dump message: well inside one page-sized skb. */
 #define MRC_GENL_EVS_PER_MSG	64
@@ -51,7 +52,7 @@ static int mrc_genl_put_ev(struct sk_buff *skb, const struct mrc_evprof *evp,
 	struct nlattr *entry = nla_nest_start(skb, MRC_ATTR_EV_ENTRY);
 
 	if (!entry || nla_put_u32(skb, MRC_EV_INDEX, i) ||
-	    nla_put_be32(skb, MRC_EV_VALUE, cpu_to_be32(ev->compact)) ||
+	    mrc_evprof_put_value(skb, evp, i) ||
 	    nla_put_u8(skb, MRC_EV_PORT, ev->port) ||
 	    nla_put_u8(skb, MRC_EV_STATE, state) ||
 	    nla_put_u16(skb, MRC_EV_WIRE_SPORT, ev->sport) ||
@@ -188,7 +189,7 @@ static int mrc_genl_ev_set_state(struct mrc_evprof *evp, struct nlattr **tb,
 				 const struct nlattr *entry,
 				 struct netlink_ext_ack *extack)
 {
-	u32 i, first = 0, last = evp->nev, value = 0, hits = 0;
+	u32 i, first = 0, last = evp->nev, hits = 0;
 	u8 state;
 
 	if (!tb[MRC_EV_STATE] || !!tb[MRC_EV_INDEX] == !!tb[MRC_EV_VALUE]) {
@@ -205,11 +206,10 @@ static int mrc_genl_ev_set_state(struct mrc_evprof *evp, struct nlattr **tb,
 	if (tb[MRC_EV_INDEX]) {
 		first = nla_get_u32(tb[MRC_EV_INDEX]);
 		last = first + 1;
-	} else {
-		value = be32_to_cpu(nla_get_be32(tb[MRC_EV_VALUE]));
 	}
 	for (i = first; i < last && i < evp->nev; i++) {
-		if (tb[MRC_EV_VALUE] && evp->ev[i].compact != value)
+		if (tb[MRC_EV_VALUE] &&
+		    !mrc_evprof_value_is(evp, i, tb[MRC_EV_VALUE]))
 			continue;
 		evp->ev[i].denied = state == MRC_GENL_EV_DENIED;
 		hits++;

@@ -52,10 +52,12 @@ static int mrc_probe_ev_value(struct nlattr **tb, struct mrc_path *path,
 	u32 wire = be32_to_cpu(nla_get_be32(tb[MRC_PROBE_EV_VALUE]));
 	u8 mode = tb[MRC_PROBE_FMT_MODE] ?
 		  nla_get_u8(tb[MRC_PROBE_FMT_MODE]) : MRC_FMT_UDP;
+	u32 label;
 	u16 sport;
 	int err;
 
-	err = mrc_evgen_split(mode, wire, &sport, &path->flow_label);
+	err = mrc_evgen_split(mode, wire, &sport, &label);
+	path->flow_label = label;
 	if (err == -EOPNOTSUPP) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_PROBE_FMT_MODE],
 				    "SRV6 probes are not implemented");

@@ -15,6 +15,7 @@
 
 #include "core/mrc_ev.h"
 #include "core/mrc_evgen.h"
+#include "core/mrc_srv6.h"
 #include "uapi/mrc-genl.h"
 
 #define MRC_FMT_PROFILES_MAX	64
@@ -82,6 +83,8 @@ struct mrc_evprof_ev {
  * @ev: the EVs; built-in AUTO profile: none (QPs pick ports themselves)
  * @retired: @nev counter blocks of the QPs that used the profile and went
  *	(NULL until the first goes; freed when the EVs change)
+ * @srv6: the EVs' source routes (SRV6 format, else NULL), shared with
+ *	the profile's copies and the bound QPs
  */
 struct mrc_evprof {
 	struct mrc_prof p;
@@ -95,6 +98,7 @@ struct mrc_evprof {
 	u32 nev;
 	struct mrc_evprof_ev *ev;
 	struct mrc_ev_stats *retired;
+	struct mrc_srv6_routes *srv6;
 };
 
 enum mrc_cc_alg {
@@ -106,6 +110,7 @@ enum mrc_cc_alg {
 /**
  * struct mrc_ctl_dev - a device's control-plane state
  * @lock: serialises every change, every dump and every QP bind
+ * @mdev: the device
  * @fmt_xa: EV format profiles by id
  * @evp_xa: EV profiles by id
  * @ccp_xa: CC profiles by id
@@ -118,6 +123,7 @@ enum mrc_cc_alg {
  */
 struct mrc_ctl_dev {
 	struct mutex lock; /* serialises changes, dumps and QP binds */
+	struct mrc_dev *mdev;
 	struct xarray fmt_xa;
 	struct xarray evp_xa;
 	struct xarray ccp_xa;
@@ -212,6 +218,10 @@ void mrc_ev_events_exit(void);
 /* mrc_evprof.c */
 void mrc_evprof_set_evs(struct mrc_evprof *evp, struct mrc_evprof_ev *ev,
 			u32 nev);
+int mrc_evprof_put_value(struct sk_buff *skb, const struct mrc_evprof *evp,
+			 u32 i);
+bool mrc_evprof_value_is(const struct mrc_evprof *evp, u32 i,
+			 const struct nlattr *value);
 
 /* mrc_prof.c */
 int mrc_prof_set_state(const struct mrc_prof_kind *kind,

@@ -223,6 +223,8 @@ struct mrc_ah {
  * @rnr_timer: the RNR wait
  * @req_work: runs the requester from the workqueue
  * @evs: the EVs this QP sprays over
+ * @srv6: their source routes when its EV profile is SRV6 (a reference on
+ *	the profile's table, dropped when the QP is freed), else NULL
  * @ev_profile_id: the EV profile @evs came from (ctl/ binds it)
  * @ev_event_mask: BIT(enum mrc_ev_state) of new states that raise events
  * @cc_profile_id: the CC profile the QP uses (ctl/ binds it)
@@ -327,6 +329,7 @@ struct mrc_qp {
 
 	/* multipath */
 	struct mrc_ev_table evs;
+	struct mrc_srv6_routes *srv6;
 	u64 ev_profile_id;
 	u32 ev_event_mask;
 	u64 cc_profile_id;

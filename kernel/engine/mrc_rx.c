@@ -88,6 +88,13 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 	bool ce;
 
 	mdev = mrc_dev_get_by_netdev(skb->dev);
+	if (!mdev) {
+		/* Decapsulated SRv6: in on an uplink, to the GID's device. */
+		struct net_device *to = mrc_net_rx_dev(skb);
+
+		if (to && to != skb->dev)
+			mdev = mrc_dev_get_by_netdev(to);
+	}
 	if (!mdev)
 		goto drop;
 	mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_PKTS);

@@ -8,9 +8,12 @@
 #include "engine/mrc_qp.h"
 #include "engine/mrc_tx_acct.h"
 #include "net/mrc_net.h"
+#include "core/mrc_srv6.h"
 
+/* Room for the link, IP and UDP headers and an SRv6 encapsulation. */
 #define MRC_TX_HEADROOM	(LL_MAX_HEADER + sizeof(struct ipv6hdr) + \
-			 sizeof(struct udphdr) + 64)
+			 sizeof(struct udphdr) + 64 + \
+			 mrc_srv6_encap_len(MRC_SRV6_SEGS_MAX))
 
 /* An skb of @len bytes, its @npkts packets counted until it is freed. */
 static struct sk_buff *mrc_tx_skb(struct mrc_qp *qp, unsigned int len,
@@ -183,7 +186,8 @@ void mrc_tx_queue_sport(struct mrc_qp *qp, struct sk_buff *skb, u16 sport)
  *
  * The EV is its UDP source port and, over IPv6, its flow label (an STEV
  * EV's other half); an EV without a flow label (UDP, or 0) leaves the
- * QP's own.
+ * QP's own. An SRv6 EV also has its source route, which the QP holds
+ * until it goes.
  */
 void mrc_tx_queue_ev(struct mrc_qp *qp, struct sk_buff *skb, u16 idx)
 {
@@ -194,6 +198,8 @@ void mrc_tx_queue_ev(struct mrc_qp *qp, struct sk_buff *skb, u16 idx)
 	path->sport = htons(mrc_ev_sport(&qp->evs, idx));
 	if (label && !path->v4)
 		path->flow_label = label;
+	if (qp->srv6 && idx < qp->srv6->n && !path->v4)
+		path->srv6 = &qp->srv6->r[idx];
 	skb_queue_tail(&qp->txq, skb);
 }
 

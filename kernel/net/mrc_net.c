@@ -115,21 +115,28 @@ void mrc_net_put(struct mrc_net *mn)
 		wake_up_var(&mn->putting);
 }
 
-/* As mrc_route4(): IPv6 also hashes multipath routes only without oif. */
+/*
+ * As mrc_route4(): IPv6 also hashes multipath routes only without oif.
+ * When no route leaves through @ndev (a GID on a dummy device, reached
+ * through the uplinks), the unbound route is the only one.
+ */
 static struct dst_entry *mrc_route6(struct net_device *ndev, struct sock *sk,
 				    struct flowi6 *fl6)
 {
 	struct flowi6 unbound = *fl6;
-	struct dst_entry *dst;
+
+	struct dst_entry *dst, *bound;
 
 	dst = ipv6_stub->ipv6_dst_lookup_flow(dev_net(ndev), sk, &unbound, NULL);
-	if (!IS_ERR(dst)) {
-		if (dst->dev == ndev)
-			return dst;
-		dst_release(dst);
-	}
+	if (!IS_ERR(dst) && dst->dev == ndev)
+		return dst;
 	fl6->flowi6_oif = ndev->ifindex;
-	return ipv6_stub->ipv6_dst_lookup_flow(dev_net(ndev), sk, fl6, NULL);
+	bound = ipv6_stub->ipv6_dst_lookup_flow(dev_net(ndev), sk, fl6, NULL);
+	if (IS_ERR(bound) && !IS_ERR(dst))
+		return dst;	/* a GID on a device no route leaves by */
+	if (!IS_ERR(dst))
+		dst_release(dst);
+	return bound;
 }
 
 static int mrc_xmit6(struct net_device *ndev, struct sock *sk, __be16 dport,
@@ -223,6 +230,8 @@ int mrc_net_xmit(struct mrc_net *mn, struct net_device *ndev, __be16 dport,
 {
 	struct sock *sk = mn->sock->sk;
 
+	if (path->srv6 && !path->v4)
+		return mrc_net_xmit_srv6(ndev, sk, dport, path, skb);
 	if (skb_is_gso(skb)) {
 		/*
 		 * Segmentation wants the checksum to start at the UDP header,
@@ -317,6 +326,25 @@ void mrc_net_exit(void)
 {
 	unregister_netdevice_notifier(&mrc_netdev_notifier);
 	unregister_pernet_subsys(&mrc_net_ops);
+}
+
+/**
+ * mrc_net_rx_dev() - the netdev a received packet is addressed to
+ * @skb: an IPv6 packet that reached the MRC socket, under RCU
+ *
+ * A packet decapsulated from SRv6 comes in on the uplink while its
+ * destination, the GID, may sit on another device (a dummy reached
+ * through every plane's uplink).
+ *
+ * Return: the netdev owning the destination address, or NULL (IPv4, or
+ * no such netdev). Valid under the caller's RCU read lock.
+ */
+struct net_device *mrc_net_rx_dev(struct sk_buff *skb)
+{
+	if (!skb->dev || ipv6_hdr(skb)->version != 6)
+		return NULL;
+	return ipv6_stub->ipv6_dev_find(dev_net(skb->dev),
+					&ipv6_hdr(skb)->daddr, NULL);
 }
 
 /* The link state that makes an MRC port ACTIVE (core/mrc_link_params.c). */

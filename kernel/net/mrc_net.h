@@ -14,33 +14,40 @@
 #include <linux/udp.h>
 #include <net/net_namespace.h>
 
+#include "core/mrc_srv6.h"
+
 struct mrc_net;
 
 /**
  * struct mrc_path - where a packet goes: addresses, ports, IP fields
- * @v4: the peer is reached over IPv4 (RoCE v2 IPv4-mapped GID)
+ * @srv6: the EV's source route (IPv6 only), or NULL: sent directly
  * @saddr: our address (from the source GID)
  * @daddr: the peer's address (from the destination GID)
+ * @flow_label: IPv6 flow label (also the outer header's with @srv6)
+ * @v4: the peer is reached over IPv4 (RoCE v2 IPv4-mapped GID)
  * @sport: UDP source port (per-QP entropy)
  * @tclass: traffic class / TOS
  * @hop_limit: hop limit / TTL
- * @flow_label: IPv6 flow label
+ *
+ * A queued packet carries its path in the skb's control block: 48 bytes.
  */
 struct mrc_path {
-	bool v4;
+	const struct mrc_srv6_route *srv6;
 	struct in6_addr saddr;
 	struct in6_addr daddr;
+	u32 flow_label:20;
+	u32 v4:1;
 	__be16 sport;
 	u8 tclass;
 	u8 hop_limit;
-	u32 flow_label;
 };
 
 /* Bytes of the IP and UDP headers mrc_net_xmit() puts before a packet. */
 static inline u32 mrc_net_hdr_len(const struct mrc_path *path)
 {
 	return (path->v4 ? sizeof(struct iphdr) : sizeof(struct ipv6hdr)) +
-	       sizeof(struct udphdr);
+	       sizeof(struct udphdr) +
+	       (path->srv6 ? mrc_srv6_encap_len(path->srv6->nsegs) : 0);
 }
 
 /**
@@ -84,6 +91,9 @@ struct mrc_net *mrc_net_get(struct net *net, u16 port);
  */
 void mrc_net_put(struct mrc_net *mn);
 
+struct net_device *mrc_net_rx_dev(struct sk_buff *skb);
+int mrc_net_xmit_srv6(struct net_device *ndev, struct sock *sk, __be16 dport,
+		      const struct mrc_path *path, struct sk_buff *skb);
 int mrc_net_xmit(struct mrc_net *mn, struct net_device *ndev, __be16 dport,
 		 struct mrc_path *path, struct sk_buff *skb);
 

@@ -9,6 +9,7 @@
 #include "verbs/mrc_verbs.h"
 #include "engine/mrc_qp.h"
 #include "core/mrc_link_params.h"
+#include "core/mrc_srv6.h"
 
 /*
  * The path an RC QP's attribute names. A reliable connection has one
@@ -72,10 +73,14 @@ static int mrc_qp_check_attr(struct mrc_qp *qp, const struct ib_qp_attr *attr,
 	return 0;
 }
 
-/* Largest payload the port carries now, as an IB MTU. */
+/*
+ * Largest payload the port carries now, as an IB MTU. SRv6 EVs add an
+ * outer header and maybe an SRH: the worst case, two segments, counts.
+ */
 static enum ib_mtu mrc_qp_port_mtu(struct mrc_qp *qp)
 {
-	unsigned int mtu = mrc_payload_mtu(READ_ONCE(qp->mdev->ndev->mtu));
+	unsigned int mtu = mrc_srv6_payload_mtu(READ_ONCE(qp->mdev->ndev->mtu),
+						qp->srv6 ? MRC_SRV6_SEGS_MAX : 0);
 
 	return mtu ? ib_mtu_int_to_enum(mtu) : IB_MTU_256;
 }

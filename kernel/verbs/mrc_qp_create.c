@@ -133,6 +133,9 @@ static void mrc_qp_free(struct mrc_qp *qp)
 	hrtimer_cancel(&qp->rnr_timer);
 	cancel_work_sync(&qp->req_work);
 	skb_queue_purge(&qp->txq);
+	/* No queued packet points at a route any more. */
+	mrc_srv6_routes_put(qp->srv6);
+	qp->srv6 = NULL;
 	mrc_tx_acct_put(qp->tx_acct);
 	if (qp->tx_frag.page)
 		put_page(qp->tx_frag.page);

@@ -151,7 +151,7 @@ check_genl_error "an EV with bits the UDP field does not use" EINVAL \
 check_genl_error "an EV on source port 0" EINVAL "source port 0" \
 	EVPROF_NEW $D PROF_ID=u64:7 EVPROF={ MRC_EVPROF_MODE=u8:1 } \
 	EVS={ $(ev 00000000) }
-check_genl_error "an EV value of 3 bytes" ERANGE "size out of range" EVPROF_NEW $D \
+check_genl_error "an EV value of 3 bytes" EINVAL "4 bytes .* or 16 or 32" EVPROF_NEW $D \
 	PROF_ID=u64:7 EVPROF={ MRC_EVPROF_MODE=u8:1 } EVS={ $(ev 123400) }
 check_genl_error "mode AUTO cannot be asked for" ERANGE "range" EVPROF_NEW $D \
 	PROF_ID=u64:7 EVPROF={ MRC_EVPROF_MODE=u8:0 }
@@ -168,13 +168,18 @@ check_genl_error "4097 EVs" E2BIG "more than 4096" EVPROF_NEW $D PROF_ID=u64:7 \
 check_genl_error "profile 7 was never made" ENOENT "no profile" \
 	EVPROF_GET $D PROF_ID=u64:7
 
-# SRV6 formats are accepted; their EVs cannot be sent yet.
+# SRV6 EVs are IPv6 addresses (srv6_ev.sh sends them), not 4 bytes.
 check "EVFMT_NEW 4: SRV6, ONLINE" mrc_genl EVFMT_NEW $D PROF_ID=u64:4 \
 	EVFMT={ MRC_EVFMT_MODE=u8:1 MRC_EVFMT_FIELDS={ MRC_EVFMT_FIELD_WIDTH=u8:32 \
 	MRC_EVFMT_FIELD_WIDTH=u8:16 } } PROF_STATE=u8:2
-check_genl_error "an EV profile over SRV6 cannot go ONLINE yet" EOPNOTSUPP \
-	"SRv6" EVPROF_NEW $D PROF_ID=u64:9 EVPROF={ MRC_EVPROF_MODE=u8:1 \
-	MRC_EVPROF_FMT_ID=u64:4 } EVS={ $(ev 20010db8) } PROF_STATE=u8:2
+check_genl_error "a 4-byte EV over SRV6 is refused" EINVAL \
+	"SRV6 EV is one or two IPv6 addresses" EVPROF_NEW $D PROF_ID=u64:9 \
+	EVPROF={ MRC_EVPROF_MODE=u8:1 MRC_EVPROF_FMT_ID=u64:4 } \
+	EVS={ $(ev 20010db8) } PROF_STATE=u8:2
+check_genl_error "GENERATED SRv6 EVs are not implemented" EOPNOTSUPP \
+	"GENERATED SRv6" EVPROF_NEW $D PROF_ID=u64:9 EVPROF={ MRC_EVPROF_MODE=u8:2 \
+	MRC_EVPROF_FMT_ID=u64:4 MRC_EVPROF_FIELDS={ MRC_EVPROF_FIELD={ \
+	MRC_EVFIELD_WIDTH=u32:4 MRC_EVFIELD_MAX=u32:3 } } } PROF_STATE=u8:2
 
 # --- 4096 EVs: the dump resumes across messages and skbs ---
 check "EVFMT_NEW 11: STEV 16,16, ONLINE" mrc_genl EVFMT_NEW $D \
