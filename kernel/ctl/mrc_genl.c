@@ -106,6 +106,15 @@ static const struct nla_policy mrc_genl_probe_policy[MRC_ATTR_MAX + 1] = {
 		.flags = (perm),					\
 	}
 
+/* EVPROF_EV_GET with MRC_ATTR_WANT_STATS is STATS_GET's dump. */
+static int mrc_genl_ev_or_stats_dumpit(struct sk_buff *skb,
+				       struct netlink_callback *cb)
+{
+	if (genl_dumpit_info(cb)->attrs[MRC_ATTR_WANT_STATS])
+		return mrc_genl_stats_dumpit(skb, cb);
+	return mrc_genl_ev_get_dumpit(skb, cb);
+}
+
 /*
  * Reads are open to everyone; every change needs CAP_NET_ADMIN. Each
  * command accepts only its own attributes, strictly validated (every
@@ -136,7 +145,7 @@ static const struct genl_ops mrc_genl_ops[] = {
 	MRC_GENL_OP(MRC_CMD_EVPROF_SET, mrc_genl_evprof_policy,
 		    mrc_genl_prof_set_doit, NULL, GENL_ADMIN_PERM),
 	MRC_GENL_OP(MRC_CMD_EVPROF_EV_GET, mrc_genl_ev_policy,
-		    NULL, mrc_genl_ev_get_dumpit, 0),
+		    NULL, mrc_genl_ev_or_stats_dumpit, 0),
 	MRC_GENL_OP(MRC_CMD_EVPROF_EV_SET, mrc_genl_ev_policy,
 		    mrc_genl_ev_set_doit, NULL, GENL_ADMIN_PERM),
 	MRC_GENL_OP(MRC_CMD_CCPROF_GET, mrc_genl_ccprof_policy,

@@ -168,7 +168,8 @@ static int mrc_genl_ev_round(struct sk_buff *skb, struct netlink_callback *cb,
 }
 
 /**
- * mrc_genl_ev_get_dumpit() - EVPROF_EV_GET: one profile's EVs
+ * mrc_genl_ev_get_dumpit() - EVPROF_EV_GET without statistics: one
+ *	profile's EVs
  * @skb: the message being filled
  * @cb: args[0] is the next EV index, args[1] set when done
  *
@@ -179,8 +180,6 @@ static int mrc_genl_ev_round(struct sk_buff *skb, struct netlink_callback *cb,
  */
 int mrc_genl_ev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 {
-	if (genl_dumpit_info(cb)->attrs[MRC_ATTR_WANT_STATS])
-		return mrc_genl_stats_dumpit(skb, cb);
 	return mrc_genl_evprof_dump(skb, cb, mrc_genl_ev_round);
 }
 

@@ -204,7 +204,7 @@ void mrc_ccprof_builtin(struct mrc_ccprof *cc);
 int mrc_ccprof_put_algs(struct sk_buff *skb);
 void mrc_evprof_builtin(struct mrc_evprof *evp);
 
-/* mrc_ctl_qp.c */
+/* mrc_ctl_bound.c */
 void mrc_ctl_push_denied(struct mrc_ctl_dev *ctl, const struct mrc_evprof *evp);
 int mrc_ctl_evprof_nbad(struct mrc_ctl_dev *ctl, const struct mrc_evprof *evp);
 
