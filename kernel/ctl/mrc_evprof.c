@@ -101,6 +101,28 @@ static int mrc_evprof_parse_fields(struct mrc_evprof *evp,
 	return 0;
 }
 
+/* Why an SRv6 EV's address was refused (extack keeps the literal). */
+static void mrc_evprof_bad_segment(struct netlink_ext_ack *extack,
+				   const struct nlattr *attr,
+				   enum mrc_srv6_bad why)
+{
+	if (why == MRC_SRV6_UNSPECIFIED)
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "SRv6 EV value: a segment is the unspecified address");
+	else if (why == MRC_SRV6_LOOPBACK)
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "SRv6 EV value: a segment is the loopback address");
+	else if (why == MRC_SRV6_MULTICAST)
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "SRv6 EV value: a segment is a multicast address");
+	else if (why == MRC_SRV6_V4MAPPED)
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "SRv6 EV value: a segment is an IPv4-mapped address");
+	else
+		NL_SET_ERR_MSG_ATTR(extack, attr,
+				    "SRv6 EV value: a segment is a link-local address");
+}
+
 /*
  * One EXPLICIT EV's value: 4 bytes (STEV, UDP: the compact EV) or one or
  * two IPv6 addresses (SRV6: its route, kept in @rs); the format decides
@@ -130,22 +152,7 @@ static int mrc_evprof_parse_value(struct mrc_evprof_ev *ev,
 	}
 	if (!mrc_srv6_route_parse(&(*rs)->r[i], nla_data(value), len, &why))
 		return 0;
-	/* extack keeps the message's address: one literal each. */
-	if (why == MRC_SRV6_UNSPECIFIED)
-		NL_SET_ERR_MSG_ATTR(extack, value,
-				    "SRv6 EV value: a segment is the unspecified address");
-	else if (why == MRC_SRV6_LOOPBACK)
-		NL_SET_ERR_MSG_ATTR(extack, value,
-				    "SRv6 EV value: a segment is the loopback address");
-	else if (why == MRC_SRV6_MULTICAST)
-		NL_SET_ERR_MSG_ATTR(extack, value,
-				    "SRv6 EV value: a segment is a multicast address");
-	else if (why == MRC_SRV6_V4MAPPED)
-		NL_SET_ERR_MSG_ATTR(extack, value,
-				    "SRv6 EV value: a segment is an IPv4-mapped address");
-	else
-		NL_SET_ERR_MSG_ATTR(extack, value,
-				    "SRv6 EV value: a segment is a link-local address");
+	mrc_evprof_bad_segment(extack, value, why);
 	return -EINVAL;
 }
 
@@ -267,6 +274,13 @@ static const struct nlattr *mrc_evprof_nth_attr(const struct nlattr *list,
 	return fallback;
 }
 
+/* The request's attribute naming EV @i: its MRC_ATTR_EVS entry if any. */
+static const struct nlattr *mrc_evprof_ev_attr(struct nlattr **attrs, u32 i)
+{
+	return mrc_evprof_nth_attr(attrs[MRC_ATTR_EVS], i,
+				   attrs[MRC_ATTR_EVPROF]);
+}
+
 /* An EXPLICIT profile without fields takes each EV as the wire value. */
 static unsigned int mrc_evprof_fields(const struct mrc_evprof *evp,
 				      const struct mrc_evfmt *fmt,
@@ -328,30 +342,68 @@ static int mrc_evprof_expand(struct mrc_evprof *evp,
 			     struct nlattr **attrs,
 			     struct netlink_ext_ack *extack)
 {
-	const struct nlattr *bad;
 	u32 i, wire;
 	int err;
 
 	for (i = 0; i < evp->nev; i++) {
 		struct mrc_evprof_ev *ev = &evp->ev[i];
 
-		bad = mrc_evprof_nth_attr(attrs[MRC_ATTR_EVS], i,
-					  attrs[MRC_ATTR_EVPROF]);
 		err = mrc_evgen_expand(&fmt->f, f, n, ev->compact, &wire);
 		if (err) {
-			NL_SET_ERR_MSG_ATTR(extack, bad,
+			NL_SET_ERR_MSG_ATTR(extack, mrc_evprof_ev_attr(attrs, i),
 					    "EV has bits the fields do not use");
 			return err;
 		}
 		err = mrc_evgen_split(fmt->f.mode, wire, &ev->sport,
 				      &ev->flow_label);
 		if (err) {
-			NL_SET_ERR_MSG_ATTR(extack, bad,
+			NL_SET_ERR_MSG_ATTR(extack, mrc_evprof_ev_attr(attrs, i),
 					    "an EV expands to UDP source port 0: start generated ranges at 1 or set init_val");
 			return err;
 		}
 	}
 	return 0;
+}
+
+/*
+ * A GENERATED SRV6 profile's routes: each compact EV expanded through the
+ * fields into its address (a uSID program: block, a uSID per tier, the
+ * receiver's) or two. The EVs are generated, so extack names the profile.
+ */
+static int mrc_evprof_routes(struct mrc_evprof *evp,
+			     const struct mrc_evfmt *fmt,
+			     const struct mrc_evgen_field *f, unsigned int n,
+			     const struct nlattr *nest,
+			     struct netlink_ext_ack *extack)
+{
+	u8 val[MRC_EVGEN_SRV6_BYTES_MAX];
+	struct mrc_srv6_routes *rs;
+	enum mrc_srv6_bad why;
+	unsigned int len;
+	u32 i;
+
+	rs = mrc_srv6_routes_alloc(evp->nev);
+	if (!rs)
+		return -ENOMEM;
+	for (i = 0; i < evp->nev; i++) {
+		if (mrc_evgen_expand_srv6(&fmt->f, f, n, evp->ev[i].compact,
+					  val, &len)) {
+			NL_SET_ERR_MSG_ATTR(extack, nest,
+					    "EV has bits the fields do not use");
+			goto err;
+		}
+		if (mrc_srv6_route_parse(&rs->r[i], val, len, &why)) {
+			mrc_evprof_bad_segment(extack, nest, why);
+			goto err;
+		}
+	}
+	mrc_srv6_routes_put(evp->srv6);
+	evp->srv6 = rs;
+	return 0;
+
+err:
+	mrc_srv6_routes_put(rs);
+	return -EINVAL;
 }
 
 /*
@@ -367,27 +419,24 @@ static int mrc_evprof_check_srv6(struct mrc_ctl_dev *ctl,
 {
 	struct net_device *ndev = ctl->mdev->ndev;
 	const struct mrc_srv6_route *r;
-	const struct nlattr *bad;
 	u32 i;
 
 	for (i = 0; i < evp->nev; i++) {
-		r = evp->srv6 ? &evp->srv6->r[i] : NULL;
-		bad = mrc_evprof_nth_attr(attrs[MRC_ATTR_EVS], i,
-					  attrs[MRC_ATTR_EVPROF]);
-		if (!srv6 && r && r->nsegs) {
-			NL_SET_ERR_MSG_ATTR(extack, bad,
+		r = mrc_evprof_route(evp, i);
+		if (!srv6 && r) {
+			NL_SET_ERR_MSG_ATTR(extack, mrc_evprof_ev_attr(attrs, i),
 					    "EV value: a STEV or UDP EV is 4 bytes, not IPv6 addresses");
 			return -EINVAL;
 		}
 		if (!srv6)
 			continue;
-		if (!r || !r->nsegs) {
-			NL_SET_ERR_MSG_ATTR(extack, bad,
+		if (!r) {
+			NL_SET_ERR_MSG_ATTR(extack, mrc_evprof_ev_attr(attrs, i),
 					    "EV value: an SRV6 EV is one or two IPv6 addresses (16 or 32 bytes)");
 			return -EINVAL;
 		}
 		if (ipv6_chk_addr(dev_net(ndev), &r->seg[0], ndev, 0)) {
-			NL_SET_ERR_MSG_ATTR(extack, bad,
+			NL_SET_ERR_MSG_ATTR(extack, mrc_evprof_ev_attr(attrs, i),
 					    "EV value: the first SRv6 segment is the device's own address");
 			return -EINVAL;
 		}
@@ -420,11 +469,6 @@ static int mrc_evprof_finish(struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
 		return fprof ? -EINVAL : -ENOENT;
 	}
 	fmt = container_of(fprof, struct mrc_evfmt, p);
-	if (evp->mode == MRC_EV_MODE_GENERATED && fmt->f.mode == MRC_FMT_SRV6) {
-		NL_SET_ERR_MSG_ATTR(extack, nest,
-				    "GENERATED SRv6 EVs are not implemented: list them (EXPLICIT)");
-		return -EOPNOTSUPP;
-	}
 	if (evp->mode == MRC_EV_MODE_GENERATED && !evp->nfields) {
 		NL_SET_ERR_MSG_ATTR(extack, nest, "a GENERATED profile needs fields");
 		return -EINVAL;
@@ -442,6 +486,8 @@ static int mrc_evprof_finish(struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
 	}
 	if (evp->mode == MRC_EV_MODE_GENERATED) {
 		err = mrc_evprof_generate(evp, f, n, nest, extack);
+		if (!err && fmt->f.mode == MRC_FMT_SRV6)
+			err = mrc_evprof_routes(evp, fmt, f, n, nest, extack);
 		if (err)
 			return err;
 	}
@@ -633,6 +679,33 @@ void mrc_evprof_set_evs(struct mrc_evprof *evp, struct mrc_evprof_ev *ev,
 }
 
 /**
+ * mrc_evprof_route() - EV @i's SRv6 route
+ * @evp: the profile
+ * @i: an EV index
+ *
+ * Return: the route, or NULL when EV @i has none (not SRV6, or no EV).
+ */
+const struct mrc_srv6_route *mrc_evprof_route(const struct mrc_evprof *evp,
+					      u32 i)
+{
+	if (evp->srv6 && i < evp->srv6->n && evp->srv6->r[i].nsegs)
+		return &evp->srv6->r[i];
+	return NULL;
+}
+
+/**
+ * mrc_evprof_put_route() - put an SRv6 route into a reply as MRC_EV_VALUE
+ * @skb: the reply
+ * @r: the route
+ *
+ * Return: 0 or -EMSGSIZE. The value is the addresses, as requests give it.
+ */
+int mrc_evprof_put_route(struct sk_buff *skb, const struct mrc_srv6_route *r)
+{
+	return nla_put(skb, MRC_EV_VALUE, r->nsegs * sizeof(r->seg[0]), r->seg);
+}
+
+/**
  * mrc_evprof_put_value() - put EV @i's value into a reply
  * @skb: the reply
  * @evp: the profile
@@ -643,13 +716,10 @@ void mrc_evprof_set_evs(struct mrc_evprof *evp, struct mrc_evprof_ev *ev,
 int mrc_evprof_put_value(struct sk_buff *skb, const struct mrc_evprof *evp,
 			 u32 i)
 {
-	const struct mrc_srv6_route *r;
+	const struct mrc_srv6_route *r = mrc_evprof_route(evp, i);
 
-	if (evp->srv6 && i < evp->srv6->n && evp->srv6->r[i].nsegs) {
-		r = &evp->srv6->r[i];
-		return nla_put(skb, MRC_EV_VALUE, r->nsegs * sizeof(r->seg[0]),
-			       r->seg);
-	}
+	if (r)
+		return mrc_evprof_put_route(skb, r);
 	return nla_put_be32(skb, MRC_EV_VALUE, cpu_to_be32(evp->ev[i].compact));
 }
 
@@ -664,10 +734,8 @@ int mrc_evprof_put_value(struct sk_buff *skb, const struct mrc_evprof *evp,
 bool mrc_evprof_value_is(const struct mrc_evprof *evp, u32 i,
 			 const struct nlattr *value)
 {
-	const struct mrc_srv6_route *r = NULL;
+	const struct mrc_srv6_route *r = mrc_evprof_route(evp, i);
 
-	if (evp->srv6 && i < evp->srv6->n && evp->srv6->r[i].nsegs)
-		r = &evp->srv6->r[i];
 	if (r)
 		return nla_len(value) == r->nsegs * sizeof(r->seg[0]) &&
 		       !memcmp(nla_data(value), r->seg, nla_len(value));

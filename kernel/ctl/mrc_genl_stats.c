@@ -32,7 +32,8 @@ struct mrc_ev_report {
 	u32 index;
 	u8 state;		/* enum mrc_genl_ev_state */
 	bool has_value;
-	u32 value;		/* compact EV, when @has_value */
+	u32 value;		/* compact EV, when @has_value and no @route */
+	const struct mrc_srv6_route *route;	/* SRV6: the value instead */
 	u16 sport;
 	u32 flow_label;
 	u32 users;		/* QPs with this EV */
@@ -80,6 +81,14 @@ static int mrc_genl_put_stats(struct sk_buff *skb, const struct mrc_ev_stats *st
 	return 0;
 }
 
+static int mrc_genl_put_report_value(struct sk_buff *skb,
+				     const struct mrc_ev_report *r)
+{
+	if (r->route)
+		return mrc_evprof_put_route(skb, r->route);
+	return nla_put_be32(skb, MRC_EV_VALUE, cpu_to_be32(r->value));
+}
+
 static int mrc_genl_put_report(struct sk_buff *skb,
 			       const struct mrc_ev_report *r, bool profile)
 {
@@ -87,7 +96,7 @@ static int mrc_genl_put_report(struct sk_buff *skb,
 
 	if (!entry || nla_put_u32(skb, MRC_EV_INDEX, r->index) ||
 	    (r->has_value &&
-	     (nla_put_be32(skb, MRC_EV_VALUE, cpu_to_be32(r->value)) ||
+	     (mrc_genl_put_report_value(skb, r) ||
 	      nla_put_u8(skb, MRC_EV_PORT, 1))) ||
 	    nla_put_u8(skb, MRC_EV_STATE, r->state) ||
 	    (r->sport && nla_put_u16(skb, MRC_EV_WIRE_SPORT, r->sport)) ||
@@ -185,6 +194,7 @@ static void mrc_genl_sum_profile(struct mrc_ctl_dev *ctl,
 
 			r[i].has_value = true;
 			r[i].value = ev->compact;
+			r[i].route = mrc_evprof_route(evp, idx);
 			r[i].sport = ev->sport;
 			r[i].flow_label = ev->flow_label;
 		}

@@ -176,10 +176,13 @@ check_genl_error "a 4-byte EV over SRV6 is refused" EINVAL \
 	"SRV6 EV is one or two IPv6 addresses" EVPROF_NEW $D PROF_ID=u64:9 \
 	EVPROF={ MRC_EVPROF_MODE=u8:1 MRC_EVPROF_FMT_ID=u64:4 } \
 	EVS={ $(ev 20010db8) } PROF_STATE=u8:2
-check_genl_error "GENERATED SRv6 EVs are not implemented" EOPNOTSUPP \
-	"GENERATED SRv6" EVPROF_NEW $D PROF_ID=u64:9 EVPROF={ MRC_EVPROF_MODE=u8:2 \
+# A GENERATED SRv6 profile expands into addresses (srv6_ev.sh sends
+# them); these fields make :: first, which cannot be a segment.
+check_genl_error "a GENERATED SRv6 EV that is ::, refused" EINVAL \
+	"unspecified address" EVPROF_NEW $D PROF_ID=u64:9 EVPROF={ MRC_EVPROF_MODE=u8:2 \
 	MRC_EVPROF_FMT_ID=u64:4 MRC_EVPROF_FIELDS={ MRC_EVPROF_FIELD={ \
-	MRC_EVFIELD_WIDTH=u32:4 MRC_EVFIELD_MAX=u32:3 } } } PROF_STATE=u8:2
+	MRC_EVFIELD_WIDTH=u32:4 MRC_EVFIELD_MAX=u32:3 MRC_EVFIELD_MASK=u32:3 } } } \
+	PROF_STATE=u8:2
 
 # --- 4096 EVs: the dump resumes across messages and skbs ---
 check "EVFMT_NEW 11: STEV 16,16, ONLINE" mrc_genl EVFMT_NEW $D \
