@@ -36,12 +36,16 @@ const struct nla_policy mrc_probe_entry_policy[MRC_PROBE_MAX + 1] = {
 /**
  * struct mrc_genl_probe - one request of the batch
  * @req_id: the caller's id, echoed in the reply
- * @path: where it goes: addresses, the EV's source port and flow label
+ * @path: where it goes: addresses, the EV's source port and flow label,
+ *	and an SRv6 EV's route (in @routes)
+ * @routes: for an SRv6 EV, a reference on its profile's routes, which a
+ *	change of the profile may replace while the probe waits
  * @ep: the engine's record while it waits
  */
 struct mrc_genl_probe {
 	u16 req_id;
 	struct mrc_path path;
+	struct mrc_srv6_routes *routes;
 	struct mrc_ep_probe ep;
 };
 
@@ -60,7 +64,7 @@ static int mrc_probe_ev_value(struct nlattr **tb, struct mrc_path *path,
 	path->flow_label = label;
 	if (err == -EOPNOTSUPP) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_PROBE_FMT_MODE],
-				    "SRV6 probes are not implemented");
+				    "SRV6 probes by value are not implemented: name the EV by profile and index");
 		return err;
 	}
 	if (err) {
@@ -74,11 +78,13 @@ static int mrc_probe_ev_value(struct nlattr **tb, struct mrc_path *path,
 
 /* The EV an entry names as an EV profile's entry; under ctl->lock. */
 static int mrc_probe_ev_prof(struct mrc_ctl_dev *ctl, struct nlattr **tb,
-			     struct mrc_path *path,
+			     struct mrc_genl_probe *p,
 			     struct netlink_ext_ack *extack)
 {
 	u32 index = nla_get_u32(tb[MRC_PROBE_EV_INDEX]);
-	const struct mrc_evprof *evp;
+	const struct mrc_srv6_route *route;
+	struct mrc_path *path = &p->path;
+	struct mrc_evprof *evp;
 	struct mrc_prof *prof;
 
 	prof = mrc_prof_find(&mrc_evprof_kind, ctl,
@@ -99,6 +105,16 @@ static int mrc_probe_ev_prof(struct mrc_ctl_dev *ctl, struct nlattr **tb,
 				    "EV index past the profile's EV count");
 		return -ERANGE;
 	}
+	route = mrc_evprof_route(evp, index);
+	if (route && path->v4) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_PROBE_DGID],
+				    "an SRv6 EV carries IPv6 only: give an IPv6 GID");
+		return -EINVAL;
+	}
+	if (route) {
+		p->routes = mrc_srv6_routes_get(evp->srv6);
+		path->srv6 = route;
+	}
 	path->sport = htons(evp->ev[index].sport);
 	path->flow_label = evp->ev[index].flow_label;
 	return 0;
@@ -106,7 +122,8 @@ static int mrc_probe_ev_prof(struct mrc_ctl_dev *ctl, struct nlattr **tb,
 
 /* The EV of an entry: exactly one way of naming it. */
 static int mrc_probe_parse_ev(struct mrc_dev *mdev, struct nlattr **tb,
-			      const struct nlattr *entry, struct mrc_path *path,
+			      const struct nlattr *entry,
+			      struct mrc_genl_probe *p,
 			      struct netlink_ext_ack *extack)
 {
 	bool by_value = tb[MRC_PROBE_EV_VALUE];
@@ -119,7 +136,7 @@ static int mrc_probe_parse_ev(struct mrc_dev *mdev, struct nlattr **tb,
 		return -EINVAL;
 	}
 	if (by_value)
-		return mrc_probe_ev_value(tb, path, extack);
+		return mrc_probe_ev_value(tb, &p->path, extack);
 	if (tb[MRC_PROBE_FMT_MODE]) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_PROBE_FMT_MODE],
 				    "a format mode goes with an EV value, not a profile");
@@ -129,7 +146,7 @@ static int mrc_probe_parse_ev(struct mrc_dev *mdev, struct nlattr **tb,
 	    NL_REQ_ATTR_CHECK(extack, entry, tb, MRC_PROBE_EV_INDEX))
 		return -EINVAL;
 	mutex_lock(&mdev->ctl->lock);
-	err = mrc_probe_ev_prof(mdev->ctl, tb, path, extack);
+	err = mrc_probe_ev_prof(mdev->ctl, tb, p, extack);
 	mutex_unlock(&mdev->ctl->lock);
 	return err;
 }
@@ -197,7 +214,7 @@ static int mrc_probe_parse_one(struct mrc_dev *mdev, struct nlattr *entry,
 	}
 	err = mrc_probe_parse_addr(mdev, tb, &p->path, extack);
 	if (!err)
-		err = mrc_probe_parse_ev(mdev, tb, entry, &p->path, extack);
+		err = mrc_probe_parse_ev(mdev, tb, entry, p, extack);
 	return err;
 }
 
@@ -364,6 +381,8 @@ int mrc_genl_probe_doit(struct sk_buff *skb, struct genl_info *info)
 	if (!err)
 		err = mrc_probe_reply(info, mdev, probes, n);
 free:
+	for (n = 0; n < MRC_PROBES_MAX; n++)
+		mrc_srv6_routes_put(probes[n].routes);
 	kfree(probes);
 put_dev:
 	ib_device_put(&mdev->ib_dev);
