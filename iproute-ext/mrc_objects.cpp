@@ -96,6 +96,7 @@ EvEntry parse_entry(const nlattr* nest) {
     e.sport = opt<uint16_t>(tb[MRC_EV_WIRE_SPORT]);
     e.flow_label = opt<uint32_t>(tb[MRC_EV_WIRE_FLOW_LABEL]);
     e.bad_qps = opt<uint32_t>(tb[MRC_EV_BAD_QPS]);
+    e.uplink = opt<uint32_t>(tb[MRC_EV_WIRE_IFINDEX]);
     e.state_time = opt<uint64_t>(tb[MRC_EV_STATE_TIME]);
     e.srtt_ns = opt<uint64_t>(tb[MRC_EV_SRTT_NS]);
     e.min_rtt_ns = opt<uint64_t>(tb[MRC_EV_MIN_RTT_NS]);

@@ -52,6 +52,7 @@ struct EvEntry {
     std::optional<uint8_t> port, state;
     std::optional<uint16_t> sport;
     std::optional<uint32_t> flow_label, bad_qps;
+    std::optional<uint32_t> uplink;  // SRV6: ifindex the EV leaves by
     std::optional<uint64_t> state_time, srtt_ns, min_rtt_ns;
     std::vector<std::pair<int, uint64_t>> stats;  // enum mrc_genl_stat, value
 };

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include "output.h"
 
+#include <net/if.h>
+
 #include <algorithm>
 #include <cstdio>
 
@@ -215,6 +217,22 @@ Record ccprof_record(const CcProf& c) {
     return r;
 }
 
+namespace {
+
+// An interface's name in mrc-ip's namespace (the device's, with -n).
+std::string uplink_name(uint32_t ifindex) {
+    char name[IF_NAMESIZE];
+    if (ifindex == 0) {
+        return "-";
+    }
+    if (if_indextoname(ifindex, name) == nullptr) {
+        return "if" + std::to_string(ifindex);
+    }
+    return name;
+}
+
+}  // namespace
+
 Record ev_record(const EvEntry& e, int stats) {
     Record r;
     r.add("index", uint64_t{e.index.value_or(0)});
@@ -224,6 +242,11 @@ Record ev_record(const EvEntry& e, int stats) {
     // What the EV is sent with, to find its path by; 0 when not reported.
     r.add("sport", uint64_t{e.sport.value_or(0)});
     r.add("flowlabel", uint64_t{e.flow_label.value_or(0)});
+    // An SRv6 EV (an address) also names the interface its route leaves
+    // by, the plane; "-" when none does now.
+    if (e.value.size() >= 16) {
+        r.add("via", uplink_name(e.uplink.value_or(0)));
+    }
     if (stats == 0) {
         return r;
     }

@@ -260,6 +260,41 @@ TEST(OutputTest, EvTableColumnsMatchJson) {
     }
 }
 
+// SRv6 EVs: the value is the address, and "via" names the uplink (ifindex
+// 1 is lo in any namespace; an unknown index reads ifN, none "-").
+TEST(OutputTest, Srv6EvRowsNameTheirUplink) {
+    ReplyBuilder r(MRC_CMD_EVPROF_EV_GET);
+    r.str(MRC_ATTR_DEV_NAME, "mrc0").u64(MRC_ATTR_PROF_ID, 7).begin(MRC_ATTR_EVS);
+    const uint32_t uplinks[] = {1, 0x7ffffff0, 0};
+    for (uint32_t i = 0; i < 3; ++i) {
+        std::string addr(16, '\0');
+        addr[0] = '\xfc';
+        addr[1] = static_cast<char>(i);
+        r.begin(MRC_ATTR_EV_ENTRY).u32(MRC_EV_INDEX, i).raw(MRC_EV_VALUE, addr);
+        if (uplinks[i] != 0) {
+            r.u32(MRC_EV_WIRE_IFINDEX, uplinks[i]);
+        }
+        r.end();
+    }
+    r.end();
+    auto t = parse_ev_table_reply(r.hdr());
+    ASSERT_TRUE(t);
+    std::vector<Record> rows;
+    for (const EvEntry& e : t->evs) {
+        rows.push_back(ev_record(e, 0));
+    }
+    json j = json_of(rows, true);
+    ASSERT_EQ(j.size(), 3u);
+    EXPECT_EQ(j[0]["value"], "fc00::");
+    EXPECT_EQ(j[0]["via"], "lo");
+    EXPECT_EQ(j[1]["via"], "if2147483632");
+    EXPECT_EQ(j[2]["via"], "-");
+    std::istringstream in(text_of(rows, true));
+    std::string header;
+    std::getline(in, header);
+    EXPECT_EQ(split(header).back(), "via");
+}
+
 TEST(OutputTest, EventLinesAreJsonLines) {
     ReplyBuilder r(MRC_CMD_EV_EVENT);
     r.str(MRC_ATTR_DEV_NAME, "mrc0").u32(MRC_ATTR_QPN, 0x12).u64(MRC_ATTR_PROF_ID, 1);

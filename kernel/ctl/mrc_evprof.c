@@ -15,6 +15,7 @@
 #include "core/mrc_ev.h"
 #include "core/mrc_srv6.h"
 #include "engine/mrc_dev.h"
+#include "net/mrc_net.h"
 
 static const struct nla_policy mrc_evfield_policy[MRC_EVFIELD_MAX_ATTR + 1] = {
 	[MRC_EVFIELD_WIDTH] = NLA_POLICY_RANGE(NLA_U32, 1, 32),
@@ -703,6 +704,22 @@ const struct mrc_srv6_route *mrc_evprof_route(const struct mrc_evprof *evp,
 int mrc_evprof_put_route(struct sk_buff *skb, const struct mrc_srv6_route *r)
 {
 	return nla_put(skb, MRC_EV_VALUE, r->nsegs * sizeof(r->seg[0]), r->seg);
+}
+
+/**
+ * mrc_evprof_put_uplink() - put the interface an SRv6 EV leaves by
+ * @skb: the reply
+ * @ndev: the device's netdev
+ * @r: the EV's route, or NULL (then nothing is put)
+ *
+ * Return: 0 or -EMSGSIZE. Nothing either when no route leaves now.
+ */
+int mrc_evprof_put_uplink(struct sk_buff *skb, struct net_device *ndev,
+			  const struct mrc_srv6_route *r)
+{
+	int ifindex = r ? mrc_net_srv6_uplink(ndev, r) : 0;
+
+	return ifindex ? nla_put_u32(skb, MRC_EV_WIRE_IFINDEX, ifindex) : 0;
 }
 
 /**

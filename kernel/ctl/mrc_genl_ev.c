@@ -45,8 +45,8 @@ static void mrc_genl_ev_health(struct mrc_ctl_dev *ctl,
 	}
 }
 
-static int mrc_genl_put_ev(struct sk_buff *skb, const struct mrc_evprof *evp,
-			   u32 i, u8 state)
+static int mrc_genl_put_ev(struct sk_buff *skb, struct net_device *ndev,
+			   const struct mrc_evprof *evp, u32 i, u8 state)
 {
 	const struct mrc_evprof_ev *ev = &evp->ev[i];
 	struct nlattr *entry = nla_nest_start(skb, MRC_ATTR_EV_ENTRY);
@@ -56,7 +56,8 @@ static int mrc_genl_put_ev(struct sk_buff *skb, const struct mrc_evprof *evp,
 	    nla_put_u8(skb, MRC_EV_PORT, ev->port) ||
 	    nla_put_u8(skb, MRC_EV_STATE, state) ||
 	    nla_put_u16(skb, MRC_EV_WIRE_SPORT, ev->sport) ||
-	    nla_put_u32(skb, MRC_EV_WIRE_FLOW_LABEL, ev->flow_label))
+	    nla_put_u32(skb, MRC_EV_WIRE_FLOW_LABEL, ev->flow_label) ||
+	    mrc_evprof_put_uplink(skb, ndev, mrc_evprof_route(evp, i)))
 		return -EMSGSIZE;
 	nla_nest_end(skb, entry);
 	return 0;
@@ -92,7 +93,7 @@ static int mrc_genl_fill_evs(struct sk_buff *skb, struct netlink_callback *cb,
 		state = mrc_genl_prof_ev_state(evp->ev[i].denied,
 					       test_bit(i - first, used),
 					       test_bit(i - first, bad));
-		if (mrc_genl_put_ev(skb, evp, i, state))
+		if (mrc_genl_put_ev(skb, mdev->ndev, evp, i, state))
 			goto cancel;
 	}
 	nla_nest_end(skb, list);

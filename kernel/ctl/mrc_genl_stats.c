@@ -89,7 +89,7 @@ static int mrc_genl_put_report_value(struct sk_buff *skb,
 	return nla_put_be32(skb, MRC_EV_VALUE, cpu_to_be32(r->value));
 }
 
-static int mrc_genl_put_report(struct sk_buff *skb,
+static int mrc_genl_put_report(struct sk_buff *skb, struct net_device *ndev,
 			       const struct mrc_ev_report *r, bool profile)
 {
 	struct nlattr *entry = nla_nest_start(skb, MRC_ATTR_EV_ENTRY);
@@ -97,7 +97,8 @@ static int mrc_genl_put_report(struct sk_buff *skb,
 	if (!entry || nla_put_u32(skb, MRC_EV_INDEX, r->index) ||
 	    (r->has_value &&
 	     (mrc_genl_put_report_value(skb, r) ||
-	      nla_put_u8(skb, MRC_EV_PORT, 1))) ||
+	      nla_put_u8(skb, MRC_EV_PORT, 1) ||
+	      mrc_evprof_put_uplink(skb, ndev, r->route))) ||
 	    nla_put_u8(skb, MRC_EV_STATE, r->state) ||
 	    (r->sport && nla_put_u16(skb, MRC_EV_WIRE_SPORT, r->sport)) ||
 	    (r->sport && nla_put_u32(skb, MRC_EV_WIRE_FLOW_LABEL, r->flow_label)) ||
@@ -149,7 +150,7 @@ static int mrc_genl_put_reports(struct sk_buff *skb,
 	if (!list)
 		goto cancel;
 	for (i = 0; i < n; i++)
-		if (mrc_genl_put_report(skb, &r[i], profile))
+		if (mrc_genl_put_report(skb, mdev->ndev, &r[i], profile))
 			break;
 	if (!i)
 		goto cancel;

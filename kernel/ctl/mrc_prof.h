@@ -221,6 +221,8 @@ void mrc_evprof_set_evs(struct mrc_evprof *evp, struct mrc_evprof_ev *ev,
 const struct mrc_srv6_route *mrc_evprof_route(const struct mrc_evprof *evp,
 					      u32 i);
 int mrc_evprof_put_route(struct sk_buff *skb, const struct mrc_srv6_route *r);
+int mrc_evprof_put_uplink(struct sk_buff *skb, struct net_device *ndev,
+			  const struct mrc_srv6_route *r);
 int mrc_evprof_put_value(struct sk_buff *skb, const struct mrc_evprof *evp,
 			 u32 i);
 bool mrc_evprof_value_is(const struct mrc_evprof *evp, u32 i,

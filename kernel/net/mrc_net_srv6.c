@@ -147,6 +147,34 @@ drop:
 }
 
 /**
+ * mrc_net_srv6_uplink() - the interface an SRv6 EV's packets leave by
+ * @ndev: the MRC device's netdev: its namespace's routes are asked
+ * @r: the EV's route
+ *
+ * The same lookup as sending (the outer destination, not bound to
+ * @ndev), so the answer is the plane the EV takes now. For reports.
+ *
+ * Return: the interface's ifindex, or 0 when no route leaves.
+ */
+int mrc_net_srv6_uplink(struct net_device *ndev,
+			const struct mrc_srv6_route *r)
+{
+	struct flowi6 fl6 = {
+		.flowi6_proto = IPPROTO_IPV6,
+		.daddr = r->seg[0],
+	};
+	struct dst_entry *dst;
+	int ifindex;
+
+	dst = ipv6_stub->ipv6_dst_lookup_flow(dev_net(ndev), NULL, &fl6, NULL);
+	if (IS_ERR(dst))
+		return 0;
+	ifindex = dst->dev ? dst->dev->ifindex : 0;
+	dst_release(dst);
+	return ifindex;
+}
+
+/**
  * mrc_net_xmit_srv6() - send a built MRC packet or run on an SRv6 EV
  * @ndev: the MRC device's netdev (its namespace)
  * @sk: the namespace's MRC socket

@@ -292,6 +292,7 @@ enum mrc_genl_ev_attr {
 	MRC_EV_STATE_TIME,		/* u64, reply: last change, REALTIME ns */
 	MRC_EV_SRTT_NS,			/* u64, reply */
 	MRC_EV_MIN_RTT_NS,		/* u64, reply */
+	MRC_EV_WIRE_IFINDEX,		/* u32, reply: SRV6 uplink (the plane) */
 	__MRC_EV_MAX,
 	MRC_EV_MAX = __MRC_EV_MAX - 1
 };

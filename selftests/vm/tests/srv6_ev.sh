@@ -1,15 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# SRv6 EVs on the fabric (srv6_fabric.sh, one plane of four spines): an
+# SRv6 EVs on the fabric (srv6_fabric.sh, two planes of four spines): an
 # EXPLICIT profile of an SRV6 format whose EVs are uSID containers
 # through spines 1 and 2 (16-byte values: outer IPv6 header, no SRH) and
 # then segment lists through spines 1 and 3 (32 bytes: outer IPv6 + SRH)
 # carries a verified RC transfer from hostA to hostB. The spines' counters
 # toward hostB show every EV's spine carrying the data and the spine no
-# EV names carrying nothing; spine 0 carries the plain traffic (fab_up
+# EV names carrying nothing; spine 0:0 carries the plain traffic (fab_up
 # pins each host's route to the other through it: hostA's ACKs). Bad
 # values are refused with a message naming them. A GENERATED uSID program
-# configured with mrc-ip expands to one container per spine and carries
-# the same transfer over spines 1 to 3.
+# over both planes, configured with mrc-ip, expands to one container per
+# spine, each shown leaving by its plane's uplink, and carries the same
+# transfer over seven spines; with plane 1 cut under hostA, over plane 0.
 # vm-timeout: 600
 # shellcheck disable=SC2317,SC2046 # functions run through check; EV words split
 . ../lib.sh
@@ -22,11 +23,11 @@ SIZE=16384
 
 dmesg_mark
 modprobe mrc
-if fab_up 1 4 2> /run/fab_up.err; then
-	ok "fab_up 1 4 ($SECONDS s)"
+if fab_up 2 4 2> /run/fab_up.err; then
+	ok "fab_up 2 4 ($SECONDS s)"
 	fab_counts_serve
 else
-	not_ok "fab_up 1 4"
+	not_ok "fab_up 2 4"
 	diag < /run/fab_up.err
 	fab_down
 	done_testing
@@ -90,12 +91,12 @@ check_output "an IPv6 address on a UDP format" "EV value: a STEV or UDP EV is 4 
 	EVS={ $(ev fcbb:bb00:1001:d00b::) } 2>&1; true"
 check_fails "profile 9 was never made" genl_a EVPROF_GET $D PROF_ID=u64:9
 
-# run_ev PROFILE SPINES... : a verified ping-pong from hostA on PROFILE;
-# every spine listed carries hostA's data toward hostB (at least a quarter
-# of an even share: the spray follows each EV's window, not a rotation),
-# the spines 1-3 not listed nothing.
+# run_ev PROFILE SPINE... : a verified ping-pong from hostA on PROFILE;
+# every spine listed (P:S, plane and spine) carries hostA's data toward
+# hostB (at least a quarter of an even share: the spray follows each EV's
+# window, not a rotation), every other spine but 0:0 nothing.
 run_ev() {
-	local prof=$1 quiet
+	local prof=$1 p s spine
 	shift
 	fab_spine_counts > /run/c0
 	timeout 300 ip netns exec hostB ibv_rc_pingpong -d mrcB -g "$GB" -c \
@@ -108,24 +109,27 @@ run_ev() {
 	wait "$srv" || { not_ok "profile $prof: the server exits 0"; diag < /run/srv.log; }
 	fab_spine_counts > /run/c1
 	diag < /run/c1
-	# Packets (bytes with a second argument) each spine sent toward
-	# hostB meanwhile.
+	# Packets (bytes with a third argument) spine P S sent toward hostB
+	# meanwhile.
 	toward_b() {
-		paste /run/c0 /run/c1 |
-			awk -v s="$1" -v c="${2:+1}" '$2 == s { print c ? $12 - $6 : $11 - $5 }'
+		paste /run/c0 /run/c1 | awk -v p="$1" -v s="$2" -v c="${3:+1}" \
+			'$1 == p && $2 == s { print c ? $12 - $6 : $11 - $5 }'
 	}
-	for s in "$@"; do
-		check "profile $prof: spine $s carried hostA's data ($(toward_b "$s") packets)" \
-			test "$(toward_b "$s")" -ge $((ITERS * SIZE / 1024 / $# / 4))
+	for spine in "$@"; do
+		p=${spine%:*} s=${spine#*:}
+		check "profile $prof: spine $spine carried hostA's data ($(toward_b "$p" "$s") packets)" \
+			test "$(toward_b "$p" "$s")" -ge $((ITERS * SIZE / 1024 / $# / 4))
 	done
-	for quiet in 1 2 3; do
-		case " $* " in *" $quiet "*) continue ;; esac
-		check "profile $prof: spine $quiet, no EV's, carried nothing toward hostB" \
-			test "$(toward_b "$quiet")" -eq 0
+	for ((p = 0; p < FAB_PLANES; p++)); do
+		for ((s = 0; s < FAB_SPINES; s++)); do
+			case " 0:0 $* " in *" $p:$s "*) continue ;; esac
+			check "profile $prof: spine $p:$s, no EV's, carried nothing toward hostB" \
+				test "$(toward_b "$p" "$s")" -eq 0
+		done
 	done
-	# Spine 0: hostA's plain packets (ACKs), small beside the data.
-	check "profile $prof: spine 0 carried under a tenth of the data's bytes ($(toward_b 0 b))" \
-		test "$(toward_b 0 b)" -lt $((ITERS * SIZE / 10))
+	# Spine 0:0: hostA's plain packets (ACKs), small beside the data.
+	check "profile $prof: spine 0:0 carried under a tenth of the data's bytes ($(toward_b 0 0 b))" \
+		test "$(toward_b 0 0 b)" -lt $((ITERS * SIZE / 10))
 }
 
 # --- uSID containers: spines 1 and 2 ---------------------------------------
@@ -135,41 +139,84 @@ check "EVPROF_NEW 5: containers through spines 1 and 2, ONLINE" \
 	$(ev fcbb:bb00:1002:d00b::) } PROF_STATE=u8:2
 check_output "EV dump gives back the containers" \
 	"$(hex fcbb:bb00:1002:d00b::)" genl_a --dump EVPROF_EV_GET $D PROF_ID=u64:5
-run_ev 5 1 2
+run_ev 5 0:1 0:2
 
 # --- Segment lists: spines 1 and 3 -----------------------------------------
 check "EVPROF_NEW 6: segment lists through spines 1 and 3, ONLINE" \
 	genl_a EVPROF_NEW $D PROF_ID=u64:6 EVPROF={ MRC_EVPROF_MODE=u8:1 \
 	MRC_EVPROF_FMT_ID=u64:1 } EVS={ $(ev fc00:1001::e fc00:d00b::d6) \
 	$(ev fc00:1003::e fc00:d00b::d6) } PROF_STATE=u8:2
-run_ev 6 1 3
+run_ev 6 0:1 0:3
 
-# --- A GENERATED uSID program, through mrc-ip: block fcbb:bb00, spine
-# uSIDs 0x1001..0x1003 (the mask's two low bits count 1 to 3), hostB's
-# End.DT6 uSID d00b: three containers, one per spine.
+# --- A GENERATED uSID program over both planes, through mrc-ip: block
+# fcbb:bb00, spine uSID 0x1000 | P << 8 | S (mask 0x103: the generated
+# part's top bit is the plane, its low two the spine; 1..7 leaves out
+# 0:0, which carries the plain traffic), hostB's End.DT6 uSID d00b. Seven
+# containers, one per spine, each leaving by its plane's uplink.
 mrcip_a() {
 	ip netns exec hostA mrc-ip "$@"
 }
 check "evfmt 3: SRV6 32,16,16 (block, spine uSID, host uSID)" \
 	mrcip_a evfmt add dev mrcA id 3 mode srv6 fields 32,16,16
-check "path 7: GENERATED, spine uSIDs 0x1001..0x1003" \
+check "path 7: GENERATED, spines 0:1..1:3" \
 	mrcip_a path add dev mrcA id 7 mode generated fmt 3 \
-	field 32:0xfcbbbb00:0:0:0 field 16:0x1000:1:3:3 field 16:0xd00b:0:0:0
+	field 32:0xfcbbbb00:0:0:0 field 16:0x1000:1:7:0x103 field 16:0xd00b:0:0:0
 mrcip_a path show dev mrcA id 7 evs > /run/p7 2>&1
 diag < /run/p7
-for s in 1 2 3; do
-	check "path 7: EV $((s - 1)) is the container through spine $s" \
-		grep -Eq "^ *$((s - 1)) +fcbb:bb00:100$s:d00b:: " /run/p7
-done
-check_output "path 7: 3 EVs (JSON count)" '^3$' bash -c "ip netns exec hostA \
-	mrc-ip -j path show dev mrcA id 7 | python3 -c 'import json, sys; \
-	print(json.load(sys.stdin)[0][\"count\"])'"
-run_ev 7 1 2 3
+check_output "path 7: EV n is spine (n+1)>>2 : (n+1)&3 and leaves by up<plane>" \
+	'^ok 7$' bash -c "ip netns exec hostA mrc-ip -j path show dev mrcA id 7 evs |
+	python3 -c '
+import json, sys
+evs = json.load(sys.stdin)
+good = 0
+for e in evs:
+    v = e[\"index\"] + 1
+    p, s = v >> 2, v & 3
+    want = \"fcbb:bb00:1%d%02x:d00b::\" % (p, s)
+    if e[\"value\"] == want and e[\"via\"] == \"up%d\" % p:
+        good += 1
+    else:
+        print(\"EV\", e[\"index\"], e[\"value\"], e[\"via\"], \"want\", want, file=sys.stderr)
+print(\"ok\" if good == len(evs) else \"bad\", good)'"
+run_ev 7 0:1 0:2 0:3 1:0 1:1 1:2 1:3
 # Statistics (STATS_GET) name each EV by its container too.
 mrcip_a -s path show dev mrcA id 7 > /run/p7s 2>&1
 diag < /run/p7s
-check "path 7 statistics: EV 2 is the container through spine 3" \
+check "path 7 statistics: EV 2 is the container through spine 0:3" \
 	grep -Eq "^ *2 +fcbb:bb00:1003:d00b:: " /run/p7s
+# Plane 1 fails under hostA: leafA_1's port to it goes down, so hostA's
+# routes stay and its plane-1 packets vanish (no carrier). The same
+# transfer completes over plane 0; plane 1's spines carry nothing of it.
+# losses: each EV's losses on profile 7 so far (its QPs' counters stay
+# with the profile when they go).
+losses() {
+	ip netns exec hostA mrc-ip -j -s path show dev mrcA id 7 |
+		python3 -c 'import json, sys; print(" ".join(str(e["loss"]) for e in json.load(sys.stdin)))'
+}
+# probe INDEX: an endpoint probe to hostB over path 7's EV INDEX.
+probe() {
+	ip netns exec hostA mrc-ip probe dev mrcA to "$B" evprofile 7 index "$1" \
+		timeout 2s 2>&1
+}
+# probe_fails INDEX: the same, printing mrc-ip's error (exit 2) instead.
+probe_fails() {
+	! probe "$1"
+}
+check_output "a probe over EV 3 (spine 1:0) is answered" '^probe 1 result ok rtt [0-9]+' \
+	probe 3
+l0=$(losses)
+check "leafA_1's port to hostA down" ip -n leafA_1 link set host down
+check_output "... then a probe over EV 3 is not answered" 'no probe was answered' \
+	probe_fails 3
+check_output "... and one over EV 0 (spine 0:1) is" '^probe 1 result ok rtt [0-9]+' \
+	probe 0
+run_ev 7 0:1 0:2 0:3
+l1=$(losses)
+echo "losses per EV before: $l0; after: $l1" | diag
+check_output "each plane-1 EV (3 to 6) saw losses" '^ok$' python3 -c '
+import sys
+a, b = ([int(x) for x in v.split()] for v in sys.argv[1:3])
+print("ok" if all(b[i] > a[i] for i in range(3, 7)) else "no")' "$l0" "$l1"
 # Fields that put fe80::/10 first make link-local containers: refused.
 check_output "a GENERATED program of link-local addresses is refused, naming why" \
 	"link-local address" bash -c "ip netns exec hostA mrc-ip path add dev mrcA \
