@@ -6,6 +6,8 @@
                         [--qkey K]
   mrc-craft.py spoof-v6 DEV --dmac MAC --src ADDR6 --dst ADDR6 --dqpn Q
                         [--count N] [--port P]
+  mrc-craft.py srv6-spoof OUTER_DST --src ADDR6 --inner-src ADDR6
+                          --dst ADDR6 --dqpn Q [--count N] [--port P]
   mrc-craft.py trim-write DST --dqpn Q --psn P --len BYTES [--port P]
   mrc-craft.py short-send DST --dqpn Q --psn P --len BYTES --claim BYTES
                           [--first-only] [--port P]
@@ -18,6 +20,12 @@ no queue on the way drops them. It prints the number sent.
 spoof-v6 writes N single-packet SEND requests straight onto DEV (a packet
 socket: the source address is whatever --src says, e.g. ::ffff:10.0.0.1,
 which no socket would send) to QP Q at --dst, each with a different PSN.
+
+srv6-spoof sends N single-packet SEND requests to QP Q at --dst, each
+inside an outer IPv6 header from --src to OUTER_DST (a uSID container
+or SID that ends in --dst's decapsulating End.DT6), as an SRv6 EV
+carries them, from a raw socket: the inner source is --inner-src, an
+address that need not be the sender's or the QP's peer.
 
 trim-write sends, from an ordinary UDP socket, what a trimming switch
 leaves of the first packet of a BYTES-long WRITE with PSN P to QP Q: the
@@ -33,6 +41,7 @@ The headers follow Documentation/wire-format.rst.
 """
 
 import argparse
+import ipaddress
 import socket
 import struct
 import sys
@@ -43,6 +52,7 @@ from mrc_pkt import (FLAG_FIRST, FLAG_LAST, FLAG_TRIM, OP_SEND, OP_UD_SEND,
 
 QP1_QKEY = 0x80010000
 ETH_P_IPV6 = 0x86DD
+IPPROTO_IPV6 = 41  # an IPv6 packet inside IPv6 (SRv6 encapsulation)
 
 
 def ud_send(dqpn, qkey, src_qpn, payload):
@@ -96,6 +106,20 @@ def cmd_spoof_v6(a):
     print("sent", sent)
 
 
+def cmd_srv6_spoof(a):
+    sock = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_RAW)
+    src = ipaddress.IPv6Address(a.src).packed
+    outer_dst = ipaddress.IPv6Address(a.outer_dst).packed
+    sent = 0
+    for i in range(a.count):
+        req = send_one_packet(a.dqpn, 0x40000000 + i * 7919, b"spof")
+        inner = ipv6_udp(a.inner_src, a.dst, 49152 + i, a.port, req)
+        outer = struct.pack("!IHBB", 6 << 28, len(inner), IPPROTO_IPV6, 64)
+        sock.sendto(outer + src + outer_dst + inner, (a.outer_dst, 0))
+        sent += 1
+    print("sent", sent)
+
+
 def cmd_trim_write(a):
     fam = socket.AF_INET6 if ":" in a.dst else socket.AF_INET
     sock = socket.socket(fam, socket.SOCK_DGRAM)
@@ -145,6 +169,14 @@ def main():
     s.add_argument("--dqpn", type=int, required=True)
     s.add_argument("--count", type=int, default=10)
     s.add_argument("--port", type=int, default=4792)
+    r = sub.add_parser("srv6-spoof")
+    r.add_argument("outer_dst")
+    r.add_argument("--src", required=True)
+    r.add_argument("--inner-src", required=True)
+    r.add_argument("--dst", required=True)
+    r.add_argument("--dqpn", type=int, required=True)
+    r.add_argument("--count", type=int, default=10)
+    r.add_argument("--port", type=int, default=4792)
     t = sub.add_parser("trim-write")
     t.add_argument("dst")
     t.add_argument("--dqpn", type=int, required=True)
@@ -161,6 +193,7 @@ def main():
     h.add_argument("--port", type=int, default=4792)
     a = p.parse_args()
     {"ud-flood": cmd_ud_flood, "spoof-v6": cmd_spoof_v6,
+     "srv6-spoof": cmd_srv6_spoof,
      "trim-write": cmd_trim_write, "short-send": cmd_short_send}[a.cmd](a)
     return 0
 

@@ -11,6 +11,8 @@
 # over both planes, configured with mrc-ip, expands to one container per
 # spine, each shown leaving by its plane's uplink, and carries the same
 # transfer over seven spines; with plane 1 cut under hostA, over plane 0.
+# Hostile encapsulated packets (a container pointing back at the sender,
+# an inner source that is not the peer) reach no QP.
 # vm-timeout: 600
 # shellcheck disable=SC2317,SC2046 # functions run through check; EV words split
 . ../lib.sh
@@ -223,6 +225,61 @@ check_output "a GENERATED program of link-local addresses is refused, naming why
 	id 8 mode generated fmt 3 field 32:0xfe800000:0:0:0 \
 	field 16:0x1000:1:3:3 field 16:0xd00b:0:0:0 2>&1; true"
 check_fails "profile 8 was never made" genl_a EVPROF_GET $D PROF_ID=u64:8
+
+# --- Hostile SRv6 packets, from a raw socket on hostA (mrc-craft.py) ---
+CRAFT="python3 $MRC_TOP/selftests/vm/mrc-craft.py"
+counter() {
+	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"
+}
+# A container that ends back at the sender (hostA's own End.DT6 d00a):
+# the packets go round spine 0:1 and hostA's kernel drops them (their
+# inner destination is not its own); no MRC device sees one.
+fab_spine_counts > /run/c0
+r0="$(counter mrcA rcvd_pkts) $(counter mrcB rcvd_pkts)"
+check_output "20 SENDs in a container pointing back at hostA, sent" '^sent 20$' \
+	ip netns exec hostA $CRAFT srv6-spoof fcbb:bb00:1001:d00a:: --src "$A" \
+	--inner-src "$A" --dst "$B" --dqpn 291 --count 20
+sleep 1
+fab_spine_counts > /run/c1
+r1="$(counter mrcA rcvd_pkts) $(counter mrcB rcvd_pkts)"
+back=$(paste /run/c0 /run/c1 | awk '$1 == 0 && $2 == 1 { print $9 - $3 }')
+check "... spine 0:1 carried them back toward hostA ($back packets)" test "$back" -ge 20
+check "... and neither device received one (rcvd_pkts $r0, then $r1)" \
+	test "$r0" = "$r1"
+
+# A decapsulated packet whose inner source is not the QP's peer: counted
+# rcvd_wrong_peer by hostB, never delivered to the live QP.
+timeout 120 ip netns exec hostB ibv_rc_pingpong -d mrcB -g "$GB" -n 100000 \
+	> /run/srv.log 2>&1 &
+srv=$!
+sleep 2
+timeout 120 ip netns exec hostA ibv_rc_pingpong -d mrcA -g "$GA" -n 100000 \
+	"$FAB_MGMT_B4" > /run/cli.log 2>&1 &
+cli=$!
+rc_qpn() {
+	ip netns exec hostB rdma -j res show qp link mrcB/1 | python3 -c '
+import json, sys
+for q in json.load(sys.stdin):
+    if q.get("type") == "RC" and q.get("state") == "RTS":
+        print(q["lqpn"]); break'
+}
+has_qpn() {
+	[ -n "$(rc_qpn)" ]
+}
+wait_until 20 has_qpn
+qpn=$(rc_qpn)
+check "a connected RC QP on hostB (QPN ${qpn:-none})" test -n "$qpn"
+w0=$(counter mrcB rcvd_wrong_peer)
+check_output "20 SENDs from inner source fd00:a::99 through spine 0:1, sent" \
+	'^sent 20$' ip netns exec hostA $CRAFT srv6-spoof fcbb:bb00:1001:d00b:: \
+	--src "$A" --inner-src fd00:a::99 --dst "$B" --dqpn "${qpn:-0}" --count 20
+sleep 1
+w1=$(counter mrcB rcvd_wrong_peer)
+check "... each dropped as not the peer (rcvd_wrong_peer +$((w1 - w0)))" \
+	test $((w1 - w0)) -eq 20
+check "... and the ping-pong still runs" kill -0 "$srv" "$cli"
+kill "$cli" "$srv" 2>/dev/null
+wait "$cli" "$srv" 2>/dev/null
 
 check "the QPs gone, profile 5 can be deleted" genl_a EVPROF_DEL $D PROF_ID=u64:5
 check "rdma link delete mrcA" ip netns exec hostA rdma link delete mrcA
