@@ -124,7 +124,6 @@ static struct dst_entry *mrc_route6(struct net_device *ndev, struct sock *sk,
 				    struct flowi6 *fl6)
 {
 	struct flowi6 unbound = *fl6;
-
 	struct dst_entry *dst, *bound;
 
 	dst = ipv6_stub->ipv6_dst_lookup_flow(dev_net(ndev), sk, &unbound, NULL);
