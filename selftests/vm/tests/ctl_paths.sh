@@ -114,7 +114,12 @@ wire = sum(e["tx_bytes"] + 14 * e["tx_pkts"] for e in evs)
 print("wire bytes %d, goodput/wire %.3f, retransmitted/wire %.3f, acks %d, probes %d" % (
       wire, sum(e["tx_data_bytes"] for e in evs) / wire,
       sum(e["retx_bytes"] + 14 * e["retx"] for e in evs) / wire,
-      sum(e["tx_acks"] for e in evs), sum(e["tx_probes"] for e in evs)))' | diag
+      sum(e["tx_acks"] for e in evs), sum(e["tx_probes"] for e in evs)))
+# How the losses behind the retransmissions were found (no path is cut
+# yet: each one is spurious or a real drop on an unshaped path).
+print("losses: gap %d, sack %d, read %d, timeout %d" % tuple(
+      sum(e[k] for e in evs) for k in ("loss_gap", "loss_sack", "loss_read",
+                                       "loss_timeout")))' | diag
 check_output "goodput bytes are counted: 200 x 64 KiB at least" '^ok$' \
 	python3 -c '
 import json
