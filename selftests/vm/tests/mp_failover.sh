@@ -59,9 +59,11 @@ attr_above() {
 # requester) for 40 s; path 2 fails after 4 s (HOW: down or loss) for
 # at least 3 s. The checks poll with deadlines rather than sleep fixed
 # times: in a loaded TCG VM a fixed schedule sampled QPs that had ended.
-# The run outlasts the checks' deadlines (4 + 3 + 5 + 8 s and the QP
+# The run outlasts the checks' deadlines (4 + 3 + 5 + 15 s and the QP
 # samples): with 20 s the QP could end before the last sample, which then
-# read nothing.
+# read nothing. The path gets 15 s to carry traffic again: with 8, one
+# CI run saw ib_read_bw's path 2 probed back (2 EVs recovered) but not
+# yet forwarding 20 packets a second at the deadline.
 blackhole() {
 	local tag=$1 how=$2 prog=$3 bad=0 rec0 rec moved=no c1 c2 qps0 qps1
 	shift 3
@@ -79,7 +81,7 @@ blackhole() {
 	rec0=$(sample mrcB ev_recovered)
 	qps0=$(rc_qps mrcB)
 	if [ "$how" = down ]; then mp_path_up 2; else mp_path_clear 2; fi
-	wait_until 8 path_carries 2 && moved=yes
+	wait_until 15 path_carries 2 && moved=yes
 	rec=$(sample mrcB ev_recovered)
 	qps1=$(rc_qps mrcB)
 	pair_finish "$tag: $prog finishes with exit 0 (no error completion)"
