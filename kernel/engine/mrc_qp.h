@@ -28,6 +28,12 @@
 #define MRC_QP_WINDOW		1024	/* PSNs in flight per direction */
 #define MRC_ACK_EVERY		64	/* coalesce: ACK at least this often */
 /*
+ * While PSNs are held out of order the cumulative point stands still, and
+ * only SACKs open the sender's window (RFC 6675's pipe): they come more
+ * often than ACKs, yet not for every packet (mrc_resp_ack_due()).
+ */
+#define MRC_SACK_EVERY		16
+/*
  * Packets that leave together as one GSO skb on one EV
  * (mrc_tx_alloc_gso()): at most this many, and this many bytes, which
  * keeps the skb within an IPv4 datagram's 64 KiB.

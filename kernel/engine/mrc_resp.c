@@ -459,6 +459,34 @@ static int mrc_resp_execute(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	}
 }
 
+/*
+ * Whether the request just accepted is acknowledged now. While PSNs are
+ * held out of order the cumulative point stands still and the sender
+ * learns from SACKs which PSNs it must resend; every MRC_SACK_EVERY
+ * packets is soon enough for that, as its loss detection waits out a
+ * reordering window of milliseconds (mrc_mp.c). A SACK for every packet
+ * would cost, until a lost one is resent, an ACK and a scan of the
+ * sender's window per packet: a dead path turned into a storm that
+ * delayed the very ACKs the other paths' health is judged by. A PSN
+ * that closes a hole is acknowledged at once: the cumulative point then
+ * jumps, and the sender's window opens by as much.
+ * @held_before is the count of held PSNs before the request ran.
+ */
+static bool mrc_resp_ack_due(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+			     u32 held_before)
+{
+	u32 held = mrc_rxwin_held(&qp->rxwin);
+
+	if (held < held_before)
+		return true;
+	if (++qp->unacked >= (held ? MRC_SACK_EVERY : MRC_ACK_EVERY))
+		return true;
+	if (!(pkt->flags & MRC_FLAG_AR))
+		return false;
+	/* An ACK asked for may wait for the program's answer to carry it. */
+	return held || !mrc_dack_hold(qp, pkt);
+}
+
 /**
  * mrc_resp_rx() - a request packet for this QP
  * @qp: the QP
@@ -471,8 +499,8 @@ void mrc_resp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 {
 	struct mrc_stats *stats = &qp->mdev->stats;
 	enum mrc_rx_verdict verdict;
-	bool ack_now;
 	int syn = 0;
+	u32 held;
 
 	spin_lock(&qp->lock);
 	if (!mrc_qp_receives(qp)) {
@@ -513,6 +541,8 @@ void mrc_resp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		goto out;
 	}
 
+	/* Before it runs: READ and ATOMIC record their PSN as they do. */
+	held = mrc_rxwin_held(&qp->rxwin);
 	syn = mrc_resp_execute(qp, pkt, payload);
 	if (syn == MRC_RESP_DROP) {
 		mrc_stats_inc(stats, MRC_STAT_RCVD_NO_STATE);
@@ -529,23 +559,12 @@ void mrc_resp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		goto out;
 	}
 	mrc_rnr_gate_executed(&qp->rnr_gate, pkt->psn);
-	/*
-	 * Acknowledge at once while PSNs are held out of order and when one
-	 * fills the hole: the sender waits for exactly that news.
-	 */
-	ack_now = mrc_rxwin_held(&qp->rxwin);
 	/* READ and ATOMIC record their PSNs themselves. */
 	if (pkt->opcode != MRC_OP_READ_REQ && pkt->opcode != MRC_OP_CMP_SWP &&
 	    pkt->opcode != MRC_OP_FETCH_ADD)
 		mrc_rxwin_accept(&qp->rxwin, pkt->psn);
 	mrc_resp_complete(qp);
-
-	ack_now = ack_now || mrc_rxwin_held(&qp->rxwin) ||
-		  ++qp->unacked >= MRC_ACK_EVERY;
-	/* An ACK asked for may wait for the program's answer to carry it. */
-	if (!ack_now && (pkt->flags & MRC_FLAG_AR))
-		ack_now = !mrc_dack_hold(qp, pkt);
-	if (ack_now)
+	if (mrc_resp_ack_due(qp, pkt, held))
 		mrc_ack_send(qp, pkt, 0);
 out:
 	spin_unlock(&qp->lock);
