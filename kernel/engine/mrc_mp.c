@@ -120,8 +120,11 @@ static void mrc_mp_arm_probe(struct mrc_qp *qp)
  * @ev: EV index of its last transmission
  * @why: how the loss was found (MRC_EV_WHY_LOSS_*)
  *
- * A GOOD EV becomes ASSUMED_BAD at once; what else is in flight on it is
- * resent on other EVs rather than waited for.
+ * A GOOD EV becomes ASSUMED_BAD at once. What else is in flight on it is
+ * resent on other EVs rather than waited for, unless the loss was a gap:
+ * a later packet on the same EV arrived, so its path delivers, and the
+ * rest most likely arrives too (resending it cost up to a window's share
+ * of duplicates for every reordering mistaken for a loss).
  */
 void mrc_mp_blame(struct mrc_qp *qp, u16 ev, enum mrc_ev_why why)
 {
@@ -130,7 +133,8 @@ void mrc_mp_blame(struct mrc_qp *qp, u16 ev, enum mrc_ev_why why)
 	/* Readmitted at once (min_active, or the only EV): it stays in use. */
 	if (qp->evs.ev[ev].state != MRC_EV_ASSUMED_BAD)
 		return;
-	qp->ev_retx += mrc_txwin_mark_ev_lost(&qp->txwin, ev);
+	if (why != MRC_EV_WHY_LOSS_GAP)
+		qp->ev_retx += mrc_txwin_mark_ev_lost(&qp->txwin, ev);
 	pr_debug("mrc: qp %u EV %u (port %u) assumed bad, %u good left\n",
 		 qp->ibqp.qp_num, ev, mrc_ev_sport(&qp->evs, ev), qp->evs.ngood);
 	mrc_mp_arm_probe(qp);
