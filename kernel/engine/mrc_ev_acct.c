@@ -15,12 +15,28 @@
 #include <linux/rcupdate.h>
 #include <linux/ktime.h>
 
+#include "core/mrc_srv6.h"
 #include "engine/mrc_ev_acct.h"
 #include "engine/mrc_qp.h"
 #include "engine/mrc_tx_acct.h"
 
 /* Set by the control plane at module load; NULL when nobody listens. */
 static mrc_ev_event_fn __rcu *mrc_ev_event_hook;
+
+/*
+ * An SRv6 EV's outer header and SRH, which net/ puts before what goes by
+ * the EV's route: requests and probes. Answers go back by source port
+ * over the plain route (mrc_tx_queue_sport()).
+ */
+static u32 mrc_ev_acct_encap_len(const struct mrc_qp *qp, u16 idx,
+				 enum mrc_ev_tx_kind kind)
+{
+	if (kind == MRC_EV_TX_ACK || kind == MRC_EV_TX_OTHER)
+		return 0;
+	if (!qp->srv6 || idx >= qp->srv6->n || qp->path.v4)
+		return 0;
+	return mrc_srv6_encap_len(qp->srv6->r[idx].nsegs);
+}
 
 /**
  * mrc_ev_acct_tx() - count a packet (or a GSO run) queued on an EV
@@ -34,12 +50,13 @@ void mrc_ev_acct_tx(struct mrc_qp *qp, u16 idx, const struct sk_buff *skb,
 		    enum mrc_ev_tx_kind kind, u32 data_bytes)
 {
 	u32 npkts = mrc_tx_skb_npkts(skb);
-	u64 bytes = skb->len + (u64)npkts * mrc_net_hdr_len(&qp->path);
-	u64 *c;
+	u64 *c, bytes;
 
 	lockdep_assert_held(&qp->lock);
 	if (idx >= qp->evs.count)
 		return;
+	bytes = skb->len + (u64)npkts * (mrc_net_hdr_len(&qp->path) +
+					 mrc_ev_acct_encap_len(qp, idx, kind));
 	c = qp->evs.st[idx].c;
 	c[MRC_EVS_TX_PKTS] += npkts;
 	c[MRC_EVS_TX_BYTES] += bytes;
