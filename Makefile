@@ -60,7 +60,7 @@ check: stage
 	@$(TOP)/selftests/run-all.sh
 
 demo: stage
-	@$(TOP)/selftests/vm/run-vm.sh -t 360 $(TOP)/selftests/vm/demo/demo.sh
+	@$(TOP)/selftests/vm/run-vm.sh -t 600 $(TOP)/selftests/vm/demo/demo.sh
 
 # Benchmarks report figures (table + build/bench/results.json); they do
 # not pass or fail. BENCH_REPS=N sets the repetitions (default 3).
