@@ -21,37 +21,38 @@ static struct in6_addr a6(u16 g0, u16 g1, u16 g2, u16 g3, u16 g4, u16 g5,
 	return a;
 }
 
-static void addr_check_good(struct kunit *test)
+/*
+ * Which addresses may be segments: the refused ranges, and their
+ * neighbours, which are segments.
+ */
+static void addr_check(struct kunit *test)
 {
-	struct in6_addr usid = a6(0xfcbb, 0xbb00, 0x1002, 0xd00b, 0, 0, 0, 0);
-	struct in6_addr sid = a6(0xfc00, 0x1002, 0, 0, 0, 0, 0, 0xe);
-	/* Neighbours of the refused ranges are segments. */
-	struct in6_addr two = a6(0, 0, 0, 0, 0, 0, 0, 2);
-	struct in6_addr fec0 = a6(0xfec0, 0, 0, 0, 0, 0, 0, 1);
-	struct in6_addr nat64 = a6(0, 0, 0, 0, 0, 0xfffe, 0x0a00, 1);
+	static const struct {
+		u16 g[8];
+		enum mrc_srv6_bad want;
+	} cases[] = {
+		{ { 0xfcbb, 0xbb00, 0x1002, 0xd00b }, MRC_SRV6_OK },
+		{ { 0xfc00, 0x1002, 0, 0, 0, 0, 0, 0xe }, MRC_SRV6_OK },
+		{ { 0, 0, 0, 0, 0, 0, 0, 2 }, MRC_SRV6_OK },
+		{ { 0xfec0, 0, 0, 0, 0, 0, 0, 1 }, MRC_SRV6_OK },
+		{ { 0, 0, 0, 0, 0, 0xfffe, 0x0a00, 1 }, MRC_SRV6_OK },
+		{ { 0 }, MRC_SRV6_UNSPECIFIED },
+		{ { 0, 0, 0, 0, 0, 0, 0, 1 }, MRC_SRV6_LOOPBACK },
+		{ { 0xff02, 0, 0, 0, 0, 0, 0, 1 }, MRC_SRV6_MULTICAST },
+		{ { 0, 0, 0, 0, 0, 0xffff, 0x0a00, 1 }, MRC_SRV6_V4MAPPED },
+		{ { 0xfe80, 0, 0, 0, 0, 0, 0, 1 }, MRC_SRV6_LINKLOCAL },
+		{ { 0xfebf, 0xffff, 0, 0, 0, 0, 0, 1 }, MRC_SRV6_LINKLOCAL },
+	};
+	unsigned int i;
 
-	KUNIT_EXPECT_EQ(test, mrc_srv6_addr_check(&usid), MRC_SRV6_OK);
-	KUNIT_EXPECT_EQ(test, mrc_srv6_addr_check(&sid), MRC_SRV6_OK);
-	KUNIT_EXPECT_EQ(test, mrc_srv6_addr_check(&two), MRC_SRV6_OK);
-	KUNIT_EXPECT_EQ(test, mrc_srv6_addr_check(&fec0), MRC_SRV6_OK);
-	KUNIT_EXPECT_EQ(test, mrc_srv6_addr_check(&nat64), MRC_SRV6_OK);
-}
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		const u16 *g = cases[i].g;
+		struct in6_addr a = a6(g[0], g[1], g[2], g[3], g[4], g[5],
+				       g[6], g[7]);
 
-static void addr_check_bad(struct kunit *test)
-{
-	struct in6_addr any = a6(0, 0, 0, 0, 0, 0, 0, 0);
-	struct in6_addr lo = a6(0, 0, 0, 0, 0, 0, 0, 1);
-	struct in6_addr mc = a6(0xff02, 0, 0, 0, 0, 0, 0, 1);
-	struct in6_addr v4 = a6(0, 0, 0, 0, 0, 0xffff, 0x0a00, 1);
-	struct in6_addr ll = a6(0xfe80, 0, 0, 0, 0, 0, 0, 1);
-	struct in6_addr ll2 = a6(0xfebf, 0xffff, 0, 0, 0, 0, 0, 1);
-
-	KUNIT_EXPECT_EQ(test, mrc_srv6_addr_check(&any), MRC_SRV6_UNSPECIFIED);
-	KUNIT_EXPECT_EQ(test, mrc_srv6_addr_check(&lo), MRC_SRV6_LOOPBACK);
-	KUNIT_EXPECT_EQ(test, mrc_srv6_addr_check(&mc), MRC_SRV6_MULTICAST);
-	KUNIT_EXPECT_EQ(test, mrc_srv6_addr_check(&v4), MRC_SRV6_V4MAPPED);
-	KUNIT_EXPECT_EQ(test, mrc_srv6_addr_check(&ll), MRC_SRV6_LINKLOCAL);
-	KUNIT_EXPECT_EQ(test, mrc_srv6_addr_check(&ll2), MRC_SRV6_LINKLOCAL);
+		KUNIT_EXPECT_EQ_MSG(test, mrc_srv6_addr_check(&a),
+				    cases[i].want, "%pI6c", &a);
+	}
 }
 
 static void route_parse_lengths(struct kunit *test)
@@ -122,8 +123,7 @@ static void routes_refcount(struct kunit *test)
 }
 
 static struct kunit_case mrc_srv6_cases[] = {
-	KUNIT_CASE(addr_check_good),
-	KUNIT_CASE(addr_check_bad),
+	KUNIT_CASE(addr_check),
 	KUNIT_CASE(route_parse_lengths),
 	KUNIT_CASE(encap_len),
 	KUNIT_CASE(payload_mtu),
