@@ -102,8 +102,8 @@ routers = [int(v) for v in sys.argv[2].split()]
 mine = [0] * len(routers)
 for e in evs:
     mine[via[e["index"]] - 1] += e["tx_bytes"] + 14 * e["tx_pkts"]
-# perftest's TCP set-up crosses the routers too (a few KiB), whichever
-# the ECMP hash gives it: on a router no EV takes it is all there is.
+# The TCP set-up of perftest crosses the routers too (a few KiB),
+# whichever the ECMP hash gives it: on a router no EV takes it is all.
 bad = [i + 1 for i, (m, r) in enumerate(zip(mine, routers))
        if r == 0 and m != 0 or abs(m - r) > max(0.05 * r, 16384)]
 print("EVs:", mine, "routers:", routers, file=sys.stderr)
