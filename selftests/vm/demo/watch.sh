@@ -124,7 +124,7 @@ watch_header() {
 }
 
 # watch_phase NAME SECONDS: a line a second for SECONDS seconds; keeps the
-# phase's figures for watch_summary and watch_verdict. Fails if
+# phase's figures for watch_summary and the caller's verdict. Fails if
 # ib_write_bw exited or the paths carried nothing for a whole tick.
 watch_phase() {
 	local name=$1 secs=$2 p=$_w_nphase t=0 now cur d evs qcur
