@@ -31,11 +31,12 @@ static mrc_ev_event_fn __rcu *mrc_ev_event_hook;
 static u32 mrc_ev_acct_encap_len(const struct mrc_qp *qp, u16 idx,
 				 enum mrc_ev_tx_kind kind)
 {
+	const struct mrc_srv6_route *r;
+
 	if (kind == MRC_EV_TX_ACK || kind == MRC_EV_TX_OTHER)
 		return 0;
-	if (!qp->srv6 || idx >= qp->srv6->n || qp->path.v4)
-		return 0;
-	return mrc_srv6_encap_len(qp->srv6->r[idx].nsegs);
+	r = mrc_tx_ev_srv6_route(qp, idx);
+	return r ? mrc_srv6_encap_len(r->nsegs) : 0;
 }
 
 /**

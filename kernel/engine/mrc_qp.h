@@ -477,6 +477,8 @@ void *mrc_tx_put_gso(struct mrc_qp *qp, struct sk_buff *skb, u32 offset,
 void mrc_tx_queue(struct mrc_qp *qp, struct sk_buff *skb);
 void mrc_tx_queue_sport(struct mrc_qp *qp, struct sk_buff *skb, u16 sport);
 void mrc_tx_queue_ev(struct mrc_qp *qp, struct sk_buff *skb, u16 idx);
+const struct mrc_srv6_route *mrc_tx_ev_srv6_route(const struct mrc_qp *qp,
+						  u16 idx);
 void mrc_tx_queue_to(struct mrc_qp *qp, struct sk_buff *skb,
 		     const struct mrc_path *path);
 void mrc_tx_flush_now(struct mrc_qp *qp);

@@ -179,6 +179,22 @@ void mrc_tx_queue_sport(struct mrc_qp *qp, struct sk_buff *skb, u16 sport)
 }
 
 /**
+ * mrc_tx_ev_srv6_route() - the source route a packet on an EV takes
+ * @qp: the QP
+ * @idx: the EV, below @qp->evs.count
+ *
+ * Return: the EV's SRv6 route, or NULL when it has none (not an SRv6
+ * profile, or an IPv4 peer) and the packet takes the plain route.
+ */
+const struct mrc_srv6_route *mrc_tx_ev_srv6_route(const struct mrc_qp *qp,
+						  u16 idx)
+{
+	if (!qp->srv6 || idx >= qp->srv6->n || qp->path.v4)
+		return NULL;
+	return &qp->srv6->r[idx];
+}
+
+/**
  * mrc_tx_queue_ev() - queue a built packet to the QP's peer on one of our EVs
  * @qp: the QP
  * @skb: from mrc_tx_alloc()
@@ -198,8 +214,7 @@ void mrc_tx_queue_ev(struct mrc_qp *qp, struct sk_buff *skb, u16 idx)
 	path->sport = htons(mrc_ev_sport(&qp->evs, idx));
 	if (label && !path->v4)
 		path->flow_label = label;
-	if (qp->srv6 && idx < qp->srv6->n && !path->v4)
-		path->srv6 = &qp->srv6->r[idx];
+	path->srv6 = mrc_tx_ev_srv6_route(qp, idx);
 	skb_queue_tail(&qp->txq, skb);
 }
 
