@@ -11,7 +11,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 out=$top/build/fuzz
 cov=$out/cov
-harnesses=${*:-wire rxwin txwin ev resp req}
+harnesses=${*:-wire rxwin txwin ev resp req encap}
 
 make -s -C "$here" OUT="$out" cov
 rm -f "$cov"/*.profraw "$cov"/*.profdata

@@ -8,11 +8,11 @@
 #   fuzz/run-fuzz.sh [-t SECONDS] [HARNESS...]
 #
 # SECONDS per harness: -t, else $FUZZ_SECONDS, else 20. Harnesses: wire
-# rxwin txwin ev resp req (default: all). Everything goes to build/fuzz/:
-# the binaries, seeds/<h>/ (regenerated each run), corpus/<h>/ (what
-# libFuzzer found worth keeping; it grows from run to run), <h>.log and,
-# when a harness fails, the input that failed it as crash-<h>-<sha1>
-# (or leak-, timeout-, oom-). Replay one with build/fuzz/fuzz_<h> FILE.
+# rxwin txwin ev resp req encap (default: all). Everything goes to
+# build/fuzz/: the binaries, seeds/<h>/ (regenerated each run),
+# corpus/<h>/ (what libFuzzer found worth keeping; it grows from run to
+# run), <h>.log and, when a harness fails, the input that failed it as
+# crash-<h>-<sha1> (or leak-, timeout-, oom-). Replay one with build/fuzz/fuzz_<h> FILE.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -24,7 +24,7 @@ if [ "${1:-}" = -t ]; then
 	secs=$2
 	shift 2
 fi
-harnesses=${*:-wire rxwin txwin ev resp req}
+harnesses=${*:-wire rxwin txwin ev resp req encap}
 
 if ! command -v clang > /dev/null; then
 	echo "Bail out! clang not found (run scripts/setup-deps.sh)"

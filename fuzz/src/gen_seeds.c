@@ -457,6 +457,72 @@ static void gen_state(void)
 	save("ev", "loss_probe", &s);
 }
 
+/* Outer headers for fuzz_encap: the inner version byte, then the chain. */
+static void put_ipv6_hdr(struct seed *s, u8 nh)
+{
+	int i;
+
+	put32(s, 0x60000000);
+	put16(s, 0);
+	put8(s, nh);
+	put8(s, 64);
+	for (i = 0; i < 32; i++)
+		put8(s, 0xfc);
+}
+
+static void put_srh(struct seed *s, u8 nh, u8 segs, bool pad)
+{
+	int i;
+
+	put8(s, nh);
+	put8(s, 2 * segs + pad);
+	put8(s, 4);
+	put8(s, 0);
+	put8(s, segs - 1);
+	put8(s, 0);
+	put16(s, 0);
+	for (i = 0; i < 16 * segs; i++)
+		put8(s, 0xfc);
+	if (pad) {
+		put8(s, 0);	/* Pad1, then PadN over the rest */
+		put8(s, 4);
+		put8(s, 5);
+		for (i = 0; i < 5; i++)
+			put8(s, 0);
+	}
+}
+
+static void gen_encap(void)
+{
+	struct seed s;
+
+	s.n = 0;
+	put8(&s, 6);
+	put_ipv6_hdr(&s, 41);
+	save("encap", "container", &s);
+	s.n = 0;
+	put8(&s, 6);
+	put_ipv6_hdr(&s, 43);
+	put_srh(&s, 41, 2, false);
+	save("encap", "srh_two_segments", &s);
+	s.n = 0;
+	put8(&s, 7);
+	put_ipv6_hdr(&s, 0);
+	put8(&s, 43);	/* Hop-by-Hop options, 8 bytes of padding */
+	put8(&s, 0);
+	put8(&s, 1);
+	put8(&s, 4);
+	put32(&s, 0);
+	put_srh(&s, 4, 1, true);
+	save("encap", "hbh_srh_tlv_ipv4", &s);
+	s.n = 0;
+	put8(&s, 6);
+	put_ipv6_hdr(&s, 41);
+	put_ipv6_hdr(&s, 43);
+	put_srh(&s, 41, 1, false);
+	save("encap", "nested", &s);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -470,5 +536,6 @@ int main(int argc, char **argv)
 	gen_resp();
 	gen_req();
 	gen_state();
+	gen_encap();
 	return 0;
 }

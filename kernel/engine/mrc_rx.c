@@ -100,6 +100,10 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 	mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_PKTS);
 	if (skb_linearize(skb))
 		goto malformed;
+	if (!mrc_net_rx_encap_ok(skb)) {
+		mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_BAD_ENCAP);
+		goto put_dev;
+	}
 	len = ntohs(udp_hdr(skb)->len);
 	if (len < sizeof(struct udphdr) || skb_transport_offset(skb) < 0 ||
 	    skb_transport_offset(skb) + len > skb->len)

@@ -4,6 +4,7 @@
  * MRC devices whose netdevs live there; route lookup and transmission of
  * built packets; netdev event handling.
  */
+#include <linux/if_arp.h>
 #include <linux/ip.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
@@ -15,6 +16,7 @@
 #include <net/udp_tunnel.h>
 
 #include "net/mrc_net.h"
+#include "core/mrc_encap_check.h"
 #include "core/mrc_link_params.h"
 
 /**
@@ -344,6 +346,34 @@ struct net_device *mrc_net_rx_dev(struct sk_buff *skb)
 		return NULL;
 	return ipv6_stub->ipv6_dev_find(dev_net(skb->dev),
 					&ipv6_hdr(skb)->daddr, NULL);
+}
+
+/**
+ * mrc_net_rx_encap_ok() - whether a received packet's stripped outer
+ *	headers pass mrc_encap_check()
+ * @skb: a packet at the MRC socket, its network header the inner one
+ *
+ * SRv6 decapsulation (End.DT6, or an SRH whose last segment is this
+ * host) pulls the outer headers but leaves them in the linear head,
+ * between the Ethernet header and the inner network header; the other
+ * tunnels reset the MAC header, leaving nothing between the two.
+ *
+ * Return: false only when they are there and malformed.
+ */
+bool mrc_net_rx_encap_ok(const struct sk_buff *skb)
+{
+	const u8 *outer, *inner;
+
+	if (!skb->dev || !skb_mac_header_was_set(skb) ||
+	    (skb->dev->type != ARPHRD_ETHER &&
+	     skb->dev->type != ARPHRD_LOOPBACK))
+		return true;
+	outer = skb_mac_header(skb) + ETH_HLEN;
+	inner = skb_network_header(skb);
+	if (inner <= outer)
+		return true;
+	return mrc_encap_check(outer, inner - outer, ip_hdr(skb)->version) !=
+	       MRC_ENCAP_BAD;
 }
 
 /* The link state that makes an MRC port ACTIVE (core/mrc_link_params.c). */

@@ -92,6 +92,7 @@ struct mrc_net *mrc_net_get(struct net *net, u16 port);
 void mrc_net_put(struct mrc_net *mn);
 
 struct net_device *mrc_net_rx_dev(struct sk_buff *skb);
+bool mrc_net_rx_encap_ok(const struct sk_buff *skb);
 int mrc_net_srv6_uplink(struct net_device *ndev,
 			const struct mrc_srv6_route *r);
 int mrc_net_xmit_srv6(struct net_device *ndev, struct sock *sk, __be16 dport,

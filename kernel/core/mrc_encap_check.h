@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * Checks of the outer headers a received packet came in, once the kernel
+ * has stripped them (SRv6 decapsulation). Pure logic on a byte range,
+ * tested by KUnit and fuzzed.
+ */
+#ifndef MRC_ENCAP_CHECK_H
+#define MRC_ENCAP_CHECK_H
+
+#include <linux/types.h>
+
+/* At most this many headers before the inner packet (nested outers). */
+#define MRC_ENCAP_MAX_HDRS	8
+
+enum mrc_encap_verdict {
+	MRC_ENCAP_NONE,		/* no IPv6 outer header: nothing to judge */
+	MRC_ENCAP_OK,		/* IPv6 outers, each SRH well formed, at its end */
+	MRC_ENCAP_BAD,		/* anything else: drop the inner packet */
+};
+
+bool mrc_encap_srh_ok(const u8 *srh, unsigned int len);
+enum mrc_encap_verdict mrc_encap_check(const u8 *p, unsigned int len,
+				       u8 inner_version);
+
+#endif /* MRC_ENCAP_CHECK_H */

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * KUnit tests for the checks of stripped outer headers: which header
+ * chains deliver their inner packet, and which SRHs are malformed.
+ */
+#include <kunit/test.h>
+
+#include "../core/mrc_encap_check.h"
+
+#define NH_HOP		0
+#define NH_IPV4		4
+#define NH_UDP		17
+#define NH_IPV6		41
+#define NH_ROUTING	43
+#define NH_DEST		60
+
+/* A chain of headers under construction. */
+struct chain {
+	u8 b[512];
+	unsigned int len;
+};
+
+static void put_ipv6(struct chain *c, u8 nh)
+{
+	u8 *h = c->b + c->len;
+
+	memset(h, 0, 40);
+	h[0] = 0x60;
+	h[6] = nh;
+	h[7] = 64;
+	c->len += 40;
+}
+
+/* An SRH of @segs segments (Last Entry @le) and @tlv trailing bytes. */
+static u8 *put_srh(struct chain *c, u8 nh, u8 sl, u8 le, unsigned int segs,
+		   const u8 *tlv, unsigned int tlv_len)
+{
+	unsigned int len = 8 + 16 * segs + tlv_len;
+	u8 *h = c->b + c->len;
+
+	memset(h, 0, len);
+	h[0] = nh;
+	h[1] = len / 8 - 1;
+	h[2] = 4;
+	h[3] = sl;
+	h[4] = le;
+	memset(h + 8, 0xfc, 16 * segs);
+	if (tlv_len)
+		memcpy(h + 8 + 16 * segs, tlv, tlv_len);
+	c->len += len;
+	return h;
+}
+
+static void put_opts(struct chain *c, u8 nh)
+{
+	u8 *h = c->b + c->len;
+
+	memset(h, 0, 8);
+	h[0] = nh;
+	h[2] = 1;	/* PadN over the rest */
+	h[3] = 4;
+	c->len += 8;
+}
+
+static enum mrc_encap_verdict check6(const struct chain *c)
+{
+	return mrc_encap_check(c->b, c->len, 6);
+}
+
+/* No outer header, or one of a kind this check does not know. */
+static void not_ipv6(struct kunit *test)
+{
+	static const u8 ipv4[20] = { 0x45 };
+
+	KUNIT_EXPECT_EQ(test, mrc_encap_check(ipv4, 0, 6), MRC_ENCAP_NONE);
+	KUNIT_EXPECT_EQ(test, mrc_encap_check(ipv4, sizeof(ipv4), 6),
+			MRC_ENCAP_NONE);
+}
+
+/* Reduced encapsulation: one IPv6 header, naming the inner protocol. */
+static void container(struct kunit *test)
+{
+	struct chain c = {};
+
+	put_ipv6(&c, NH_IPV6);
+	KUNIT_EXPECT_EQ(test, check6(&c), MRC_ENCAP_OK);
+	KUNIT_EXPECT_EQ(test, mrc_encap_check(c.b, c.len, 4), MRC_ENCAP_BAD);
+	c.b[6] = NH_IPV4;
+	KUNIT_EXPECT_EQ(test, mrc_encap_check(c.b, c.len, 4), MRC_ENCAP_OK);
+	c.b[6] = NH_UDP;
+	KUNIT_EXPECT_EQ(test, check6(&c), MRC_ENCAP_BAD);
+	c.b[6] = NH_IPV6;
+	c.b[0] = 0x40 | (c.b[0] & 0x0f);	/* only the first nibble tells */
+	KUNIT_EXPECT_EQ(test, check6(&c), MRC_ENCAP_NONE);
+}
+
+/* Outer header, SRH of two segments at SL 0, and chains around it. */
+static void srh_chains(struct kunit *test)
+{
+	struct chain c = {};
+
+	put_ipv6(&c, NH_ROUTING);
+	put_srh(&c, NH_IPV6, 0, 1, 2, NULL, 0);
+	KUNIT_EXPECT_EQ(test, check6(&c), MRC_ENCAP_OK);
+
+	/* Two encapsulations, the outer one reduced. */
+	c.len = 0;
+	put_ipv6(&c, NH_IPV6);
+	put_ipv6(&c, NH_ROUTING);
+	put_srh(&c, NH_IPV6, 0, 0, 1, NULL, 0);
+	KUNIT_EXPECT_EQ(test, check6(&c), MRC_ENCAP_OK);
+
+	/* Options before the SRH. */
+	c.len = 0;
+	put_ipv6(&c, NH_HOP);
+	put_opts(&c, NH_DEST);
+	put_opts(&c, NH_ROUTING);
+	put_srh(&c, NH_IPV6, 0, 0, 1, NULL, 0);
+	KUNIT_EXPECT_EQ(test, check6(&c), MRC_ENCAP_OK);
+
+	/* Bytes left after the last header, or a header cut short. */
+	c.len = 0;
+	put_ipv6(&c, NH_IPV6);
+	c.len += 8;
+	KUNIT_EXPECT_EQ(test, check6(&c), MRC_ENCAP_BAD);
+	c.len = 0;
+	put_ipv6(&c, NH_ROUTING);
+	put_srh(&c, NH_IPV6, 0, 1, 2, NULL, 0);
+	c.len -= 8;
+	KUNIT_EXPECT_EQ(test, check6(&c), MRC_ENCAP_BAD);
+	c.len = 0;
+	put_ipv6(&c, NH_DEST);
+	c.len += 4;
+	KUNIT_EXPECT_EQ(test, check6(&c), MRC_ENCAP_BAD);
+}
+
+/* More headers than MRC_ENCAP_MAX_HDRS: refused, however well formed. */
+static void header_limit(struct kunit *test)
+{
+	struct chain c = {};
+	int i;
+
+	put_ipv6(&c, NH_DEST);
+	for (i = 0; i < MRC_ENCAP_MAX_HDRS - 2; i++)
+		put_opts(&c, NH_DEST);
+	put_opts(&c, NH_IPV6);
+	KUNIT_EXPECT_EQ(test, check6(&c), MRC_ENCAP_OK);
+	c.len = 0;
+	put_ipv6(&c, NH_DEST);
+	for (i = 0; i < MRC_ENCAP_MAX_HDRS - 1; i++)
+		put_opts(&c, NH_DEST);
+	put_opts(&c, NH_IPV6);
+	KUNIT_EXPECT_EQ(test, check6(&c), MRC_ENCAP_BAD);
+}
+
+/* Each malformation of an otherwise good SRH, alone. */
+static void srh_malformed(struct kunit *test)
+{
+	static const u8 padn[8] = { 4, 6 };
+	static const u8 pads[8] = { 0, 0, 4, 4 };
+	static const u8 overrun[8] = { 4, 7 };
+	static const u8 cut[8] = { 0, 0, 0, 0, 0, 0, 0, 5 };
+	struct chain c = {};
+	u8 *h;
+
+	h = put_srh(&c, NH_IPV6, 0, 0, 1, padn, sizeof(padn));
+	KUNIT_EXPECT_TRUE(test, mrc_encap_srh_ok(h, c.len));
+	c.len = 0;
+	h = put_srh(&c, NH_IPV6, 0, 0, 1, pads, sizeof(pads));
+	KUNIT_EXPECT_TRUE(test, mrc_encap_srh_ok(h, c.len));
+	c.len = 0;
+	h = put_srh(&c, NH_IPV6, 0, 0, 1, overrun, sizeof(overrun));
+	KUNIT_EXPECT_FALSE(test, mrc_encap_srh_ok(h, c.len));
+	c.len = 0;
+	h = put_srh(&c, NH_IPV6, 0, 0, 1, cut, sizeof(cut));
+	KUNIT_EXPECT_FALSE(test, mrc_encap_srh_ok(h, c.len));
+
+	c.len = 0;
+	h = put_srh(&c, NH_IPV6, 1, 1, 2, NULL, 0);	/* a segment left */
+	KUNIT_EXPECT_FALSE(test, mrc_encap_srh_ok(h, c.len));
+	h[3] = 0;
+	KUNIT_EXPECT_TRUE(test, mrc_encap_srh_ok(h, c.len));
+	h[4] = 2;		/* Last Entry past the header */
+	KUNIT_EXPECT_FALSE(test, mrc_encap_srh_ok(h, c.len));
+	h[4] = 1;
+	h[2] = 0;		/* routing type 0 */
+	KUNIT_EXPECT_FALSE(test, mrc_encap_srh_ok(h, c.len));
+	h[2] = 4;
+	KUNIT_EXPECT_FALSE(test, mrc_encap_srh_ok(h, c.len - 8));
+	KUNIT_EXPECT_FALSE(test, mrc_encap_srh_ok(h, 4));
+	h[1] = 0;		/* Hdr Ext Len below one segment */
+	KUNIT_EXPECT_FALSE(test, mrc_encap_srh_ok(h, 8));
+}
+
+static struct kunit_case mrc_encap_check_cases[] = {
+	KUNIT_CASE(not_ipv6),
+	KUNIT_CASE(container),
+	KUNIT_CASE(srh_chains),
+	KUNIT_CASE(header_limit),
+	KUNIT_CASE(srh_malformed),
+	{}
+};
+
+static struct kunit_suite mrc_encap_check_suite = {
+	.name = "mrc_encap_check",
+	.test_cases = mrc_encap_check_cases,
+};
+
+kunit_test_suite(mrc_encap_check_suite);
+MODULE_LICENSE("Dual BSD/GPL");
