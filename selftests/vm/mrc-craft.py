@@ -8,6 +8,7 @@
                         [--count N] [--port P]
   mrc-craft.py srv6-spoof OUTER_DST --src ADDR6 --inner-src ADDR6
                           --dst ADDR6 --dqpn Q [--count N] [--port P]
+                          [--srh KIND]
   mrc-craft.py trim-write DST --dqpn Q --psn P --len BYTES [--port P]
   mrc-craft.py short-send DST --dqpn Q --psn P --len BYTES --claim BYTES
                           [--first-only] [--port P]
@@ -25,7 +26,13 @@ srv6-spoof sends N single-packet SEND requests to QP Q at --dst, each
 inside an outer IPv6 header from --src to OUTER_DST (a uSID container
 or SID that ends in --dst's decapsulating End.DT6), as an SRv6 EV
 carries them, from a raw socket: the inner source is --inner-src, an
-address that need not be the sender's or the QP's peer.
+address that need not be the sender's or the QP's peer. --srh puts an
+SRH between the two headers (none by default): "ok" lists the inner
+destination at Segments Left 0, "ok-tlv" adds Pad1 and PadN TLVs, and the
+others break one rule of RFC 8754: "sl-left" leaves a segment to visit,
+"sl-beyond" has Segments Left past the list, "le-beyond" a Last Entry past
+the header, "tlv-overrun" a TLV longer than the header, "type0" routing
+type 0, "hdrlen-long" a Hdr Ext Len past the packet.
 
 trim-write sends, from an ordinary UDP socket, what a trimming switch
 leaves of the first packet of a BYTES-long WRITE with PSN P to QP Q: the
@@ -53,6 +60,7 @@ from mrc_pkt import (FLAG_FIRST, FLAG_LAST, FLAG_TRIM, OP_SEND, OP_UD_SEND,
 QP1_QKEY = 0x80010000
 ETH_P_IPV6 = 0x86DD
 IPPROTO_IPV6 = 41  # an IPv6 packet inside IPv6 (SRv6 encapsulation)
+IPPROTO_ROUTING = 43  # the SRH
 
 
 def ud_send(dqpn, qkey, src_qpn, payload):
@@ -106,6 +114,32 @@ def cmd_spoof_v6(a):
     print("sent", sent)
 
 
+# SRHs for srv6-spoof --srh: (Segments Left, Last Entry, segments, TLV
+# bytes, routing type, Hdr Ext Len or None for the true one). Segment 0 is
+# the inner destination, segment 1 the outer one.
+SRH_KINDS = {
+    "ok": (0, 0, 1, b"", 4, None),
+    "ok-tlv": (0, 0, 1, b"\x00\x00\x04\x04" + bytes(4), 4, None),
+    "sl-left": (1, 1, 2, b"", 4, None),
+    "sl-beyond": (5, 0, 1, b"", 4, None),
+    "le-beyond": (0, 4, 1, b"", 4, None),
+    "tlv-overrun": (0, 0, 1, b"\x04\x07" + bytes(6), 4, None),
+    "type0": (0, 0, 1, b"", 0, None),
+    "hdrlen-long": (0, 0, 1, b"", 4, 255),
+}
+
+
+def srh(kind, inner_dst, outer_dst):
+    """The SRH of KIND (SRH_KINDS) in front of an inner IPv6 packet."""
+    sl, le, nseg, tlv, rtype, hdrlen = SRH_KINDS[kind]
+    segs = [inner_dst, outer_dst][:nseg]
+    body = b"".join(ipaddress.IPv6Address(x).packed for x in segs) + tlv
+    if hdrlen is None:
+        hdrlen = (8 + len(body)) // 8 - 1
+    return struct.pack("!BBBBBBH", IPPROTO_IPV6, hdrlen, rtype, sl, le, 0,
+                       0) + body
+
+
 def cmd_srv6_spoof(a):
     sock = socket.socket(socket.AF_INET6, socket.SOCK_RAW, socket.IPPROTO_RAW)
     src = ipaddress.IPv6Address(a.src).packed
@@ -114,7 +148,11 @@ def cmd_srv6_spoof(a):
     for i in range(a.count):
         req = send_one_packet(a.dqpn, 0x40000000 + i * 7919, b"spof")
         inner = ipv6_udp(a.inner_src, a.dst, 49152 + i, a.port, req)
-        outer = struct.pack("!IHBB", 6 << 28, len(inner), IPPROTO_IPV6, 64)
+        nh = IPPROTO_IPV6
+        if a.srh != "none":
+            inner = srh(a.srh, a.dst, a.outer_dst) + inner
+            nh = IPPROTO_ROUTING
+        outer = struct.pack("!IHBB", 6 << 28, len(inner), nh, 64)
         sock.sendto(outer + src + outer_dst + inner, (a.outer_dst, 0))
         sent += 1
     print("sent", sent)
@@ -177,6 +215,8 @@ def main():
     r.add_argument("--dqpn", type=int, required=True)
     r.add_argument("--count", type=int, default=10)
     r.add_argument("--port", type=int, default=4792)
+    r.add_argument("--srh", choices=["none"] + sorted(SRH_KINDS),
+                   default="none")
     t = sub.add_parser("trim-write")
     t.add_argument("dst")
     t.add_argument("--dqpn", type=int, required=True)

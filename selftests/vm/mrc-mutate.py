@@ -6,10 +6,12 @@
                         [--port P]
   mrc-mutate.py replay FILE --src ADDR --count N [--seed S] [--log FILE]
 
-capture reads IPv4 MRC packets (UDP to port P, 4792 by default) in both
-directions on DEV with a packet socket, keeping at most 48 of each
-(source address, opcode), until N packets or S seconds after the first
-(which it waits W seconds for). It writes them
+capture reads MRC packets (UDP to port P, 4792 by default) in both
+directions on DEV with a packet socket: over IPv4, or over IPv6 inside an
+SRv6 outer IPv6 header (with or without an SRH), whose headers it keeps.
+It keeps at most 48 of each (inner source address, opcode), until N
+packets or S seconds after the first (which it waits W seconds for). It
+writes them
 to FILE (one JSON object a line) and prints "captured N" and the count
 per direction and opcode.
 
@@ -30,11 +32,23 @@ follow a generator seeded with S (the same seed gives the same packets):
              all ones, the top bit, 1 GiB +/- 1, or a PSN just ahead
   hdrlen     the BTH header length set to another value
 
+A packet captured inside an SRv6 outer header goes out in the same outer
+header (from an IPv6 raw socket, the outer source the captured one) with
+the inner UDP checksum right; instead of its MRC headers, one in four has
+its outer headers mutated:
+
+  srh        an SRH added or replaced, random in Segments Left, Last
+             Entry, segment count, TLV bytes, routing type and Hdr Ext Len
+             (well formed or not; see mrc-craft.py srv6-spoof --srh)
+  outerflip  1 to 4 bits flipped in the outer headers, not in the
+             version or the destination address
+
 It prints "sent N", then the count per mutation and per opcode. --log
 writes one line per packet sent (index, mutation, opcode, PSN, QPN).
 """
 
 import argparse
+import ipaddress
 import json
 import random
 import socket
@@ -44,10 +58,14 @@ import time
 
 ETH_P_ALL = 0x0003
 ETH_P_IP = 0x0800
+ETH_P_IPV6 = 0x86DD
+IPPROTO_IPV6 = 41
+IPPROTO_ROUTING = 43
 PACKET_OUTGOING = 4
 MAX_UDP_PAYLOAD = 1500 - 20 - 8
 
-from mrc_pkt import BTH_FIELDS, BTH_LEN, EXT, FLAG_ACK, OPCODES, udp4
+from mrc_pkt import (BTH_FIELDS, BTH_LEN, EXT, FLAG_ACK, OPCODES, ipv6_udp,
+                     udp4)
 
 GIB = 1 << 30
 
@@ -130,6 +148,54 @@ def mutate(rng, pkt):
     return kind, "%s=%#x" % (name, v), bytes(b)
 
 
+def random_srh(rng, nh):
+    """An SRH, well formed or not, in front of next header NH."""
+    nseg = rng.randint(0, 3)
+    body = bytes(rng.getrandbits(8) for _ in range(16 * nseg))
+    if rng.random() < 0.3:
+        body += rng.choice([b"\x00" * 8, b"\x04\x06" + bytes(6),
+                            b"\x04\x07" + bytes(6), b"\x01\x00"])
+    body += bytes(-len(body) % 8)
+    hdrlen = len(body) // 8
+    if rng.random() < 0.2:
+        hdrlen = rng.choice([0, 1, 2, 255, hdrlen + 2])
+    sl = rng.choice([0, 0, 0, 1, 2, 5, 255])
+    le = rng.choice([max(nseg - 1, 0), max(nseg - 1, 0), 0, nseg, 200])
+    rtype = rng.choice([4, 4, 4, 0, 3])
+    return struct.pack("!BBBBBBH", nh, hdrlen, rtype, sl, le, 0, 0) + body
+
+
+def mutate_encap(rng, encap):
+    """(mutation, detail, mutated outer headers) for outer headers ENCAP:
+    an IPv6 header, and an SRH when its next header says so."""
+    b = bytearray(encap)
+    if rng.random() < 0.7:
+        new = random_srh(rng, IPPROTO_IPV6)
+        b = b[:40] + new
+        b[6] = IPPROTO_ROUTING
+        return "srh", new[:8].hex(), bytes(b)
+    bits = []
+    for _ in range(rng.randint(1, 4)):
+        # Not the destination: the copy must still leave this host.
+        bit = rng.randrange(4, 8 * len(b) - 128)
+        bit += 128 if bit >= 192 else 0
+        b[bit // 8] ^= 0x80 >> (bit % 8)
+        bits.append(str(bit))
+    return "outerflip", ",".join(bits), bytes(b)
+
+
+def split_srv6(ip):
+    """(outer headers, inner IPv6 packet) of an SRv6 packet IP, or None."""
+    if len(ip) < 40 or ip[0] >> 4 != 6:
+        return None
+    nh, off = ip[6], 40
+    if nh == IPPROTO_ROUTING and len(ip) >= off + 8:
+        nh, off = ip[off], off + 8 * (ip[off + 1] + 1)
+    if nh != IPPROTO_IPV6 or len(ip) < off + 48 or ip[off] >> 4 != 6:
+        return None
+    return ip[:off], ip[off:]
+
+
 def cmd_capture(a):
     sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW,
                          socket.htons(ETH_P_ALL))
@@ -143,18 +209,31 @@ def cmd_capture(a):
             frame, addr = sock.recvfrom(65535)
         except socket.timeout:
             continue
-        if addr[1] != ETH_P_IP or len(frame) < 14 + 20 + 8:
+        encap = None
+        if addr[1] == ETH_P_IPV6:
+            both = split_srv6(frame[14:])
+            if not both:
+                continue
+            encap, ip = both
+            if ip[6] != socket.IPPROTO_UDP:
+                continue
+            ihl, tot = 40, 40 + struct.unpack_from("!H", ip, 4)[0]
+            src = str(ipaddress.IPv6Address(bytes(ip[8:24])))
+            dst = str(ipaddress.IPv6Address(bytes(ip[24:40])))
+        elif addr[1] == ETH_P_IP and len(frame) >= 14 + 20 + 8:
+            ip = frame[14:]
+            ihl = 4 * (ip[0] & 0xF)
+            if ip[9] != socket.IPPROTO_UDP:
+                continue
+            tot = struct.unpack_from("!H", ip, 2)[0]
+            src = socket.inet_ntoa(ip[12:16])
+            dst = socket.inet_ntoa(ip[16:20])
+        else:
             continue
-        ip = frame[14:]
-        ihl = 4 * (ip[0] & 0xF)
-        if ip[9] != socket.IPPROTO_UDP:
-            continue
-        tot = struct.unpack_from("!H", ip, 2)[0]
         sport, dport, ulen = struct.unpack_from("!HHH", ip, ihl)
         if dport != a.port or ulen < 8:
             continue
         payload = bytes(ip[ihl + 8:min(tot, ihl + ulen)])
-        src, dst = socket.inet_ntoa(ip[12:16]), socket.inet_ntoa(ip[16:20])
         key = (src, op_name(payload))
         if per.get(key, 0) >= 48:
             continue
@@ -164,6 +243,8 @@ def cmd_capture(a):
         kept.append({"src": src, "dst": dst, "sport": sport, "dport": dport,
                      "out": addr[2] == PACKET_OUTGOING,
                      "data": payload.hex()})
+        if encap:
+            kept[-1]["encap"] = bytes(encap).hex()
     with open(a.out, "w") as f:
         for k in kept:
             f.write(json.dumps(k) + "\n")
@@ -182,15 +263,33 @@ def cmd_replay(a):
         return 1
     rng = random.Random(a.seed)
     sock = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_UDP)
+    sock6 = socket.socket(socket.AF_INET6, socket.SOCK_RAW,
+                          socket.IPPROTO_RAW)
     log = open(a.log, "w") if a.log else None
     kinds, ops, sent, errors = {}, {}, 0, 0
     for i in range(a.count):
         p = rng.choice(pkts)
         orig = bytes.fromhex(p["data"])
-        kind, detail, data = mutate(rng, orig)
+        encap = bytes.fromhex(p.get("encap", ""))
+        if encap and rng.random() < 0.25:
+            data = orig
+            kind, detail, encap = mutate_encap(rng, encap)
+        else:
+            kind, detail, data = mutate(rng, orig)
         try:
-            sock.sendto(udp4(a.src, p["dst"], p["sport"], p["dport"], data),
-                        (p["dst"], 0))
+            if encap:
+                # A packet the uplink's MTU (1500) fits.
+                data = data[:1500 - len(encap) - 48]
+                inner = ipv6_udp(a.src, p["dst"], p["sport"], p["dport"],
+                                 data)
+                if kind != "outerflip":
+                    encap = encap[:4] + struct.pack(
+                        "!H", len(encap) - 40 + len(inner)) + encap[6:]
+                dst = str(ipaddress.IPv6Address(encap[24:40]))
+                sock6.sendto(encap + inner, (dst, 0))
+            else:
+                sock.sendto(udp4(a.src, p["dst"], p["sport"], p["dport"],
+                                 data), (p["dst"], 0))
             sent += 1
         except OSError:
             errors += 1

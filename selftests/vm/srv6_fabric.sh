@@ -41,7 +41,8 @@
 # SIDs down to the host; a spine routes each host's SIDs to that host's
 # leaf. Spines: `seg6local action End flavors next-csid lblen 32 nflen 16`
 # on their uSID /48 and `seg6local action End` on their End SID. Hosts:
-# `seg6local action End.DT6 table local` on their uSID /48 and DT6 SID.
+# `seg6local action End.DT6 table local count` on their uSID /48 and DT6
+# SID (`count`: the packets each decapsulated and dropped, fab_dt6_drops).
 # fab_up also pins each host's route to the other host's address through
 # spine (0,0) with a uSID container (fab_pin changes it).
 #
@@ -358,9 +359,9 @@ _fab_host() {
 		echo "addr add fd00:ff::$h/64 dev mgmt nodad"
 		echo "link set mgmt up"
 		echo "route replace $FAB_BLOCK:d00$h::/48" \
-			"encap seg6local action End.DT6 table local dev gid0"
+			"encap seg6local action End.DT6 table local count dev gid0"
 		echo "route replace fc00:d00$h::d6/128" \
-			"encap seg6local action End.DT6 table local dev gid0"
+			"encap seg6local action End.DT6 table local count dev gid0"
 		for ((p = 0; p < FAB_PLANES; p++)); do
 			_fab_mac "$p" 255 "$h" 2
 			echo "addr add fd01:$p:$h::1/64 dev up$p nodad"
@@ -584,4 +585,13 @@ fab_counts_serve() {
 	# Bash closes a coprocess's own descriptors in subshells, such as
 	# the $(...) of check: use copies.
 	exec {_FAB_CNT_IN}>&"${_FAB_CNT[1]}" {_FAB_CNT_OUT}<&"${_FAB_CNT[0]}"
+}
+
+# fab_dt6_drops H: the packets host H's End.DT6 routes (its uSID /48 and
+# its DT6 SID) dropped, e.g. for an SRH with segments left, from their
+# `count` counters.
+fab_dt6_drops() {
+	ip -s -n "host${1^^}" -6 route show |
+		awk '/End.DT6/ { for (i = 1; i < NF; i++) if ($i == "errors") n += $(i + 1) }
+			END { print n + 0 }'
 }

@@ -1,0 +1,221 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# Hostile SRv6 packets at live QPs, over the two-plane fabric
+# (srv6_fabric.sh).
+# - SRHs that each break one rule of RFC 8754 (mrc-craft.py srv6-spoof
+#   --srh), around a SEND to hostB's connected QP, reach hostB two ways:
+#   in a uSID container through spine 0:1 to hostB's End.DT6, and to
+#   hostB's own address (its kernel reads the SRH as the final segment's).
+#   Each is dropped and counted, by the kernel (End.DT6's `count` errors,
+#   Ip6InHdrErrors) where it checks, by mrcB (rcvd_bad_encap) where the
+#   kernel decapsulates a malformed SRH. Well-formed SRHs around the
+#   same SENDs reach the QP's peer check (their inner source is not the
+#   peer: rcvd_wrong_peer), which shows that the others could have.
+# - Mutated copies of captured SRv6-encapsulated packets of WRITE, READ,
+#   SEND and atomic streams, both hosts spraying over a GENERATED profile
+#   of seven spines, replayed into the live QPs as rc_replay does, one in
+#   four with its outer headers mutated (an SRH added, well formed or not,
+#   or bits flipped): no oops, WARN or slab report, and a fresh connection
+#   over the fabric moves verified data.
+# vm-timeout: 900
+# shellcheck disable=SC2317 # functions run through check
+. ../lib.sh
+. ../srv6_fabric.sh
+
+A=$(fab_host_addr A)
+B=$(fab_host_addr B)
+CRAFT="python3 $MRC_TOP/selftests/vm/mrc-craft.py"
+MUT="python3 $MRC_TOP/selftests/vm/mrc-mutate.py"
+CHECK=$MRC_BUILD/selftests/progs/mrc-rc-check
+REPLAY_N=${REPLAY_N:-2000}
+N=20
+
+dmesg_mark
+modprobe mrc
+if fab_up 2 4 2> /run/fab_up.err; then
+	ok "fab_up 2 4 ($SECONDS s)"
+else
+	not_ok "fab_up 2 4"
+	diag < /run/fab_up.err
+	fab_down
+	done_testing
+fi
+check "mrcA on hostA's gid0" ip netns exec hostA rdma link add mrcA type mrc netdev gid0
+check "mrcB on hostB's gid0" ip netns exec hostB rdma link add mrcB type mrc netdev gid0
+GA=$(ip netns exec hostA bash -c ". ../lib.sh; gid_index mrcA '$A'")
+GB=$(ip netns exec hostB bash -c ". ../lib.sh; gid_index mrcB '$B'")
+check "the hosts' GIDs $A ($GA) and $B ($GB)" test -n "$GA" -a -n "$GB"
+
+counter() {
+	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"
+}
+hdr_errors() {
+	ip netns exec hostB awk '$1 == "Ip6InHdrErrors" { print $2 }' /proc/net/snmp6
+}
+
+# --- Malformed SRHs, one kind at a time ---
+timeout 300 ip netns exec hostB ibv_rc_pingpong -d mrcB -g "$GB" -n 1000000 \
+	> /run/srv.log 2>&1 &
+srv=$!
+sleep 2
+timeout 300 ip netns exec hostA ibv_rc_pingpong -d mrcA -g "$GA" -n 1000000 \
+	"$FAB_MGMT_B4" > /run/cli.log 2>&1 &
+cli=$!
+rc_qpn() {
+	ip netns exec hostB rdma -j res show qp link mrcB/1 | python3 -c '
+import json, sys
+for q in json.load(sys.stdin):
+    if q.get("type") == "RC" and q.get("state") == "RTS":
+        print(q["lqpn"]); break'
+}
+has_qpn() {
+	[ -n "$(rc_qpn)" ]
+}
+wait_until 30 has_qpn
+qpn=$(rc_qpn)
+check "a connected RC QP on hostB (QPN ${qpn:-none})" test -n "$qpn"
+
+# counts: the four counters spoof reads, in its order.
+counts() {
+	echo "$(counter mrcB rcvd_wrong_peer) $(counter mrcB rcvd_bad_encap)" \
+		"$(fab_dt6_drops b) $(hdr_errors)"
+}
+# spoof WAY KIND WANT: N SENDs to the QP with an SRH of KIND (none: no
+# SRH), from inner source fd00:a::99, and which counter must take them:
+# peer (mrcB's rcvd_wrong_peer: they reached the QP), encap (mrcB's
+# rcvd_bad_encap), dt6 (hostB's End.DT6 errors) or hdr (hostB's
+# Ip6InHdrErrors). Only that one may move (the kernel's by N or more:
+# other packets may be dropped there too; mrcB's by exactly N).
+spoof() {
+	local way=$1 kind=$2 want=$3 dst c0 c1 d=() i name
+	case $way in
+	container) dst=fcbb:bb00:1001:d00b:: ;;
+	final) dst=$B ;;
+	esac
+	read -r -a c0 <<<"$(counts)"
+	if ! ip netns exec hostA $CRAFT srv6-spoof "$dst" --src "$A" \
+		--inner-src fd00:a::99 --dst "$B" --dqpn "${qpn:-0}" \
+		--count $N --srh "$kind" > /run/spoof.log 2>&1; then
+		not_ok "$way, SRH $kind: mrc-craft.py failed"
+		diag < /run/spoof.log
+		return
+	fi
+	sleep 1
+	read -r -a c1 <<<"$(counts)"
+	for i in 0 1 2 3; do
+		d[i]=$((c1[i] - c0[i]))
+	done
+	name="$way, SRH $kind: $want (wrong_peer +${d[0]}, bad_encap +${d[1]}, dt6 +${d[2]}, hdr +${d[3]})"
+	if case $want in
+	peer) [ "${d[0]}" -eq $N ] && [ "${d[1]}" -eq 0 ] ;;
+	encap) [ "${d[0]}" -eq 0 ] && [ "${d[1]}" -eq $N ] ;;
+	dt6) [ "${d[0]}" -eq 0 ] && [ "${d[1]}" -eq 0 ] && [ "${d[2]}" -ge $N ] ;;
+	hdr) [ "${d[0]}" -eq 0 ] && [ "${d[1]}" -eq 0 ] && [ "${d[3]}" -ge $N ] ;;
+	esac; then
+		ok "$name"
+	else
+		not_ok "$name"
+	fi
+}
+
+spoof container none peer
+spoof container ok peer
+spoof container ok-tlv peer
+spoof container sl-left dt6
+spoof container hdrlen-long dt6
+spoof container sl-beyond encap
+spoof container le-beyond encap
+spoof container tlv-overrun encap
+spoof container type0 encap
+spoof final ok peer
+spoof final le-beyond encap
+spoof final tlv-overrun encap
+spoof final sl-beyond hdr
+spoof final hdrlen-long hdr
+check "the ping-pong still runs" kill -0 "$srv" "$cli"
+kill "$cli" "$srv" 2>/dev/null
+wait "$cli" "$srv" 2>/dev/null
+
+# --- Mutation replay of SRv6-encapsulated streams ---
+# Each host sprays over seven spines (GENERATED profile 7, its device's
+# default), so both directions are encapsulated.
+for h in a b; do
+	H=${h^^}
+	peer=b
+	[ $h = b ] && peer=a
+	check "host$H: evfmt 3 and path 7 toward host${peer^^}'s d00$peer, the default" \
+		ip netns exec "host$H" bash -c "mrc-ip evfmt add dev mrc$H id 3 mode srv6 fields 32,16,16 &&
+		mrc-ip path add dev mrc$H id 7 mode generated fmt 3 \
+		field 32:0xfcbbbb00:0:0:0 field 16:0x1000:1:7:0x103 field 16:0xd00$peer:0:0:0 &&
+		mrc-ip dev set mrc$H evprofile 7"
+done
+COUNTERS="rcvd_pkts rcvd_malformed rcvd_duplicate rcvd_out_of_window
+	rcvd_unknown_qp rcvd_wrong_peer rcvd_bad_encap sent_pkts"
+snapshot() {
+	local d c
+	for d in mrcA mrcB; do
+		for c in $COUNTERS; do
+			echo "$d.$c $(counter $d $c)"
+		done
+	done
+}
+snapshot | sort > /run/cnt0
+seed=1
+for t in ib_write_bw ib_read_bw ib_send_bw ib_atomic_bw; do
+	pair_start 200 "$t" -d mrcA -x "$GA" -D 60 -b -F -- \
+		"$t" -d mrcB -x "$GB" -D 60 -b -F "$FAB_MGMT_A4"
+	# Each host's own packets as they leave it (on plane 0's uplink),
+	# where their outer destination is still one the host routes.
+	ip netns exec hostA $MUT capture up0 --out /run/cap.A --max 400 \
+		--seconds 3 > /run/capout.A 2>&1 &
+	ca=$!
+	ip netns exec hostB $MUT capture up0 --out /run/cap.B --max 400 \
+		--seconds 3 > /run/capout.B 2>&1
+	wait $ca
+	na=$(grep -c "\"src\": \"$A\".*encap" /run/cap.A)
+	nb=$(grep -c "\"src\": \"$B\".*encap" /run/cap.B)
+	if [ "$na" -gt 0 ] && [ "$nb" -gt 0 ]; then
+		ok "$t: encapsulated packets of both directions captured (A $na, B $nb)"
+	else
+		not_ok "$t: captured A $na, B $nb encapsulated packets"
+	fi
+	diag < /run/capout.A
+	diag < /run/capout.B
+	ip netns exec hostA $MUT replay /run/cap.A --src "$A" \
+		--count "$REPLAY_N" --seed $seed > /run/rep.A 2>&1 &
+	ra=$!
+	ip netns exec hostB $MUT replay /run/cap.B --src "$B" \
+		--count "$REPLAY_N" --seed $((seed + 1)) > /run/rep.B 2>&1
+	wait $ra
+	seed=$((seed + 2))
+	for H in A B; do
+		check_output "$t: $REPLAY_N mutated copies sent from host$H" \
+			"^sent $REPLAY_N\$" cat /run/rep.$H
+		diag < /run/rep.$H
+	done
+	kill "$_pair_cli" "$_pair_srv" 2>/dev/null
+	wait "$_pair_cli" "$_pair_srv" 2>/dev/null
+done
+snapshot | sort > /run/cnt1
+echo "counter deltas over the replay:" | diag
+join /run/cnt0 /run/cnt1 | awk '{ print $1, $3 - $2 }' | diag
+delta() {
+	join /run/cnt0 /run/cnt1 | awk -v k="$1" '$1 == k { print $3 - $2 }'
+}
+for d in mrcA mrcB; do
+	m=$(delta $d.rcvd_malformed)
+	e=$(delta $d.rcvd_bad_encap)
+	p=$(($(delta $d.rcvd_duplicate) + $(delta $d.rcvd_out_of_window)))
+	check "$d: copies reached the driver (malformed +$m, bad_encap +$e, duplicate/out of window +$p)" \
+		test "${m:-0}" -gt 0 -a "${e:-0}" -gt 0 -a "$p" -gt 0
+done
+check_dmesg_clean "no kernel warning after the replay"
+
+check_output "fresh connection over profile 7: mrc-rc-check write read send atomic" \
+	'^ok atomic' timeout 300 "$CHECK" \
+	--dev-a mrcA --gid-a "$GA" --dev-b mrcB --gid-b "$GB" write read send atomic
+check "rdma link delete mrcA" ip netns exec hostA rdma link delete mrcA
+check "rdma link delete mrcB" ip netns exec hostB rdma link delete mrcB
+echo "the test took $SECONDS s" | diag
+check "fab_down" fab_down
+check_dmesg_clean
+done_testing
