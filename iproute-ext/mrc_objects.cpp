@@ -315,7 +315,7 @@ std::string ev_state_name(uint8_t v) {
 }
 std::string ev_reason_name(uint8_t v) {
     return name_of(v, {"loss_gap", "loss_sack", "loss_read", "loss_timeout", "probe_ok", "readmit",
-                       "admin_deny", "admin_undeny"});
+                       "admin_deny", "admin_undeny", "loss_undone"});
 }
 std::string stat_name(int type) {
     static const char* const names[] = {"",

@@ -199,6 +199,8 @@ TEST(NamesTest, EnumsAndValues) {
     EXPECT_EQ(fmt_mode_name(MRC_FMT_SRV6), "srv6");
     EXPECT_EQ(ev_mode_name(MRC_EV_MODE_AUTO), "auto");
     EXPECT_EQ(ev_state_name(MRC_GENL_EV_UNKNOWN), "unknown");
+    EXPECT_EQ(ev_reason_name(MRC_EV_REASON_ADMIN_UNDENY), "admin_undeny");
+    EXPECT_EQ(ev_reason_name(MRC_EV_REASON_LOSS_UNDONE), "loss_undone");
     EXPECT_EQ(stat_name(MRC_STAT_A_STATE_CHANGES), "state_changes");
     EXPECT_EQ(stat_name(MRC_STAT_A_TX_PKTS), "tx_pkts");
     std::vector<uint8_t> v6(16, 0);

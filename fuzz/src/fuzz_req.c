@@ -5,8 +5,9 @@
  * (kernel/core/mrc_wire.c) and applied, in the order mrc_comp_ack() and
  * mrc_mp_on_ack() apply them, to the send window (mrc_txwin.c), the EV
  * table (mrc_ev.c), RNR accounting (mrc_rnr.c), the RTO estimator
- * (mrc_rto.c) and the congestion window (mrc_cwnd.c), interleaved with
- * sends, retransmissions, timeouts and probes. After every step the
+ * (mrc_rto.c), the congestion window (mrc_cwnd.c) and the record of
+ * inferred losses (mrc_loss_undo.c), interleaved with sends,
+ * retransmissions, timeouts and probes. After every step the
  * window and the table are walked (check_core.h), every outstanding
  * PSN's EV is a valid index (the engine indexes the table with it
  * unchecked) and the timer and window stay within their bounds.
@@ -24,6 +25,7 @@
 
 #include "check_core.h"
 #include "mrc_cwnd.h"
+#include "mrc_loss_undo.h"
 #include "mrc_rnr.h"
 #include "mrc_rto.h"
 #include "mrc_wire.h"
@@ -39,6 +41,7 @@ struct req {
 	struct mrc_rnr rnr;
 	struct mrc_rto rto;
 	struct mrc_cwnd cc;
+	struct mrc_loss_undo undo;
 	u32 now;
 	u32 rto_ts;
 	bool rto_undo;
@@ -49,6 +52,7 @@ struct req {
 static void restart(struct req *q)
 {
 	mrc_txwin_reset(&q->win, q->win.nxt);
+	mrc_loss_undo_init(&q->undo);
 	mrc_ev_reset(&q->evs);
 	mrc_rnr_reset(&q->rnr);
 	mrc_rto_on_progress(&q->rto);
@@ -77,14 +81,22 @@ static void do_send(struct req *q, unsigned int n)
 	}
 }
 
-static void blame(void *ctx, u16 ev)
+static void blame(void *ctx, u32 psn)
 {
 	struct req *q = ctx;
+	const struct mrc_tx_entry *e = mrc_txwin_entry(&q->win, psn);
+	u16 ev = e->ev;
+	u32 ev_seq = e->ev_seq;
+	bool bad;
 
 	/* As mrc_mp_blame(): the rest sent on a dead EV goes elsewhere. */
-	if (mrc_ev_on_loss(&q->evs, ev, q->now, MRC_EV_WHY_LOSS_SACK) &&
-	    q->evs.ev[ev].state == MRC_EV_ASSUMED_BAD)
+	bad = mrc_ev_on_loss(&q->evs, ev, q->now, MRC_EV_WHY_LOSS_SACK) &&
+	      q->evs.ev[ev].state == MRC_EV_ASSUMED_BAD;
+	if (bad)
 		mrc_txwin_mark_ev_lost(&q->win, ev);
+	/* As mrc_mp_inferred_loss(): remembered, to undo if spurious. */
+	mrc_loss_undo_record(&q->undo, psn, ev, ev_seq, bad,
+			     bad ? q->evs.ev[ev].bad_ts : 0);
 }
 
 static u32 sample_rtt(struct req *q, const struct mrc_pkt *pkt)
@@ -143,9 +155,17 @@ static bool nack(struct req *q, const struct mrc_pkt *pkt)
 static void ack(struct req *q, const struct mrc_pkt *pkt)
 {
 	u32 rtt, acked, nlost, qdelay = 0, reo;
+	struct mrc_loss_rec r;
 	bool lost;
 
 	rtt = sample_rtt(q, pkt);
+	/* mrc_mp_check_undo(): the echo of a transmission taken for lost. */
+	if (mrc_loss_undo_match(&q->undo, pkt->psn, pkt->aeth.ev,
+				pkt->aeth.ev_seq, &r) && r.blamed &&
+	    mrc_ev_undo_loss(&q->evs, r.ev, r.bad_ts))
+		FUZZ_CHECK(q->evs.ev[r.ev].state == MRC_EV_GOOD,
+			   "EV %u undone but state %u", r.ev,
+			   q->evs.ev[r.ev].state);
 	acked = mrc_txwin_on_ack(&q->win, pkt->aeth.cum_psn);
 	/* mrc_comp_check_spurious_rto(): an echo from before the timeout. */
 	if (acked && q->rto_undo && pkt->aeth.timestamp) {

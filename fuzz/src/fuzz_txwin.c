@@ -31,7 +31,7 @@ static u32 rel_psn(struct fin *in, const struct mrc_txwin *w)
 	return w->una + (u32)(s32)(s16)fin_u16(in);
 }
 
-static void on_lost_cb(void *arg, u16 ev)
+static void on_lost_cb(void *arg, u32 psn)
 {
 	((struct ctx *)arg)->nlost_cb++;
 }

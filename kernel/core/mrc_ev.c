@@ -477,6 +477,35 @@ bool mrc_ev_on_probe_reply(struct mrc_ev_table *t, u16 idx, u32 probe_id)
 }
 
 /**
+ * mrc_ev_undo_loss() - a loss that made an EV ASSUMED_BAD was spurious
+ * @t: the table
+ * @idx: the EV
+ * @bad_ts: the time that loss marked it bad (its bad_ts then)
+ *
+ * The packet was delayed, not lost: the EV is GOOD again at once, unless
+ * a later loss marked it bad since (its bad_ts moved on) or it left that
+ * state another way.
+ *
+ * Return: true when the EV is GOOD again.
+ */
+bool mrc_ev_undo_loss(struct mrc_ev_table *t, u16 idx, u32 bad_ts)
+{
+	struct mrc_ev *ev;
+
+	if (idx >= t->count)
+		return false;
+	ev = &t->ev[idx];
+	if (ev->state != MRC_EV_ASSUMED_BAD || ev->bad_ts != bad_ts)
+		return false;
+	ev->probe_id = 0;
+	ev->probe_ok = 0;
+	t->ngood++;
+	t->undone++;
+	mrc_ev_set_state(t, idx, MRC_EV_GOOD, MRC_EV_WHY_LOSS_UNDONE);
+	return true;
+}
+
+/**
  * mrc_ev_set_denied() - take an EV out of use, or give it back
  * @t: the table
  * @idx: the EV

@@ -39,6 +39,7 @@ enum mrc_ev_why {
 	MRC_EV_WHY_READMIT,	/* brought back to keep min_active */
 	MRC_EV_WHY_DENY,	/* administrative */
 	MRC_EV_WHY_UNDENY,
+	MRC_EV_WHY_LOSS_UNDONE,	/* the loss was spurious: the packet came */
 };
 
 /*
@@ -148,6 +149,7 @@ struct mrc_ev {
  * @marked_bad: GOOD -> ASSUMED_BAD transitions
  * @recovered: ASSUMED_BAD -> GOOD transitions by probing
  * @readmitted: ASSUMED_BAD -> GOOD to keep @min_active
+ * @undone: ASSUMED_BAD -> GOOD because the loss was spurious
  */
 struct mrc_ev_table {
 	struct mrc_ev *ev;
@@ -167,6 +169,7 @@ struct mrc_ev_table {
 	u64 marked_bad;
 	u64 recovered;
 	u64 readmitted;
+	u64 undone;
 };
 
 int mrc_ev_init(struct mrc_ev_table *t, u16 count, u16 min_active,
@@ -189,6 +192,7 @@ u32 mrc_ev_queue_delay(struct mrc_ev_table *t, u16 idx, u32 rtt_ts,
 bool mrc_ev_next_probe(struct mrc_ev_table *t, u32 now_ts, u32 interval_ts,
 		       u16 *idx, u32 *probe_id);
 bool mrc_ev_on_probe_reply(struct mrc_ev_table *t, u16 idx, u32 probe_id);
+bool mrc_ev_undo_loss(struct mrc_ev_table *t, u16 idx, u32 bad_ts);
 int mrc_ev_set_denied(struct mrc_ev_table *t, u16 idx, bool denied);
 
 /* The EV's UDP source port; @idx must be below @t->count. */

@@ -220,7 +220,8 @@ u32 mrc_txwin_clear_lost(struct mrc_txwin *win)
 }
 
 u32 mrc_txwin_detect_losses(struct mrc_txwin *win, u32 dupthresh, u32 reo_ts,
-			    void (*lost)(void *ctx, u16 ev), void *ctx)
+			    void (*lost)(void *ctx, u32 psn),
+			    void *ctx)
 {
 	struct mrc_tx_entry *e;
 	u32 n = 0;
@@ -242,7 +243,7 @@ u32 mrc_txwin_detect_losses(struct mrc_txwin *win, u32 dupthresh, u32 reo_ts,
 			if (mrc_txwin_lose(win, win->scan)) {
 				n++;
 				if (lost)
-					lost(ctx, e->ev);
+					lost(ctx, win->scan);
 			}
 		}
 		win->scan++;

@@ -225,7 +225,8 @@ u32 mrc_txwin_clear_lost(struct mrc_txwin *win);
  * @reo_ts: if not 0, a hole must also have been sent at least this long
  *	(1.024 us units) before the newest SACKed packet: reordering across
  *	paths of similar delay is not mistaken for loss
- * @lost: if not NULL, told the EV of each PSN newly marked (to blame it)
+ * @lost: if not NULL, told each PSN newly marked, before anything else
+ *	changes its entry (to blame its EV)
  * @ctx: passed to @lost
  *
  * Marks LOST every outstanding, un-SACKED PSN followed by at least
@@ -235,7 +236,8 @@ u32 mrc_txwin_clear_lost(struct mrc_txwin *win);
  * Return: the number of PSNs newly marked.
  */
 u32 mrc_txwin_detect_losses(struct mrc_txwin *win, u32 dupthresh, u32 reo_ts,
-			    void (*lost)(void *ctx, u16 ev), void *ctx);
+			    void (*lost)(void *ctx, u32 psn),
+			    void *ctx);
 
 /**
  * mrc_txwin_mark_ev_lost() - mark lost every PSN last sent on an EV

@@ -25,6 +25,7 @@
 #define MRC_EV_RING_SIZE	1024	/* a path cut on 16 QPs of 64 EVs */
 
 static_assert(MRC_EV_WHY_UNDENY == (int)MRC_EV_REASON_ADMIN_UNDENY);
+static_assert(MRC_EV_WHY_LOSS_UNDONE == (int)MRC_EV_REASON_LOSS_UNDONE);
 
 /* One change, as the engine saw it. */
 struct mrc_ev_record {

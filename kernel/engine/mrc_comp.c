@@ -104,6 +104,7 @@ static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 
 	if (news)
 		rtt = mrc_comp_sample_rtt(qp, pkt);
+	mrc_mp_check_undo(qp, pkt);
 	acked = mrc_txwin_on_ack(&qp->txwin, pkt->aeth.cum_psn);
 	if (acked)
 		mrc_comp_check_spurious_rto(qp, pkt);

@@ -125,19 +125,61 @@ static void mrc_mp_arm_probe(struct mrc_qp *qp)
  * a later packet on the same EV arrived, so its path delivers, and the
  * rest most likely arrives too (resending it cost up to a window's share
  * of duplicates for every reordering mistaken for a loss).
+ *
+ * Return: true when the loss made @ev ASSUMED_BAD.
  */
-void mrc_mp_blame(struct mrc_qp *qp, u16 ev, enum mrc_ev_why why)
+bool mrc_mp_blame(struct mrc_qp *qp, u16 ev, enum mrc_ev_why why)
 {
 	if (!mrc_ev_on_loss(&qp->evs, ev, mrc_now_ts(), why))
-		return;
+		return false;
 	/* Readmitted at once (min_active, or the only EV): it stays in use. */
 	if (qp->evs.ev[ev].state != MRC_EV_ASSUMED_BAD)
-		return;
+		return false;
 	if (why != MRC_EV_WHY_LOSS_GAP)
 		qp->ev_retx += mrc_txwin_mark_ev_lost(&qp->txwin, ev);
 	pr_debug("mrc: qp %u EV %u (port %u) assumed bad, %u good left\n",
 		 qp->ibqp.qp_num, ev, mrc_ev_sport(&qp->evs, ev), qp->evs.ngood);
 	mrc_mp_arm_probe(qp);
+	return true;
+}
+
+/*
+ * A loss inferred for @psn, still carrying its transmission's EV and
+ * sequence: blame the EV, and remember both in case an ACK later shows
+ * that transmission arrived (mrc_mp_check_undo()).
+ */
+static void mrc_mp_inferred_loss(struct mrc_qp *qp, u32 psn,
+				 enum mrc_ev_why why)
+{
+	const struct mrc_tx_entry *e = mrc_txwin_entry(&qp->txwin, psn);
+	u16 ev = e->ev;
+	u32 ev_seq = e->ev_seq;
+	bool blamed = mrc_mp_blame(qp, ev, why);
+
+	mrc_loss_undo_record(&qp->undo, psn, ev, ev_seq, blamed,
+			     blamed ? qp->evs.ev[ev].bad_ts : 0);
+}
+
+/**
+ * mrc_mp_check_undo() - whether an acknowledgment shows a loss spurious
+ * @qp: the QP
+ * @pkt: an ACK, SACK, NACK or ATOMIC_RESP
+ *
+ * It echoes the EV and sequence of the request it answers: when that is
+ * the transmission of a PSN we inferred lost, the packet arrived after
+ * all, and the EV that loss made ASSUMED_BAD is GOOD again
+ * (mrc_loss_undo.h).
+ */
+void mrc_mp_check_undo(struct mrc_qp *qp, const struct mrc_pkt *pkt)
+{
+	struct mrc_loss_rec r;
+
+	if (!mrc_loss_undo_match(&qp->undo, pkt->psn, pkt->aeth.ev,
+				 pkt->aeth.ev_seq, &r))
+		return;
+	if (r.blamed && mrc_ev_undo_loss(&qp->evs, r.ev, r.bad_ts))
+		pr_debug("mrc: qp %u EV %u: loss of psn %u was spurious, good again\n",
+			 qp->ibqp.qp_num, r.ev, r.psn);
 }
 
 /*
@@ -201,17 +243,17 @@ static void mrc_mp_ev_gaps(struct mrc_qp *qp, u32 reo)
 			continue;
 		if (mrc_txwin_mark_lost(win, psn)) {
 			qp->lost_ev_gap++;
-			mrc_mp_blame(qp, e->ev, MRC_EV_WHY_LOSS_GAP);
+			mrc_mp_inferred_loss(qp, psn, MRC_EV_WHY_LOSS_GAP);
 		}
 	}
 }
 
-static void mrc_mp_blame_cb(void *ctx, u16 ev)
+static void mrc_mp_blame_cb(void *ctx, u32 psn)
 {
 	struct mrc_qp *qp = ctx;
 
 	qp->lost_sack++;
-	mrc_mp_blame(qp, ev, MRC_EV_WHY_LOSS_SACK);
+	mrc_mp_inferred_loss(qp, psn, MRC_EV_WHY_LOSS_SACK);
 }
 
 /**
@@ -384,6 +426,7 @@ static int mrc_mp_put_attrs(struct sk_buff *msg, struct mrc_qp *qp)
 		{ "cwnd_delay_cuts", qp->delay_cuts, true },
 		{ "lost_ev_gap", qp->lost_ev_gap, true },
 		{ "lost_sack", qp->lost_sack, true },
+		{ "losses_undone", qp->undo.undone, true },
 		{ "ev_profile", qp->ev_profile_id, true },
 		{ "cc_profile", qp->cc_profile_id, true },
 	};

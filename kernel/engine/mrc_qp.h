@@ -19,6 +19,7 @@
 #include "core/mrc_clock.h"
 #include "core/mrc_cwnd.h"
 #include "core/mrc_ev.h"
+#include "core/mrc_loss_undo.h"
 #include "core/mrc_rnr.h"
 #include "core/mrc_rto.h"
 #include "core/mrc_rxwin.h"
@@ -242,6 +243,8 @@ struct mrc_ah {
  * @ev_retx: PSNs resent because their EV failed
  * @lost_ev_gap: losses found by per-EV gaps
  * @lost_sack: losses inferred from SACKs
+ * @undo: recent inferred losses, to find the spurious ones, and the
+ *	reordering window's multiplier
  * @rxwin: the receive window
  * @rmsg: incoming messages, MRC_QP_WINDOW entries by RSN
  * @rmsg_sge: SRQ QPs: the SGEs of each @rmsg entry
@@ -347,6 +350,7 @@ struct mrc_qp {
 	u64 ev_retx;
 	u64 lost_ev_gap;
 	u64 lost_sack;
+	struct mrc_loss_undo undo;
 
 	/* responder */
 	struct mrc_rxwin rxwin;
@@ -445,7 +449,8 @@ void mrc_mp_pick_ev_run(struct mrc_qp *qp, struct mrc_pkt *pkt);
 void mrc_mp_same_ev(struct mrc_qp *qp, struct mrc_pkt *pkt, u16 ev);
 void mrc_mp_queue(struct mrc_qp *qp, struct sk_buff *skb,
 		  const struct mrc_pkt *pkt);
-void mrc_mp_blame(struct mrc_qp *qp, u16 ev, enum mrc_ev_why why);
+bool mrc_mp_blame(struct mrc_qp *qp, u16 ev, enum mrc_ev_why why);
+void mrc_mp_check_undo(struct mrc_qp *qp, const struct mrc_pkt *pkt);
 void mrc_mp_on_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 rtt_ts);
 void mrc_mp_probe_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt);
 void mrc_mp_probe_reply_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt);

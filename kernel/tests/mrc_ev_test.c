@@ -183,6 +183,34 @@ static void loss_makes_ev_assumed_bad(struct kunit *test)
 	mrc_ev_destroy(&t);
 }
 
+/* A spurious loss gives the EV back, unless a later loss took it since. */
+static void undo_loss_gives_the_ev_back(struct kunit *test)
+{
+	struct mrc_ev_table t;
+
+	setup(test, &t, 8, 2);
+	KUNIT_ASSERT_TRUE(test, mrc_ev_on_loss(&t, 5, 100, MRC_EV_WHY_LOSS_GAP));
+	KUNIT_EXPECT_FALSE(test, mrc_ev_undo_loss(&t, 5, 99));
+	KUNIT_EXPECT_FALSE(test, mrc_ev_undo_loss(&t, 8, 100));
+	KUNIT_EXPECT_TRUE(test, mrc_ev_undo_loss(&t, 5, 100));
+	KUNIT_EXPECT_EQ(test, t.ev[5].state, MRC_EV_GOOD);
+	KUNIT_EXPECT_EQ(test, t.ngood, 8);
+	KUNIT_EXPECT_EQ(test, t.undone, 1ULL);
+	KUNIT_EXPECT_EQ(test, t.st[5].c[MRC_EVS_STATE_CHANGES], 2ULL);
+	/* Once only: it is GOOD now. */
+	KUNIT_EXPECT_FALSE(test, mrc_ev_undo_loss(&t, 5, 100));
+
+	/* Bad again at 200: the loss of 100 no longer explains it. */
+	KUNIT_ASSERT_TRUE(test, mrc_ev_on_loss(&t, 5, 200, MRC_EV_WHY_LOSS_SACK));
+	KUNIT_EXPECT_FALSE(test, mrc_ev_undo_loss(&t, 5, 100));
+	KUNIT_EXPECT_EQ(test, t.ev[5].state, MRC_EV_ASSUMED_BAD);
+	/* A denied EV stays denied. */
+	KUNIT_ASSERT_EQ(test, mrc_ev_set_denied(&t, 5, true), 0);
+	KUNIT_EXPECT_FALSE(test, mrc_ev_undo_loss(&t, 5, 200));
+	KUNIT_EXPECT_EQ(test, t.ev[5].state, MRC_EV_DENIED);
+	mrc_ev_destroy(&t);
+}
+
 static void min_active_readmits_oldest(struct kunit *test)
 {
 	struct mrc_ev_table t;
@@ -493,6 +521,7 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(unanswered_probe_restarts_count),
 	KUNIT_CASE(denied_ev_is_never_chosen),
 	KUNIT_CASE(sequence_and_rtt_per_ev),
+	KUNIT_CASE(undo_loss_gives_the_ev_back),
 	{}
 };
 

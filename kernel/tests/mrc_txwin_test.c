@@ -495,16 +495,20 @@ static void random_scoreboard(struct kunit *test)
 }
 
 struct blame_log {
+	const struct mrc_txwin *win;
 	u32 n;
+	u32 psn[8];
 	u16 ev[8];
 };
 
-static void blame(void *ctx, u16 ev)
+static void blame(void *ctx, u32 psn)
 {
 	struct blame_log *log = ctx;
 
-	if (log->n < ARRAY_SIZE(log->ev))
-		log->ev[log->n] = ev;
+	if (log->n < ARRAY_SIZE(log->ev)) {
+		log->psn[log->n] = psn;
+		log->ev[log->n] = mrc_txwin_entry(log->win, psn)->ev;
+	}
 	log->n++;
 }
 
@@ -512,7 +516,7 @@ static void blame(void *ctx, u16 ev)
 static void losses_per_ev(struct kunit *test)
 {
 	struct mrc_txwin *win = new_win(test, 0, 64);
-	struct blame_log log = {};
+	struct blame_log log = { .win = win };
 	u32 psn;
 
 	push_n(test, win, 10);
@@ -525,7 +529,9 @@ static void losses_per_ev(struct kunit *test)
 	sack_range(win, 2, 4);
 	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, 0, blame, &log), 2U);
 	KUNIT_EXPECT_EQ(test, log.n, 2U);
+	KUNIT_EXPECT_EQ(test, log.psn[0], 0U);
 	KUNIT_EXPECT_EQ(test, log.ev[0], 0);
+	KUNIT_EXPECT_EQ(test, log.psn[1], 1U);
 	KUNIT_EXPECT_EQ(test, log.ev[1], 1);
 
 	/* EV 2 holds PSNs 2, 5, 8; 2 is SACKED and stays so. */

@@ -209,6 +209,7 @@ enum mrc_genl_ev_reason {
 	MRC_EV_REASON_READMIT,		/* readmitted to keep min_active */
 	MRC_EV_REASON_ADMIN_DENY,
 	MRC_EV_REASON_ADMIN_UNDENY,
+	MRC_EV_REASON_LOSS_UNDONE,	/* the loss was spurious: GOOD again */
 };
 
 enum mrc_genl_ev_op {

@@ -88,6 +88,7 @@ static enum ib_mtu mrc_qp_port_mtu(struct mrc_qp *qp)
 static void mrc_qp_reset_locked(struct mrc_qp *qp)
 {
 	mrc_txwin_reset(&qp->txwin, qp->sq_psn);
+	mrc_loss_undo_init(&qp->undo);
 	mrc_rxwin_reset(&qp->rxwin, qp->rq_psn);
 	mrc_rnr_gate_reset(&qp->rnr_gate);
 	mrc_req_rnr_reset(qp);
@@ -142,6 +143,7 @@ static void mrc_qp_apply(struct mrc_qp *qp, const struct ib_qp_attr *attr,
 	if (mask & IB_QP_SQ_PSN) {
 		qp->sq_psn = attr->sq_psn;
 		mrc_txwin_reset(&qp->txwin, qp->sq_psn);
+		mrc_loss_undo_init(&qp->undo);
 		mrc_cwnd_init_with(&qp->cc, &qp->cc_params, MRC_QP_WINDOW,
 				   qp->sq_psn);
 		mrc_req_rnr_reset(qp);

@@ -113,6 +113,7 @@ static int mrc_qp_alloc_windows(struct mrc_qp *qp)
 	err = mrc_txwin_init(&qp->txwin, 0, MRC_QP_WINDOW);
 	if (err)
 		return err;
+	mrc_loss_undo_init(&qp->undo);
 	err = mrc_rxwin_init(&qp->rxwin, 0, MRC_QP_WINDOW);
 	if (err)
 		return err;
