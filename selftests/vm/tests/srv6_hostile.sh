@@ -83,8 +83,9 @@ counts() {
 # SRH), from inner source fd00:a::99, and which counter must take them:
 # peer (mrcB's rcvd_wrong_peer: they reached the QP), encap (mrcB's
 # rcvd_bad_encap), dt6 (hostB's End.DT6 errors) or hdr (hostB's
-# Ip6InHdrErrors). Only that one may move (the kernel's by N or more:
-# other packets may be dropped there too; mrcB's by exactly N).
+# Ip6InHdrErrors). That one must move, the kernel's by N or more (other
+# packets may be dropped there too), mrcB's by exactly N; mrcB's other
+# one must not move at all.
 spoof() {
 	local way=$1 kind=$2 want=$3 dst c0 c1 d=() i name
 	case $way in
