@@ -104,7 +104,7 @@ static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 
 	if (news)
 		rtt = mrc_comp_sample_rtt(qp, pkt);
-	mrc_mp_check_undo(qp, pkt);
+	mrc_mp_check_undo(qp, pkt->psn, pkt->aeth.ev, pkt->aeth.ev_seq);
 	acked = mrc_txwin_on_ack(&qp->txwin, pkt->aeth.cum_psn);
 	if (acked)
 		mrc_comp_check_spurious_rto(qp, pkt);
@@ -127,35 +127,28 @@ static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	return acked || lost || mrc_txwin_lost(&qp->txwin);
 }
 
-/* The EV a READ response PSN was (last) requested on. */
-static u16 mrc_comp_ev_of(struct mrc_qp *qp, u32 psn)
-{
-	const struct mrc_tx_entry *e = mrc_txwin_entry(&qp->txwin, psn);
-
-	return e ? e->ev : U16_MAX;
-}
-
 /*
- * Responses to one request arrive in order on its EV: a response missing
- * while MRC_DUPTHRESH later ones requested on the same EV arrived was
- * lost. Ask for it again at once, each PSN once; responses requested on
- * another EV may simply be slower, so the scan waits for them, and the
- * timer covers a lost re-request.
+ * Ask again at once, each PSN once, for responses before @psn that
+ * mrc_mp_read_hole_lost() finds lost; the scan stops at the first hole
+ * it cannot judge yet (later responses will), and the timer covers a
+ * lost re-request.
  */
 static void mrc_comp_read_holes(struct mrc_qp *qp, struct mrc_swqe *w,
 				u32 psn)
 {
-	u16 ev = mrc_comp_ev_of(qp, psn);
+	u32 bit;
 
 	/* Below rd_low every response is placed, and its bit reused. */
 	if (mrc_psn_before(w->rd_scan, w->rd_low))
 		w->rd_scan = w->rd_low;
 	while (mrc_psn_before(w->rd_scan, psn) &&
-	       psn - w->rd_scan >= MRC_DUPTHRESH &&
-	       (test_bit(w->rd_scan & (MRC_QP_WINDOW - 1), qp->rd_got) ||
-		mrc_comp_ev_of(qp, w->rd_scan) == ev)) {
-		if (!test_bit(w->rd_scan & (MRC_QP_WINDOW - 1), qp->rd_got)) {
-			mrc_mp_blame(qp, ev, MRC_EV_WHY_LOSS_READ);
+	       psn - w->rd_scan >= MRC_DUPTHRESH) {
+		bit = w->rd_scan & (MRC_QP_WINDOW - 1);
+		if (!test_bit(bit, qp->rd_got)) {
+			if (!mrc_mp_read_hole_lost(qp, w->rd_scan, psn))
+				return;
+			mrc_mp_inferred_loss(qp, w->rd_scan,
+					     MRC_EV_WHY_LOSS_READ);
 			mrc_req_send_read(qp, w, w->rd_scan, 1, true);
 		}
 		w->rd_scan++;
@@ -288,6 +281,8 @@ bool mrc_comp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 
 	switch (pkt->opcode) {
 	case MRC_OP_READ_RESP:
+		/* Even a response already had by its re-request shows this. */
+		mrc_mp_check_undo(qp, pkt->psn, pkt->ev, pkt->ev_seq);
 		kick = mrc_comp_read_resp(qp, pkt, payload);
 		break;
 	case MRC_OP_ATOMIC_RESP:

@@ -24,40 +24,22 @@
 static mrc_ev_event_fn __rcu *mrc_ev_event_hook;
 
 /*
- * An SRv6 EV's outer header and SRH, which net/ puts before what goes by
- * the EV's route: requests and probes. Answers go back by source port
- * over the plain route (mrc_tx_queue_sport()).
+ * Count @skb on EV @idx; @route is the SRv6 route it takes (NULL for the
+ * plain route), whose outer header and SRH net/ puts before it.
  */
-static u32 mrc_ev_acct_encap_len(const struct mrc_qp *qp, u16 idx,
-				 enum mrc_ev_tx_kind kind)
-{
-	const struct mrc_srv6_route *r;
-
-	if (kind == MRC_EV_TX_ACK || kind == MRC_EV_TX_OTHER)
-		return 0;
-	r = mrc_tx_ev_srv6_route(qp, idx);
-	return r ? mrc_srv6_encap_len(r->nsegs) : 0;
-}
-
-/**
- * mrc_ev_acct_tx() - count a packet (or a GSO run) queued on an EV
- * @qp: the QP, @qp->lock held
- * @idx: the EV: ours for requests and probes, the peer's for answers
- * @skb: the packet, without the IP and UDP headers yet
- * @kind: what it is
- * @data_bytes: payload of first transmissions (goodput), else 0
- */
-void mrc_ev_acct_tx(struct mrc_qp *qp, u16 idx, const struct sk_buff *skb,
-		    enum mrc_ev_tx_kind kind, u32 data_bytes)
+static void mrc_ev_acct_route(struct mrc_qp *qp, u16 idx,
+			      const struct mrc_srv6_route *route,
+			      const struct sk_buff *skb,
+			      enum mrc_ev_tx_kind kind, u32 data_bytes)
 {
 	u32 npkts = mrc_tx_skb_npkts(skb);
+	u32 encap = route ? mrc_srv6_encap_len(route->nsegs) : 0;
 	u64 *c, bytes;
 
 	lockdep_assert_held(&qp->lock);
 	if (idx >= qp->evs.count)
 		return;
-	bytes = skb->len + (u64)npkts * (mrc_net_hdr_len(&qp->path) +
-					 mrc_ev_acct_encap_len(qp, idx, kind));
+	bytes = skb->len + (u64)npkts * (mrc_net_hdr_len(&qp->path) + encap);
 	c = qp->evs.st[idx].c;
 	c[MRC_EVS_TX_PKTS] += npkts;
 	c[MRC_EVS_TX_BYTES] += bytes;
@@ -78,6 +60,38 @@ void mrc_ev_acct_tx(struct mrc_qp *qp, u16 idx, const struct sk_buff *skb,
 	case MRC_EV_TX_OTHER:
 		break;
 	}
+}
+
+/**
+ * mrc_ev_acct_tx() - count a request or probe (or a GSO run) queued on an EV
+ * @qp: the QP, @qp->lock held
+ * @idx: our EV it goes by
+ * @skb: the packet, without the IP and UDP headers yet
+ * @kind: what it is
+ * @data_bytes: payload of first transmissions (goodput), else 0
+ */
+void mrc_ev_acct_tx(struct mrc_qp *qp, u16 idx, const struct sk_buff *skb,
+		    enum mrc_ev_tx_kind kind, u32 data_bytes)
+{
+	mrc_ev_acct_route(qp, idx, mrc_tx_ev_srv6_route(qp, idx), skb, kind,
+			  data_bytes);
+}
+
+/**
+ * mrc_ev_acct_answer() - count an answer (or a GSO run of READ responses)
+ * @qp: the QP, @qp->lock held
+ * @idx: the EV index of the request it answers (the peer's)
+ * @skb: the packet, without the IP and UDP headers yet
+ * @kind: what it is
+ * @data_bytes: READ response payload, else 0
+ *
+ * It goes by mrc_tx_queue_answer()'s route.
+ */
+void mrc_ev_acct_answer(struct mrc_qp *qp, u16 idx, const struct sk_buff *skb,
+			enum mrc_ev_tx_kind kind, u32 data_bytes)
+{
+	mrc_ev_acct_route(qp, idx, mrc_tx_answer_srv6_route(qp, idx), skb,
+			  kind, data_bytes);
 }
 
 /**

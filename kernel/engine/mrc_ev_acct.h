@@ -36,6 +36,8 @@ typedef void mrc_ev_event_fn(struct mrc_qp *qp, u16 idx, u8 old_state,
 
 void mrc_ev_acct_tx(struct mrc_qp *qp, u16 idx, const struct sk_buff *skb,
 		    enum mrc_ev_tx_kind kind, u32 data_bytes);
+void mrc_ev_acct_answer(struct mrc_qp *qp, u16 idx, const struct sk_buff *skb,
+			enum mrc_ev_tx_kind kind, u32 data_bytes);
 void mrc_ev_acct_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt);
 void mrc_ev_acct_changed(struct mrc_ev_table *t, u16 idx, u8 old_state,
 			 enum mrc_ev_why why);

@@ -143,13 +143,17 @@ bool mrc_mp_blame(struct mrc_qp *qp, u16 ev, enum mrc_ev_why why)
 	return true;
 }
 
-/*
- * A loss inferred for @psn, still carrying its transmission's EV and
- * sequence: blame the EV, and remember both in case an ACK later shows
- * that transmission arrived (mrc_mp_check_undo()).
+/**
+ * mrc_mp_inferred_loss() - a PSN's last transmission is taken for lost
+ * @qp: the QP
+ * @psn: an outstanding PSN, still carrying that transmission's EV and
+ *	sequence
+ * @why: how the loss was inferred (gap, SACK or READ hole)
+ *
+ * Blame the EV, and remember both in case an answer later shows that
+ * transmission arrived (mrc_mp_check_undo()).
  */
-static void mrc_mp_inferred_loss(struct mrc_qp *qp, u32 psn,
-				 enum mrc_ev_why why)
+void mrc_mp_inferred_loss(struct mrc_qp *qp, u32 psn, enum mrc_ev_why why)
 {
 	const struct mrc_tx_entry *e = mrc_txwin_entry(&qp->txwin, psn);
 	u16 ev = e->ev;
@@ -161,21 +165,22 @@ static void mrc_mp_inferred_loss(struct mrc_qp *qp, u32 psn,
 }
 
 /**
- * mrc_mp_check_undo() - whether an acknowledgment shows a loss spurious
+ * mrc_mp_check_undo() - whether an answer shows a loss spurious
  * @qp: the QP
- * @pkt: an ACK, SACK, NACK or ATOMIC_RESP
+ * @psn: the PSN it answers (an ACK's BTH PSN, a READ response's own)
+ * @ev: the EV index it echoes (untrusted)
+ * @ev_seq: the per-EV sequence it echoes (untrusted)
  *
- * It echoes the EV and sequence of the request it answers: when that is
- * the transmission of a PSN we inferred lost, the packet arrived after
- * all, and the EV that loss made ASSUMED_BAD is GOOD again
- * (mrc_loss_undo.h).
+ * ACKs and READ responses echo the EV and sequence of the request they
+ * answer: when that is the transmission of a PSN we inferred lost, the
+ * packet arrived after all, and the EV that loss made ASSUMED_BAD is GOOD
+ * again (mrc_loss_undo.h).
  */
-void mrc_mp_check_undo(struct mrc_qp *qp, const struct mrc_pkt *pkt)
+void mrc_mp_check_undo(struct mrc_qp *qp, u32 psn, u16 ev, u32 ev_seq)
 {
 	struct mrc_loss_rec r;
 
-	if (!mrc_loss_undo_match(&qp->undo, pkt->psn, pkt->aeth.ev,
-				 pkt->aeth.ev_seq, &r))
+	if (!mrc_loss_undo_match(&qp->undo, psn, ev, ev_seq, &r))
 		return;
 	if (r.blamed && mrc_ev_undo_loss(&qp->evs, r.ev, r.bad_ts))
 		pr_debug("mrc: qp %u EV %u: loss of psn %u was spurious, good again\n",
@@ -205,6 +210,29 @@ static u32 mrc_mp_reo_cross_ts(struct mrc_qp *qp)
 {
 	return max_t(u32, mrc_mp_reo_ts(qp),
 		     (2 * mrc_rto_rttvar_ns(&qp->rto)) >> 10);
+}
+
+/**
+ * mrc_mp_read_hole_lost() - whether a missing READ response was lost
+ * @qp: the QP
+ * @hole: a response PSN not received
+ * @psn: a later response PSN that arrived
+ *
+ * Responses to one request travel in order on its EV: a later one of the
+ * same request proves the hole lost. One of a later request on the same
+ * EV proves it only when that request went more than the reordering
+ * window after the hole's: the responder may serve two requests from two
+ * CPUs, and their responses cross.
+ */
+bool mrc_mp_read_hole_lost(struct mrc_qp *qp, u32 hole, u32 psn)
+{
+	const struct mrc_tx_entry *h = mrc_txwin_entry(&qp->txwin, hole);
+	const struct mrc_tx_entry *a = mrc_txwin_entry(&qp->txwin, psn);
+
+	if (!h || !a || h->ev != a->ev)
+		return false;
+	return h->ev_seq == a->ev_seq ||
+	       mrc_psn_before(h->ts + mrc_mp_reo_ts(qp), a->ts);
 }
 
 /*
@@ -379,8 +407,8 @@ void mrc_mp_probe_rx(struct mrc_qp *qp, const struct mrc_pkt *req)
 		mrc_ev_acct_rx(qp, req);
 		skb = mrc_tx_alloc(qp, &pkt, &payload);
 		if (skb) {
-			mrc_ev_acct_tx(qp, req->ev, skb, MRC_EV_TX_OTHER, 0);
-			mrc_tx_queue_sport(qp, skb, req->rx_sport);
+			mrc_ev_acct_answer(qp, req->ev, skb, MRC_EV_TX_OTHER, 0);
+			mrc_tx_queue_answer(qp, skb, req);
 		}
 	}
 	spin_unlock(&qp->lock);

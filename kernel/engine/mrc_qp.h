@@ -450,7 +450,9 @@ void mrc_mp_same_ev(struct mrc_qp *qp, struct mrc_pkt *pkt, u16 ev);
 void mrc_mp_queue(struct mrc_qp *qp, struct sk_buff *skb,
 		  const struct mrc_pkt *pkt);
 bool mrc_mp_blame(struct mrc_qp *qp, u16 ev, enum mrc_ev_why why);
-void mrc_mp_check_undo(struct mrc_qp *qp, const struct mrc_pkt *pkt);
+void mrc_mp_inferred_loss(struct mrc_qp *qp, u32 psn, enum mrc_ev_why why);
+void mrc_mp_check_undo(struct mrc_qp *qp, u32 psn, u16 ev, u32 ev_seq);
+bool mrc_mp_read_hole_lost(struct mrc_qp *qp, u32 hole, u32 psn);
 void mrc_mp_on_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 rtt_ts);
 void mrc_mp_probe_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt);
 void mrc_mp_probe_reply_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt);
@@ -480,8 +482,11 @@ struct sk_buff *mrc_tx_alloc_gso(struct mrc_qp *qp, u32 pkt_len, u32 len,
 void *mrc_tx_put_gso(struct mrc_qp *qp, struct sk_buff *skb, u32 offset,
 		     struct mrc_pkt *pkt);
 void mrc_tx_queue(struct mrc_qp *qp, struct sk_buff *skb);
-void mrc_tx_queue_sport(struct mrc_qp *qp, struct sk_buff *skb, u16 sport);
+void mrc_tx_queue_answer(struct mrc_qp *qp, struct sk_buff *skb,
+			 const struct mrc_pkt *req);
 void mrc_tx_queue_ev(struct mrc_qp *qp, struct sk_buff *skb, u16 idx);
+const struct mrc_srv6_route *mrc_tx_answer_srv6_route(const struct mrc_qp *qp,
+						      u16 idx);
 const struct mrc_srv6_route *mrc_tx_ev_srv6_route(const struct mrc_qp *qp,
 						  u16 idx);
 void mrc_tx_queue_to(struct mrc_qp *qp, struct sk_buff *skb,

@@ -244,8 +244,8 @@ static bool mrc_resp_read_run(struct mrc_qp *qp, const struct mrc_pkt *req,
 				    pkt.payload_len, false);
 		data += pkt.payload_len;
 	}
-	mrc_ev_acct_tx(qp, req->ev, skb, MRC_EV_TX_DATA, data);
-	mrc_tx_queue_sport(qp, skb, req->rx_sport);
+	mrc_ev_acct_answer(qp, req->ev, skb, MRC_EV_TX_DATA, data);
+	mrc_tx_queue_answer(qp, skb, req);
 	return true;
 }
 
@@ -367,8 +367,8 @@ static int mrc_resp_atomic(struct mrc_qp *qp, const struct mrc_pkt *req,
 	pkt.atomic_orig = orig;
 	skb = mrc_tx_alloc(qp, &pkt, &payload);
 	if (skb) {
-		mrc_ev_acct_tx(qp, req->ev, skb, MRC_EV_TX_ACK, 0);
-		mrc_tx_queue_sport(qp, skb, req->rx_sport);
+		mrc_ev_acct_answer(qp, req->ev, skb, MRC_EV_TX_ACK, 0);
+		mrc_tx_queue_answer(qp, skb, req);
 	}
 	return 0;
 }

@@ -164,21 +164,6 @@ void mrc_tx_queue_to(struct mrc_qp *qp, struct sk_buff *skb,
 }
 
 /**
- * mrc_tx_queue_sport() - queue a built packet to the QP's peer on an EV
- * @qp: the QP
- * @skb: from mrc_tx_alloc()
- * @sport: UDP source port (host order): the EV ECMP hashes on
- */
-void mrc_tx_queue_sport(struct mrc_qp *qp, struct sk_buff *skb, u16 sport)
-{
-	struct mrc_path *path = mrc_skb_path(skb);
-
-	*path = qp->path;
-	path->sport = htons(sport);
-	skb_queue_tail(&qp->txq, skb);
-}
-
-/**
  * mrc_tx_ev_srv6_route() - the source route a packet on an EV takes
  * @qp: the QP
  * @idx: the EV, below @qp->evs.count
@@ -192,6 +177,52 @@ const struct mrc_srv6_route *mrc_tx_ev_srv6_route(const struct mrc_qp *qp,
 	if (!qp->srv6 || idx >= qp->srv6->n || qp->path.v4)
 		return NULL;
 	return &qp->srv6->r[idx];
+}
+
+/**
+ * mrc_tx_answer_srv6_route() - the source route an answer takes
+ * @qp: the QP
+ * @idx: the EV index of the request answered (the peer's, untrusted)
+ *
+ * Return: our EV @idx's SRv6 route unless that EV is DENIED, else NULL.
+ */
+const struct mrc_srv6_route *mrc_tx_answer_srv6_route(const struct mrc_qp *qp,
+						      u16 idx)
+{
+	if (idx >= qp->evs.count || qp->evs.ev[idx].state == MRC_EV_DENIED)
+		return NULL;
+	return mrc_tx_ev_srv6_route(qp, idx);
+}
+
+/**
+ * mrc_tx_queue_answer() - queue an answer to a request of the peer's
+ * @qp: the QP
+ * @skb: from mrc_tx_alloc(): an ACK, NACK, READ or atomic response, or a
+ *	probe reply
+ * @req: the request it answers (its EV index and UDP source port)
+ *
+ * The answer goes back on the request's UDP source port. When our own EV
+ * of the request's index is an SRv6 route, not DENIED, it takes that
+ * route too: with the same spines configured in both directions, an EV's
+ * answers then cross the spine its requests crossed, so a failed spine
+ * costs exactly its EVs. Otherwise the plain route.
+ */
+void mrc_tx_queue_answer(struct mrc_qp *qp, struct sk_buff *skb,
+			 const struct mrc_pkt *req)
+{
+	struct mrc_path *path = mrc_skb_path(skb);
+	u16 idx = req->ev;
+	u32 label;
+
+	*path = qp->path;
+	path->sport = htons(req->rx_sport);
+	path->srv6 = mrc_tx_answer_srv6_route(qp, idx);
+	if (path->srv6) {
+		label = mrc_ev_flow_label(&qp->evs, idx);
+		if (label)
+			path->flow_label = label;
+	}
+	skb_queue_tail(&qp->txq, skb);
 }
 
 /**
