@@ -18,9 +18,11 @@
 #   BENCH_TCP_SECS   iperf3 -t seconds (5)
 #   BENCH_VM_CPUS    vCPUs per VM (1: the build machines have 2 cores)
 #   BENCH_METRICS    a subset of "tcp tcp_busy write_bw send_bw read_bw
-#                    write_lat mp_cpu mp_bw mp_blackhole mp_loss" (tcp_busy:
-#                    iperf3 beside a spinning process, as perftest polls;
-#                    mp_*: multipath, see mp.sh)
+#                    write_lat mp_cpu mp_bw mp_blackhole mp_loss srv6_bw
+#                    srv6_fail srv6_cpu" (tcp_busy: iperf3 beside a
+#                    spinning process, as perftest polls; mp_*: multipath,
+#                    see mp.sh; srv6_*: on the SRv6 fabric, in one VM of
+#                    2 vCPUs after the others, see srv6.sh)
 #   BENCH_MP_PATHS   paths of the multipath topology (4)
 #   BENCH_MP_RATE    tbf rate of each path, tc units (10mbit)
 #   BENCH_MP_SECS    seconds of each multipath run (10; blackhole: +5)
@@ -28,6 +30,8 @@
 #   BENCH_MP_DEPTH   WRITEs outstanding (16)
 #   BENCH_MP_TIMEOUT QP timeout attribute t (14)
 #   BENCH_MP_LOSS    percent loss of mp_loss (1)
+#   BENCH_SRV6_RATE  tbf rate of each spine of the SRv6 fabric (10mbit)
+#   BENCH_SRV6_SECS  seconds of each SRv6 run (10; srv6_fail: +5)
 #   BENCH_PERF       1: profile every step in both guests (perf record
 #                    -e cpu-clock -a) and log its hottest symbols
 #   BENCH_OUT        output directory (build/bench)
@@ -41,7 +45,7 @@ bwsecs=${BENCH_BW_SECS:-6}
 latiters=${BENCH_LAT_ITERS:-1000}
 tcpsecs=${BENCH_TCP_SECS:-5}
 cpus=${BENCH_VM_CPUS:-1}
-metrics=${BENCH_METRICS:-tcp tcp_busy write_bw send_bw read_bw write_lat mp_cpu mp_bw mp_blackhole mp_loss}
+metrics=${BENCH_METRICS:-tcp tcp_busy write_bw send_bw read_bw write_lat mp_cpu mp_bw mp_blackhole mp_loss srv6_bw srv6_fail srv6_cpu}
 mppaths=${BENCH_MP_PATHS:-4}
 mprate=${BENCH_MP_RATE:-10mbit}
 mpsecs=${BENCH_MP_SECS:-10}
@@ -51,7 +55,18 @@ mptimeout=${BENCH_MP_TIMEOUT:-14}
 mploss=${BENCH_MP_LOSS:-1}
 perf=${BENCH_PERF:-0}
 read -ra m <<<"${metrics//,/ }"
-metrics=$(IFS=,; echo "${m[*]}")
+# The srv6_* metrics run in a VM of their own (srv6.sh), the rest in two.
+srv6=() two=()
+for i in "${m[@]}"; do
+	case $i in
+	srv6_*) srv6+=("$i") ;;
+	*) two+=("$i") ;;
+	esac
+done
+metrics=$(IFS=,; echo "${two[*]}")
+srv6_metrics=$(IFS=,; echo "${srv6[*]}")
+srv6rate=${BENCH_SRV6_RATE:-10mbit}
+srv6secs=${BENCH_SRV6_SECS:-10}
 out=${BENCH_OUT:-$top/build/bench}
 stage=${BENCH_STAGE:-$top/build/stage}
 # A bound, not an estimate: a healthy run takes about a third of this.
@@ -61,26 +76,11 @@ case ",$metrics" in
 esac
 
 mkdir -p "$out"
-rm -f "$out"/{server,client}.log "$out"/results.json
+rm -f "$out"/{server,client,srv6}.log "$out"/results.json
 start=$SECONDS
 load_start=$(cut -d' ' -f1 /proc/loadavg)
 # Other VMs on the host skew absolute figures; note them in the results.
 others_start=$(pgrep -c -f '^qemu-system')
-
-# The link: a unix stream socket between the two qemu processes, in a
-# fresh directory (a socket path must stay short, and no stale listener
-# can answer for it). Not a TCP "-netdev socket": qemu sets no TCP_NODELAY
-# there, Nagle's algorithm holds back small frames, and ib_write_lat
-# measured 25 ms over it against well under 1 ms over a unix socket.
-sockdir=$(mktemp -d /tmp/mrc-bench.XXXXXX)
-sock=$sockdir/link.sock
-rm -f "$out"/*.qemu.pid
-
-append="bench.reps=$reps bench.bwsecs=$bwsecs bench.latiters=$latiters"
-append+=" bench.tcpsecs=$tcpsecs bench.metrics=$metrics bench.mppaths=$mppaths"
-append+=" bench.mprate=$mprate bench.mpsecs=$mpsecs bench.mpsize=$mpsize"
-append+=" bench.mpdepth=$mpdepth bench.mptimeout=$mptimeout bench.mploss=$mploss"
-append+=" bench.perf=$perf"
 
 vm() {
 	local role=$1 server=$2 mac=$3
@@ -103,56 +103,98 @@ stop_vms() {
 	done
 	rm -rf "$sockdir"
 }
+sockdir=
 trap stop_vms EXIT
 trap 'exit 130' INT TERM
 
-# The server VM listens on the link, the client VM connects to it.
-vm server on 52:54:00:00:09:01 > "$out/server.log" 2>&1 &
-server=$!
+# two_vms: the steps of $metrics, between the two VMs.
+two_vms() {
+	# The link: a unix stream socket between the two qemu processes, in a
+	# fresh directory (a socket path must stay short, and no stale listener
+	# can answer for it). Not a TCP "-netdev socket": qemu sets no TCP_NODELAY
+	# there, Nagle's algorithm holds back small frames, and ib_write_lat
+	# measured 25 ms over it against well under 1 ms over a unix socket.
+	sockdir=$(mktemp -d /tmp/mrc-bench.XXXXXX)
+	sock=$sockdir/link.sock
+	rm -f "$out"/*.qemu.pid
 
-echo "bench: two VMs (TCG, $cpus vCPU each) joined by virtio-net over a qemu stream socket;" \
-	"$reps alternated repetitions"
-for ((i = 0; i < 600; i++)); do
-	[ -S "$sock" ] && [ -n "$(ss -Hlx "src $sock")" ] && break
-	kill -0 $server 2>/dev/null || break
-	sleep 0.1
-done
-if ! [ -S "$sock" ] || [ -z "$(ss -Hlx "src $sock")" ]; then
-	echo "bench: the server VM did not start; see $out/server.log" >&2
-	cat "$out/server.log" >&2
-	exit 1
-fi
+	append="bench.reps=$reps bench.bwsecs=$bwsecs bench.latiters=$latiters"
+	append+=" bench.tcpsecs=$tcpsecs bench.metrics=$metrics bench.mppaths=$mppaths"
+	append+=" bench.mprate=$mprate bench.mpsecs=$mpsecs bench.mpsize=$mpsize"
+	append+=" bench.mpdepth=$mpdepth bench.mptimeout=$mptimeout bench.mploss=$mploss"
+	append+=" bench.perf=$perf"
 
-# In the background, so that a signal to this script is handled at once.
-# The multipath steps' "@mp {JSON}" lines go to the log only.
-vm client off 52:54:00:00:09:02 2>&1 | tee "$out/client.log" |
-	grep --line-buffered -v '^@mp ' &
-wait $!
+	# The server VM listens on the link, the client VM connects to it.
+	vm server on 52:54:00:00:09:01 > "$out/server.log" 2>&1 &
+	server=$!
 
-# The server ends with its last step; give it a little while.
-for ((i = 0; i < 300; i++)); do
-	kill -0 $server 2>/dev/null || break
-	sleep 0.2
-done
-if kill -0 $server 2>/dev/null; then
-	echo "bench: stopping the server VM"
-	stop_vms
-fi
-wait $server 2>/dev/null
-echo "bench: server log: $out/server.log"
+	echo "bench: two VMs (TCG, $cpus vCPU each) joined by virtio-net over a qemu stream socket;" \
+		"$reps alternated repetitions"
+	for ((i = 0; i < 600; i++)); do
+		[ -S "$sock" ] && [ -n "$(ss -Hlx "src $sock")" ] && break
+		kill -0 $server 2>/dev/null || break
+		sleep 0.1
+	done
+	if ! [ -S "$sock" ] || [ -z "$(ss -Hlx "src $sock")" ]; then
+		echo "bench: the server VM did not start; see $out/server.log" >&2
+		cat "$out/server.log" >&2
+		exit 1
+	fi
+
+	# In the background, so that a signal to this script is handled at once.
+	# The multipath steps' "@mp {JSON}" lines go to the log only.
+	vm client off 52:54:00:00:09:02 2>&1 | tee "$out/client.log" |
+		grep --line-buffered -v '^@mp ' &
+	wait $!
+
+	# The server ends with its last step; give it a little while.
+	for ((i = 0; i < 300; i++)); do
+		kill -0 $server 2>/dev/null || break
+		sleep 0.2
+	done
+	if kill -0 $server 2>/dev/null; then
+		echo "bench: stopping the server VM"
+		stop_vms
+	fi
+	wait $server 2>/dev/null
+	echo "bench: server log: $out/server.log"
+}
+
+# srv6_vm: the srv6_* steps, in a VM of 2 vCPUs (srv6.sh).
+srv6_vm() {
+	local append="bench.reps=$reps bench.metrics=$srv6_metrics"
+	append+=" bench.srv6rate=$srv6rate bench.srv6secs=$srv6secs"
+	echo "bench: SRv6 fabric in one VM (TCG, 2 vCPUs): $srv6_metrics"
+	MRC_VM_CPUS=2 MRC_VM_LOGDIR=$out/vm-logs MRC_VM_KEEP_LOG=1 \
+	MRC_VM_APPEND="$append" \
+		"$top/selftests/vm/run-vm.sh" \
+		-t $((600 + reps * 4 * (srv6secs + 100))) -s "$stage" \
+		-n bench-srv6 "$here/srv6.sh" 2>&1 | tee "$out/srv6.log" |
+		grep --line-buffered -v '^@srv6 ' &
+	wait $!
+}
 
 commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null)
 if [ -n "$commit" ] && [ -n "$(git -C "$top" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
 	commit="$commit-dirty"
 fi
-python3 "$here/summarize.py" "$out/client.log" "$out/results.json" \
-	--reps "$reps" --kernel "$("$top/selftests/vm/kver.sh")" \
-	--commit "${commit:-unknown}" --vcpus "$cpus" --bw-secs "$bwsecs" \
-	--lat-iters "$latiters" --tcp-secs "$tcpsecs" \
-	--mp-paths "$mppaths" --mp-rate "$mprate" --mp-timeout "$mptimeout" \
-	--mp-loss "$mploss" --mp-size "$mpsize" --mp-depth "$mpdepth" \
-	--mp-secs "$mpsecs" \
-	--qemu "$(qemu-system-x86_64 --version | head -n1)" \
-	--elapsed $((SECONDS - start)) \
-	--load "$load_start $(cut -d' ' -f1 /proc/loadavg)" \
-	--others "$others_start $(pgrep -c -f '^qemu-system')"
+rc=1
+if [ -n "$metrics" ]; then
+	two_vms
+	python3 "$here/summarize.py" "$out/client.log" "$out/results.json" \
+		--reps "$reps" --kernel "$("$top/selftests/vm/kver.sh")" \
+		--commit "${commit:-unknown}" --vcpus "$cpus" --bw-secs "$bwsecs" \
+		--lat-iters "$latiters" --tcp-secs "$tcpsecs" \
+		--mp-paths "$mppaths" --mp-rate "$mprate" --mp-timeout "$mptimeout" \
+		--mp-loss "$mploss" --mp-size "$mpsize" --mp-depth "$mpdepth" \
+		--mp-secs "$mpsecs" \
+		--qemu "$(qemu-system-x86_64 --version | head -n1)" \
+		--elapsed $((SECONDS - start)) \
+		--load "$load_start $(cut -d' ' -f1 /proc/loadavg)" \
+		--others "$others_start $(pgrep -c -f '^qemu-system')" && rc=0
+fi
+if [ -n "$srv6_metrics" ]; then
+	srv6_vm
+	python3 "$here/srv6_summary.py" "$out/srv6.log" "$out/results.json" && rc=0
+fi
+exit $rc

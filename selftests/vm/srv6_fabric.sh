@@ -77,6 +77,8 @@
 #   FAB_RATE    tbf rate of every spine egress in tc's units (default
 #               empty: unshaped; 0 or none: unshaped)
 #   FAB_TBF_BURST (default 32k), FAB_TBF_LATENCY (default 50ms)
+#   FAB_MTU     MTU of every link and of the hosts' gid0 (default 1500;
+#               9000 lets MRC carry 4096-byte payloads over SRv6)
 #
 # Helpers (P plane, S spine, H host A or B); each returns non-zero with a
 # message on stderr when a step fails or an argument is out of range:
@@ -88,10 +90,13 @@
 #                                     address pinned through (P,S):
 #                                     seg6 mode encap.red (no SRH) with
 #                                     the container, encap with the list
+#   fab_plain P S                     the hosts' routes to each other
+#                                     through (P,S), plain IPv6 (no SRv6)
 #   fab_spine_down P S / fab_spine_up P S        both spine links
 #   fab_spine_sid_del P S / fab_spine_sid_add P S  the spine's End routes
 #   fab_plane_down P / fab_plane_up P            every spine of plane P
 #   fab_spine_loss P S PCT, fab_spine_delay P S MS, fab_spine_clear [P S]
+#   fab_rate RATE                     every spine shaped to RATE (or none)
 #   fab_spine_counts                  "P S pktsA bytesA pktsB bytesB" a
 #                                     line: what each spine sent toward
 #                                     hostA and toward hostB
@@ -205,6 +210,27 @@ fab_pin() {
 		src "fd00:$s::1"
 }
 
+# fab_plain P S: the hosts' routes to each other's address through spine
+# (P,S) as plain IPv6 forwarding, no SRv6 (fab_pin A|B restores a pin):
+# the UDP format's baseline over the same three routers. Routes on the
+# hosts, on both leaves of plane P and on the spine; a spine or plane
+# brought back up (fab_spine_up) loses the spine's and keeps the others.
+fab_plain() {
+	local p=$1 s=$2 h o
+	_fab_spine_arg "$p" "$s" || return
+	for h in a b; do
+		o=b
+		[ $h = b ] && o=a
+		printf 'route replace fd00:%s::1/128 via fd01:%s:%s::2 dev up%s src fd00:%s::1\n' \
+			"$o" "$p" "$h" "$p" "$h" | _fab_batch "host${h^^}" || return
+		printf 'route replace fd00:%s::1/128 via fd01:%s:%s::1 dev host\nroute replace fd00:%s::1/128 via fd02:%s:%s:%s::2 dev sp%s\n' \
+			"$h" "$p" "$h" "$o" "$p" "$s" "$h" "$s" |
+			_fab_batch "leaf${h^^}_$p" || return
+		printf 'route replace fd00:%s::1/128 via fd02:%s:%s:%s::1 dev leaf%s\n' \
+			"$h" "$p" "$s" "$h" "${h^^}" | _fab_batch "spine_${p}_$s" || return
+	done
+}
+
 # _fab_sysctl NAME VALUE: set /proc/sys/NAME (dots as in sysctl) in this
 # namespace, without a process.
 _fab_sysctl() {
@@ -258,7 +284,8 @@ _fab_mac() {
 # _fab_veth NS1 IF1 MAC1 NS2 IF2 MAC2: the ip command for a veth pair
 # between two namespaces, with fixed MAC addresses.
 _fab_veth() {
-	echo "link add $2 netns $1 address $3 type veth peer name $5 netns $4 address $6"
+	echo "link add $2 netns $1 address $3 mtu $FAB_MTU type veth" \
+		"peer name $5 netns $4 address $6 mtu $FAB_MTU"
 }
 
 # _fab_links: the ip commands for every link of the fabric: each host's
@@ -352,7 +379,7 @@ _fab_host() {
 	[ "$h" = b ] && n=2
 	{
 		echo "link set lo up"
-		echo "link add gid0 type dummy"
+		echo "link add gid0 mtu $FAB_MTU type dummy"
 		echo "addr add fd00:$h::1/128 dev gid0 nodad"
 		echo "link set gid0 up"
 		echo "addr add 10.255.0.$n/24 dev mgmt"
@@ -426,7 +453,9 @@ fab_namespaces() {
 fab_up() {
 	local planes=${1:-${FAB_PLANES:-2}} spines=${2:-${FAB_SPINES:-4}}
 	local rate=${3:-${FAB_RATE:-}} p s routers=()
-	_fab_int planes "$planes" 1 8 && _fab_int spines "$spines" 1 32 || return
+	FAB_MTU=${FAB_MTU:-1500}
+	_fab_int planes "$planes" 1 8 && _fab_int spines "$spines" 1 32 &&
+	_fab_int mtu "$FAB_MTU" 1280 65535 || return
 	case $rate in 0 | none) rate= ;; esac
 	rm -rf "$_FAB_STATE" && mkdir -p "$_FAB_STATE" || return
 	echo "$planes $spines" > "$_FAB_STATE/size" &&
@@ -552,6 +581,20 @@ fab_spine_clear() {
 			[ -e "$_FAB_STATE/spine_${p}_$s.loss" ] ||
 				[ -e "$_FAB_STATE/spine_${p}_$s.delay" ] || continue
 			rm -f "$_FAB_STATE/spine_${p}_$s".{loss,delay}
+			_fab_qdisc "$p" "$s" || return
+		done
+	done
+}
+
+# fab_rate RATE: shape every spine to RATE (tc units; 0 or none:
+# unshaped), keeping their loss and delay.
+fab_rate() {
+	local p s rate=$1
+	_fab_load || return
+	case $rate in 0 | none) rate= ;; esac
+	echo "$rate" > "$_FAB_STATE/rate" || return
+	for ((p = 0; p < FAB_PLANES; p++)); do
+		for ((s = 0; s < FAB_SPINES; s++)); do
 			_fab_qdisc "$p" "$s" || return
 		done
 	done

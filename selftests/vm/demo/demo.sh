@@ -114,6 +114,15 @@ run ip netns exec hostB mrc-ip path add dev mrcB id "$PROFILE" mode generated fm
 run ip netns exec hostB mrc-ip path show dev mrcB id "$PROFILE" evs || fail "mrc-ip path show"
 say "The device's default profile: unmodified programs' QPs use it."
 run ip netns exec hostB mrc-ip dev set mrcB evprofile "$PROFILE" || fail "mrc-ip dev set"
+say "hostA gets the same spines toward hostB's uSID d00b: an answer to EV n"
+say "(ACK, READ response, probe reply) takes hostA's EV n, so each EV's round"
+say "trip crosses one spine."
+run ip netns exec hostA mrc-ip evfmt add dev mrcA id 3 mode srv6 fields 32,16,16 ||
+	fail "mrc-ip evfmt add (hostA)"
+run ip netns exec hostA mrc-ip path add dev mrcA id "$PROFILE" mode generated fmt 3 events all \
+	field 32:0xfcbbbb00:0:0:0 field 16:0x1000:0:7:0x103 \
+	field 16:0xd00b:0:0:0 || fail "mrc-ip path add (hostA)"
+run ip netns exec hostA mrc-ip dev set mrcA evprofile "$PROFILE" || fail "mrc-ip dev set (hostA)"
 
 # EV n goes through spine n >> 2 : n & 3 (the program counts 0..7 over
 # the mask 0x103: plane bit 8, spine bits 0-1).
@@ -137,8 +146,8 @@ wait
 step "One connection sprayed over all $((PLANES * SPINES)) spines"
 say "ib_write_bw (one RC QP, perftest's defaults: 64 KiB messages) writes"
 say "from hostB to hostA. MRC sends each packet on one of the profile's EVs,"
-say "so by one spine, chosen by the sender. hostA's acknowledgments take"
-say "its plain route (through spine 0:0)."
+say "so by one spine, chosen by the sender; hostA's acknowledgments come back"
+say "by the same spine."
 say "Each line: the goodput (the payload the QP sent for the first time, from"
 say "its own counters), the Mbit/s each spine forwarded towards hostA, and"
 say "the QP's EVs: how many are GOOD, how many ASSUMED_BAD (only probes)."

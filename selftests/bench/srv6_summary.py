@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+"""The SRv6 benchmarks' figures (srv6.sh's "@srv6 {JSON}" records).
+
+    srv6_summary.py --line < RECORD        the figures of one step, a line
+    srv6_summary.py LOG RESULTS.json       the table; adds the "srv6"
+                                           section to RESULTS.json
+
+The targets are benchmarks' goals, not tests: they are printed with a
+"met" column and never change the exit status.
+"""
+import json
+import os
+import statistics
+import sys
+
+import mp_figures
+import mp_summary
+
+TARGETS = {
+    "bw_of_capacity": 0.85,     # srv6_bw: goodput / (spines * RATE), at least
+    "after_of_remaining": 0.85,  # srv6_fail: 1 s after / ((spines-1) RATE)
+    "gap_rtos": 3.0,            # srv6_fail: longest gap / RTO, at most
+}
+
+
+def figures(rec):
+    """The figures of one step as a dict; {} when it gave no result."""
+    s = rec.get("stream")
+    if not s:
+        return {}
+    rate = mp_summary.rate_mbit(rec["rate"])
+    f = {"goodput_mbit": s["goodput_mbit"], "max_gap_ms": s["max_gap_ms"],
+         "cpu_busy": _ratio(rec["cpu_busy_s"], rec["cpu_total_s"])}
+    if s["bytes"]:
+        f["cpu_ns_per_byte"] = round(rec["cpu_busy_s"] * 1e9 / s["bytes"], 3)
+    if rec["metric"] == "srv6_bw" and rate:
+        f["of_capacity"] = _ratio(s["goodput_mbit"], rec["spines"] * rate)
+    if rec["metric"] == "srv6_fail" and rec.get("event_realtime"):
+        at = mp_figures.event_offset(s, rec["event_realtime"])
+        after = mp_figures.after_event(s, at)
+        f["event_s"] = round(at, 3)
+        f["after_mbit"] = None if after is None else round(after, 3)
+        if rate:
+            f["after_of_remaining"] = _ratio(after, (rec["spines"] - 1) * rate)
+        f["gap_rtos"] = _ratio(s["max_gap_ms"],
+                               mp_summary.mrc_rto_ms(s["timeout"]))
+    return f
+
+
+def _ratio(a, b):
+    return round(a / b, 3) if a is not None and b else None
+
+
+def line(rec):
+    """One step's line, as it completes."""
+    f = figures(rec)
+    if not f:
+        return f"null ({rec.get('error') or 'exit status %s' % rec.get('rc')})"
+    out = [f"{f['goodput_mbit']:.2f} Mbit/s"]
+    if "of_capacity" in f:
+        out[0] += f" = {f['of_capacity']} of the shaped capacity"
+    if "after_of_remaining" in f:
+        out.append(f"1 s after spine 0:2 went down (at {f['event_s']} s): "
+                   f"{f['after_mbit']} Mbit/s = {f['after_of_remaining']} of "
+                   f"the remaining capacity")
+    gap = f"longest gap {f['max_gap_ms']:.1f} ms"
+    if "gap_rtos" in f:
+        gap += f" = {f['gap_rtos']} RTOs"
+    out.append(gap)
+    cpu = f"CPUs {100 * (f['cpu_busy'] or 0):.0f}% busy"
+    if "cpu_ns_per_byte" in f:
+        cpu += f", {f['cpu_ns_per_byte']} ns CPU per payload byte"
+    out.append(cpu)
+    qp = rec.get("qp") or {}
+    out.append(f"{rec.get('rto_events')} RTOs, {qp.get('ev_marked_bad', '?')} "
+               f"EVs marked bad")
+    return "; ".join(out)
+
+
+def _median(values):
+    ok = [v for v in values if v is not None]
+    return statistics.median(ok) if ok else None
+
+
+def summarize(records):
+    """Medians by (metric, variant), ratios and the table's lines."""
+    by = {}
+    for rec in records:
+        by.setdefault((rec["metric"], rec["variant"]), []).append(figures(rec))
+
+    def med(metric, variant, key):
+        return _median([f.get(key) for f in by.get((metric, variant), [])])
+
+    f = {
+        "bw_mbit": med("srv6_bw", "srv6", "goodput_mbit"),
+        "bw_of_capacity": med("srv6_bw", "srv6", "of_capacity"),
+        "bw_cpu_busy": med("srv6_bw", "srv6", "cpu_busy"),
+        "after_mbit": med("srv6_fail", "srv6", "after_mbit"),
+        "after_of_remaining": med("srv6_fail", "srv6", "after_of_remaining"),
+        "gap_ms": med("srv6_fail", "srv6", "max_gap_ms"),
+        "gap_rtos": med("srv6_fail", "srv6", "gap_rtos"),
+        "cpu_srv6_ns_per_byte": med("srv6_cpu", "srv6", "cpu_ns_per_byte"),
+        "cpu_udp_ns_per_byte": med("srv6_cpu", "udp", "cpu_ns_per_byte"),
+        "cpu_srv6_mbit": med("srv6_cpu", "srv6", "goodput_mbit"),
+        "cpu_udp_mbit": med("srv6_cpu", "udp", "goodput_mbit"),
+    }
+    f["cpu_srv6_vs_udp"] = _ratio(f["cpu_srv6_ns_per_byte"],
+                                  f["cpu_udp_ns_per_byte"])
+    met = {k: None if f.get(k) is None else
+           (f[k] <= v if k == "gap_rtos" else f[k] >= v)
+           for k, v in TARGETS.items()}
+
+    def fmt(v, unit=""):
+        return "-" if v is None else f"{v:g}{unit}"
+
+    def yes(k):
+        return "-" if met[k] is None else ("yes" if met[k] else "no")
+
+    rows = [
+        ("all spines up: goodput", fmt(f["bw_mbit"], " Mbit/s"),
+         "of capacity", fmt(f["bw_of_capacity"]),
+         f">= {TARGETS['bw_of_capacity']:g}", yes("bw_of_capacity")),
+        ("  CPUs busy meanwhile", fmt(f["bw_cpu_busy"]), "", "", "", ""),
+        ("spine 0:2 down: goodput 1 s on", fmt(f["after_mbit"], " Mbit/s"),
+         "of remaining", fmt(f["after_of_remaining"]),
+         f">= {TARGETS['after_of_remaining']:g}", yes("after_of_remaining")),
+        ("  longest gap", fmt(f["gap_ms"], " ms"), "gap/RTO",
+         fmt(f["gap_rtos"]), f"<= {TARGETS['gap_rtos']:g}", yes("gap_rtos")),
+        ("unshaped: CPU per byte, SRv6", fmt(f["cpu_srv6_ns_per_byte"], " ns"),
+         "SRv6/UDP", fmt(f["cpu_srv6_vs_udp"]), "", ""),
+        ("  UDP format, same routers", fmt(f["cpu_udp_ns_per_byte"], " ns"),
+         "", "", "", ""),
+        ("  goodput SRv6 / UDP", fmt(f["cpu_srv6_mbit"], " Mbit/s"), "",
+         fmt(f["cpu_udp_mbit"], " Mbit/s"), "", ""),
+    ]
+    head = ("SRv6 (one VM)", "median", "ratio", "value", "target", "met")
+    widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(6)]
+    lines = ["  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip()
+             for r in [head] + rows]
+    return {"figures": f, "targets": TARGETS, "met": met,
+            "samples": {f"{m} {v}": xs for (m, v), xs in by.items()}}, lines
+
+
+def main(argv):
+    if len(argv) == 2 and argv[1] == "--line":
+        print(line(json.load(sys.stdin)))
+        return 0
+    if len(argv) != 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    records = []
+    with open(argv[1], encoding="utf-8", errors="replace") as log:
+        for text in log:
+            if text.startswith("@srv6 "):
+                try:
+                    records.append(json.loads(text[6:]))
+                except ValueError:
+                    pass
+    if not records:
+        print("srv6: no steps recorded", file=sys.stderr)
+        return 1
+    section, lines = summarize(records)
+    section["records"] = records
+    results = {}
+    if os.path.exists(argv[2]):
+        with open(argv[2], encoding="utf-8") as f:
+            results = json.load(f)
+    results["srv6"] = section
+    with open(argv[2], "w", encoding="utf-8") as f:
+        json.dump(results, f, indent=1)
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
