@@ -43,6 +43,21 @@ TEST(StreamStats, LongestGapAndWhereItEnded) {
     EXPECT_EQ(s.bytes(), 5u);
 }
 
+TEST(StreamStats, EachBinKeepsTheLongestGapEndingInIt) {
+    StreamStats s(100 * kMs);
+    s.add(10 * kMs, 1);
+    s.add(40 * kMs, 1);   // 30 ms, bin 0
+    s.add(60 * kMs, 1);   // 20 ms, bin 0: shorter
+    s.add(310 * kMs, 1);  // 250 ms, ends in bin 3: bins 1 and 2 have none
+    s.add(320 * kMs, 1);  // 10 ms, bin 3: shorter
+    ASSERT_EQ(s.bin_max_gaps().size(), s.bins().size());
+    ASSERT_EQ(s.bin_max_gaps().size(), 4u);
+    EXPECT_EQ(s.bin_max_gaps()[0], 30 * kMs);
+    EXPECT_EQ(s.bin_max_gaps()[1], 0u);
+    EXPECT_EQ(s.bin_max_gaps()[2], 0u);
+    EXPECT_EQ(s.bin_max_gaps()[3], 250 * kMs);
+}
+
 TEST(StreamStats, BatchedCompletionsAtOneInstant) {
     StreamStats s(10 * kMs);
     for (int i = 0; i < 4; i++)
@@ -105,6 +120,10 @@ TEST(StreamReport, JsonCarriesTheFigures) {
     // 125000 B in bin 1 = 10 Mbit/s; 1125000 B in bin 10 = 90 Mbit/s.
     EXPECT_NE(j.find("\"bins_mbit\":[0.000,10.000,0.000,0.000,0.000,0.000,0.000,0.000,0.000,"
                      "0.000,90.000]"),
+              std::string::npos)
+        << j;
+    EXPECT_NE(j.find("\"bin_max_gap_ms\":[0.000,0.000,0.000,0.000,0.000,0.000,0.000,0.000,"
+                     "0.000,0.000,900.000]"),
               std::string::npos)
         << j;
 }

@@ -27,6 +27,18 @@ def after_event(stream, event_s, settle_s=SETTLE_S):
     return sum(bins[first:last]) / (last - first)
 
 
+def gap_after(stream, event_s):
+    """The longest gap (ms) between completions that ended at or after
+    the bin holding event_s (s from the stream's start): the stall an
+    event caused, not one of the start-up; None if the stream has no
+    per-bin gaps."""
+    gaps = stream.get("bin_max_gap_ms")
+    if gaps is None:
+        return None
+    first = max(int(event_s * 1000.0 / stream["bin_ms"]), 0)
+    return max(gaps[first:], default=0.0)
+
+
 def event_offset(stream, event_realtime):
     """Seconds from the stream's start to an event at event_realtime (s
     since the epoch, taken on the same machine)."""

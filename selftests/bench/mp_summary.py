@@ -99,6 +99,7 @@ def _sample(rec, setup):
         at = mp_figures.event_offset(s, rec["event_realtime"])
         out["event_s"] = round(at, 3)
         out["gap_end_after_event_s"] = round(s["max_gap_end_s"] - at, 3)
+        out["gap_after_event_ms"] = mp_figures.gap_after(s, at)
         after = mp_figures.after_event(s, at)
         # From 1 s into the run up to the failure.
         before = mp_figures.after_event(dict(s, duration_s=at), 0.0)
@@ -133,7 +134,10 @@ def summarize(records, setup):
     f["bw_mrc_gap_ms"] = med("mp_bw", "mrc", "max_gap_ms")
     f["bw_of_paths"] = _ratio(f["bw_mrc"], n * r if r else None)
     f["bw_vs_rxe"] = _ratio(f["bw_mrc"], f["bw_rxe"])
-    f["bh_gap_ms"] = med("mp_blackhole", "mrc", "max_gap_ms")
+    # The stall the failure caused; the run's longest gap where an older
+    # mrc-stream kept no per-bin gaps.
+    f["bh_gap_ms"] = med("mp_blackhole", "mrc", "gap_after_event_ms") or \
+        med("mp_blackhole", "mrc", "max_gap_ms")
     f["gap_rtos"] = _ratio(f["bh_gap_ms"], rto)
     f["bh_after_mbit"] = med("mp_blackhole", "mrc", "goodput_after_mbit")
     f["bh_before_mbit"] = med("mp_blackhole", "mrc", "goodput_before_mbit")

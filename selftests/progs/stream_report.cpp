@@ -59,6 +59,13 @@ std::string report_json(const RunInfo& run, const StreamStats& stats) {
             j += ',';
         add(&j, "%.3f", rate_bps(bins[i], stats.bin_ns()) / mbit);
     }
+    j += "],\"bin_max_gap_ms\":[";
+    const auto& gaps = stats.bin_max_gaps();
+    for (size_t i = 0; i < gaps.size(); i++) {
+        if (i)
+            j += ',';
+        add(&j, "%.3f", gaps[i] / 1e6);
+    }
     return j + "]}";
 }
 

@@ -2,7 +2,8 @@
 //
 // mrc-stream's accounting of completions, kept apart from the verbs so it
 // can be tested on its own: totals, the longest gap between consecutive
-// completions (and where it fell), and the bytes completed per time bin.
+// completions (and where it fell), and per time bin the bytes completed
+// and the longest gap that ended in it.
 
 #ifndef MRC_SELFTESTS_STREAM_STATS_H
 #define MRC_SELFTESTS_STREAM_STATS_H
@@ -34,6 +35,9 @@ public:
     // Bytes completed in [i * bin_ns, (i + 1) * bin_ns), up to the bin of
     // the last completion.
     const std::vector<uint64_t>& bins() const { return bins_; }
+    // The longest gap ending in each bin (ns), as many as bins(): the
+    // longest gap after an event is the largest from the event's bin on.
+    const std::vector<uint64_t>& bin_max_gaps() const { return bin_gaps_; }
 
 private:
     uint64_t bin_ns_;
@@ -44,6 +48,7 @@ private:
     uint64_t max_gap_ns_ = 0;
     uint64_t max_gap_end_ns_ = 0;
     std::vector<uint64_t> bins_;
+    std::vector<uint64_t> bin_gaps_;
 };
 
 // Bits per second of `bytes` over `ns`; 0 when ns is 0.
