@@ -231,6 +231,7 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		return true;
 	}
 	mrc_comp_read_holes(qp, w, pkt->psn);
+	mrc_mp_read_losses(qp);
 	return acked != 0;
 }
 

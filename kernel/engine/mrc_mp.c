@@ -330,6 +330,23 @@ void mrc_mp_on_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 rtt_ts)
 					mrc_mp_blame_cb, qp);
 }
 
+/**
+ * mrc_mp_read_losses() - look for READ PSNs lost with their request
+ * @qp: the QP, after a READ response marked its PSN SACKED
+ *
+ * A request lost with its path leaves no hole among the responses on its
+ * EV: nothing on that EV comes back. Responses to later requests reveal
+ * it as SACKs reveal lost data (mrc_mp_on_ack()), and the timer need
+ * not wait.
+ */
+void mrc_mp_read_losses(struct mrc_qp *qp)
+{
+	if (mrc_txwin_sacked(&qp->txwin))
+		mrc_txwin_detect_losses(&qp->txwin, MRC_DUPTHRESH,
+					mrc_mp_reo_cross_ts(qp),
+					mrc_mp_blame_cb, qp);
+}
+
 static void mrc_mp_send_probe(struct mrc_qp *qp, u16 idx, u32 id)
 {
 	struct mrc_pkt pkt = {};

@@ -453,6 +453,7 @@ bool mrc_mp_blame(struct mrc_qp *qp, u16 ev, enum mrc_ev_why why);
 void mrc_mp_inferred_loss(struct mrc_qp *qp, u32 psn, enum mrc_ev_why why);
 void mrc_mp_check_undo(struct mrc_qp *qp, u32 psn, u16 ev, u32 ev_seq);
 bool mrc_mp_read_hole_lost(struct mrc_qp *qp, u32 hole, u32 psn);
+void mrc_mp_read_losses(struct mrc_qp *qp);
 void mrc_mp_on_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 rtt_ts);
 void mrc_mp_probe_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt);
 void mrc_mp_probe_reply_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt);
