@@ -31,6 +31,8 @@ void mrc_loss_undo_record(struct mrc_loss_undo *u, u32 psn, u16 ev,
 	struct mrc_loss_rec *r = &u->rec[u->next];
 
 	u->next = (u->next + 1) % MRC_LOSS_UNDO_RING;
+	if (!r->valid)
+		u->live++;
 	r->psn = psn;
 	r->ev = ev;
 	r->ev_seq = ev_seq;
@@ -40,9 +42,9 @@ void mrc_loss_undo_record(struct mrc_loss_undo *u, u32 psn, u16 ev,
 }
 
 /**
- * mrc_loss_undo_match() - whether an ACK's echo undoes a recorded loss
+ * mrc_loss_undo_match() - whether an answer's echo undoes a recorded loss
  * @u: the state
- * @psn: the PSN the ACK answers (its BTH PSN)
+ * @psn: the PSN it answers (an ACK's BTH PSN, a READ response's own)
  * @ev: the EV it echoes
  * @ev_seq: the per-EV sequence it echoes
  * @out: on a match, the record (which is then forgotten)
@@ -58,13 +60,14 @@ bool mrc_loss_undo_match(struct mrc_loss_undo *u, u32 psn, u16 ev,
 	struct mrc_loss_rec *r;
 	unsigned int i;
 
-	for (i = 0; i < MRC_LOSS_UNDO_RING; i++) {
+	for (i = 0; u->live && i < MRC_LOSS_UNDO_RING; i++) {
 		r = &u->rec[i];
 		if (!r->valid || r->psn != psn || r->ev != ev ||
 		    r->ev_seq != ev_seq)
 			continue;
 		*out = *r;
 		r->valid = 0;
+		u->live--;
 		u->undone++;
 		return true;
 	}

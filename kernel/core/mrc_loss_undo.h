@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * Spurious loss detection. A PSN inferred lost (a per-EV gap or SACK
- * holes past the reordering window) may only have been late. An ACK that
- * echoes the EV and per-EV sequence of that PSN's transmission proves
- * it: the responder echoes only a packet it received, and a
- * retransmission carries another sequence. The EV the loss made
+ * Spurious loss detection. A PSN inferred lost (a per-EV gap, SACK holes
+ * past the reordering window, a READ response hole) may only have been
+ * late. An ACK (or READ response) that echoes the EV and per-EV sequence
+ * of that PSN's transmission proves it: the responder echoes only a
+ * packet it received, and a retransmission carries another sequence. The EV the loss made
  * ASSUMED_BAD is then GOOD again at once instead of after probes (the
  * idea of DSACK, RFC 3708, with no field added to the wire). The
  * retransmission itself stays: a packet late by more than the reordering
@@ -40,11 +40,13 @@ struct mrc_loss_rec {
  * struct mrc_loss_undo - a QP's recent inferred losses
  * @rec: the ring, oldest overwritten first
  * @next: the slot the next record takes
+ * @live: records still valid: none, and an answer needs no scan
  * @undone: losses found spurious
  */
 struct mrc_loss_undo {
 	struct mrc_loss_rec rec[MRC_LOSS_UNDO_RING];
 	u8 next;
+	u8 live;
 	u64 undone;
 };
 

@@ -45,9 +45,35 @@ static void ring_forgets_the_oldest(struct kunit *test)
 						    0, MRC_LOSS_UNDO_RING, &r));
 }
 
+/* live counts the valid records, so an empty ring is never scanned. */
+static void live_counts_the_valid_records(struct kunit *test)
+{
+	struct mrc_loss_undo u;
+	struct mrc_loss_rec r;
+	u32 i;
+
+	mrc_loss_undo_init(&u);
+	KUNIT_EXPECT_EQ(test, u.live, 0);
+	mrc_loss_undo_record(&u, 1, 0, 1, true, 0);
+	mrc_loss_undo_record(&u, 2, 0, 2, true, 0);
+	KUNIT_EXPECT_EQ(test, u.live, 2);
+	KUNIT_EXPECT_TRUE(test, mrc_loss_undo_match(&u, 1, 0, 1, &r));
+	KUNIT_EXPECT_FALSE(test, mrc_loss_undo_match(&u, 1, 0, 1, &r));
+	KUNIT_EXPECT_EQ(test, u.live, 1);
+	/* Wraps onto the matched slot (one more live) and onto psn 2's. */
+	for (i = 0; i < MRC_LOSS_UNDO_RING; i++)
+		mrc_loss_undo_record(&u, 100 + i, 0, i, false, 0);
+	KUNIT_EXPECT_EQ(test, u.live, MRC_LOSS_UNDO_RING);
+	KUNIT_EXPECT_FALSE(test, mrc_loss_undo_match(&u, 2, 0, 2, &r));
+	for (i = 0; i < MRC_LOSS_UNDO_RING; i++)
+		KUNIT_EXPECT_TRUE(test, mrc_loss_undo_match(&u, 100 + i, 0, i, &r));
+	KUNIT_EXPECT_EQ(test, u.live, 0);
+}
+
 static struct kunit_case mrc_loss_undo_cases[] = {
 	KUNIT_CASE(match_needs_psn_ev_and_sequence),
 	KUNIT_CASE(ring_forgets_the_oldest),
+	KUNIT_CASE(live_counts_the_valid_records),
 	{}
 };
 
