@@ -224,6 +224,7 @@ u32 mrc_txwin_detect_losses(struct mrc_txwin *win, u32 dupthresh, u32 reo_ts,
 			    void *ctx)
 {
 	struct mrc_tx_entry *e;
+	bool run_lost = false;
 	u32 n = 0;
 
 	dupthresh = max(dupthresh, 1U);
@@ -234,13 +235,19 @@ u32 mrc_txwin_detect_losses(struct mrc_txwin *win, u32 dupthresh, u32 reo_ts,
 		e = mrc_txe(win, win->scan);
 		if (e->flags & MRC_TXE_SACKED) {
 			win->scan_sacked--;
+			run_lost = false;
+		} else if (e->flags & MRC_TXE_CONT) {
+			/* Judged with its transmission's first PSN. */
+			if (run_lost)
+				n += mrc_txwin_lose(win, win->scan);
 		} else {
 			if (win->scan_sacked < dupthresh)
 				break;
 			/* Too recent to tell from reordering: look again later. */
 			if (reo_ts && !mrc_psn_before(e->ts + reo_ts, win->sacked_ts))
 				break;
-			if (mrc_txwin_lose(win, win->scan)) {
+			run_lost = mrc_txwin_lose(win, win->scan);
+			if (run_lost) {
 				n++;
 				if (lost)
 					lost(ctx, win->scan);
@@ -297,6 +304,7 @@ int mrc_txwin_on_retransmit(struct mrc_txwin *win, u32 psn, u16 ev, u32 ts)
 		e->flags &= ~MRC_TXE_LOST;
 		win->nlost--;
 	}
+	e->flags &= ~MRC_TXE_CONT;
 	e->ev = ev;
 	e->ts = ts;
 	if (e->tx_count < U8_MAX)

@@ -30,12 +30,13 @@
 
 #define MRC_TXE_SACKED		0x01	/* reported received by a SACK */
 #define MRC_TXE_LOST		0x02	/* retransmission pending */
+#define MRC_TXE_CONT		0x04	/* sent in the PSN before's transmission */
 
 /**
  * struct mrc_tx_entry - per-PSN send state
  * @ts: time of the last transmission, 1.024 us units
  * @ev: EV index of the last transmission
- * @flags: %MRC_TXE_SACKED, %MRC_TXE_LOST
+ * @flags: %MRC_TXE_SACKED, %MRC_TXE_LOST, %MRC_TXE_CONT
  * @tx_count: transmissions so far (1 after the first), saturating
  * @ev_seq: per-EV sequence number of the last transmission
  */
@@ -231,7 +232,11 @@ u32 mrc_txwin_clear_lost(struct mrc_txwin *win);
  *
  * Marks LOST every outstanding, un-SACKED PSN followed by at least
  * @dupthresh SACKED PSNs, examining each PSN once (see the file comment).
- * Amortised O(1) per PSN.
+ * Amortised O(1) per PSN. A transmission that covers several PSNs (a
+ * READ request: its responses come back one after another) is judged by
+ * its first PSN, whose response leaves first: when that is lost, its
+ * other un-SACKED PSNs are marked too (but not passed to @lost); when it
+ * arrived, they are left to the READ response hole check.
  *
  * Return: the number of PSNs newly marked.
  */
@@ -288,6 +293,25 @@ static inline void mrc_txwin_set_ev(struct mrc_txwin *win, u32 psn, u16 ev,
 	if (mrc_psn_in_range(psn, win->una, win->nxt)) {
 		win->ent[psn & win->mask].ev = ev;
 		win->ent[psn & win->mask].ev_seq = ev_seq;
+	}
+}
+
+/**
+ * mrc_txwin_set_cont() - record a PSN sent in its predecessor's transmission
+ * @win: the window
+ * @psn: the PSN (ignored when not outstanding)
+ * @ev: that transmission's EV index
+ * @ev_seq: its per-EV sequence number
+ *
+ * A READ request covers several response PSNs; mrc_txwin_on_retransmit()
+ * makes the PSN a transmission of its own again.
+ */
+static inline void mrc_txwin_set_cont(struct mrc_txwin *win, u32 psn, u16 ev,
+				      u32 ev_seq)
+{
+	if (mrc_psn_in_range(psn, win->una, win->nxt)) {
+		mrc_txwin_set_ev(win, psn, ev, ev_seq);
+		win->ent[psn & win->mask].flags |= MRC_TXE_CONT;
 	}
 }
 

@@ -234,9 +234,9 @@ int mrc_req_send_read(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,
 	skb = mrc_tx_alloc(qp, &pkt, &payload);
 	if (!skb)
 		return -ENOMEM;
-	/* Every response PSN it asks for comes back on its EV. */
+	/* Every response PSN it asks for comes back on its EV, in turn. */
 	for (i = 1; i < npkts; i++)
-		mrc_txwin_set_ev(&qp->txwin, psn + i, pkt.ev, pkt.ev_seq);
+		mrc_txwin_set_cont(&qp->txwin, psn + i, pkt.ev, pkt.ev_seq);
 	/* Responses to a repeated request time nothing (Karn). */
 	for (i = 0; retx && i < npkts; i++)
 		mrc_txwin_on_retransmit(&qp->txwin, psn + i, pkt.ev,

@@ -545,6 +545,41 @@ static void losses_per_ev(struct kunit *test)
 }
 
 /*
+ * A transmission of several PSNs (a READ request) is judged by its first:
+ * PSNs 0-3 one request, 4-7 another, 8-11 a third. Request 0-3's first
+ * response arrived but not its others: the hole check's case, not ours.
+ * Request 4-7 brought nothing back: lost whole, one call to @lost.
+ */
+static void detect_losses_whole_transmissions(struct kunit *test)
+{
+	struct mrc_txwin *win = new_win(test, 0, 64);
+	struct blame_log log = { .win = win };
+	u32 psn;
+
+	push_n(test, win, 12);
+	for (psn = 0; psn < 12; psn++) {
+		if (psn % 4)
+			mrc_txwin_set_cont(win, psn, psn / 4, 0);
+		else
+			mrc_txwin_set_ev(win, psn, psn / 4, 0);
+	}
+	KUNIT_EXPECT_EQ(test, flags_of(win, 1), MRC_TXE_CONT);
+	sack_range(win, 0, 0);
+	sack_range(win, 8, 11);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, 0, blame, &log), 4U);
+	KUNIT_EXPECT_EQ(test, log.n, 1U);
+	KUNIT_EXPECT_EQ(test, log.psn[0], 4U);
+	for (psn = 1; psn < 4; psn++)
+		KUNIT_EXPECT_EQ(test, flags_of(win, psn), MRC_TXE_CONT);
+	for (psn = 5; psn < 8; psn++)
+		KUNIT_EXPECT_EQ(test, flags_of(win, psn),
+				MRC_TXE_CONT | MRC_TXE_LOST);
+	/* Asked for again alone, a PSN is a transmission of its own. */
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_retransmit(win, 5, 3, 2000), 0);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 5), 0);
+}
+
+/*
  * The acceptable-ACK rule: only a cumulative PSN in (una, nxt] or a SACK
  * of an outstanding, not yet SACKED PSN tells something new; stale,
  * repeated and out-of-window ACKs (what a blind spoofer sends) do not.
@@ -643,6 +678,7 @@ static struct kunit_case mrc_txwin_cases[] = {
 	KUNIT_CASE(mark_all_lost_on_timeout),
 	KUNIT_CASE(clear_lost_after_spurious_timeout),
 	KUNIT_CASE(detect_losses_reordering_window),
+	KUNIT_CASE(detect_losses_whole_transmissions),
 	KUNIT_CASE(retransmit_order),
 	KUNIT_CASE(random_scoreboard),
 	KUNIT_CASE(losses_per_ev),
