@@ -60,46 +60,14 @@ ns_run() {
 	ip netns exec "host$h" "$@"
 }
 
-# hosts_up: the fabric, an MRC device on each host's gid0, the profiles;
-# sets GA and GB. The hosts' plain route is fab_plain's (the udp step's).
+# hosts_up: the fabric, an MRC device on each host's gid0 and the
+# profiles; sets GA and GB. The hosts' plain route is fab_plain's (the
+# udp step's).
 hosts_up() {
-	local h o
-	if ! power_of_2 "$PLANES" || ! power_of_2 "$SPINES"; then
-		echo "srv6 bench: planes and spines must be powers of 2" >&2
-		return 1
-	fi
-	fab_up "$PLANES" "$SPINES" "$RATE" || return
-	fab_plain 0 0 || return
-	for h in A B; do
-		o=b
-		[ $h = B ] && o=a
-		ns_run $h rdma link add mrc$h type mrc netdev gid0 &&
-		ns_run $h mrc-ip evfmt add dev mrc$h id 3 mode srv6 fields 32,16,16 &&
-		ns_run $h mrc-ip path add dev mrc$h id 7 mode generated fmt 3 \
-			events all field 32:0xfcbbbb00:0:0:0 \
-			field "16:0x1000:0:$((PLANES * SPINES - 1)):$(spine_mask)" \
-			field 16:0xd00$o:0:0:0 || return
-	done
-	wait_until 10 gids || { echo "no RoCE v2 GID on gid0" >&2; return 1; }
-	gids
-}
-
-# spine_mask: the GENERATED field's mask: the plane from bit 8, the
-# spine in the low bits (the program counts 0 .. PLANES * SPINES - 1 over
-# it, so both must be powers of 2).
-spine_mask() {
-	printf '0x%x' $((((PLANES - 1) << 8) | (SPINES - 1)))
-}
-
-# power_of_2 N: N is one.
-power_of_2() {
-	(($1 > 0 && ($1 & ($1 - 1)) == 0))
-}
-
-gids() {
-	GA=$(ns_run A bash -c ". ../vm/lib.sh; gid_index mrcA fd00:a::1")
-	GB=$(ns_run B bash -c ". ../vm/lib.sh; gid_index mrcB fd00:b::1")
-	[ -n "$GA" ] && [ -n "$GB" ]
+	fab_up "$PLANES" "$SPINES" "$RATE" && fab_plain 0 0 && fab_mrc_up &&
+	fab_mrc_profile A 7 0 $((PLANES * SPINES - 1)) &&
+	fab_mrc_profile B 7 0 $((PLANES * SPINES - 1)) || return
+	GA=$FAB_GA GB=$FAB_GB
 }
 
 # use_profile ID: both devices' default EV profile.

@@ -174,6 +174,26 @@ gid_index() {
 		head -n1
 }
 
+# rc_qpn NS DEV: the number of DEV's first RC QP in RTS, seen from
+# namespace NS; empty if there is none.
+rc_qpn() {
+	ip netns exec "$1" rdma -j res show qp link "$2/1" | python3 -c '
+import json, sys
+for q in json.load(sys.stdin):
+    if q.get("type") == "RC" and q.get("state") == "RTS":
+        print(q["lqpn"]); break'
+}
+
+# wait_rc_qpn SECS NS DEV: rc_qpn, retried for up to SECS seconds.
+wait_rc_qpn() {
+	local deadline=$((SECONDS + $1)) q
+	until q=$(rc_qpn "$2" "$3") && [ -n "$q" ]; do
+		[ $SECONDS -ge $deadline ] && return 1
+		sleep 0.2
+	done
+	echo "$q"
+}
+
 # pair_start SECONDS SERVER-CMD... -- CLIENT-CMD...: start the server in
 # hostA and, once it listens, the client in hostB against it, both in the
 # background; pair_finish collects them.

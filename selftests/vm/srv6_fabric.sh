@@ -90,6 +90,10 @@
 #                                     address pinned through (P,S):
 #                                     seg6 mode encap.red (no SRH) with
 #                                     the container, encap with the list
+#   fab_mrc_up                        mrcA, mrcB on the hosts' gid0; FAB_GA,
+#                                     FAB_GB their GID indexes
+#   fab_mrc_profile H ID MIN MAX      mrcH's default EV profile ID: spines
+#                                     MIN..MAX, GENERATED uSID containers
 #   fab_plain P S                     the hosts' routes to each other
 #                                     through (P,S), plain IPv6 (no SRv6)
 #   fab_spine_down P S / fab_spine_up P S        both spine links
@@ -229,6 +233,53 @@ fab_plain() {
 		printf 'route replace fd00:%s::1/128 via fd02:%s:%s:%s::1 dev leaf%s\n' \
 			"$h" "$p" "$s" "$h" "${h^^}" | _fab_batch "spine_${p}_$s" || return
 	done
+}
+
+# fab_mrc_up: an MRC device on each host's gid0 (mrcA, mrcB); sets
+# FAB_GA and FAB_GB to the indexes of the hosts' RoCE v2 GIDs, waiting
+# up to 10 s for them. Needs lib.sh's gid_index.
+fab_mrc_up() {
+	local h i
+	for h in A B; do
+		_fab ip netns exec "host$h" rdma link add "mrc$h" type mrc netdev gid0 ||
+			return
+	done
+	for ((i = 0; i < 50; i++)); do
+		FAB_GA=$(_fab_gid A) FAB_GB=$(_fab_gid B)
+		[ -n "$FAB_GA" ] && [ -n "$FAB_GB" ] && return 0
+		sleep 0.2
+	done
+	echo "srv6_fabric: no RoCE v2 GID for the hosts' addresses" >&2
+	return 1
+}
+
+# _fab_gid H: host H's GID index of its address on mrcH.
+_fab_gid() {
+	ip netns exec "host$1" bash -c "$(declare -f gid_index); gid_index mrc$1 $(fab_host_addr "$1")"
+}
+
+# fab_mrc_profile H ID MIN MAX: on mrcH, EV format 3 (SRV6, fields
+# 32,16,16) unless it exists, and GENERATED EV profile ID, with events,
+# as the device's default: a uSID container per spine MIN..MAX (spine v
+# is (v / FAB_SPINES):(v % FAB_SPINES)) ending at the other host's
+# End.DT6 uSID. Planes and spines per plane must be powers of 2.
+fab_mrc_profile() {
+	local h=$1 o=b mask
+	_fab_load || return
+	[ "$h" = B ] && o=a
+	if ((FAB_PLANES & (FAB_PLANES - 1) || FAB_SPINES & (FAB_SPINES - 1))); then
+		echo "fab_mrc_profile: $FAB_PLANES x $FAB_SPINES: not powers of 2" >&2
+		return 1
+	fi
+	printf -v mask '0x%x' $((((FAB_PLANES - 1) << 8) | (FAB_SPINES - 1)))
+	if ! ip netns exec "host$h" mrc-ip evfmt show dev "mrc$h" id 3 > /dev/null 2>&1; then
+		_fab ip netns exec "host$h" mrc-ip evfmt add dev "mrc$h" id 3 mode srv6 \
+			fields 32,16,16 || return
+	fi
+	_fab ip netns exec "host$h" mrc-ip path add dev "mrc$h" id "$2" mode generated \
+		fmt 3 events all field 32:0xfcbbbb00:0:0:0 \
+		"field" "16:0x1000:$3:$4:$mask" field "16:0xd00$o:0:0:0" &&
+	_fab ip netns exec "host$h" mrc-ip dev set "mrc$h" evprofile "$2"
 }
 
 # _fab_sysctl NAME VALUE: set /proc/sys/NAME (dots as in sysctl) in this

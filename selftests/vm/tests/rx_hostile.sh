@@ -48,19 +48,7 @@ wait_until 20 bash -c "ip netns exec hostA ss -Hltn | grep -q ."
 timeout 60 ip netns exec hostB ibv_rc_pingpong -d mrcB -g "$GB4" -n 100000 \
 	10.0.0.1 > /tmp/cli.log 2>&1 &
 cli=$!
-rc_qpn() {
-	ip netns exec hostA rdma -j res show qp link mrcA/1 |
-		python3 -c 'import json,sys
-for q in json.load(sys.stdin):
-    if q.get("type") == "RC" and q.get("state") == "RTS":
-        print(q["lqpn"]); break'
-}
-qpn=
-for _ in $(seq 100); do
-	qpn=$(rc_qpn)
-	[ -n "$qpn" ] && break
-	sleep 0.2
-done
+qpn=$(wait_rc_qpn 20 hostA mrcA)
 if [ -n "$qpn" ]; then
 	ok "a connected RC QP on hostA (QPN $qpn)"
 else

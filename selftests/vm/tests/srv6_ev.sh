@@ -35,10 +35,9 @@ else
 	done_testing
 fi
 
-check "mrcA on hostA's gid0" ip netns exec hostA rdma link add mrcA type mrc netdev gid0
-check "mrcB on hostB's gid0" ip netns exec hostB rdma link add mrcB type mrc netdev gid0
-GA=$(ip netns exec hostA bash -c ". ../lib.sh; gid_index mrcA 'fd00:a::1'")
-GB=$(ip netns exec hostB bash -c ". ../lib.sh; gid_index mrcB 'fd00:b::1'")
+# Not through check: its subshell would keep FAB_GA and FAB_GB.
+fab_mrc_up 2> /run/mrc_up.err || diag < /run/mrc_up.err
+GA=$FAB_GA GB=$FAB_GB
 check "the hosts' GIDs $A ($GA) and $B ($GB)" test -n "$GA" -a -n "$GB"
 D="DEV_NAME=str:mrcA"
 genl_a() {
@@ -288,18 +287,7 @@ sleep 2
 timeout 120 ip netns exec hostA ibv_rc_pingpong -d mrcA -g "$GA" -n 100000 \
 	"$FAB_MGMT_B4" > /run/cli.log 2>&1 &
 cli=$!
-rc_qpn() {
-	ip netns exec hostB rdma -j res show qp link mrcB/1 | python3 -c '
-import json, sys
-for q in json.load(sys.stdin):
-    if q.get("type") == "RC" and q.get("state") == "RTS":
-        print(q["lqpn"]); break'
-}
-has_qpn() {
-	[ -n "$(rc_qpn)" ]
-}
-wait_until 20 has_qpn
-qpn=$(rc_qpn)
+qpn=$(wait_rc_qpn 20 hostB mrcB)
 check "a connected RC QP on hostB (QPN ${qpn:-none})" test -n "$qpn"
 w0=$(counter mrcB rcvd_wrong_peer)
 check_output "20 SENDs from inner source fd00:a::99 through spine 0:1, sent" \

@@ -25,28 +25,21 @@ else
 	fab_down
 	done_testing
 fi
-check "mrcA on hostA's gid0" ip netns exec hostA rdma link add mrcA type mrc netdev gid0
-check "mrcB on hostB's gid0" ip netns exec hostB rdma link add mrcB type mrc netdev gid0
-GA=$(ip netns exec hostA bash -c ". ../lib.sh; gid_index mrcA 'fd00:a::1'")
-GB=$(ip netns exec hostB bash -c ". ../lib.sh; gid_index mrcB 'fd00:b::1'")
+# Not through check: its subshell would keep FAB_GA and FAB_GB.
+fab_mrc_up 2> /run/mrc_up.err || diag < /run/mrc_up.err
+GA=$FAB_GA GB=$FAB_GB
 check "the hosts' GIDs ($GA, $GB)" test -n "$GA" -a -n "$GB"
 
 mrcip_b() {
 	ip netns exec hostB mrc-ip "$@"
 }
 # EV n is the container through spine v >> 2 : v & 3, v = n + 1, ending
-# at the peer's End.DT6 uSID (d00a, d00b).
-for h in B A; do
-	p=$([ $h = B ] && echo a || echo b)
-	check "mrc$h evfmt 3: SRV6 32,16,16" ip netns exec host$h \
-		mrc-ip evfmt add dev mrc$h id 3 mode srv6 fields 32,16,16
-	check "mrc$h path 7: GENERATED, spines 0:1..1:3 toward host${p^^}" \
-		ip netns exec host$h mrc-ip path add dev mrc$h id 7 mode generated \
-		fmt 3 events all field 32:0xfcbbbb00:0:0:0 \
-		field 16:0x1000:1:7:0x103 field 16:0xd00$p:0:0:0
+# at the peer's End.DT6 uSID (d00a, d00b); each device's default, so
+# hostA's answers take it too.
+for H in B A; do
+	check "mrc$H path 7: GENERATED, spines 0:1..1:3, the default" \
+		fab_mrc_profile $H 7 1 7
 done
-check "mrcA answers by path 7 (its device default)" \
-	ip netns exec hostA mrc-ip dev set mrcA evprofile 7
 
 # bad_evs: the EVs of path 7 some QP holds ASSUMED_BAD, one line. Text
 # and awk, not JSON and Python: this is polled, and Python's start-up

@@ -39,10 +39,9 @@ else
 	fab_down
 	done_testing
 fi
-check "mrcA on hostA's gid0" ip netns exec hostA rdma link add mrcA type mrc netdev gid0
-check "mrcB on hostB's gid0" ip netns exec hostB rdma link add mrcB type mrc netdev gid0
-GA=$(ip netns exec hostA bash -c ". ../lib.sh; gid_index mrcA '$A'")
-GB=$(ip netns exec hostB bash -c ". ../lib.sh; gid_index mrcB '$B'")
+# Not through check: its subshell would keep FAB_GA and FAB_GB.
+fab_mrc_up 2> /run/mrc_up.err || diag < /run/mrc_up.err
+GA=$FAB_GA GB=$FAB_GB
 check "the hosts' GIDs $A ($GA) and $B ($GB)" test -n "$GA" -a -n "$GB"
 
 counter() {
@@ -60,18 +59,7 @@ sleep 2
 timeout 300 ip netns exec hostA ibv_rc_pingpong -d mrcA -g "$GA" -n 1000000 \
 	"$FAB_MGMT_B4" > /run/cli.log 2>&1 &
 cli=$!
-rc_qpn() {
-	ip netns exec hostB rdma -j res show qp link mrcB/1 | python3 -c '
-import json, sys
-for q in json.load(sys.stdin):
-    if q.get("type") == "RC" and q.get("state") == "RTS":
-        print(q["lqpn"]); break'
-}
-has_qpn() {
-	[ -n "$(rc_qpn)" ]
-}
-wait_until 30 has_qpn
-qpn=$(rc_qpn)
+qpn=$(wait_rc_qpn 30 hostB mrcB)
 check "a connected RC QP on hostB (QPN ${qpn:-none})" test -n "$qpn"
 
 # counts: the four counters spoof reads, in its order.
@@ -139,15 +127,9 @@ wait "$cli" "$srv" 2>/dev/null
 # --- Mutation replay of SRv6-encapsulated streams ---
 # Each host sprays over seven spines (GENERATED profile 7, its device's
 # default), so both directions are encapsulated.
-for h in a b; do
-	H=${h^^}
-	peer=b
-	[ $h = b ] && peer=a
-	check "host$H: evfmt 3 and path 7 toward host${peer^^}'s d00$peer, the default" \
-		ip netns exec "host$H" bash -c "mrc-ip evfmt add dev mrc$H id 3 mode srv6 fields 32,16,16 &&
-		mrc-ip path add dev mrc$H id 7 mode generated fmt 3 \
-		field 32:0xfcbbbb00:0:0:0 field 16:0x1000:1:7:0x103 field 16:0xd00$peer:0:0:0 &&
-		mrc-ip dev set mrc$H evprofile 7"
+for H in A B; do
+	check "host$H: path 7 over spines 0:1..1:3, the default" \
+		fab_mrc_profile $H 7 1 7
 done
 COUNTERS="rcvd_pkts rcvd_malformed rcvd_duplicate rcvd_out_of_window
 	rcvd_unknown_qp rcvd_wrong_peer rcvd_bad_encap sent_pkts"
