@@ -4,12 +4,13 @@
  * past the reordering window, a READ response hole) may only have been
  * late. An ACK (or READ response) that echoes the EV and per-EV sequence
  * of that PSN's transmission proves it: the responder echoes only a
- * packet it received, and a retransmission carries another sequence. The EV the loss made
- * ASSUMED_BAD is then GOOD again at once instead of after probes (the
- * idea of DSACK, RFC 3708, with no field added to the wire). The
- * retransmission itself stays: a packet late by more than the reordering
- * window most likely sat behind a stalled CPU, and its copy on another
- * path completes the message sooner. Pure logic, tested by KUnit.
+ * packet it received, and a retransmission carries another sequence.
+ * The EV the loss made ASSUMED_BAD is then GOOD again at once instead of
+ * after probes (the idea of DSACK, RFC 3708, with no field added to the
+ * wire). The retransmission itself stays: a packet late by more than the
+ * reordering window most likely sat behind a stalled CPU, and its copy
+ * on another path completes the message sooner. Pure logic, tested by
+ * KUnit.
  */
 #ifndef MRC_LOSS_UNDO_H
 #define MRC_LOSS_UNDO_H
