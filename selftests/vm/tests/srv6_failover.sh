@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # SRv6 failover (issue 20) on the 2 x 4 fabric: hostB sprays one perftest
 # connection over seven uSID containers, one per spine but 0:0 (which
-# carries the plain route of the test programs' TCP set-up). hostA has
-# the same profile toward hostB as its device default, so the answers to
-# EV n's requests cross EV n's spine too. Mid-transfer a spine fails: its
+# carries the hosts' plain route between their addresses). hostA has the
+# same profile toward hostB as its device default, so the answers to EV
+# n's requests cross EV n's spine too: with every spine up, the spines'
+# counters show requests and ACKs on all seven and none on 0:0. Then,
+# mid-transfer, a spine fails: its
 # links down (WRITE), its SID routes deleted so that it drops what it
 # receives (SEND), a whole plane down (READ). Each transfer ends with
 # exit 0 (no error completion); exactly the EVs through the failed spines
@@ -174,6 +176,39 @@ covers() {
 		[[ " $1 " == *" $i "* ]] || return 1
 	done
 }
+
+# Answers pinned: with every spine up, hostB's writes and hostA's ACKs
+# both cross the seven spines of path 7 and none crosses spine 0:0, the
+# plain route's (the test programs' TCP set-up runs over the mgmt link).
+# Unpinned, every ACK would cross 0:0.
+c0=$(fab_spine_counts)
+pair "all up: ib_write_bw 6 s" 60 ib_write_bw -d mrcA -x "$GA" -D 6 -F -- \
+	env MRC_EV_PROFILE=7 ib_write_bw -d mrcB -x "$GB" -D 6 -F "$FAB_MGMT_A4"
+c1=$(fab_spine_counts)
+# to_spines C0 C1 FIELD: "P:S=N" per spine, N the packets it sent toward
+# hostA (FIELD 3) or hostB (FIELD 5) between the two counts.
+to_spines() {
+	printf '%s\n--\n%s\n' "$1" "$2" | awk -v f="$3" '
+		$0 == "--" { after = 1; next }
+		!after { b[$1 ":" $2] = $f; next }
+		{ printf "%s%s:%s=%d", sep, $1, $2, $f - b[$1 ":" $2]; sep = " " }'
+}
+# spines_carry LIST: in "P:S=N" LIST, 0:0 carried under 20 packets (MLD
+# and neighbour noise) and every other spine over 100.
+spines_carry() {
+	local e n
+	for e in $1; do
+		n=${e#*=}
+		case $e in
+		0:0=*) [ "$n" -lt 20 ] || return 1 ;;
+		*) [ "$n" -gt 100 ] || return 1 ;;
+		esac
+	done
+}
+check "all up: requests toward hostA by their EVs' spines ($(to_spines "$c0" "$c1" 3))" \
+	spines_carry "$(to_spines "$c0" "$c1" 3)"
+check "all up: ACKs toward hostB by the same spines ($(to_spines "$c0" "$c1" 5))" \
+	spines_carry "$(to_spines "$c0" "$c1" 5)"
 
 scenario "spine 0:2 links down" ib_write_bw "1" \
 	fab_spine_down 0 2 -- fab_spine_up 0 2
