@@ -11,7 +11,8 @@
 # exit 0 (no error completion); exactly the EVs through the failed spines
 # stay ASSUMED_BAD while it lasts, and `mrc-ip monitor` reports each; once
 # repaired, each of them is probed back to GOOD (a probe_ok event) while
-# the transfer still runs.
+# the transfer still runs. Last, a spine's links go down, then another's
+# SIDs are deleted, under mrc-rc-check, which compares every byte.
 # vm-timeout: 900
 # shellcheck disable=SC2317 # functions run through check and wait_until
 . ../lib.sh
@@ -216,6 +217,39 @@ scenario "spine 1:1 SIDs deleted" ib_send_bw "4" \
 	fab_spine_sid_del 1 1 -- fab_spine_sid_add 1 1
 scenario "plane 1 down" ib_read_bw "3 4 5 6" \
 	fab_plane_down 1 -- fab_plane_up 1
+
+# verified_failure TAG BREAK... -- FIX...: BREAK while mrc-rc-check
+# moves data over path 7 (both devices' default) and compares every byte,
+# once its first scenario passed and with the long ones still to come;
+# every scenario must pass, then FIX.
+verified_failure() {
+	local tag=$1 brk=() running=no pid rc
+	shift
+	while [ "$1" != -- ]; do brk+=("$1"); shift; done
+	shift
+	timeout 600 "$CHECK" --dev-a mrcA --gid-a "$GA" --dev-b mrcB --gid-b "$GB" \
+		write many read many send many > /run/verified.log 2>&1 &
+	pid=$!
+	wait_until 300 grep -q '^ok write' /run/verified.log
+	"${brk[@]}"
+	kill -0 "$pid" 2>/dev/null && running=yes
+	wait "$pid"
+	rc=$?
+	"$@"
+	check_output "$tag: mrc-rc-check still running when it failed" '^yes$' \
+		echo "$running"
+	if [ "$rc" -eq 0 ] && [ "$(grep -c '^ok ' /run/verified.log)" -eq 6 ]; then
+		ok "$tag: WRITE, READ and SEND, every byte verified"
+	else
+		not_ok "$tag: WRITE, READ and SEND, every byte verified (exit $rc)"
+		diag < /run/verified.log
+	fi
+}
+CHECK=$MRC_BUILD/selftests/progs/mrc-rc-check
+verified_failure "spine 0:3 links down mid-run" fab_spine_down 0 3 -- \
+	fab_spine_up 0 3
+verified_failure "spine 1:2 SIDs deleted mid-run" fab_spine_sid_del 1 2 -- \
+	fab_spine_sid_add 1 2
 
 kill "$mon" 2>/dev/null
 wait "$mon" 2>/dev/null
