@@ -147,6 +147,15 @@ scenario() {
 		kill -0 "$_pair_cli" 2>/dev/null && back=yes
 	check_output "$tag: EVs $bad probed back to GOOD after the repair, while the transfer runs" \
 		'^yes$' echo "$back"
+	# Which way they came back, if not by probes: their events from the
+	# failure on, the repair marked.
+	[ $back = yes ] || tail -n +"$((since + 1))" /run/events.json |
+		awk -v fixed=$((fixed - since)) -v bad=" $bad " '
+			NR == fixed + 1 { print "-- repaired" }
+			match($0, /"index": *[0-9]+/) {
+				i = substr($0, RSTART, RLENGTH); sub(/.*: */, "", i)
+				if (index(bad, " " i " ")) print substr($0, 1, 160) }' |
+		tail -n 40 | diag
 	pair_finish "$tag: $prog exits 0 (no error completion)"
 	sleep 1
 	event_summary "$since" | diag
