@@ -56,19 +56,21 @@ attr_above() {
 }
 
 # blackhole TAG HOW PROG ARGS...: run PROG (perftest, hostB is the
-# requester) for 40 s; path 2 fails after 4 s (HOW: down or loss) for
-# at least 3 s. The checks poll with deadlines rather than sleep fixed
+# requester) for BH_SECS s (40); path 2 fails after 4 s (HOW: down or
+# loss) for at least 3 s, and until an EV reads ASSUMED_BAD or BH_POLL s
+# (5) more passed. The checks poll with deadlines rather than sleep fixed
 # times: in a loaded TCG VM a fixed schedule sampled QPs that had ended.
 # The run outlasts the checks' deadlines (4 + 3 + 5 + 15 s and the QP
 # samples): with 20 s the QP could end before the last sample, which then
-# read nothing. The path gets 15 s to carry traffic again: with 8, one
-# CI run saw ib_read_bw's path 2 probed back (2 EVs recovered) but not
-# yet forwarding 20 packets a second at the deadline.
+# read nothing. The path gets BH_BACK s (15) to carry traffic again: with
+# 8, one CI run saw ib_read_bw's path 2 probed back (2 EVs recovered) but
+# not yet forwarding 20 packets a second at the deadline.
 blackhole() {
 	local tag=$1 how=$2 prog=$3 bad=0 rec0 rec moved=no c1 c2 qps0 qps1
+	local secs=${BH_SECS:-40} poll=${BH_POLL:-5} back=${BH_BACK:-15}
 	shift 3
-	pair_start 150 "$prog" -d mrcA -x "$GA4" -D 40 -F "$@" -- \
-		"$prog" -d mrcB -x "$GB4" -D 40 -F "$@" "$MP_A4"
+	pair_start 150 "$prog" -d mrcA -x "$GA4" -D "$secs" -F "$@" -- \
+		"$prog" -d mrcB -x "$GB4" -D "$secs" -F "$@" "$MP_A4"
 	sleep 4
 	if [ "$how" = down ]; then mp_path_down 2; else mp_path_loss 2 100; fi
 	# (The 3 s of the outage, spent watching router 2's counter.)
@@ -76,12 +78,12 @@ blackhole() {
 	c1=$(mp_router_packets 2)
 	sleep 2
 	c2=$(mp_router_packets 2)
-	wait_until 5 attr_above mrcB ev_assumed_bad 0 &&
+	wait_until "$poll" attr_above mrcB ev_assumed_bad 0 &&
 		bad=$(sample mrcB ev_assumed_bad)
 	rec0=$(sample mrcB ev_recovered)
 	qps0=$(rc_qps mrcB)
 	if [ "$how" = down ]; then mp_path_up 2; else mp_path_clear 2; fi
-	wait_until 15 path_carries 2 && moved=yes
+	wait_until "$back" path_carries 2 && moved=yes
 	rec=$(sample mrcB ev_recovered)
 	qps1=$(rc_qps mrcB)
 	pair_finish "$tag: $prog finishes with exit 0 (no error completion)"
@@ -98,7 +100,11 @@ blackhole() {
 
 blackhole "link down" down ib_write_bw -s 65536
 blackhole "link down" down ib_send_bw -s 4096
-blackhole "link down" down ib_read_bw -s 65536
+# READ over these ECMP paths runs at about 2 MB/s of the 10 the paths
+# carry, stalling for retransmission timeouts (srtt 20 to 60 ms, an RTO
+# every 1 or 2 s; testing.rst): its failed EVs show later, and traffic
+# takes longer to come back. Its run is longer and the checks wait more.
+BH_SECS=70 BH_POLL=15 BH_BACK=35 blackhole "link down" down ib_read_bw -s 65536
 blackhole "loss 100%" loss ib_write_bw -s 65536
 
 # Path 3 dies while mrc-rc-check moves data and compares every byte:
