@@ -22,6 +22,7 @@
 # FAB_MTU (9000: 4096-byte payloads fit with the outer header).
 
 . ../vm/lib.sh
+. ../vm/mp_lib.sh
 . ../vm/srv6_fabric.sh
 
 barg() {
@@ -86,7 +87,7 @@ cpu_ticks() {
 # "@srv6" line. Non-zero when it gave no figure.
 run_step() {
 	local k=$1 metric=$2 variant=$3 rep=$4 secs=$SECS event=null spid pid
-	local t0 c0 c1 rc qp=null json
+	local t0 c0 c1 rc qp='[]' json
 	case $variant in
 	srv6) use_profile 7 ;;
 	udp) use_profile 0 ;;
@@ -124,7 +125,7 @@ run_step() {
 	jq -cn --argjson k "$k" --arg metric "$metric" --arg variant "$variant" \
 		--argjson rep "$rep" --argjson rc "$rc" \
 		--argjson stream "${json:-null}" --argjson event "$event" \
-		--arg cpu "$c0 $c1" --argjson qp "$(qp_attrs <<<"$qp")" \
+		--arg cpu "$c0 $c1" --argjson qp "$(mp_qp_attrs_parse <<<"$qp")" \
 		--arg error "$(grep -v '^mrc-stream client: streaming' "$STATE/err" | tail -n 1)" \
 		--argjson hz "$(getconf CLK_TCK)" --argjson ncpu "$(nproc)" \
 		--arg rate "$RATE" --argjson spines $((PLANES * SPINES)) \
@@ -146,22 +147,6 @@ started() {
 		kill -0 "$1" 2>/dev/null && [ $SECONDS -lt $deadline ] || return 1
 		sleep 0.1
 	done
-}
-
-# qp_attrs: from rdma's JSON dump of the QPs on stdin, the driver
-# attributes of the newest RC QP ({} if none), without the drv_ prefix.
-qp_attrs() {
-	python3 -c '
-import json, sys
-out = {}
-try:
-    qps = json.load(sys.stdin)
-except ValueError:
-    qps = []
-for qp in qps if isinstance(qps, list) else []:
-    if qp.get("type") == "RC":
-        out = {k[4:]: v for k, v in qp.items() if k.startswith("drv_")}
-print(json.dumps(out))'
 }
 
 modprobe mrc || exit 1
