@@ -135,15 +135,6 @@ mp_softnet_drops() {
 	echo $s
 }
 
-# _mp_stream_started PID FILE: wait until mrc-stream (PID) says it streams.
-_mp_stream_started() {
-	local deadline=$((SECONDS + MPB_STEP_LIMIT))
-	while ! grep -q '^mrc-stream client: streaming' "$2" 2>/dev/null; do
-		kill -0 "$1" 2>/dev/null && [ $SECONDS -lt $deadline ] || return 1
-		sleep 0.1
-	done
-}
-
 # mp_client_step METRIC IMPL REP K N: run step K of N and print its
 # lines; non-zero when it gave no figure.
 mp_client_step() {
@@ -184,7 +175,7 @@ _mp_run() {
 		--outstanding "$MPB_DEPTH" --timeout "$MPB_TIMEOUT" --seconds "$secs" \
 		--connect-wait-s 150 > /tmp/mp.out 2> /tmp/mp.err &
 	pid=$!
-	if _mp_stream_started $pid /tmp/mp.err; then
+	if mp_stream_started $pid /tmp/mp.err "$MPB_STEP_LIMIT"; then
 		t0=$EPOCHREALTIME
 		if [ "$metric" = mp_blackhole ]; then
 			sleep "$MPB_FAIL_AT"

@@ -103,7 +103,7 @@ run_step() {
 		--outstanding $DEPTH --timeout $TIMEOUT --seconds "$secs" \
 		--connect-wait-s 60 > "$STATE/out" 2> "$STATE/err" &
 	pid=$!
-	if started $pid; then
+	if mp_stream_started $pid "$STATE/err" "$STEP_LIMIT"; then
 		t0=$EPOCHREALTIME
 		if [ "$metric" = srv6_fail ]; then
 			sleep "$FAIL_AT"
@@ -138,15 +138,6 @@ run_step() {
 		  cpu_total_s: (($c[3] - $c[1]) / $hz), cpus: $ncpu}' |
 		sed 's/^/@srv6 /'
 	[ -n "$json" ]
-}
-
-# started PID: wait until mrc-stream (PID) says it streams.
-started() {
-	local deadline=$((SECONDS + STEP_LIMIT))
-	while ! grep -q '^mrc-stream client: streaming' "$STATE/err" 2>/dev/null; do
-		kill -0 "$1" 2>/dev/null && [ $SECONDS -lt $deadline ] || return 1
-		sleep 0.1
-	done
 }
 
 modprobe mrc || exit 1

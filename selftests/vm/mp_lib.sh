@@ -57,6 +57,17 @@ mp_up() {
 	fi
 }
 
+# mp_stream_started PID FILE SECS: wait up to SECS s until the
+# mrc-stream client PID says (on FILE, its stderr) that it streams; fails
+# if it ends first.
+mp_stream_started() {
+	local deadline=$((SECONDS + $3))
+	while ! grep -q '^mrc-stream client: streaming' "$2" 2>/dev/null; do
+		kill -0 "$1" 2>/dev/null && [ $SECONDS -lt $deadline ] || return 1
+		sleep 0.1
+	done
+}
+
 # mp_qp_attrs_raw DEV: rdma's JSON dump of DEV's QPs, for
 # mp_qp_attrs_parse. A sample taken while a run is measured stays raw
 # until it ends: the parse (a python3 start under TCG) would take a
