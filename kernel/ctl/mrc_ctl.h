@@ -24,6 +24,12 @@ void mrc_ctl_qp_unbind(struct mrc_dev *mdev, struct mrc_qp *qp);
 bool mrc_port_is_up(struct mrc_dev *mdev);
 void mrc_port_update(struct mrc_dev *mdev);
 
+/* mrc_port_mtu.c */
+struct mrc_srv6_routes;
+unsigned int mrc_port_payload_mtu(struct mrc_dev *mdev,
+				  const struct mrc_srv6_routes *rs);
+unsigned int mrc_port_active_mtu(struct mrc_dev *mdev);
+
 /* mrc_genl.c */
 int mrc_genl_init(void);
 void mrc_genl_exit(void);

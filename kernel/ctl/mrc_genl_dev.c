@@ -12,7 +12,6 @@
 #include "ctl/mrc_genl.h"
 #include "ctl/mrc_prof.h"
 #include "core/mrc_ev.h"
-#include "core/mrc_link_params.h"
 
 /* OCP's optional features this implementation has. */
 #define MRC_CTL_CAPS	(MRC_CAP_EV_EVENT | MRC_CAP_EV_EVENT_PRECISE_DROP_CNT | \
@@ -78,8 +77,7 @@ static int mrc_genl_fill_dev(struct sk_buff *skb, struct mrc_dev *mdev,
 	    nla_put_u32(skb, MRC_ATTR_NETDEV_IFINDEX, ndev->ifindex) ||
 	    nla_put_u16(skb, MRC_ATTR_UDP_PORT, mdev->udp_port) ||
 	    nla_put_u8(skb, MRC_ATTR_PORT_STATE, state) ||
-	    nla_put_u32(skb, MRC_ATTR_ACTIVE_MTU,
-			mrc_payload_mtu(READ_ONCE(ndev->mtu)))) {
+	    nla_put_u32(skb, MRC_ATTR_ACTIVE_MTU, mrc_port_active_mtu(mdev))) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}

@@ -95,6 +95,8 @@ struct net_device *mrc_net_rx_dev(struct sk_buff *skb);
 bool mrc_net_rx_encap_ok(const struct sk_buff *skb);
 int mrc_net_srv6_uplink(struct net_device *ndev,
 			const struct mrc_srv6_route *r);
+unsigned int mrc_net_srv6_payload_mtu(struct net_device *ndev,
+				      const struct mrc_srv6_routes *rs);
 int mrc_net_xmit_srv6(struct net_device *ndev, struct sock *sk, __be16 dport,
 		      const struct mrc_path *path, struct sk_buff *skb);
 int mrc_net_xmit(struct mrc_net *mn, struct net_device *ndev, __be16 dport,

@@ -21,6 +21,7 @@
 #include <net/ipv6_stubs.h>
 #include <net/seg6.h>
 
+#include "core/mrc_link_params.h"
 #include "net/mrc_net.h"
 
 /* The inner UDP and IPv6 headers; the UDP checksum is final. */
@@ -146,6 +147,18 @@ drop:
 	return err;
 }
 
+/* The route of @r's outer destination, as sending looks it up. */
+static struct dst_entry *mrc_srv6_route_dst(struct net_device *ndev,
+					    const struct mrc_srv6_route *r)
+{
+	struct flowi6 fl6 = {
+		.flowi6_proto = IPPROTO_IPV6,
+		.daddr = r->seg[0],
+	};
+
+	return ipv6_stub->ipv6_dst_lookup_flow(dev_net(ndev), NULL, &fl6, NULL);
+}
+
 /**
  * mrc_net_srv6_uplink() - the interface an SRv6 EV's packets leave by
  * @ndev: the MRC device's netdev: its namespace's routes are asked
@@ -159,19 +172,48 @@ drop:
 int mrc_net_srv6_uplink(struct net_device *ndev,
 			const struct mrc_srv6_route *r)
 {
-	struct flowi6 fl6 = {
-		.flowi6_proto = IPPROTO_IPV6,
-		.daddr = r->seg[0],
-	};
-	struct dst_entry *dst;
+	struct dst_entry *dst = mrc_srv6_route_dst(ndev, r);
 	int ifindex;
 
-	dst = ipv6_stub->ipv6_dst_lookup_flow(dev_net(ndev), NULL, &fl6, NULL);
 	if (IS_ERR(dst))
 		return 0;
 	ifindex = dst->dev ? dst->dev->ifindex : 0;
 	dst_release(dst);
 	return ifindex;
+}
+
+/**
+ * mrc_net_srv6_payload_mtu() - the payload MTU a profile's EVs carry now
+ * @ndev: the MRC device's netdev: its namespace's routes are asked
+ * @rs: the routes of the profile's EVs
+ *
+ * An EV's packets leave by its outer destination's route, not by
+ * @ndev: what it carries is that route's MTU (the uplink's, or a path
+ * MTU the kernel learnt) less the EV's own encapsulation. An EV with no
+ * route carries nothing now and does not count.
+ *
+ * Context: process; may sleep (a profile has up to 4096 EVs).
+ * Return: the smallest payload MTU over the routed EVs (256..4096; 256
+ * also when a route is too small for any), or 0 when none is routed.
+ */
+unsigned int mrc_net_srv6_payload_mtu(struct net_device *ndev,
+				      const struct mrc_srv6_routes *rs)
+{
+	unsigned int best = 0, mtu;
+	struct dst_entry *dst;
+	u32 i;
+
+	for (i = 0; i < rs->n; i++) {
+		dst = mrc_srv6_route_dst(ndev, &rs->r[i]);
+		if (IS_ERR(dst))
+			continue;
+		mtu = mrc_srv6_payload_mtu(dst_mtu(dst), rs->r[i].nsegs);
+		dst_release(dst);
+		mtu = max_t(unsigned int, mtu, MRC_MIN_PAYLOAD_MTU);
+		best = best ? min(best, mtu) : mtu;
+		cond_resched();
+	}
+	return best;
 }
 
 /**

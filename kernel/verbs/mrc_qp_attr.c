@@ -7,9 +7,8 @@
 #include <rdma/ib_cache.h>
 
 #include "verbs/mrc_verbs.h"
+#include "ctl/mrc_ctl.h"
 #include "engine/mrc_qp.h"
-#include "core/mrc_link_params.h"
-#include "core/mrc_srv6.h"
 
 /*
  * The path an RC QP's attribute names. A reliable connection has one
@@ -73,18 +72,6 @@ static int mrc_qp_check_attr(struct mrc_qp *qp, const struct ib_qp_attr *attr,
 	return 0;
 }
 
-/*
- * Largest payload the port carries now, as an IB MTU. SRv6 EVs add an
- * outer header and maybe an SRH: the worst case, two segments, counts.
- */
-static enum ib_mtu mrc_qp_port_mtu(struct mrc_qp *qp)
-{
-	unsigned int mtu = mrc_srv6_payload_mtu(READ_ONCE(qp->mdev->ndev->mtu),
-						qp->srv6 ? MRC_SRV6_SEGS_MAX : 0);
-
-	return mtu ? ib_mtu_int_to_enum(mtu) : IB_MTU_256;
-}
-
 static void mrc_qp_reset_locked(struct mrc_qp *qp)
 {
 	mrc_txwin_reset(&qp->txwin, qp->sq_psn);
@@ -111,15 +98,19 @@ static void mrc_qp_reset_locked(struct mrc_qp *qp)
 			   qp->sq_psn);
 }
 
+/*
+ * @carry: the largest payload the QP's EVs carry now (IB_QP_PATH_MTU): a
+ * larger path MTU is lowered to it, so that no packet leaves too large.
+ */
 static void mrc_qp_apply(struct mrc_qp *qp, const struct ib_qp_attr *attr,
-			 int mask)
+			 int mask, enum ib_mtu carry)
 {
 	if (mask & IB_QP_ACCESS_FLAGS)
 		qp->access = attr->qp_access_flags;
 	if (mask & IB_QP_QKEY)
 		qp->qkey = attr->qkey;
 	if (mask & IB_QP_PATH_MTU) {
-		qp->path_mtu = min(attr->path_mtu, mrc_qp_port_mtu(qp));
+		qp->path_mtu = min(attr->path_mtu, carry);
 		qp->mtu = ib_mtu_enum_to_int(qp->path_mtu);
 	}
 	if (mask & IB_QP_DEST_QPN)
@@ -168,6 +159,7 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		  struct ib_udata *udata)
 {
 	struct mrc_qp *qp = to_mrc_qp(ibqp);
+	enum ib_mtu carry = IB_MTU_4096;
 	enum ib_qp_state cur, next;
 	struct mrc_path path;
 	int err;
@@ -190,6 +182,10 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		if (err)
 			goto out;
 	}
+	/* Route lookups, one per SRv6 EV: before the lock. */
+	if (mask & IB_QP_PATH_MTU)
+		carry = ib_mtu_int_to_enum(mrc_port_payload_mtu(qp->mdev,
+								qp->srv6));
 
 	spin_lock_bh(&qp->lock);
 	/*
@@ -213,7 +209,7 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		mrc_dack_send_final(qp);
 	else
 		mrc_dack_send(qp);
-	mrc_qp_apply(qp, attr, mask);
+	mrc_qp_apply(qp, attr, mask, carry);
 	if (mask & IB_QP_STATE) {
 		if (next == IB_QPS_RESET)
 			mrc_qp_reset_locked(qp);

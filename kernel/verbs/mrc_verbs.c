@@ -14,7 +14,6 @@
 #include "engine/mrc_qp.h"
 #include "engine/mrc_stats.h"
 #include "net/mrc_net.h"
-#include "core/mrc_link_params.h"
 
 static bool mrc_udata_in_clear(struct ib_udata *udata)
 {
@@ -61,7 +60,7 @@ static int mrc_query_port(struct ib_device *ibdev, u32 port_num,
 			  struct ib_port_attr *attr)
 {
 	struct mrc_dev *mdev = to_mrc_dev(ibdev);
-	unsigned int mtu = mrc_payload_mtu(READ_ONCE(mdev->ndev->mtu));
+	unsigned int mtu = mrc_port_active_mtu(mdev);
 	bool up = mrc_port_is_up(mdev);
 
 	/* The core zeroes @attr and validates @port_num before calling. */
@@ -70,7 +69,7 @@ static int mrc_query_port(struct ib_device *ibdev, u32 port_num,
 				IB_PORT_PHYS_STATE_DISABLED;
 	attr->max_vl_num = 1;
 	attr->max_mtu = IB_MTU_4096;
-	attr->active_mtu = mtu ? ib_mtu_int_to_enum(mtu) : IB_MTU_256;
+	attr->active_mtu = ib_mtu_int_to_enum(mtu);
 	attr->gid_tbl_len = MRC_GID_TABLE_LEN;
 	attr->pkey_tbl_len = 1;
 	attr->max_msg_sz = 1U << 30;

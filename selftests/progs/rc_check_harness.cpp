@@ -315,10 +315,26 @@ Err make_pair(Env& env, Rng& rng, const QpCaps& caps, Pair* out) {
         return err;
     if (auto err = to_rts(b, env.opt, caps))
         return err;
+    // The driver lowers a path MTU its EVs cannot carry: both QPs must
+    // end up with the same one, or READ responses and middle packets
+    // would not match.
+    ibv_mtu qp_mtu[2];
+    for (int i = 0; i < 2; i++) {
+        ibv_qp_attr attr{};
+        ibv_qp_init_attr init{};
+        ibv_qp* qp = (i ? b : a).qp.get();
+        if (int err = ibv_query_qp(qp, &attr, IBV_QP_PATH_MTU, &init))
+            return fail("ibv_query_qp(%s): %s", i ? "B" : "A", std::strerror(err));
+        qp_mtu[i] = attr.path_mtu;
+    }
     if (env.opt.verbose)
-        std::printf("# A %s qpn 0x%06x psn 0x%06x <-> B %s qpn 0x%06x psn 0x%06x, mtu %d\n",
+        std::printf("# A %s qpn 0x%06x psn 0x%06x <-> B %s qpn 0x%06x psn 0x%06x, "
+                    "mtu %d, QPs' path MTU %d %d\n",
                     gid_str(env.a.gid).c_str(), a.qp->qp_num, a.sq_psn, gid_str(env.b.gid).c_str(),
-                    b.qp->qp_num, b.sq_psn, 128 << mtu);
+                    b.qp->qp_num, b.sq_psn, 128 << mtu, 128 << qp_mtu[0], 128 << qp_mtu[1]);
+    if (qp_mtu[0] != qp_mtu[1])
+        return fail("the QPs' path MTUs differ: A %d, B %d (asked for %d)", 128 << qp_mtu[0],
+                    128 << qp_mtu[1], 128 << mtu);
     return std::nullopt;
 }
 

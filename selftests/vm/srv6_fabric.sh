@@ -99,6 +99,7 @@
 #   fab_spine_down P S / fab_spine_up P S        both spine links
 #   fab_spine_sid_del P S / fab_spine_sid_add P S  the spine's End routes
 #   fab_plane_down P / fab_plane_up P            every spine of plane P
+#   fab_uplink_mtu P MTU              both hosts' plane-P uplinks, both ends
 #   fab_spine_loss P S PCT, fab_spine_delay P S MS, fab_spine_clear [P S]
 #   fab_rate RATE                     every spine shaped to RATE (or none)
 #   fab_spine_counts                  "P S pktsA bytesA pktsB bytesB" a
@@ -591,6 +592,18 @@ fab_plane_up() {
 	_fab_spine_arg "$1" 0 || return
 	for ((s = 0; s < FAB_SPINES; s++)); do
 		fab_spine_up "$1" "$s" || return
+	done
+}
+
+# fab_uplink_mtu P MTU: both hosts' plane-P uplinks get MTU, at both ends
+# (the host's upP and its leaf's host): the MTU of the routes the hosts'
+# plane-P EVs leave by.
+fab_uplink_mtu() {
+	local h
+	_fab_spine_arg "$1" 0 && _fab_int mtu "$2" 1280 65535 || return
+	for h in A B; do
+		_fab ip -n "host$h" link set "up$1" mtu "$2" &&
+		_fab ip -n "leaf${h}_$1" link set host mtu "$2" || return
 	done
 }
 

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * The payload MTU of the port and of a QP. UDP EVs leave by the GID's
+ * netdev; SRv6 EVs leave by their outer destinations' routes, whose
+ * uplinks may have other MTUs than the netdev that holds the GID (a
+ * dummy, in the two-plane fabric). The port reports what its default
+ * EV profile carries, so that two hosts set up alike read the same
+ * active MTU and give their QPs the same path MTU.
+ */
+#include "ctl/mrc_ctl.h"
+#include "ctl/mrc_prof.h"
+#include "core/mrc_link_params.h"
+#include "net/mrc_net.h"
+
+/**
+ * mrc_port_payload_mtu() - the payload MTU of a QP sending on @rs
+ * @mdev: the device
+ * @rs: the SRv6 routes of the QP's EV profile, or NULL (UDP format)
+ *
+ * Without a routed SRv6 EV, the GID's netdev less the largest SRv6
+ * encapsulation stands in.
+ *
+ * Context: process; may sleep.
+ * Return: 256..4096.
+ */
+unsigned int mrc_port_payload_mtu(struct mrc_dev *mdev,
+				  const struct mrc_srv6_routes *rs)
+{
+	unsigned int mtu = rs ? mrc_net_srv6_payload_mtu(mdev->ndev, rs) : 0;
+
+	if (!mtu)
+		mtu = mrc_srv6_payload_mtu(READ_ONCE(mdev->ndev->mtu),
+					   rs ? MRC_SRV6_SEGS_MAX : 0);
+	return max_t(unsigned int, mtu, MRC_MIN_PAYLOAD_MTU);
+}
+
+/**
+ * mrc_port_active_mtu() - the payload MTU of a QP of the default profile
+ * @mdev: the device
+ *
+ * Context: process; may sleep.
+ * Return: 256..4096.
+ */
+unsigned int mrc_port_active_mtu(struct mrc_dev *mdev)
+{
+	struct mrc_ctl_dev *ctl = mdev->ctl;
+	struct mrc_srv6_routes *rs = NULL;
+	struct mrc_prof *prof;
+	unsigned int mtu;
+
+	mutex_lock(&ctl->lock);
+	prof = mrc_prof_find(&mrc_evprof_kind, ctl, ctl->default_evp);
+	if (prof && prof->state == MRC_PROF_ONLINE)
+		rs = mrc_srv6_routes_get(container_of(prof, struct mrc_evprof,
+						      p)->srv6);
+	mutex_unlock(&ctl->lock);
+	mtu = mrc_port_payload_mtu(mdev, rs);
+	mrc_srv6_routes_put(rs);
+	return mtu;
+}
