@@ -284,12 +284,12 @@ const std::vector<ObjSpec>& grammar() {
         o.push_back({"probe",
                      {},
                      {{"",
-                       "mrc-ip probe dev DEV to GID { ev VALUE [ mode { udp | stev } ] |\n"
+                       "mrc-ip probe dev DEV to GID { ev VALUE [ mode { udp | stev | srv6 } ] |\n"
                        "        evprofile ID index I } [ tc TC ] [ timeout DURATION ] [ count N ]",
                        {dev,
                         {"to", Kind::Gid},
                         {"ev", Kind::EvValue},
-                        {"mode", Kind::Enum, 0, {"udp", "stev"}},
+                        {"mode", Kind::Enum, 0, {"udp", "stev", "srv6"}},
                         {"evprofile", Kind::Num},
                         {"index", Kind::Num, kMaxEvIndex},
                         {"tc", Kind::Num, 255},
@@ -307,8 +307,15 @@ const std::vector<ObjSpec>& grammar() {
                            if (c.has("mode") && !c.has("ev")) {
                                return "\"mode\" goes with \"ev\"";
                            }
-                           if (const Arg* e = c.get("ev"); e != nullptr && e->bytes.size() != 4) {
-                               return "ev \"" + e->word + "\" is not a 32-bit number";
+                           // An address list is an SRV6 EV; a number is not.
+                           if (const Arg* e = c.get("ev")) {
+                               bool srv6 = e->bytes.size() != 4;
+                               const Arg* m = c.get("mode");
+                               if (m != nullptr && (m->word == "srv6") != srv6) {
+                                   return "ev \"" + e->word + "\" is not a " +
+                                          (srv6 ? "32-bit number" : "segment list") +
+                                          " (mode " + m->word + ")";
+                               }
                            }
                            if (const Arg* t = c.get("timeout"); t != nullptr && t->num < 1000) {
                                return "timeout \"" + t->word + "\" is below 1us";

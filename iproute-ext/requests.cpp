@@ -267,7 +267,10 @@ void build_probe(nl_msg* msg, const Command& c) {
         put_bytes(msg, MRC_PROBE_DGID, c.get("to")->bytes);
         if (const Arg* e = c.get("ev")) {
             put_bytes(msg, MRC_PROBE_EV_VALUE, e->bytes);
-            if (const Arg* m = c.get("mode")) {
+            const Arg* m = c.get("mode");
+            if (e->bytes.size() != 4) {
+                check(nla_put_u8(msg, MRC_PROBE_FMT_MODE, MRC_FMT_SRV6));
+            } else if (m != nullptr) {
                 check(nla_put_u8(msg, MRC_PROBE_FMT_MODE,
                                  m->word == "stev" ? MRC_FMT_STEV : MRC_FMT_UDP));
             }

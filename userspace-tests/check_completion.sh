@@ -39,7 +39,7 @@ expect "mrc-window uet-1.0-nscc" mrc-ip ccprofile add dev m alg ""
 expect "state" mrc-ip evprofile set dev m id 1 st
 expect "up" mrc-ip port set mrc0 u
 expect "to tc timeout" mrc-ip probe dev m t
-expect "udp stev" mrc-ip probe dev m to ::1 ev 1 mode ""
+expect "udp stev srv6" mrc-ip probe dev m to ::1 ev 1 mode ""
 expect "dev evprofile qpn help" mrc-ip monitor ""
 expect "qpn" mrc-ip qp show dev m q
 expect "dev id evs help" mrc-ip pa s ""

@@ -259,9 +259,12 @@ TEST(GrammarTest, ErrorsNameTheWord) {
     EXPECT_EQ(error("probe dev m to ::1 ev 0x1 count 65"), "invalid number \"65\" for \"count\"");
     EXPECT_EQ(error("probe dev m to ::1 evprofile 1 index 1 mode stev"),
               "\"mode\" goes with \"ev\", try \"mrc-ip probe help\"");
-    EXPECT_EQ(error("probe dev m to ::1 ev fd00::1"),
-              "ev \"fd00::1\" is not a 32-bit number, try \"mrc-ip probe help\"");
-    EXPECT_EQ(error("probe dev m to ::1 ev 1 mode srv6"), "mode value \"srv6\" is unknown");
+    EXPECT_EQ(error("probe dev m to ::1 ev fd00::1 mode udp"),
+              "ev \"fd00::1\" is not a 32-bit number (mode udp), try \"mrc-ip probe help\"");
+    EXPECT_EQ(error("probe dev m to ::1 ev 1 mode srv6"),
+              "ev \"1\" is not a segment list (mode srv6), try \"mrc-ip probe help\"");
+    EXPECT_EQ(error("probe dev m to ::1 ev fd00::1,fd00::2,fd00::3"),
+              "invalid EV value \"fd00::1,fd00::2,fd00::3\" for \"ev\"");
     EXPECT_EQ(error("probe dev m to ::1 ev 0x1 evprofile 1 index 1"),
               "\"ev\" conflicts with \"evprofile\"/\"index\", try \"mrc-ip probe help\"");
     EXPECT_EQ(error("dev show " + std::string(64, 'x')),

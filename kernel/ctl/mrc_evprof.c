@@ -102,10 +102,14 @@ static int mrc_evprof_parse_fields(struct mrc_evprof *evp,
 	return 0;
 }
 
-/* Why an SRv6 EV's address was refused (extack keeps the literal). */
-static void mrc_evprof_bad_segment(struct netlink_ext_ack *extack,
-				   const struct nlattr *attr,
-				   enum mrc_srv6_bad why)
+/**
+ * mrc_evprof_bad_segment() - say why an SRv6 EV's address was refused
+ * @extack: the request's (it keeps the literal)
+ * @attr: the value
+ * @why: from mrc_srv6_route_parse(), not MRC_SRV6_OK
+ */
+void mrc_evprof_bad_segment(struct netlink_ext_ack *extack,
+			    const struct nlattr *attr, enum mrc_srv6_bad why)
 {
 	if (why == MRC_SRV6_UNSPECIFIED)
 		NL_SET_ERR_MSG_ATTR(extack, attr,

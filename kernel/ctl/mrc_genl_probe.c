@@ -8,24 +8,28 @@
  * only while the call waits.
  */
 #include <linux/genetlink.h>
+#include <linux/jhash.h>
 #include <linux/slab.h>
+#include <net/addrconf.h>
 #include <rdma/ib_verbs.h>
 
 #include "ctl/mrc_genl.h"
 #include "ctl/mrc_prof.h"
+#include "core/mrc_ev.h"
 #include "core/mrc_evgen.h"
 #include "engine/mrc_ep_probe.h"
 #include "net/mrc_net.h"
 
 #define MRC_PROBES_MAX		64
 #define MRC_PROBE_TIMEOUT_DFLT	1000000000ULL		/* 1 s */
+#define MRC_PROBE_FLOW_LABEL_MASK	0xfffff		/* IPv6: 20 bits */
 
 const struct nla_policy mrc_probe_entry_policy[MRC_PROBE_MAX + 1] = {
 	[MRC_PROBE_REQ_ID] = { .type = NLA_U16 },
 	[MRC_PROBE_SGID_INDEX] = NLA_POLICY_MAX(NLA_U32, MRC_GID_TABLE_LEN - 1),
 	[MRC_PROBE_DGID] = NLA_POLICY_EXACT_LEN(16),
 	[MRC_PROBE_FMT_MODE] = NLA_POLICY_MAX(NLA_U8, MRC_FMT_UDP),
-	[MRC_PROBE_EV_VALUE] = NLA_POLICY_EXACT_LEN(4),
+	[MRC_PROBE_EV_VALUE] = { .type = NLA_BINARY, .len = 32 },
 	[MRC_PROBE_PROF_ID] = { .type = NLA_U64 },
 	[MRC_PROBE_EV_INDEX] = { .type = NLA_U32 },
 	[MRC_PROBE_RTT_NS] = { .type = NLA_REJECT },
@@ -49,30 +53,76 @@ struct mrc_genl_probe {
 	struct mrc_ep_probe ep;
 };
 
-/* The EV an entry names as a wire value and format mode. */
-static int mrc_probe_ev_value(struct nlattr **tb, struct mrc_path *path,
+/*
+ * An SRV6 value: one or two IPv6 addresses, checked as a profile's EV
+ * is, and kept in a table of one route that the probe holds.
+ */
+static int mrc_probe_ev_route(struct mrc_dev *mdev, struct nlattr **tb,
+			      struct mrc_genl_probe *p,
 			      struct netlink_ext_ack *extack)
 {
-	u32 wire = be32_to_cpu(nla_get_be32(tb[MRC_PROBE_EV_VALUE]));
+	struct nlattr *value = tb[MRC_PROBE_EV_VALUE];
+	struct mrc_srv6_route *r;
+	enum mrc_srv6_bad why;
+
+	if (p->path.v4) {
+		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_PROBE_DGID],
+				    "an SRv6 EV carries IPv6 only: give an IPv6 GID");
+		return -EINVAL;
+	}
+	/* Held by the probe from here: the caller puts it on any return. */
+	p->routes = mrc_srv6_routes_alloc(1);
+	if (!p->routes)
+		return -ENOMEM;
+	r = &p->routes->r[0];
+	if (mrc_srv6_route_parse(r, nla_data(value), nla_len(value), &why)) {
+		if (why == MRC_SRV6_OK)
+			NL_SET_ERR_MSG_ATTR(extack, value,
+					    "an SRV6 EV value is one or two IPv6 addresses (16 or 32 bytes)");
+		else
+			mrc_evprof_bad_segment(extack, value, why);
+		return -EINVAL;
+	}
+	if (ipv6_chk_addr(dev_net(mdev->ndev), &r->seg[0], mdev->ndev, 0)) {
+		NL_SET_ERR_MSG_ATTR(extack, value,
+				    "the first SRv6 segment is this host's own address");
+		return -EINVAL;
+	}
+	p->path.srv6 = r;
+	p->path.sport = htons(MRC_EV_SPORT_BASE);
+	/* Any ECMP left on the way tells paths apart by the outer label. */
+	p->path.flow_label = (jhash(r->seg, r->nsegs * sizeof(r->seg[0]), 0) &
+			      MRC_PROBE_FLOW_LABEL_MASK) ?: 1;
+	return 0;
+}
+
+/* The EV an entry names as a wire value and format mode. */
+static int mrc_probe_ev_value(struct mrc_dev *mdev, struct nlattr **tb,
+			      struct mrc_genl_probe *p,
+			      struct netlink_ext_ack *extack)
+{
+	struct nlattr *value = tb[MRC_PROBE_EV_VALUE];
 	u8 mode = tb[MRC_PROBE_FMT_MODE] ?
 		  nla_get_u8(tb[MRC_PROBE_FMT_MODE]) : MRC_FMT_UDP;
-	u32 label;
+	struct mrc_path *path = &p->path;
+	u32 wire, label;
 	u16 sport;
-	int err;
 
-	err = mrc_evgen_split(mode, wire, &sport, &label);
-	path->flow_label = label;
-	if (err == -EOPNOTSUPP) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_PROBE_FMT_MODE],
-				    "SRV6 probes by value are not implemented: name the EV by profile and index");
-		return err;
+	if (mode == MRC_FMT_SRV6)
+		return mrc_probe_ev_route(mdev, tb, p, extack);
+	if (nla_len(value) != sizeof(wire)) {
+		NL_SET_ERR_MSG_ATTR(extack, value,
+				    "a STEV or UDP EV value is 4 bytes (SRV6: give the format mode)");
+		return -EINVAL;
 	}
-	if (err) {
-		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_PROBE_EV_VALUE],
+	wire = be32_to_cpu(nla_get_be32(value));
+	if (mrc_evgen_split(mode, wire, &sport, &label)) {
+		NL_SET_ERR_MSG_ATTR(extack, value,
 				    "EV value gives source port 0 or is wider than the format");
-		return err;
+		return -EINVAL;
 	}
 	path->sport = htons(sport);
+	path->flow_label = label;
 	return 0;
 }
 
@@ -136,7 +186,7 @@ static int mrc_probe_parse_ev(struct mrc_dev *mdev, struct nlattr **tb,
 		return -EINVAL;
 	}
 	if (by_value)
-		return mrc_probe_ev_value(tb, &p->path, extack);
+		return mrc_probe_ev_value(mdev, tb, p, extack);
 	if (tb[MRC_PROBE_FMT_MODE]) {
 		NL_SET_ERR_MSG_ATTR(extack, tb[MRC_PROBE_FMT_MODE],
 				    "a format mode goes with an EV value, not a profile");

@@ -225,6 +225,8 @@ int mrc_evprof_put_uplink(struct sk_buff *skb, struct net_device *ndev,
 			  const struct mrc_srv6_route *r);
 int mrc_evprof_put_value(struct sk_buff *skb, const struct mrc_evprof *evp,
 			 u32 i);
+void mrc_evprof_bad_segment(struct netlink_ext_ack *extack,
+			    const struct nlattr *attr, enum mrc_srv6_bad why);
 bool mrc_evprof_value_is(const struct mrc_evprof *evp, u32 i,
 			 const struct nlattr *value);
 

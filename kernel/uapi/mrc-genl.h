@@ -346,8 +346,9 @@ enum mrc_genl_probe_attr {
 	MRC_PROBE_REQ_ID,		/* u16: caller's id, unique per call */
 	MRC_PROBE_SGID_INDEX,		/* u32: 0..127; default: first of DGID's kind */
 	MRC_PROBE_DGID,			/* binary: exactly 16 bytes */
-	MRC_PROBE_FMT_MODE,		/* u8: enum mrc_genl_fmt_mode (STEV/UDP) */
-	MRC_PROBE_EV_VALUE,		/* binary 4: expanded EV (wire value) */
+	MRC_PROBE_FMT_MODE,		/* u8: enum mrc_genl_fmt_mode */
+	/* binary: STEV/UDP 4 (expanded EV, wire value); SRV6 16 or 32 */
+	MRC_PROBE_EV_VALUE,
 	MRC_PROBE_PROF_ID,		/* u64: instead of the value: a profile */
 	MRC_PROBE_EV_INDEX,		/*  u32: and its EV index */
 	MRC_PROBE_RTT_NS,		/* u64, reply */
