@@ -309,3 +309,35 @@ check_genl_error() {
 		{ echo "request: $*"; echo "wanted: error $name: /$re/"; echo "$out"; } | diag
 	fi
 }
+
+# verified_failure TAG DEVARGS... -- BREAK... -- FIX...: mrc-rc-check
+# with DEVARGS (--dev-a, --gid-a, --dev-b, --gid-b) runs WRITE, READ and
+# SEND scenarios (write many read many send many), comparing every byte;
+# BREAK runs once its first scenario passed, with the long ones still to
+# come, and FIX once it ended. Two points: it was still running when
+# BREAK came, and all six scenarios passed.
+verified_failure() {
+	local tag=$1 dev=() brk=() running=no pid rc
+	shift
+	while [ "$1" != -- ]; do dev+=("$1"); shift; done
+	shift
+	while [ "$1" != -- ]; do brk+=("$1"); shift; done
+	shift
+	timeout 600 "$MRC_BUILD/selftests/progs/mrc-rc-check" "${dev[@]}" \
+		write many read many send many > /run/verified.log 2>&1 &
+	pid=$!
+	wait_until 300 grep -q '^ok write' /run/verified.log
+	"${brk[@]}"
+	kill -0 "$pid" 2>/dev/null && running=yes
+	wait "$pid"
+	rc=$?
+	"$@"
+	check_output "$tag: mrc-rc-check still running when it failed" '^yes$' \
+		echo "$running"
+	if [ "$rc" -eq 0 ] && [ "$(grep -c '^ok ' /run/verified.log)" -eq 6 ]; then
+		ok "$tag: WRITE, READ and SEND, every byte verified"
+	else
+		not_ok "$tag: WRITE, READ and SEND, every byte verified (exit $rc)"
+		diag < /run/verified.log
+	fi
+}

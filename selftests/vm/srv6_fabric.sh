@@ -94,6 +94,8 @@
 #                                     FAB_GB their GID indexes
 #   fab_mrc_profile H ID MIN MAX      mrcH's default EV profile ID: spines
 #                                     MIN..MAX, GENERATED uSID containers
+#   fab_test_up [P [S [RATE]]], fab_test_down  a VM test's start and end,
+#                                     as test points (lib.sh)
 #   fab_plain P S                     the hosts' routes to each other
 #                                     through (P,S), plain IPv6 (no SRv6)
 #   fab_spine_down P S / fab_spine_up P S        both spine links
@@ -252,6 +254,33 @@ fab_mrc_up() {
 	done
 	echo "srv6_fabric: no RoCE v2 GID for the hosts' addresses" >&2
 	return 1
+}
+
+# fab_test_up [PLANES [SPINES [RATE]]]: for the VM tests (after lib.sh):
+# the fabric as a test point (when it fails: torn down, and the test
+# ends), then fab_mrc_up and a point for the hosts' GIDs. Not through
+# check: its subshell would keep FAB_GA and FAB_GB.
+fab_test_up() {
+	if fab_up "$@" 2> /run/fab_up.err; then
+		ok "fab_up $* ($SECONDS s)"
+	else
+		not_ok "fab_up $*"
+		diag < /run/fab_up.err
+		fab_down
+		done_testing
+	fi
+	fab_mrc_up 2> /run/mrc_up.err || diag < /run/mrc_up.err
+	check "the hosts' GIDs $(fab_host_addr A) ($FAB_GA) and $(fab_host_addr B) ($FAB_GB)" \
+		test -n "$FAB_GA" -a -n "$FAB_GB"
+}
+
+# fab_test_down: the end of a VM test: both devices deleted and the
+# fabric torn down, as test points.
+fab_test_down() {
+	check "rdma link delete mrcA" ip netns exec hostA rdma link delete mrcA
+	check "rdma link delete mrcB" ip netns exec hostB rdma link delete mrcB
+	echo "the test took $SECONDS s" | diag
+	check "fab_down" fab_down
 }
 
 # _fab_gid H: host H's GID index of its address on mrcH.

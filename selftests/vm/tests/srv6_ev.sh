@@ -25,20 +25,9 @@ SIZE=16384
 
 dmesg_mark
 modprobe mrc
-if fab_up 2 4 2> /run/fab_up.err; then
-	ok "fab_up 2 4 ($SECONDS s)"
-	fab_counts_serve
-else
-	not_ok "fab_up 2 4"
-	diag < /run/fab_up.err
-	fab_down
-	done_testing
-fi
-
-# Not through check: its subshell would keep FAB_GA and FAB_GB.
-fab_mrc_up 2> /run/mrc_up.err || diag < /run/mrc_up.err
+fab_test_up 2 4
 GA=$FAB_GA GB=$FAB_GB
-check "the hosts' GIDs $A ($GA) and $B ($GB)" test -n "$GA" -a -n "$GB"
+fab_counts_serve
 D="DEV_NAME=str:mrcA"
 genl_a() {
 	ip netns exec hostA python3 ../mrc-genl.py "$@"
@@ -302,9 +291,6 @@ kill "$cli" "$srv" 2>/dev/null
 wait "$cli" "$srv" 2>/dev/null
 
 check "the QPs gone, profile 5 can be deleted" genl_a EVPROF_DEL $D PROF_ID=u64:5
-check "rdma link delete mrcA" ip netns exec hostA rdma link delete mrcA
-check "rdma link delete mrcB" ip netns exec hostB rdma link delete mrcB
-echo "the test took $SECONDS s" | diag
-check "fab_down" fab_down
+fab_test_down
 check_dmesg_clean
 done_testing

@@ -20,18 +20,8 @@
 
 dmesg_mark
 modprobe mrc
-if fab_up 2 4 2> /run/fab_up.err; then
-	ok "fab_up 2 4 ($SECONDS s)"
-else
-	not_ok "fab_up 2 4"
-	diag < /run/fab_up.err
-	fab_down
-	done_testing
-fi
-# Not through check: its subshell would keep FAB_GA and FAB_GB.
-fab_mrc_up 2> /run/mrc_up.err || diag < /run/mrc_up.err
+fab_test_up 2 4
 GA=$FAB_GA GB=$FAB_GB
-check "the hosts' GIDs ($GA, $GB)" test -n "$GA" -a -n "$GB"
 
 mrcip_b() {
 	ip netns exec hostB mrc-ip "$@"
@@ -227,44 +217,16 @@ scenario "spine 1:1 SIDs deleted" ib_send_bw "4" \
 scenario "plane 1 down" ib_read_bw "3 4 5 6" \
 	fab_plane_down 1 -- fab_plane_up 1
 
-# verified_failure TAG BREAK... -- FIX...: BREAK while mrc-rc-check
-# moves data over path 7 (both devices' default) and compares every byte,
-# once its first scenario passed and with the long ones still to come;
-# every scenario must pass, then FIX.
-verified_failure() {
-	local tag=$1 brk=() running=no pid rc
-	shift
-	while [ "$1" != -- ]; do brk+=("$1"); shift; done
-	shift
-	timeout 600 "$CHECK" --dev-a mrcA --gid-a "$GA" --dev-b mrcB --gid-b "$GB" \
-		write many read many send many > /run/verified.log 2>&1 &
-	pid=$!
-	wait_until 300 grep -q '^ok write' /run/verified.log
-	"${brk[@]}"
-	kill -0 "$pid" 2>/dev/null && running=yes
-	wait "$pid"
-	rc=$?
-	"$@"
-	check_output "$tag: mrc-rc-check still running when it failed" '^yes$' \
-		echo "$running"
-	if [ "$rc" -eq 0 ] && [ "$(grep -c '^ok ' /run/verified.log)" -eq 6 ]; then
-		ok "$tag: WRITE, READ and SEND, every byte verified"
-	else
-		not_ok "$tag: WRITE, READ and SEND, every byte verified (exit $rc)"
-		diag < /run/verified.log
-	fi
-}
-CHECK=$MRC_BUILD/selftests/progs/mrc-rc-check
-verified_failure "spine 0:3 links down mid-run" fab_spine_down 0 3 -- \
-	fab_spine_up 0 3
-verified_failure "spine 1:2 SIDs deleted mid-run" fab_spine_sid_del 1 2 -- \
-	fab_spine_sid_add 1 2
+# Once mrc-rc-check's first scenario passed over path 7 (both devices'
+# default), a spine fails; every scenario must pass.
+DEVS=(--dev-a mrcA --gid-a "$GA" --dev-b mrcB --gid-b "$GB")
+verified_failure "spine 0:3 links down mid-run" "${DEVS[@]}" -- \
+	fab_spine_down 0 3 -- fab_spine_up 0 3
+verified_failure "spine 1:2 SIDs deleted mid-run" "${DEVS[@]}" -- \
+	fab_spine_sid_del 1 2 -- fab_spine_sid_add 1 2
 
 kill "$mon" 2>/dev/null
 wait "$mon" 2>/dev/null
-check "rdma link delete mrcA" ip netns exec hostA rdma link delete mrcA
-check "rdma link delete mrcB" ip netns exec hostB rdma link delete mrcB
-echo "the test took $SECONDS s" | diag
-check "fab_down" fab_down
+fab_test_down
 check_dmesg_clean
 done_testing

@@ -31,18 +31,8 @@ N=20
 
 dmesg_mark
 modprobe mrc
-if fab_up 2 4 2> /run/fab_up.err; then
-	ok "fab_up 2 4 ($SECONDS s)"
-else
-	not_ok "fab_up 2 4"
-	diag < /run/fab_up.err
-	fab_down
-	done_testing
-fi
-# Not through check: its subshell would keep FAB_GA and FAB_GB.
-fab_mrc_up 2> /run/mrc_up.err || diag < /run/mrc_up.err
+fab_test_up 2 4
 GA=$FAB_GA GB=$FAB_GB
-check "the hosts' GIDs $A ($GA) and $B ($GB)" test -n "$GA" -a -n "$GB"
 
 counter() {
 	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"
@@ -196,9 +186,6 @@ check_dmesg_clean "no kernel warning after the replay"
 check_output "fresh connection over profile 7: mrc-rc-check write read send atomic" \
 	'^ok atomic' timeout 300 "$CHECK" \
 	--dev-a mrcA --gid-a "$GA" --dev-b mrcB --gid-b "$GB" write read send atomic
-check "rdma link delete mrcA" ip netns exec hostA rdma link delete mrcA
-check "rdma link delete mrcB" ip netns exec hostB rdma link delete mrcB
-echo "the test took $SECONDS s" | diag
-check "fab_down" fab_down
+fab_test_down
 check_dmesg_clean
 done_testing

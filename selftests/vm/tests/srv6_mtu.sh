@@ -18,18 +18,8 @@
 
 dmesg_mark
 modprobe mrc
-if FAB_MTU=9000 fab_up 2 4 2> /run/fab_up.err; then
-	ok "fab_up 2 4, MTU 9000 ($SECONDS s)"
-else
-	not_ok "fab_up 2 4, MTU 9000"
-	diag < /run/fab_up.err
-	fab_down
-	done_testing
-fi
-# Not through check: its subshell would keep FAB_GA and FAB_GB.
-fab_mrc_up 2> /run/mrc_up.err || diag < /run/mrc_up.err
+FAB_MTU=9000 fab_test_up 2 4
 GA=$FAB_GA GB=$FAB_GB
-check "the hosts' GIDs ($GA, $GB)" test -n "$GA" -a -n "$GB"
 
 # gid0_mtu MTU: both hosts' gid0.
 gid0_mtu() {
@@ -108,9 +98,6 @@ else
 	diag < /run/verified.log
 fi
 
-check "rdma link delete mrcA" ip netns exec hostA rdma link delete mrcA
-check "rdma link delete mrcB" ip netns exec hostB rdma link delete mrcB
-echo "the test took $SECONDS s" | diag
-check "fab_down" fab_down
+fab_test_down
 check_dmesg_clean
 done_testing

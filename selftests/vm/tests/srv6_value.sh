@@ -13,19 +13,9 @@
 
 dmesg_mark
 modprobe mrc
-if fab_up 2 4 2> /run/fab_up.err; then
-	ok "fab_up 2 4 ($SECONDS s)"
-else
-	not_ok "fab_up 2 4"
-	diag < /run/fab_up.err
-	fab_down
-	done_testing
-fi
-# Not through check: its subshell would keep FAB_GA and FAB_GB.
-fab_mrc_up 2> /run/mrc_up.err || diag < /run/mrc_up.err
+fab_test_up 2 4
 GA=$FAB_GA GB=$FAB_GB
 A=$(fab_host_addr A) B=$(fab_host_addr B)
-check "the hosts' GIDs ($GA, $GB)" test -n "$GA" -a -n "$GB"
 check "mrcB path 7: GENERATED, spines 0:1..1:3 toward hostA, the default" \
 	fab_mrc_profile B 7 1 7
 fab_counts_serve
@@ -145,9 +135,6 @@ check "undeny it by its whole list" \
 	mrcip_b path undeny dev mrcB id 9 ev fc00:1101::e,fc00:d00a::d6
 check_output "... both EVs of path 9 are good" '^0=good 1=good$' evs_state 9
 
-check "rdma link delete mrcA" ip netns exec hostA rdma link delete mrcA
-check "rdma link delete mrcB" ip netns exec hostB rdma link delete mrcB
-echo "the test took $SECONDS s" | diag
-check "fab_down" fab_down
+fab_test_down
 check_dmesg_clean
 done_testing
