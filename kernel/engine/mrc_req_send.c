@@ -229,7 +229,17 @@ int mrc_req_send_read(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,
 	pkt.reth.va = w->wqe.remote_addr + offset;
 	pkt.reth.rkey = w->wqe.rkey;
 	pkt.reth.len = min(w->length - min(offset, w->length), npkts * qp->mtu);
-	mrc_mp_pick_ev(qp, &pkt);
+	/*
+	 * Each response echoes the request's EV, and recycling would hand
+	 * it to the next request as each one arrives: every request would
+	 * then take the EV of the responses streaming in, and one path
+	 * would carry the QP's READs. A new request opens a run, as a run
+	 * of WRITE packets does, and takes the spread.
+	 */
+	if (retx)
+		mrc_mp_pick_ev(qp, &pkt);
+	else
+		mrc_mp_pick_ev_run(qp, &pkt);
 	mrc_dack_attach(qp, &pkt);
 	skb = mrc_tx_alloc(qp, &pkt, &payload);
 	if (!skb)
