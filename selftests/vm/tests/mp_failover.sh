@@ -100,10 +100,10 @@ blackhole() {
 
 blackhole "link down" down ib_write_bw -s 65536
 blackhole "link down" down ib_send_bw -s 4096
-# READ over these ECMP paths runs at about 2 MB/s of the 10 the paths
-# carry, stalling for retransmission timeouts (srtt 20 to 60 ms, an RTO
-# every 1 or 2 s; testing.rst): its failed EVs show later, and traffic
-# takes longer to come back. Its run is longer and the checks wait more.
+# A READ lost with its path leaves no hole in what comes back: the
+# responses of later requests, or the timer, find it, so its failed EVs
+# show later, and traffic takes longer to come back. Its run is longer
+# and the checks wait more.
 BH_SECS=70 BH_POLL=15 BH_BACK=35 blackhole "link down" down ib_read_bw -s 65536
 blackhole "loss 100%" loss ib_write_bw -s 65536
 
