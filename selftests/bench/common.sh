@@ -12,10 +12,7 @@
 # with the next one.
 
 . ../vm/lib.sh
-
-barg() {
-	tr ' ' '\n' < /proc/cmdline | sed -n "s/^bench\.$1=//p" | head -n1
-}
+. ./guest.sh
 
 REPS=$(barg reps)
 REPS=${REPS:-3}
@@ -92,14 +89,8 @@ perf_stop() {
 	} | awk -v tag="$1" '{ print "# " tag " perf: " $0 }'
 }
 
-# cpu_ticks: "BUSY KERNEL TOTAL" jiffies of all CPUs so far (idle and
-# iowait are not busy; kernel is system, irq and softirq time);
-# cpu_busy BEFORE AFTER: "B% busy, K% in the kernel" in between.
-cpu_ticks() {
-	awk '/^cpu / { t = 0; for (i = 2; i <= NF; i++) t += $i
-		print t - $5 - $6, $4 + $7 + $8, t }' /proc/stat
-}
-
+# cpu_busy BEFORE AFTER (cpu_ticks): "B% busy, K% in the kernel" in
+# between.
 cpu_busy() {
 	echo "$1 $2" | awk '{ d = $6 - $3; if (!d) d = 1
 		printf "%d%% busy, %d%% in the kernel", 100 * ($4 - $1) / d,

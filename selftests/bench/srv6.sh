@@ -24,10 +24,7 @@
 . ../vm/lib.sh
 . ../vm/mp_lib.sh
 . ../vm/srv6_fabric.sh
-
-barg() {
-	tr ' ' '\n' < /proc/cmdline | sed -n "s/^bench\.$1=//p" | head -n1
-}
+. ./guest.sh
 
 REPS=$(barg reps)
 REPS=${REPS:-3}
@@ -75,12 +72,6 @@ hosts_up() {
 use_profile() {
 	ns_run A mrc-ip dev set mrcA evprofile "$1" &&
 	ns_run B mrc-ip dev set mrcB evprofile "$1"
-}
-
-# cpu_ticks: "BUSY TOTAL" jiffies of all CPUs so far.
-cpu_ticks() {
-	awk '/^cpu / { t = 0; for (i = 2; i <= NF; i++) t += $i
-		print t - $5 - $6, t }' /proc/stat
 }
 
 # run_step K METRIC VARIANT REP: one mrc-stream run; prints the step's
@@ -134,8 +125,8 @@ run_step() {
 		  error: (if $stream == null then $error else null end),
 		  event_realtime: $event, stream: $stream, qp: $qp,
 		  rate: $rate, spines: $spines,
-		  cpu_busy_s: (($c[2] - $c[0]) / $hz),
-		  cpu_total_s: (($c[3] - $c[1]) / $hz), cpus: $ncpu}' |
+		  cpu_busy_s: (($c[3] - $c[0]) / $hz),
+		  cpu_total_s: (($c[5] - $c[2]) / $hz), cpus: $ncpu}' |
 		sed 's/^/@srv6 /'
 	[ -n "$json" ]
 }
