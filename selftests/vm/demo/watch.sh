@@ -69,11 +69,17 @@ _w_qp_bytes() {
 		echo "0 0 0 0"
 }
 
-# _w_mbit BYTES USEC: Mbit/s with one decimal, in integer arithmetic.
+# _w_fixed NUM DEN DIGITS: NUM / DEN with DIGITS decimals, truncated, in
+# integer arithmetic (0 when DEN is 0).
+_w_fixed() {
+	local scale=$((10 ** $3)) t=0
+	[ "$2" -gt 0 ] && t=$(($1 * scale / $2))
+	printf '%d.%0*d' $((t / scale)) "$3" $((t % scale))
+}
+
+# _w_mbit BYTES USEC: Mbit/s with one decimal.
 _w_mbit() {
-	local t=0
-	[ "$2" -gt 0 ] && t=$(($1 * 80 / $2))
-	printf '%d.%d' $((t / 10)) $((t % 10))
+	_w_fixed $(($1 * 8)) "$2" 1
 }
 
 # _w_counters: WATCH_COUNTERS's line.
@@ -247,13 +253,6 @@ _w_wire() {
 	echo "$b"
 }
 
-# _w_permille A B: A / B in thousandths, as "0.xyz".
-_w_permille() {
-	local t=0
-	[ "$2" -gt 0 ] && t=$(($1 * 1000 / $2))
-	printf '%d.%03d' $((t / 1000)) $((t % 1000))
-}
-
 # watch_accounting: per phase, where the bytes the paths forwarded
 # towards hostA came from, by the sending QP's own per-EV counters: all
 # it sent (with 14 bytes of Ethernet header a packet), the payload of
@@ -271,14 +270,14 @@ watch_accounting() {
 		w=$(_w_wire "$p")
 		printf '    %-8s %8sM %8sM %6s %8sM %7s %7sM %6s\n' "${_w_name[p]}" \
 			"$(_w_mbyte "$w")" "$(_w_mbyte "${x[0]}")" \
-			"$(_w_permille "${x[0]}" "$w")" "$(_w_mbyte "${x[1]}")" \
-			"$(_w_permille "${x[1]}" "$w")" "$(_w_mbyte "${x[2]}")" "${x[3]}"
+			"$(_w_fixed "${x[0]}" "$w" 3)" "$(_w_mbyte "${x[1]}")" \
+			"$(_w_fixed "${x[1]}" "$w" 3)" "$(_w_mbyte "${x[2]}")" "${x[3]}"
 	done
 }
 
 # _w_mbyte BYTES: in MB with one decimal.
 _w_mbyte() {
-	printf '%d.%d' $(($1 / 1000000)) $(($1 / 100000 % 10))
+	_w_fixed "$1" 1000000 1
 }
 
 # watch_agrees P: the QP's count of phase P is within 5% of the paths'.
