@@ -39,17 +39,22 @@ port_mtus() {
 	done
 	echo "${out[*]}"
 }
-# verified WANT: mrc-rc-check over the devices' defaults, every byte
-# compared; both QPs end with path MTU WANT.
+# verified DESC WANT: a test point: mrc-rc-check over the devices'
+# defaults, every byte compared, both QPs ending with path MTU WANT; its
+# output on failure.
 CHECK=$MRC_BUILD/selftests/progs/mrc-rc-check
 verified() {
 	local out rc
 	out=$(timeout 300 "$CHECK" --verbose --dev-a mrcA --gid-a "$GA" \
 		--dev-b mrcB --gid-b "$GB" write read read-large send many 2>&1)
 	rc=$?
-	echo "$out" > /run/verified.log
-	[ "$rc" -eq 0 ] && [ "$(grep -c '^ok ' <<<"$out")" -eq 5 ] &&
-		grep -q "QPs' path MTU $1 $1\$" <<<"$out"
+	if [ "$rc" -eq 0 ] && [ "$(grep -c '^ok ' <<<"$out")" -eq 5 ] &&
+		grep -q "QPs' path MTU $2 $2\$" <<<"$out"; then
+		ok "$1"
+	else
+		not_ok "$1"
+		diag <<<"$out"
+	fi
 }
 # largest_mean: the largest mean packet size a spine sent toward hostB
 # since fab_up, in bytes: over 1500, packets larger than path MTU 1024
@@ -66,12 +71,7 @@ done
 check "gid0 MTU 1500 on both hosts, links 9000" gid0_mtu 1500
 check_output "active MTU 4096 on both, from the uplinks" '^4096 4096$' port_mtus
 before=$(largest_mean)
-if verified 4096; then
-	ok "links 9000: WRITE, READ, SEND verified, both QPs at path MTU 4096"
-else
-	not_ok "links 9000: WRITE, READ, SEND verified, both QPs at path MTU 4096"
-	diag < /run/verified.log
-fi
+verified "links 9000: WRITE, READ, SEND verified, both QPs at path MTU 4096" 4096
 after=$(largest_mean)
 check "a spine carried packets over 1500 bytes on average ($before then $after)" \
 	test "$after" -gt 1500
@@ -79,24 +79,14 @@ check "a spine carried packets over 1500 bytes on average ($before then $after)"
 check "gid0 MTU 9000, plane 0's uplinks 1500" \
 	eval 'gid0_mtu 9000 && fab_uplink_mtu 0 1500'
 check_output "active MTU 1024 on both: plane 0's EVs limit it" '^1024 1024$' port_mtus
-if verified 1024; then
-	ok "plane 0 at 1500: WRITE, READ, SEND verified, both QPs at path MTU 1024"
-else
-	not_ok "plane 0 at 1500: WRITE, READ, SEND verified, both QPs at path MTU 1024"
-	diag < /run/verified.log
-fi
+verified "plane 0 at 1500: WRITE, READ, SEND verified, both QPs at path MTU 1024" 1024
 
 for H in A B; do
 	check "mrc$H path 8: spines 1:0..1:3 (plane 1 only), the default" \
 		fab_mrc_profile $H 8 4 7
 done
 check_output "active MTU 4096 on both: no EV crosses plane 0" '^4096 4096$' port_mtus
-if verified 4096; then
-	ok "plane 1 only: WRITE, READ, SEND verified, both QPs at path MTU 4096"
-else
-	not_ok "plane 1 only: WRITE, READ, SEND verified, both QPs at path MTU 4096"
-	diag < /run/verified.log
-fi
+verified "plane 1 only: WRITE, READ, SEND verified, both QPs at path MTU 4096" 4096
 
 fab_test_down
 check_dmesg_clean
