@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Spurious loss detection: the ring of recent inferred losses
- * (mrc_loss_undo.h).
+ * Spurious loss detection: the ring of recent inferred losses and the
+ * blames of the last timeouts (mrc_loss_undo.h).
  */
 #include <linux/string.h>
 
 #include "mrc_loss_undo.h"
+#include "mrc_psn.h"
 
 /**
  * mrc_loss_undo_init() - no loss remembered
@@ -72,4 +73,53 @@ bool mrc_loss_undo_match(struct mrc_loss_undo *u, u32 psn, u16 ev,
 		return true;
 	}
 	return false;
+}
+
+/**
+ * mrc_loss_undo_rto_record() - remember an EV a timeout made ASSUMED_BAD
+ * @u: the state
+ * @ev: the EV
+ * @bad_ts: its bad_ts then
+ * @rto_ts: when the timeout fired
+ *
+ * A run of timeouts longer than MRC_LOSS_UNDO_RTO keeps its first blames:
+ * the later ones retransmit on EVs that are already in doubt.
+ */
+void mrc_loss_undo_rto_record(struct mrc_loss_undo *u, u16 ev, u32 bad_ts,
+			      u32 rto_ts)
+{
+	struct mrc_rto_blame *b;
+
+	if (u->nrto >= MRC_LOSS_UNDO_RTO)
+		return;
+	b = &u->rto[u->nrto++];
+	b->ev = ev;
+	b->bad_ts = bad_ts;
+	b->rto_ts = rto_ts;
+}
+
+/**
+ * mrc_loss_undo_rto_verdict() - the first acknowledgment after timeouts
+ * @u: the state
+ * @echo_ts: the send time it echoes, 1.024 us units
+ * @out: room for MRC_LOSS_UNDO_RTO blames
+ *
+ * A packet sent at @echo_ts arrived and advanced the acknowledged PSNs:
+ * every timeout that fired after it was spurious. Those timeouts' blames
+ * are copied to @out and count as losses undone; all blames are then
+ * forgotten, since the next acknowledgment no longer tells about them.
+ *
+ * Return: the number of blames copied to @out.
+ */
+unsigned int mrc_loss_undo_rto_verdict(struct mrc_loss_undo *u, u32 echo_ts,
+				       struct mrc_rto_blame *out)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < u->nrto; i++)
+		if (mrc_psn_before(echo_ts, u->rto[i].rto_ts))
+			out[n++] = u->rto[i];
+	u->nrto = 0;
+	u->undone += n;
+	return n;
 }

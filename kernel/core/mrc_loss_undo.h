@@ -9,8 +9,14 @@
  * after probes (the idea of DSACK, RFC 3708, with no field added to the
  * wire). The retransmission itself stays: a packet late by more than the
  * reordering window most likely sat behind a stalled CPU, and its copy
- * on another path completes the message sooner. Pure logic, tested by
- * KUnit.
+ * on another path completes the message sooner.
+ *
+ * A timeout blames the EV of the oldest PSN too. When the acknowledgment
+ * after it echoes a send time from before the timeout (Eifel, RFC 3522),
+ * every timeout since that send was spurious, and so were their blames:
+ * the EVs they made ASSUMED_BAD are GOOD again. Without this, one stall
+ * of the VM or of the ACKs' path took an EV out of use for three probe
+ * round trips. Pure logic, tested by KUnit.
  */
 #ifndef MRC_LOSS_UNDO_H
 #define MRC_LOSS_UNDO_H
@@ -18,6 +24,7 @@
 #include <linux/types.h>
 
 #define MRC_LOSS_UNDO_RING	32	/* recent inferred losses remembered */
+#define MRC_LOSS_UNDO_RTO	4	/* blames of one run of timeouts */
 
 /**
  * struct mrc_loss_rec - one inferred loss
@@ -38,16 +45,33 @@ struct mrc_loss_rec {
 };
 
 /**
+ * struct mrc_rto_blame - an EV a timeout made ASSUMED_BAD
+ * @rto_ts: when the timeout fired, 1.024 us units
+ * @bad_ts: the EV's bad_ts then
+ * @ev: the EV
+ */
+struct mrc_rto_blame {
+	u32 rto_ts;
+	u32 bad_ts;
+	u16 ev;
+};
+
+/**
  * struct mrc_loss_undo - a QP's recent inferred losses
  * @rec: the ring, oldest overwritten first
+ * @rto: blames of the timeouts since the last acknowledgment that could
+ *	tell whether they were spurious, first ones kept
  * @next: the slot the next record takes
  * @live: records still valid: none, and an answer needs no scan
+ * @nrto: entries of @rto in use
  * @undone: losses found spurious
  */
 struct mrc_loss_undo {
 	struct mrc_loss_rec rec[MRC_LOSS_UNDO_RING];
+	struct mrc_rto_blame rto[MRC_LOSS_UNDO_RTO];
 	u8 next;
 	u8 live;
+	u8 nrto;
 	u64 undone;
 };
 
@@ -56,5 +80,9 @@ void mrc_loss_undo_record(struct mrc_loss_undo *u, u32 psn, u16 ev,
 			  u32 ev_seq, bool blamed, u32 bad_ts);
 bool mrc_loss_undo_match(struct mrc_loss_undo *u, u32 psn, u16 ev,
 			 u32 ev_seq, struct mrc_loss_rec *out);
+void mrc_loss_undo_rto_record(struct mrc_loss_undo *u, u16 ev, u32 bad_ts,
+			      u32 rto_ts);
+unsigned int mrc_loss_undo_rto_verdict(struct mrc_loss_undo *u, u32 echo_ts,
+				       struct mrc_rto_blame *out);
 
 #endif /* MRC_LOSS_UNDO_H */

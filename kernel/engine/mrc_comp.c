@@ -62,8 +62,9 @@ static void mrc_comp_nack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 /*
  * The first acknowledgment after a timeout that echoes a first
  * transmission's timestamp tells whether the timeout was needed: echoed
- * from before it, the packet was only slow, so the window comes back and
- * what the timeout marked lost is not resent (Eifel, RFC 3522).
+ * from before it, the packet was only slow, so the window comes back, what
+ * the timeout marked lost is not resent and the EVs it blamed are GOOD
+ * again (Eifel, RFC 3522).
  */
 static void mrc_comp_check_spurious_rto(struct mrc_qp *qp,
 					const struct mrc_pkt *pkt)
@@ -71,6 +72,7 @@ static void mrc_comp_check_spurious_rto(struct mrc_qp *qp,
 	if (!qp->rto_undo || !pkt->aeth.timestamp)
 		return;
 	qp->rto_undo = false;
+	mrc_mp_rto_verdict(qp, pkt->aeth.timestamp);
 	if (!mrc_psn_before(pkt->aeth.timestamp, qp->rto_ts))
 		return;
 	mrc_cwnd_undo(&qp->cc);

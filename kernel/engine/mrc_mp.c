@@ -187,6 +187,26 @@ void mrc_mp_check_undo(struct mrc_qp *qp, u32 psn, u16 ev, u32 ev_seq)
 			 qp->ibqp.qp_num, r.ev, r.psn);
 }
 
+/**
+ * mrc_mp_rto_verdict() - the first acknowledgment after timeouts
+ * @qp: the QP
+ * @echo_ts: the send time it echoes (untrusted; only compared)
+ *
+ * Each timeout that fired after that send was spurious: the EV it blamed
+ * is GOOD again at once, unless a loss found since made it bad anew.
+ */
+void mrc_mp_rto_verdict(struct mrc_qp *qp, u32 echo_ts)
+{
+	struct mrc_rto_blame b[MRC_LOSS_UNDO_RTO];
+	unsigned int i, n;
+
+	n = mrc_loss_undo_rto_verdict(&qp->undo, echo_ts, b);
+	for (i = 0; i < n; i++)
+		if (mrc_ev_undo_loss(&qp->evs, b[i].ev, b[i].bad_ts))
+			pr_debug("mrc: qp %u EV %u: the timeout that blamed it was spurious, good again\n",
+				 qp->ibqp.qp_num, b[i].ev);
+}
+
 /*
  * Reordering tolerated before a hole counts as a loss, in 1.024 us
  * units: a quarter of the smoothed RTT, at least MRC_REO_MIN_TS. Even one

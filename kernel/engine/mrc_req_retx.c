@@ -146,14 +146,19 @@ static void mrc_req_rerequest(struct mrc_qp *qp)
 	}
 }
 
-/* The timer expired on the oldest PSN: its EV did not deliver. */
+/*
+ * The timer expired on the oldest PSN: its EV did not deliver, unless the
+ * next acknowledgment shows the timeout spurious (mrc_mp_rto_verdict()).
+ */
 static void mrc_req_blame_oldest(struct mrc_qp *qp)
 {
 	const struct mrc_tx_entry *e;
 
 	e = mrc_txwin_entry(&qp->txwin, mrc_txwin_oldest_unacked(&qp->txwin));
-	if (e && !(e->flags & MRC_TXE_SACKED))
-		mrc_mp_blame(qp, e->ev, MRC_EV_WHY_LOSS_TIMEOUT);
+	if (e && !(e->flags & MRC_TXE_SACKED) &&
+	    mrc_mp_blame(qp, e->ev, MRC_EV_WHY_LOSS_TIMEOUT))
+		mrc_loss_undo_rto_record(&qp->undo, e->ev,
+					 qp->evs.ev[e->ev].bad_ts, qp->rto_ts);
 }
 
 /**

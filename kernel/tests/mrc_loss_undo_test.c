@@ -70,10 +70,53 @@ static void live_counts_the_valid_records(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, u.live, 0);
 }
 
+/* Only the timeouts after the echoed send were spurious; all are forgotten. */
+static void rto_verdict_takes_back_later_timeouts(struct kunit *test)
+{
+	struct mrc_rto_blame b[MRC_LOSS_UNDO_RTO];
+	struct mrc_loss_undo u;
+
+	mrc_loss_undo_init(&u);
+	mrc_loss_undo_rto_record(&u, 2, 1000, 1000);
+	mrc_loss_undo_rto_record(&u, 5, 3000, 3000);
+	KUNIT_ASSERT_EQ(test, mrc_loss_undo_rto_verdict(&u, 2000, b), 1U);
+	KUNIT_EXPECT_EQ(test, b[0].ev, 5);
+	KUNIT_EXPECT_EQ(test, b[0].bad_ts, 3000U);
+	KUNIT_EXPECT_EQ(test, u.undone, 1ULL);
+	/* Forgotten: a second answer takes nothing back. */
+	KUNIT_EXPECT_EQ(test, mrc_loss_undo_rto_verdict(&u, 0, b), 0U);
+	/* An echo from before both takes back both, across the wrap. */
+	mrc_loss_undo_rto_record(&u, 1, 10, 10);
+	mrc_loss_undo_rto_record(&u, 0, 20, 20);
+	KUNIT_EXPECT_EQ(test, mrc_loss_undo_rto_verdict(&u, 0xfffffff0, b), 2U);
+	/* An echo from after every timeout: they were needed. */
+	mrc_loss_undo_rto_record(&u, 1, 10, 10);
+	KUNIT_EXPECT_EQ(test, mrc_loss_undo_rto_verdict(&u, 10, b), 0U);
+	KUNIT_EXPECT_EQ(test, u.undone, 3ULL);
+}
+
+/* A long run of timeouts keeps its first blames and drops the rest. */
+static void rto_blames_keep_the_first(struct kunit *test)
+{
+	struct mrc_rto_blame b[MRC_LOSS_UNDO_RTO];
+	struct mrc_loss_undo u;
+	unsigned int i;
+
+	mrc_loss_undo_init(&u);
+	for (i = 0; i < 2 * MRC_LOSS_UNDO_RTO; i++)
+		mrc_loss_undo_rto_record(&u, i, 100 + i, 100 + i);
+	KUNIT_ASSERT_EQ(test, mrc_loss_undo_rto_verdict(&u, 0, b),
+			(unsigned int)MRC_LOSS_UNDO_RTO);
+	for (i = 0; i < MRC_LOSS_UNDO_RTO; i++)
+		KUNIT_EXPECT_EQ(test, b[i].ev, i);
+}
+
 static struct kunit_case mrc_loss_undo_cases[] = {
 	KUNIT_CASE(match_needs_psn_ev_and_sequence),
 	KUNIT_CASE(ring_forgets_the_oldest),
 	KUNIT_CASE(live_counts_the_valid_records),
+	KUNIT_CASE(rto_verdict_takes_back_later_timeouts),
+	KUNIT_CASE(rto_blames_keep_the_first),
 	{}
 };
 
