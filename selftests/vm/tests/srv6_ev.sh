@@ -99,6 +99,8 @@ run_ev() {
 	wait "$srv" || { not_ok "profile $prof: the server exits 0"; diag < /run/srv.log; }
 	fab_spine_counts > /run/c1
 	diag < /run/c1
+	# Why an EV carried less, if it did: its losses and state changes.
+	ip netns exec hostA mrc-ip -s -s stats show dev mrcA evprofile "$prof" 2>&1 | diag
 	# Packets (bytes with a third argument) spine P S sent toward hostB
 	# meanwhile.
 	toward_b() {
