@@ -29,11 +29,10 @@ ip netns exec hostB timeout 300 mrc-ip -j monitor dev mrcB evprofile 7 \
 	> /run/events.json 2>&1 &
 mon=$!
 
-# qp_attr NAME: hostB's RC QP's driver attribute NAME (rdma -dd).
+# qp_attr NAME: hostB's RC QP's driver attribute NAME (empty, so 0 in
+# arithmetic, without a QP).
 qp_attr() {
-	ip netns exec hostB rdma -dd res show qp link mrcB/1 2>/dev/null |
-		awk -v k="drv_$1" '/ type RC / { for (i = 1; i < NF; i++)
-			if ($i == k) v = $(i + 1) } END { print v + 0 }'
+	ip netns exec hostB bash -c ". ../mp_lib.sh; mp_qp_attr mrcB $1"
 }
 # acks_held MS: spine 0:0 delays what it sends toward hostB by MS ms
 # (0: no more). Changed in place, so the ACKs it holds stay queued and
