@@ -34,20 +34,24 @@ mon=$!
 qp_attr() {
 	ip netns exec hostB bash -c ". ../mp_lib.sh; mp_qp_attr mrcB $1"
 }
-# acks_held MS: spine 0:0 delays what it sends toward hostB by MS ms
-# (0: no more). Changed in place, so the ACKs it holds stay queued and
-# arrive in order: deleting the qdisc would drop them.
+# acks_held add|change MS: spine 0:0 delays what it sends toward hostB
+# by MS ms. Only ever changed in place during the transfer: grafting or
+# deleting a root qdisc drops what is queued and, while the device is
+# deactivated, what is sent meanwhile. A lost ACK makes the timeout
+# needed, not spurious, and the test would blame the engine for it.
 acks_held() {
 	ip netns exec spine_0_0 tc qdisc "$1" dev leafB root handle 10: \
 		netem delay "$2ms" limit 100000
 }
 
+check "spine 0:0 has a netem qdisc toward hostB, no delay yet" \
+	acks_held add 0
 pair_start 120 ib_write_bw -d mrcA -x "$GA" -D 14 -F -- \
 	ib_write_bw -d mrcB -x "$GB" -D 14 -F "$FAB_MGMT_A4"
 sleep 4
 rto0=$(qp_attr rto_fired) spur0=$(qp_attr spurious_rto)
 since=$(wc -l < /run/events.json)
-check "spine 0:0 holds hostA's ACKs for $STALL_MS ms" acks_held add $STALL_MS
+check "spine 0:0 holds hostA's ACKs for $STALL_MS ms" acks_held change $STALL_MS
 sleep 3
 check "... and no longer" acks_held change 0
 sleep 1
