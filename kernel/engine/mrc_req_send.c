@@ -65,8 +65,8 @@ static u8 mrc_wire_opcode(u32 wr_opcode)
 	}
 }
 
-/* PSNs that may still be assigned now. */
-static u32 mrc_req_psn_room(struct mrc_qp *qp)
+/* PSNs the send and congestion windows let the requester assign now. */
+static u32 mrc_req_window_room(struct mrc_qp *qp)
 {
 	u32 nxt = mrc_txwin_next_psn(&qp->txwin);
 	u32 room = qp->txwin.size - mrc_txwin_outstanding(&qp->txwin);
@@ -80,9 +80,21 @@ static u32 mrc_req_psn_room(struct mrc_qp *qp)
 	 * (that would count every READ twice). rd_pending exceeds the
 	 * outstanding PSNs only when an ACK overtook responses still to come.
 	 */
-	room = min(room, mrc_cwnd_room(&qp->cc,
+	return min(room, mrc_cwnd_room(&qp->cc,
 				       max(mrc_txwin_outstanding(&qp->txwin),
 					   qp->rd_pending)));
+}
+
+/*
+ * Packets of SEND or WRITE data that may leave now: each PSN is one
+ * packet handed to the local stack. Only a room of 0 marks the QP
+ * throttled, so only then does a packet leaving the local queues kick
+ * the requester: whoever stops here must stop at 0.
+ */
+static u32 mrc_req_psn_room(struct mrc_qp *qp)
+{
+	u32 room = mrc_req_window_room(qp);
+
 	return room ? min(room, mrc_tx_acct_room(qp->tx_acct)) : 0;
 }
 
@@ -321,7 +333,7 @@ static int mrc_req_assign_psns(struct mrc_qp *qp, struct mrc_swqe *w, u32 n,
 	u32 ts = mrc_now_ts();
 	u32 psn, i;
 
-	if (mrc_req_psn_room(qp) < n)
+	if (mrc_req_window_room(qp) < n)
 		return -ENOSPC;
 	for (i = 0; i < n; i++) {
 		mrc_txwin_push(&qp->txwin, 0, ts, &psn);
@@ -424,15 +436,18 @@ int mrc_req_transmit(struct mrc_qp *qp, u32 idx)
 
 	if (mrc_op_is_read_atomic(op)) {
 		/*
-		 * Wait for room for a whole chunk (a quarter window at most):
-		 * each response frees one PSN, and asking at once for what it
-		 * freed would cost a request per response or two.
+		 * Wait for window room for a whole chunk (a quarter window at
+		 * most): each response frees one PSN, and asking at once for
+		 * what it freed would cost a request per response or two. The
+		 * request itself is one packet, so the local queue needs room
+		 * for one: waiting there for a chunk's worth, with nothing in
+		 * flight, no packet leaving would kick the requester again.
 		 */
-		u32 want = min3(w->npkts - w->sent, (u32)MRC_READ_CHUNK,
-				max(qp->cc.cwnd / 4, 1U));
-		u32 n = min(want, mrc_req_psn_room(qp));
+		u32 n = min3(w->npkts - w->sent, (u32)MRC_READ_CHUNK,
+			     max(qp->cc.cwnd / 4, 1U));
 
-		if (!n || n < want)
+		if (mrc_req_window_room(qp) < n ||
+		    !mrc_tx_acct_room(qp->tx_acct))
 			return -ENOSPC;
 		if (w->sent == 0 && qp->rd_atomic_out >= max_t(u8, qp->max_rd_atomic, 1))
 			return -EBUSY;
