@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 
 #include "mrc-genl.h"
 
@@ -42,9 +43,53 @@ void add_common_tail(Record& r, const ProfileCommon& p) {
     }
 }
 
+// The length of the well-formed UTF-8 sequence starting at s[i] (RFC 3629:
+// no overlong forms, no surrogates, nothing above U+10FFFF), or 0 when the
+// byte there starts none.
+std::size_t utf8_length(const std::string& s, std::size_t i) {
+    auto byte = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+    unsigned char c = byte(i);
+    if (c < 0x80) {
+        return 1;
+    }
+    std::size_t n = 0;
+    unsigned char lo = 0x80;  // bounds of the second byte
+    unsigned char hi = 0xbf;
+    if (c >= 0xc2 && c <= 0xdf) {
+        n = 2;
+    } else if (c >= 0xe0 && c <= 0xef) {
+        n = 3;
+        lo = c == 0xe0 ? 0xa0 : lo;  // overlong
+        hi = c == 0xed ? 0x9f : hi;  // surrogates
+    } else if (c >= 0xf0 && c <= 0xf4) {
+        n = 4;
+        lo = c == 0xf0 ? 0x90 : lo;  // overlong
+        hi = c == 0xf4 ? 0x8f : hi;  // above U+10FFFF
+    } else {
+        return 0;
+    }
+    if (s.size() - i < n || byte(i + 1) < lo || byte(i + 1) > hi) {
+        return 0;
+    }
+    for (std::size_t k = 2; k < n; ++k) {
+        if ((byte(i + k) & 0xc0) != 0x80) {
+            return 0;
+        }
+    }
+    return n;
+}
+
+void append_hex_escapes(std::string& out, const std::string& s, std::size_t i, std::size_t n) {
+    static const char digits[] = "0123456789abcdef";
+    for (std::size_t k = i; k < i + n; ++k) {
+        unsigned char b = static_cast<unsigned char>(s[k]);
+        out += {'\\', 'x', digits[b >> 4], digits[b & 0xf]};
+    }
+}
+
 std::string text_of(const Value& v) {
     if (const auto* s = std::get_if<std::string>(&v)) {
-        return *s;
+        return escaped(*s, Escape::text);
     }
     return std::to_string(std::get<uint64_t>(v));
 }
@@ -66,6 +111,32 @@ void dump_json(std::ostream& out, const nlohmann::ordered_json& j, bool pretty) 
 }
 
 }  // namespace
+
+std::string escaped(const std::string& s, Escape how) {
+    std::string out;
+    out.reserve(s.size());
+    for (std::size_t i = 0; i < s.size();) {
+        unsigned char c = static_cast<unsigned char>(s[i]);
+        std::size_t n = utf8_length(s, i);
+        // C0 controls, DEL, and C1 controls (U+0080..U+009F, some terminals
+        // obey them too).
+        bool control = c < 0x20 || c == 0x7f ||
+                       (n == 2 && c == 0xc2 && static_cast<unsigned char>(s[i + 1]) < 0xa0);
+        if (c == '\\') {
+            out += "\\\\";
+            n = 1;
+        } else if (n == 0) {
+            append_hex_escapes(out, s, i, 1);
+            n = 1;
+        } else if (how == Escape::text && (control || c == ' ')) {
+            append_hex_escapes(out, s, i, n);
+        } else {
+            out.append(s, i, n);
+        }
+        i += n;
+    }
+    return out;
+}
 
 Record device_record(const MrcDevice& d, bool details) {
     Record r{"ifname", {}};
@@ -332,7 +403,8 @@ nlohmann::ordered_json to_json(const Record& r) {
     nlohmann::ordered_json j = nlohmann::ordered_json::object();
     for (const auto& [k, v] : r.fields) {
         if (const auto* s = std::get_if<std::string>(&v)) {
-            j[k] = *s;
+            // Valid UTF-8 only: nlohmann's dump() throws on anything else.
+            j[k] = escaped(*s, Escape::json);
         } else {
             j[k] = std::get<uint64_t>(v);
         }
@@ -362,25 +434,43 @@ void print_table(std::ostream& out, const std::vector<Record>& rows, const Outpu
     if (rows.empty()) {
         return;
     }
-    const auto& head = rows.front().fields;
-    std::vector<std::size_t> width(head.size());
-    for (std::size_t c = 0; c < head.size(); ++c) {
-        width[c] = head[c].first.size();
-        for (const Record& r : rows) {
-            width[c] = std::max(width[c], text_of(r.fields[c].second).size());
+    // Columns are the keys of all rows, in the order they first appear: a
+    // row may lack a key others have (only SRv6 EVs have "via") and shows
+    // "-" there. A key given twice in one row shows its last value, as JSON.
+    std::vector<std::string> head;
+    std::map<std::string, std::size_t> column;
+    for (const Record& r : rows) {
+        for (const auto& [k, v] : r.fields) {
+            if (column.emplace(k, head.size()).second) {
+                head.push_back(k);
+            }
         }
     }
-    auto line = [&](auto cell) {
+    std::vector<std::vector<std::string>> cells;
+    std::vector<std::size_t> width;
+    for (const std::string& k : head) {
+        width.push_back(k.size());
+    }
+    for (const Record& r : rows) {
+        std::vector<std::string> row(head.size(), "-");
+        for (const auto& [k, v] : r.fields) {
+            std::size_t c = column.at(k);
+            row[c] = text_of(v);
+            width[c] = std::max(width[c], row[c].size());
+        }
+        cells.push_back(std::move(row));
+    }
+    auto line = [&](const std::vector<std::string>& cell) {
         std::string s;
         for (std::size_t c = 0; c < head.size(); ++c) {
-            std::string t = cell(c);
+            const std::string& t = cell[c];
             s += t + (c + 1 < head.size() ? std::string(width[c] - t.size() + 2, ' ') : "");
         }
         out << s << '\n';
     };
-    line([&](std::size_t c) { return head[c].first; });
-    for (const Record& r : rows) {
-        line([&](std::size_t c) { return text_of(r.fields[c].second); });
+    line(head);
+    for (const auto& row : cells) {
+        line(row);
     }
 }
 

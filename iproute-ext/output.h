@@ -46,6 +46,15 @@ Record ev_record(const EvEntry& e, int stats);
 Record event_record(const EvEvent& e);
 Record probe_record(const ProbeAnswer& p);
 
+// How the printers write a string value (names come from the kernel as
+// bytes): valid UTF-8 as it is, but a backslash as two and a byte that is
+// not part of valid UTF-8 as \xNN, so the bytes can be read back and JSON
+// never meets invalid UTF-8. Text also writes control characters and the
+// space as \xNN, byte by byte: a value stays one word and cannot move the
+// terminal's cursor. mrc-ip(8), "NAMES IN OUTPUT", documents it.
+enum class Escape { json, text };
+std::string escaped(const std::string& s, Escape how);
+
 nlohmann::ordered_json to_json(const Record& r);
 
 // Objects: one line each ("key value ..."), or a JSON array.

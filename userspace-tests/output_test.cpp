@@ -332,6 +332,124 @@ TEST(OutputTest, ProbeResults) {
     expect_same(r);
 }
 
+// Reverses escaped(): "\\" is a backslash, "\xNN" the byte NN.
+std::string unescaped(const std::string& s) {
+    std::string out;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (s[i] != '\\') {
+            out += s[i];
+        } else if (s.at(i + 1) == '\\') {
+            out += '\\';
+            i += 1;
+        } else {
+            EXPECT_EQ(s.at(i + 1), 'x') << s;
+            out += static_cast<char>(std::stoi(s.substr(i + 2, 2), nullptr, 16));
+            i += 3;
+        }
+    }
+    return out;
+}
+
+TEST(OutputTest, EscapedKeepsUtf8AndEscapesTheRest) {
+    struct Case {
+        std::string in, json, text;
+    };
+    const Case cases[] = {
+        {"mrc0", "mrc0", "mrc0"},
+        {"", "", ""},
+        {"x\xffy", "x\\xffy", "x\\xffy"},               // not UTF-8
+        {"a\\xffb", "a\\\\xffb", "a\\\\xffb"},          // a real backslash
+        {"caf\xc3\xa9", "caf\xc3\xa9", "caf\xc3\xa9"},  // U+00E9
+        {"\xe2\x82\xac\xf0\x9f\x98\x80", "\xe2\x82\xac\xf0\x9f\x98\x80",
+         "\xe2\x82\xac\xf0\x9f\x98\x80"},                                      // U+20AC, U+1F600
+        {"\xc0\xaf", "\\xc0\\xaf", "\\xc0\\xaf"},                              // overlong '/'
+        {"\xe0\x80\xaf", "\\xe0\\x80\\xaf", "\\xe0\\x80\\xaf"},                // overlong
+        {"\xed\xa0\x80", "\\xed\\xa0\\x80", "\\xed\\xa0\\x80"},                // surrogate
+        {"\xf4\x90\x80\x80", "\\xf4\\x90\\x80\\x80", "\\xf4\\x90\\x80\\x80"},  // > U+10FFFF
+        {"\xf5\x80", "\\xf5\\x80", "\\xf5\\x80"},
+        {"ab\xe2\x82", "ab\\xe2\\x82", "ab\\xe2\\x82"},  // cut short at the end
+        {"\xe2(\xa1", "\\xe2(\\xa1", "\\xe2(\\xa1"},     // bad continuation
+        {"a\x1b[2Jb", "a\x1b[2Jb", "a\\x1b[2Jb"},        // terminal escape
+        {"x\ny\tz", "x\ny\tz", "x\\x0ay\\x09z"},
+        {std::string("n\0l", 3), std::string("n\0l", 3), "n\\x00l"},
+        {"del\x7f", "del\x7f", "del\\x7f"},
+        {"c1\xc2\x9b", "c1\xc2\x9b", "c1\\xc2\\x9b"},      // U+009B, C1 CSI
+        {"nbsp\xc2\xa0", "nbsp\xc2\xa0", "nbsp\xc2\xa0"},  // U+00A0 is printable
+        {"two words", "two words", "two\\x20words"},
+    };
+    for (const Case& c : cases) {
+        EXPECT_EQ(escaped(c.in, Escape::json), c.json) << c.in;
+        EXPECT_EQ(escaped(c.in, Escape::text), c.text) << c.in;
+        EXPECT_EQ(unescaped(escaped(c.in, Escape::text)), c.in) << c.in;
+        EXPECT_EQ(unescaped(escaped(c.in, Escape::json)), c.in) << c.in;
+        // What JSON gets is always something nlohmann can dump.
+        EXPECT_NO_THROW(json(escaped(c.in, Escape::json)).dump()) << c.in;
+    }
+}
+
+// A network device may be called anything but '/', ':' and white space:
+// a name that is not UTF-8 must not abort -j (nlohmann throws on it), and
+// control characters must not reach the terminal.
+TEST(OutputTest, NamesThatAreNotUtf8OrHoldControlCharacters) {
+    MrcDevice d;
+    d.name = "mrc\x01";
+    d.netdev = "x\xffy";
+    d.netdev_ifindex = 7;
+    d.state = "ACTIVE";
+    std::vector<Record> r{device_record(d, false), port_record(d)};
+
+    std::ostringstream j;
+    ASSERT_NO_THROW(print_records(j, r, {true, false, 0, false}));
+    json parsed = json::parse(j.str());
+    EXPECT_EQ(parsed[0]["ifname"], "mrc\x01");  // JSON escapes it itself
+    EXPECT_EQ(parsed[0]["netdev"], "x\\xffy");
+    EXPECT_EQ(unescaped(parsed[1]["netdev"].get<std::string>()), "x\xffy");
+    std::ostringstream jp;
+    ASSERT_NO_THROW(print_records(jp, r, {true, true, 0, false}));
+    EXPECT_EQ(json::parse(jp.str()), parsed);
+    std::ostringstream line;
+    ASSERT_NO_THROW(print_line(line, r[0], true));
+    EXPECT_EQ(json::parse(line.str()), parsed[0]);
+
+    EXPECT_EQ(text_of(r),
+              "mrc\\x01: netdev x\\xffy ifindex 7 state ACTIVE\n"
+              "mrc\\x01: port 1 state ACTIVE netdev x\\xffy\n");
+    std::ostringstream tl;
+    print_line(tl, r[1], false);
+    EXPECT_EQ(tl.str(), "mrc\\x01: port 1 state ACTIVE netdev x\\xffy\n");
+}
+
+// Rows of a table need not have the same keys: each lines up under its
+// own, a missing one reads "-", whichever row comes first.
+TEST(OutputTest, TableRowsOfDifferentLengths) {
+    Record shortrow;
+    shortrow.add("index", uint64_t{1});
+    shortrow.add("value", std::string("0x01"));
+    Record longrow;
+    longrow.add("index", uint64_t{22});
+    longrow.add("value", std::string("fc00::1"));
+    longrow.add("via", std::string("x\xffy"));
+    Record other;
+    other.add("index", uint64_t{3});
+    other.add("rtt", uint64_t{12345});
+    Record empty;
+
+    EXPECT_EQ(text_of({longrow, shortrow, other, empty}, true),
+              "index  value    via     rtt\n"
+              "22     fc00::1  x\\xffy  -\n"
+              "1      0x01     -       -\n"
+              "3      -        -       12345\n"
+              "-      -        -       -\n");
+    EXPECT_EQ(text_of({shortrow, longrow}, true),
+              "index  value    via\n"
+              "1      0x01     -\n"
+              "22     fc00::1  x\\xffy\n");
+    json j = json_of({shortrow, longrow, empty}, true);
+    EXPECT_FALSE(j[0].contains("via"));
+    EXPECT_EQ(j[1]["via"], "x\\xffy");
+    EXPECT_EQ(j[2], json::object());
+}
+
 TEST(OutputTest, EmptyListsAreEmpty) {
     EXPECT_EQ(text_of({}), "");
     EXPECT_EQ(json_of({}), json::array());
