@@ -4,10 +4,10 @@
 // post_send call publishes its batch and rings the kernel's doorbell once;
 // post_recv only publishes, the kernel reads the ring when data arrives.
 #include <cerrno>
-#include <cstdlib>
 #include <mutex>
 
 #include "mrc-abi.h"
+#include "mrc_env.h"
 #include "mrc_lock.h"
 #include "mrc_mapping.h"
 #include "mrc_post.h"
@@ -42,25 +42,6 @@ struct QpCmd {
 };
 static_assert(offsetof(QpCmd, profiles) == sizeof(struct ibv_create_qp),
               "no padding before driver input");
-
-// A profile id from the environment: unset is fine, garbage is EINVAL
-// (a program pointed at the wrong profile should not silently get the
-// default).
-int profile_from_env(const char* name, __u32 flag, __u64& id, __u32& flags) noexcept {
-    const char* text = std::getenv(name);
-    if (text == nullptr || *text == '\0') {
-        return 0;
-    }
-    char* end = nullptr;
-    errno = 0;
-    unsigned long long v = std::strtoull(text, &end, 0);
-    if (errno != 0 || *end != '\0' || *text == '-') {
-        return EINVAL;
-    }
-    id = v;
-    flags |= flag;
-    return 0;
-}
 
 // Checks the queues a create reply describes against the caps it grants
 // (ibv_cmd_create_qp copied them into cap): a send ring always, a receive
@@ -115,10 +96,7 @@ ibv_qp* create_qp(ibv_pd* pd, ibv_qp_init_attr* attr) noexcept {
     // control plane's profiles (mrc-ip evprofile, ccprofile).
     QpCmd cmd{};
     mrc_qp_profile_cmd& p = cmd.profiles;
-    int ret = profile_from_env("MRC_EV_PROFILE", MRC_QP_F_EV_PROFILE, p.ev_profile_id, p.flags);
-    if (ret == 0) {
-        ret = profile_from_env("MRC_CC_PROFILE", MRC_QP_F_CC_PROFILE, p.cc_profile_id, p.flags);
-    }
+    int ret = qp_profiles_from_env(p);
     if (ret != 0) {
         errno = ret;
         return nullptr;
