@@ -2,8 +2,8 @@
 /*
  * One EV profile's EVs: EVPROF_EV_GET dumps them (value, port, the
  * source port and flow label they are sent with, state over the user
- * QPs as STATS_GET reports it, without the counters), a bounded
- * number per message; EVPROF_EV_SET applies a batch of operations entry
+ * QPs as STATS_GET reports it, without the counters), as many as fit in
+ * each message; EVPROF_EV_SET applies a batch of operations entry
  * by entry and, as OCP specifies, stops at the first failure, telling
  * how many entries were applied.
  */
@@ -16,11 +16,15 @@
 #include "core/mrc_ev.h"
 #include "core/mrc_srv6.h"
 
-/* EVs per dump message: well inside one page-sized skb. */
-#define MRC_GENL_EVS_PER_MSG	64
+/*
+ * EVs whose state one message reads from the user QPs at most. How many
+ * fit depends on the EVs: one with an SRv6 segment list takes up to 88
+ * bytes, and a dump's skb may be a 4 KiB page.
+ */
+#define MRC_GENL_EV_CHUNK	64
 
 /*
- * Which of EVs @first.. (MRC_GENL_EVS_PER_MSG at most) a QP bound to @evp
+ * Which of EVs @first.. (MRC_GENL_EV_CHUNK at most) a QP bound to @evp
  * has (@used) and holds ASSUMED_BAD (@bad): the state without the cost of
  * the counters. ctl->lock held: the list of users cannot change.
  */
@@ -35,7 +39,7 @@ static void mrc_genl_ev_health(struct mrc_ctl_dev *ctl,
 		if (qp->ev_profile_id != evp->p.id)
 			continue;
 		spin_lock_bh(&qp->lock);
-		for (i = 0; i < MRC_GENL_EVS_PER_MSG && first + i < qp->evs.count;
+		for (i = 0; i < MRC_GENL_EV_CHUNK && first + i < qp->evs.count;
 		     i++) {
 			__set_bit(i, used);
 			if (qp->evs.ev[first + i].state == MRC_EV_ASSUMED_BAD)
@@ -57,20 +61,27 @@ static int mrc_genl_put_ev(struct sk_buff *skb, struct net_device *ndev,
 	    nla_put_u8(skb, MRC_EV_STATE, state) ||
 	    nla_put_u16(skb, MRC_EV_WIRE_SPORT, ev->sport) ||
 	    nla_put_u32(skb, MRC_EV_WIRE_FLOW_LABEL, ev->flow_label) ||
-	    mrc_evprof_put_uplink(skb, ndev, mrc_evprof_route(evp, i)))
+	    mrc_evprof_put_uplink(skb, ndev, mrc_evprof_route(evp, i))) {
+		if (entry)
+			nla_nest_cancel(skb, entry);
 		return -EMSGSIZE;
+	}
 	nla_nest_end(skb, entry);
 	return 0;
 }
 
-/* One message of EVs from @first; returns the next index or an errno. */
+/*
+ * One message of EVs from @first: as many of the next MRC_GENL_EV_CHUNK
+ * as fit. Returns the index of the first EV left out, or -EMSGSIZE when
+ * not even EV @first fit.
+ */
 static int mrc_genl_fill_evs(struct sk_buff *skb, struct netlink_callback *cb,
 			     struct mrc_dev *mdev, const struct mrc_evprof *evp,
 			     u32 first)
 {
-	u32 i, end = min_t(u32, evp->nev, first + MRC_GENL_EVS_PER_MSG);
-	DECLARE_BITMAP(used, MRC_GENL_EVS_PER_MSG) = {};
-	DECLARE_BITMAP(bad, MRC_GENL_EVS_PER_MSG) = {};
+	u32 i, end = min_t(u32, evp->nev, first + MRC_GENL_EV_CHUNK);
+	DECLARE_BITMAP(used, MRC_GENL_EV_CHUNK) = {};
+	DECLARE_BITMAP(bad, MRC_GENL_EV_CHUNK) = {};
 	struct nlattr *list;
 	void *hdr;
 	u8 state;
@@ -94,11 +105,13 @@ static int mrc_genl_fill_evs(struct sk_buff *skb, struct netlink_callback *cb,
 					       test_bit(i - first, used),
 					       test_bit(i - first, bad));
 		if (mrc_genl_put_ev(skb, mdev->ndev, evp, i, state))
-			goto cancel;
+			break;
 	}
+	if (i == first)
+		goto cancel;
 	nla_nest_end(skb, list);
 	genlmsg_end(skb, hdr);
-	return end;
+	return i;
 
 cancel:
 	genlmsg_cancel(skb, hdr);

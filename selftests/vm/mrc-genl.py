@@ -8,8 +8,12 @@ purpose (wrong types, unknown attributes, oversized lists), and checks of
 the family independent of the tool. Names come from the installed uapi
 header, so a renamed attribute breaks the test rather than hiding.
 
-  mrc-genl.py [--dump] CMD [ATTR=TYPE:VALUE | ATTR={ ... } ]...
+  mrc-genl.py [--dump] [--rcvbuf BYTES] CMD [ATTR=TYPE:VALUE | ATTR={ ... } ]...
   mrc-genl.py --serve
+
+--rcvbuf reads every reply with a buffer of BYTES (default 1 MiB), as a
+program with a small buffer would; the kernel sizes a dump's messages
+after the reads it has seen; a reply cut short (MSG_TRUNC) is an error.
 
 --serve reads requests from stdin, one per line: an id and the words,
 separated by 0x1f; it answers each with its output lines (error lines
@@ -167,7 +171,8 @@ def decode_attrs(data, space):
 
 
 class Genl:
-    def __init__(self):
+    def __init__(self, rcvbuf=1 << 20):
+        self.rcvbuf = rcvbuf
         self.sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
         self.sock.setsockopt(270, NETLINK_EXT_ACK, 1)
         self.sock.setsockopt(270, NETLINK_CAP_ACK, 1)
@@ -182,7 +187,9 @@ class Genl:
         self.sock.send(msg)
         replies = []
         while True:
-            data = self.sock.recv(1 << 20)
+            data, _, mflags, _ = self.sock.recvmsg(self.rcvbuf)
+            if mflags & socket.MSG_TRUNC:
+                sys.exit("mrc-genl.py: a reply did not fit in %d bytes" % self.rcvbuf)
             while data:
                 mlen, mtype, mflags, _, _ = struct.unpack_from("IHHII", data)
                 msg, data = data[16:mlen], data[(mlen + 3) & ~3:]
@@ -248,16 +255,21 @@ def serve():
 
 
 def main(argv, err_prefix=None):
-    flags = 0
-    if argv and argv[0] == "--dump":
-        flags, argv = NLM_F_DUMP, argv[1:]
+    flags, rcvbuf = 0, 1 << 20
+    while argv and argv[0] in ("--dump", "--rcvbuf"):
+        if argv[0] == "--dump":
+            flags, argv = NLM_F_DUMP, argv[1:]
+        elif len(argv) > 1:
+            rcvbuf, argv = int(argv[1]), argv[2:]
+        else:
+            sys.exit(__doc__)
     if not argv:
         sys.exit(__doc__)
     cmd = argv[0] if argv[0].startswith("MRC_CMD_") else "MRC_CMD_" + argv[0]
     attrs, rest = encode_attrs(list(argv[1:]))
     if rest:
         sys.exit("mrc-genl.py: unbalanced braces")
-    genl = Genl()
+    genl = Genl(rcvbuf)
     err, ack, replies = genl.request(genl.resolve("mrc"), ENUMS[cmd], attrs, flags)
     for mflags, msg in replies:
         obj = decode_attrs(msg[4:], "mrc_genl_attr")

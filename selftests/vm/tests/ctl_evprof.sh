@@ -184,6 +184,45 @@ check_genl_error "a GENERATED SRv6 EV that is ::, refused" EINVAL \
 	MRC_EVFIELD_WIDTH=u32:4 MRC_EVFIELD_MAX=u32:3 MRC_EVFIELD_MASK=u32:3 } } } \
 	PROF_STATE=u8:2
 
+# --- SRv6 segment lists through a 4 KiB buffer ---
+# An EV of two addresses takes 80 bytes of a dump message: 64 of them
+# would not fit the 4 KiB skbs of a dump read with a 4 KiB buffer. EV i
+# is fc00:i::e, fc00:d00b::d6.
+srv6_ev() {
+	printf 'MRC_ATTR_EV_ENTRY={ MRC_EV_VALUE=bin:fc00%04x%020x000efc00d00b%020x00d6 } ' \
+		"$1" 0 0
+}
+srv6_evs=$(for i in $(seq 0 299); do srv6_ev "$i"; done)
+check_output "EXPLICIT profile 12: 300 SRv6 segment lists, ONLINE" \
+	'"MRC_EVPROF_COUNT": 300,' mrc_genl EVPROF_NEW $D PROF_ID=u64:12 \
+	EVPROF={ MRC_EVPROF_MODE=u8:1 MRC_EVPROF_FMT_ID=u64:4 } \
+	EVS={ $srv6_evs } PROF_STATE=u8:2
+# small_dump ID ATTRS...: EVPROF_EV_GET of profile ID read with a 4 KiB
+# buffer; prints "MESSAGES EVS" and whether every EV came once, in order,
+# with its value.
+small_dump() {
+	local id=$1 out
+	shift
+	out=$(mrc_genl --dump --rcvbuf 4096 EVPROF_EV_GET $D "PROF_ID=u64:$id" "$@") ||
+		{ echo "$out"; return 1; }
+	python3 -c '
+import json, sys
+msgs = [json.loads(line) for line in sys.stdin if line.strip()]
+got, firsts = [], True
+for m in msgs:
+    es = m["MRC_ATTR_EVS"]["MRC_ATTR_EV_ENTRY"]
+    firsts &= m["MRC_ATTR_EV_FIRST"] == len(got)
+    got += es if isinstance(es, list) else [es]
+want = ["fc00%04x%020x000efc00d00b%020x00d6" % (i, 0, 0) for i in range(len(got))]
+ok = firsts and [e["MRC_EV_INDEX"] for e in got] == list(range(len(got))) and \
+    [e["MRC_EV_VALUE"] for e in got] == want
+print(len(msgs), len(got), "each once, in order" if ok else "WRONG")' <<<"$out"
+}
+check_output "a dump through a 4 KiB buffer gives each of the 300 EVs once" \
+	'^([6-9]|[1-9][0-9]+) 300 each once, in order$' small_dump 12
+check_output "... and so does the dump with statistics" \
+	'^([6-9]|[1-9][0-9]+) 300 each once, in order$' small_dump 12 WANT_STATS=flag:
+
 # --- 4096 EVs: the dump resumes across messages and skbs ---
 check "EVFMT_NEW 11: STEV 16,16, ONLINE" mrc_genl EVFMT_NEW $D \
 	PROF_ID=u64:11 EVFMT={ MRC_EVFMT_MODE=u8:0 MRC_EVFMT_FIELDS={ \
