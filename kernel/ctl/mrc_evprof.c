@@ -11,6 +11,7 @@
 #include <linux/slab.h>
 #include <net/addrconf.h>
 
+#include "ctl/mrc_genl.h"
 #include "ctl/mrc_prof.h"
 #include "core/mrc_ev.h"
 #include "core/mrc_srv6.h"
@@ -170,13 +171,11 @@ static int mrc_evprof_parse_evs(struct mrc_evprof *evp,
 	struct mrc_srv6_routes *rs = NULL;
 	struct mrc_evprof_ev *ev;
 	const struct nlattr *attr;
-	int err, rem, n = 0, total = 0;
+	int err, rem, n = 0, total;
 
-	nla_for_each_nested(attr, evs, rem)
-		if (total++ == MRC_EV_COUNT_MAX) {
-			NL_SET_ERR_MSG_ATTR(extack, attr, "more than 4096 EVs");
-			return -E2BIG;
-		}
+	total = mrc_ev_list_count(evs, extack);
+	if (total < 0)
+		return total;
 	ev = kvcalloc(max(total, 1), sizeof(*ev), GFP_KERNEL);
 	if (!ev)
 		return -ENOMEM;

@@ -45,14 +45,14 @@ static const struct nla_policy mrc_genl_evprof_policy[MRC_ATTR_MAX + 1] = {
 	[MRC_ATTR_PROF_ID] = { .type = NLA_U64 },
 	[MRC_ATTR_PROF_STATE] = NLA_POLICY_MAX(NLA_U8, MRC_PROF_ONLINE),
 	[MRC_ATTR_EVPROF] = NLA_POLICY_NESTED(mrc_evprof_policy),
-	[MRC_ATTR_EVS] = { .type = NLA_NESTED },
+	[MRC_ATTR_EVS] = NLA_POLICY_NESTED_ARRAY(mrc_ev_entry_policy),
 };
 
 static const struct nla_policy mrc_genl_ev_policy[MRC_ATTR_MAX + 1] = {
 	MRC_GENL_DEV_POLICY,
 	[MRC_ATTR_PROF_ID] = { .type = NLA_U64 },
 	[MRC_ATTR_EV_OP] = NLA_POLICY_MAX(NLA_U8, MRC_EV_OP_SET_STATE),
-	[MRC_ATTR_EVS] = { .type = NLA_NESTED },
+	[MRC_ATTR_EVS] = NLA_POLICY_NESTED_ARRAY(mrc_ev_entry_policy),
 	[MRC_ATTR_WANT_STATS] = { .type = NLA_FLAG },
 };
 

@@ -19,6 +19,8 @@ void *mrc_genlmsg_put(struct sk_buff *skb, u32 portid, u32 seq, int flags,
 struct mrc_dev *mrc_genl_dev_get(struct nlattr **attrs, struct net *net,
 				 struct netlink_ext_ack *extack);
 int mrc_genl_put_dev(struct sk_buff *skb, struct mrc_dev *mdev);
+int mrc_ev_list_count(const struct nlattr *list,
+		      struct netlink_ext_ack *extack);
 u32 mrc_genl_gen(void);
 bool mrc_genl_has_listeners(struct net *net);
 void mrc_genl_multicast(struct net *net, struct sk_buff *skb);

@@ -285,7 +285,8 @@ static int mrc_genl_ev_set_locked(struct mrc_ctl_dev *ctl,
  * @info: a device, a profile id, MRC_ATTR_EV_OP and MRC_ATTR_EVS
  *
  * Return: 0 or a negative errno; the extack cookie holds the number of
- * entries applied either way.
+ * entries applied either way. A malformed list is refused before any
+ * entry applies, by the policy or mrc_ev_list_count(), with no cookie.
  */
 int mrc_genl_ev_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
@@ -301,6 +302,9 @@ int mrc_genl_ev_set_doit(struct sk_buff *skb, struct genl_info *info)
 				    "REPLACE is not implemented: give the profile's whole EV list with EVPROF_SET");
 		return -EOPNOTSUPP;
 	}
+	err = mrc_ev_list_count(info->attrs[MRC_ATTR_EVS], info->extack);
+	if (err < 0)
+		return err;
 	mdev = mrc_genl_dev_get(info->attrs, genl_info_net(info), info->extack);
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);

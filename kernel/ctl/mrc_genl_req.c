@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * What every command of the family does the same way: name a device in
- * the caller's namespace, put the device into a reply, and count changes
- * so that dumps can tell they were interrupted.
+ * the caller's namespace, put the device into a reply, count changes so
+ * that dumps can tell they were interrupted, and check an EV list.
  */
 #include <rdma/ib_verbs.h>
 
 #include "ctl/mrc_ctl.h"
 #include "ctl/mrc_genl.h"
+#include "core/mrc_ev.h"
 #include "uapi/mrc-genl.h"
 
 /* Set once by mrc_genl_init(), so that replies need no call up to it. */
@@ -135,4 +136,36 @@ int mrc_genl_put_dev(struct sk_buff *skb, struct mrc_dev *mdev)
 	    nla_put_u32(skb, MRC_ATTR_DEV_INDEX, mdev->ib_dev.index))
 		return -EMSGSIZE;
 	return 0;
+}
+
+/**
+ * mrc_ev_list_count() - check the members of a request's MRC_ATTR_EVS
+ * @list: the attribute, validated by its policy (NLA_NESTED_ARRAY with
+ *	mrc_ev_entry_policy: every member's content, not its type)
+ * @extack: names the first member that is not an MRC_ATTR_EV_ENTRY nest,
+ *	or the one past 4096
+ *
+ * Run before any entry applies, so that a malformed list changes nothing.
+ *
+ * Return: the number of members, or -EINVAL or -E2BIG.
+ */
+int mrc_ev_list_count(const struct nlattr *list,
+		      struct netlink_ext_ack *extack)
+{
+	const struct nlattr *attr;
+	int rem, n = 0;
+
+	nla_for_each_nested(attr, list, rem) {
+		if (nla_type(attr) != MRC_ATTR_EV_ENTRY ||
+		    !(attr->nla_type & NLA_F_NESTED)) {
+			NL_SET_ERR_MSG_ATTR(extack, attr,
+					    "an EV list holds MRC_ATTR_EV_ENTRY nests only");
+			return -EINVAL;
+		}
+		if (n++ == MRC_EV_COUNT_MAX) {
+			NL_SET_ERR_MSG_ATTR(extack, attr, "more than 4096 EVs");
+			return -E2BIG;
+		}
+	}
+	return n;
 }

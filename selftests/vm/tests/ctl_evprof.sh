@@ -3,7 +3,9 @@
 # expanded through their format into the source port and flow label they
 # are sent with (values worked out by hand below), the format held while
 # a profile uses it, DENY and un-DENY with OCP's partial-success count,
-# a 4096-EV dump that resumes across messages, and bad input refused.
+# a 4096-EV dump that resumes across messages, SRv6 segment lists dumped
+# through a 4 KiB buffer, and bad input refused (a malformed EV list
+# before any of its entries applies).
 . ../lib.sh
 
 dmesg_mark
@@ -124,6 +126,15 @@ check_genl_error "ASSUMED_BAD is the QPs' judgement, not the controller's" \
 check_genl_error "index and value together" EINVAL "either an index or a value" \
 	EVPROF_EV_SET $D PROF_ID=u64:5 EV_OP=u8:1 EVS={ MRC_ATTR_EV_ENTRY={ \
 	MRC_EV_INDEX=u32:0 MRC_EV_VALUE=bin:01010000 MRC_EV_STATE=u8:2 } }
+# A malformed list is refused whole by the policy (NLA_NESTED_ARRAY) and
+# mrc_ev_list_count(), before its good first entry denies EV 0.
+check_genl_error "an EVS member of another type than MRC_ATTR_EV_ENTRY" EINVAL \
+	"MRC_ATTR_EV_ENTRY nests only" EVPROF_EV_SET $D PROF_ID=u64:5 EV_OP=u8:1 \
+	EVS={ $(deny 0 2) MRC_ATTR_EV_FIRST={ MRC_EV_INDEX=u32:1 MRC_EV_STATE=u8:2 } }
+check_genl_error "an EVS member that is not a nest, refused by the policy" EINVAL \
+	"leftover after parsing" EVPROF_EV_SET $D PROF_ID=u64:5 EV_OP=u8:1 \
+	EVS={ $(deny 0 2) MRC_ATTR_EV_ENTRY=u32:7 }
+check_no_output "... and the entries before them did not apply" ' 2$' evs 5
 check_genl_error "REPLACE is not implemented, and says so" EOPNOTSUPP \
 	"REPLACE" EVPROF_EV_SET $D PROF_ID=u64:5 EV_OP=u8:0 EVS={ $(deny 0 2) }
 check_genl_error "an ONLINE profile's fields cannot change" EBUSY "ONLINE" \
@@ -165,6 +176,10 @@ check_genl_error "ONLINE without EVs" EINVAL "no EVs" EVPROF_NEW $D \
 many=$(for i in $(seq 4097); do printf 'MRC_ATTR_EV_ENTRY={ MRC_EV_VALUE=bin:%04x0000 } ' "$i"; done)
 check_genl_error "4097 EVs" E2BIG "more than 4096" EVPROF_NEW $D PROF_ID=u64:7 \
 	EVPROF={ MRC_EVPROF_MODE=u8:1 } EVS={ $many }
+check_genl_error "an EV list member of another type" EINVAL \
+	"MRC_ATTR_EV_ENTRY nests only" EVPROF_NEW $D PROF_ID=u64:7 \
+	EVPROF={ MRC_EVPROF_MODE=u8:1 } EVS={ $(ev 12340000) \
+	MRC_ATTR_EV_FIRST={ MRC_EV_VALUE=bin:beef0000 MRC_EV_PORT=u8:1 } }
 check_genl_error "profile 7 was never made" ENOENT "no profile" \
 	EVPROF_GET $D PROF_ID=u64:7
 
