@@ -148,7 +148,8 @@ struct mrc_cqe {
  * Driver data of the create commands. create_cq and create_srq carry
  * none: the kernel fails one whose driver input is not all zero with
  * EINVAL. create_qp may carry struct mrc_qp_profile_cmd (a kernel older
- * than it refuses a non-zero one the same way).
+ * than it refuses a non-zero one the same way). modify_qp carries none:
+ * driver input not all zero fails it with EOPNOTSUPP.
  */
 
 #define MRC_QP_F_EV_PROFILE	0x1	/* ev_profile_id is set */

@@ -151,9 +151,11 @@ static void mrc_qp_apply(struct mrc_qp *qp, const struct ib_qp_attr *attr,
  * @ibqp: the QP
  * @attr: new attributes
  * @mask: IB_QP_* bits of @attr to apply
- * @udata: user data (none defined)
+ * @udata: user data; no driver input is defined, so any must be zero
  *
- * Return: 0 or a negative errno; nothing changes on error.
+ * Return: 0 or a negative errno; nothing changes on error. Driver input
+ * with a byte set asks for something this driver does not know:
+ * -EOPNOTSUPP, as for unknown attribute bits.
  */
 int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		  struct ib_udata *udata)
@@ -166,6 +168,13 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 
 	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
 		return -EOPNOTSUPP;
+	if (udata && udata->inlen &&
+	    !ib_is_udata_cleared(udata, 0, udata->inlen)) {
+		ibdev_dbg(ibqp->device,
+			  "modify_qp QP 0x%x: %zu bytes of driver input, not all zero: none is defined\n",
+			  ibqp->qp_num, udata->inlen);
+		return -EOPNOTSUPP;
+	}
 
 	mutex_lock(&qp->modify_lock);
 	cur = (mask & IB_QP_CUR_STATE) ? attr->cur_qp_state : qp->state;

@@ -53,6 +53,7 @@ const Scenario kScenarios[] = {
     {"raw-send-reserved", scenario_raw_send_reserved, true},
     {"raw-send-flags", scenario_raw_send_flags, true},
     {"reserved-qpn", scenario_reserved_qpn, true},
+    {"modify-driver-input", scenario_modify_driver_input, true},
     {"retry-exceeded", scenario_retry_exceeded, false},
     {"trimmed-write", scenario_trimmed_write, false},
     {"short-send", scenario_short_send, false},

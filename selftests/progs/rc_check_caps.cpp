@@ -9,9 +9,14 @@
 // the caps, so these are the limits the provider must enforce itself.
 // And the kernel's own check of what a program writes into its SQ ring
 // directly, past the provider: a slot with a reserved field set or an
-// unknown send_flags bit completes in error, never runs.
+// unknown send_flags bit completes in error, never runs. Likewise the
+// driver input of a modify_qp command written to the device by hand: none
+// is defined, so a byte set in it is refused and changes nothing.
 
 #include "rc_check_scenarios.h"
+
+#include <rdma/ib_user_verbs.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -369,6 +374,79 @@ Err scenario_reserved_qpn(Env& env, Rng& rng) {
     if (int ret = rtr_to(env, p, 0xfffffe))
         return fail("A: RTR with dest QPN 0xfffffe: %s", std::strerror(ret));
     return std::nullopt;
+}
+
+namespace {
+
+// The extended modify_qp command (what ibv_cmd_modify_qp_ex sends) written
+// straight to qp's command file, taking a QP in RESET to INIT, with
+// `driver` (a multiple of 8 bytes) as its driver input. 0 or the errno.
+int raw_modify_to_init(ibv_qp* qp, const std::vector<uint8_t>& driver) {
+    struct Cmd {
+        ib_uverbs_cmd_hdr hdr;
+        ib_uverbs_ex_cmd_hdr ex;
+        ib_uverbs_ex_modify_qp body;
+    };
+    static_assert(sizeof(Cmd) == sizeof(ib_uverbs_cmd_hdr) + sizeof(ib_uverbs_ex_cmd_hdr) +
+                                     sizeof(ib_uverbs_ex_modify_qp),
+                  "no padding between the headers and the command");
+    ib_uverbs_ex_modify_qp_resp resp{};
+    Cmd cmd{};
+    cmd.hdr.command = IB_USER_VERBS_CMD_FLAG_EXTENDED | IB_USER_VERBS_EX_CMD_MODIFY_QP;
+    cmd.hdr.in_words = sizeof(cmd.body) / 8;
+    cmd.hdr.out_words = sizeof(resp) / 8;
+    cmd.ex.response = reinterpret_cast<uintptr_t>(&resp);
+    cmd.ex.provider_in_words = static_cast<uint16_t>(driver.size() / 8);
+    cmd.body.base.qp_handle = qp->handle;
+    cmd.body.base.attr_mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS;
+    cmd.body.base.qp_state = IBV_QPS_INIT;
+    cmd.body.base.port_num = kPort;
+    cmd.body.base.qp_access_flags = kDefaultAccess;
+    std::vector<uint8_t> buf(sizeof(cmd) + driver.size());
+    std::memcpy(buf.data(), &cmd, sizeof(cmd));
+    std::copy(driver.begin(), driver.end(), buf.begin() + sizeof(cmd));
+    ssize_t n = write(qp->context->cmd_fd, buf.data(), buf.size());
+    if (n < 0)
+        return errno;
+    return static_cast<size_t>(n) == buf.size() ? 0 : EIO;
+}
+
+Err expect_state(ibv_qp* qp, ibv_qp_state want, const char* when) {
+    ibv_qp_attr attr{};
+    ibv_qp_init_attr init{};
+    if (int ret = ibv_query_qp(qp, &attr, IBV_QP_STATE, &init))
+        return fail("%s: ibv_query_qp: %s", when, std::strerror(ret));
+    if (attr.qp_state != want)
+        return fail("%s: QP state %d, want %d", when, attr.qp_state, want);
+    return std::nullopt;
+}
+
+}  // namespace
+
+// modify_qp has no driver input: a command carrying some with a byte set
+// asks for something the kernel does not know, EOPNOTSUPP, and the QP
+// stays as it was; all zero is accepted (a longer command that asks for
+// nothing, as a newer provider might send).
+Err scenario_modify_driver_input(Env& env, Rng& rng) {
+    Pair p;
+    if (auto err = make_pair(env, rng, QpCaps{}, &p))
+        return err;
+    ibv_qp* qp = p.a.qp.get();
+    ibv_qp_attr attr{};
+    attr.qp_state = IBV_QPS_RESET;
+    if (int ret = ibv_modify_qp(qp, &attr, IBV_QP_STATE))
+        return fail("A: to RESET: %s", std::strerror(ret));
+    std::vector<uint8_t> driver(16, 0);
+    driver[9] = 0x01;
+    if (int ret = raw_modify_to_init(qp, driver); ret != EOPNOTSUPP)
+        return fail("A: to INIT with driver input byte 9 set: %s, want EOPNOTSUPP",
+                    ret ? std::strerror(ret) : "success");
+    if (auto err = expect_state(qp, IBV_QPS_RESET, "A after the refused modify"))
+        return err;
+    driver[9] = 0;
+    if (int ret = raw_modify_to_init(qp, driver))
+        return fail("A: to INIT with 16 zero bytes of driver input: %s", std::strerror(ret));
+    return expect_state(qp, IBV_QPS_INIT, "A after the accepted modify");
 }
 
 }  // namespace rc_check

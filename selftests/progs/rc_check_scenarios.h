@@ -36,14 +36,16 @@ Err scenario_srq_flush_taken(Env& env, Rng& rng);
 Err scenario_rnr_wait(Env& env, Rng& rng);
 Err scenario_rnr_retry_exceeded(Env& env, Rng& rng);
 
-// rc_check_caps.cpp: work requests at and beyond the reported caps, and
-// SQ slots written past the provider that the kernel must refuse.
+// rc_check_caps.cpp: work requests at and beyond the reported caps, SQ
+// slots written past the provider that the kernel must refuse, and
+// driver input of modify_qp it does not know.
 Err scenario_caps_send(Env& env, Rng& rng);
 Err scenario_caps_recv(Env& env, Rng& rng);
 Err scenario_caps_srq(Env& env, Rng& rng);
 Err scenario_raw_send_reserved(Env& env, Rng& rng);
 Err scenario_raw_send_flags(Env& env, Rng& rng);
 Err scenario_reserved_qpn(Env& env, Rng& rng);
+Err scenario_modify_driver_input(Env& env, Rng& rng);
 
 }  // namespace rc_check
 
