@@ -34,6 +34,8 @@ static_assert(sizeof(mrc_cqe) == 48);
 static_assert(sizeof(mrc_create_cq_resp) == 24);
 static_assert(sizeof(mrc_create_qp_resp) == 48);
 static_assert(sizeof(mrc_create_srq_resp) == 24);
+static_assert(sizeof(mrc_qp_profile_cmd) == 24);
+static_assert(sizeof(mrc_resize_cq_cmd) == 8);
 
 namespace mrc {
 

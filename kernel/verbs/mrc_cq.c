@@ -24,6 +24,7 @@ static_assert(sizeof(struct mrc_create_cq_resp) == 24);
 static_assert(sizeof(struct mrc_create_qp_resp) == 48);
 static_assert(sizeof(struct mrc_create_srq_resp) == 24);
 static_assert(sizeof(struct mrc_resize_cq_cmd) == 8);
+static_assert(sizeof(struct mrc_qp_profile_cmd) == 24);
 
 static u32 mrc_cq_slot_size(bool is_user)
 {
