@@ -280,7 +280,10 @@ enum mrc_genl_evfield_attr {
 enum mrc_genl_ev_attr {
 	MRC_EV_UNSPEC,
 	MRC_EV_INDEX,			/* u32: 0..4095 */
-	/* binary: compact EV, big-endian, 4 bytes (STEV/UDP; SRV6: not yet) */
+	/*
+	 * binary: STEV, UDP: the compact EV, big-endian, 4 bytes; SRV6: the
+	 * route, a uSID container (16 bytes) or a segment list of two (32)
+	 */
 	MRC_EV_VALUE,
 	MRC_EV_PORT,			/* u8: 1 (the only port) */
 	MRC_EV_NEW_VALUE,		/* binary, as MRC_EV_VALUE (REPLACE) */
