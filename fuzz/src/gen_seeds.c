@@ -457,7 +457,10 @@ static void gen_state(void)
 	save("ev", "loss_probe", &s);
 }
 
-/* Outer headers for fuzz_encap: the inner version byte, then the chain. */
+/*
+ * Outer headers for fuzz_encap: the inner version byte (bit 3: the inner
+ * source follows), then the chain.
+ */
 static void put_ipv6_hdr(struct seed *s, u8 nh)
 {
 	int i;
@@ -492,6 +495,16 @@ static void put_srh(struct seed *s, u8 nh, u8 segs, bool pad)
 	}
 }
 
+/* The first byte and inner source of a fuzz_encap seed that checks it. */
+static void put_inner_src(struct seed *s, u8 ver, u8 fill)
+{
+	int i;
+
+	put8(s, ver | 8);
+	for (i = 0; i < 16; i++)
+		put8(s, fill);
+}
+
 static void gen_encap(void)
 {
 	struct seed s;
@@ -521,6 +534,15 @@ static void gen_encap(void)
 	put_ipv6_hdr(&s, 43);
 	put_srh(&s, 41, 1, false);
 	save("encap", "nested", &s);
+	s.n = 0;
+	put_inner_src(&s, 6, 0xfc);	/* put_ipv6_hdr's source */
+	put_ipv6_hdr(&s, 43);
+	put_srh(&s, 41, 2, false);
+	save("encap", "srh_same_source", &s);
+	s.n = 0;
+	put_inner_src(&s, 6, 0xfd);
+	put_ipv6_hdr(&s, 41);
+	save("encap", "container_other_source", &s);
 }
 
 int main(int argc, char **argv)

@@ -6,7 +6,15 @@
  * segment is the host's address is not read at all. MRC checks each one
  * itself (RFC 8754 section 2), so that a malformed SRH never delivers
  * an inner packet to a QP.
+ *
+ * Nor does Linux tie the inner packet to the outer one: whoever may send
+ * to a decapsulating SID can wrap a packet from any source, which the
+ * network's source filters never see. MRC's sender puts its own address
+ * in both headers, so unless a router encapsulates, every outer source
+ * must be the inner one.
  */
+#include <linux/string.h>
+
 #include "mrc_encap_check.h"
 
 #define MRC_NH_HOP	0	/* IPv6 next-header values (RFC 8200) */
@@ -15,6 +23,7 @@
 #define MRC_NH_ROUTING	43
 #define MRC_NH_DEST	60
 #define MRC_IPV6_LEN	40
+#define MRC_IPV6_SADDR	8	/* offset of the source address */
 #define MRC_SRH_TYPE	4
 #define MRC_TLV_PAD1	0
 
@@ -65,20 +74,26 @@ bool mrc_encap_srh_ok(const u8 *srh, unsigned int len)
  * @p: @len bytes, the first outer header first
  * @len: 0 when the packet came in unencapsulated
  * @inner_version: 4 or 6, the inner packet's IP version
+ * @inner_src: NULL to accept any outer source; else the inner packet's
+ *	source address (16 bytes for IPv6, 4 for IPv4), which every outer
+ *	IPv6 header's source must equal (never true around IPv4)
  *
  * Accepted: IPv6 headers, each followed by Hop-by-Hop or Destination
  * options or a well-formed SRH (mrc_encap_srh_ok()), the last of them
  * naming the inner packet's protocol and ending where it starts.
  *
  * Return: MRC_ENCAP_NONE when @p does not start with an IPv6 header (a
- * tunnel this check does not know), MRC_ENCAP_OK or MRC_ENCAP_BAD.
+ * tunnel this check does not know), MRC_ENCAP_BAD for a malformed chain,
+ * else MRC_ENCAP_WRONG_SRC when an outer source differs from @inner_src,
+ * else MRC_ENCAP_OK.
  */
 enum mrc_encap_verdict mrc_encap_check(const u8 *p, unsigned int len,
-				       u8 inner_version)
+				       u8 inner_version, const u8 *inner_src)
 {
 	u8 inner_nh = inner_version == 4 ? MRC_NH_IPV4 : MRC_NH_IPV6;
 	unsigned int off = 0, hdrs, hl;
 	u8 nh = MRC_NH_IPV6;
+	bool other_src = false;
 
 	if (!len || (p[0] >> 4) != 6)
 		return MRC_ENCAP_NONE;
@@ -87,6 +102,10 @@ enum mrc_encap_verdict mrc_encap_check(const u8 *p, unsigned int len,
 		case MRC_NH_IPV6:
 			if (len - off < MRC_IPV6_LEN || (p[off] >> 4) != 6)
 				return MRC_ENCAP_BAD;
+			if (inner_src &&
+			    (inner_version != 6 ||
+			     memcmp(p + off + MRC_IPV6_SADDR, inner_src, 16)))
+				other_src = true;
 			nh = p[off + 6];
 			off += MRC_IPV6_LEN;
 			break;
@@ -108,5 +127,7 @@ enum mrc_encap_verdict mrc_encap_check(const u8 *p, unsigned int len,
 			return MRC_ENCAP_BAD;
 		}
 	}
-	return off == len && nh == inner_nh ? MRC_ENCAP_OK : MRC_ENCAP_BAD;
+	if (off != len || nh != inner_nh)
+		return MRC_ENCAP_BAD;
+	return other_src ? MRC_ENCAP_WRONG_SRC : MRC_ENCAP_OK;
 }

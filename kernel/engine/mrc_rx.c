@@ -100,9 +100,15 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 	mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_PKTS);
 	if (skb_linearize(skb))
 		goto malformed;
-	if (!mrc_net_rx_encap_ok(skb)) {
+	switch (mrc_net_rx_encap(skb)) {
+	case MRC_ENCAP_BAD:
 		mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_BAD_ENCAP);
 		goto put_dev;
+	case MRC_ENCAP_WRONG_SRC:
+		mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_ENCAP_SRC);
+		goto put_dev;
+	default:
+		break;
 	}
 	len = ntohs(udp_hdr(skb)->len);
 	if (len < sizeof(struct udphdr) || skb_transport_offset(skb) < 0 ||

@@ -6,6 +6,7 @@
  */
 #include <linux/if_arp.h>
 #include <linux/ip.h>
+#include <linux/ipv6.h>
 #include <linux/module.h>
 #include <linux/netdevice.h>
 #include <linux/wait.h>
@@ -16,7 +17,6 @@
 #include <net/udp_tunnel.h>
 
 #include "net/mrc_net.h"
-#include "core/mrc_encap_check.h"
 #include "core/mrc_link_params.h"
 
 /**
@@ -348,32 +348,84 @@ struct net_device *mrc_net_rx_dev(struct sk_buff *skb)
 					&ipv6_hdr(skb)->daddr, NULL);
 }
 
+/*
+ * Off for fabrics where a router encapsulates: the outer source is then
+ * the router's. Read for every decapsulated packet.
+ */
+static bool mrc_net_encap_src_check = true;
+module_param_named(encap_src_check, mrc_net_encap_src_check, bool, 0644);
+MODULE_PARM_DESC(encap_src_check,
+		 "Drop a decapsulated packet whose outer source is not its inner source (default Y)");
+
+/*
+ * The length of the link-layer header at the MAC header of a packet
+ * that came in on @dev, by how each kind of link receives: Ethernet
+ * (loopback too) keeps its 14-byte header, VLAN tags already taken out;
+ * tun, WireGuard, ip6tnl, ip6gre, sit and GRE without header_ops reset
+ * the MAC header at the IP packet they deliver. -1: a link not known
+ * here.
+ */
+static int mrc_net_link_hlen(const struct net_device *dev)
+{
+	switch (dev->type) {
+	case ARPHRD_ETHER:
+	case ARPHRD_LOOPBACK:
+		return ETH_HLEN;
+	case ARPHRD_NONE:
+	case ARPHRD_TUNNEL6:
+	case ARPHRD_IP6GRE:
+	case ARPHRD_SIT:
+		return 0;
+	case ARPHRD_IPGRE:
+		/* With header_ops, the MAC header is the outer IPv4 one. */
+		return dev->header_ops ? -1 : 0;
+	default:
+		return -1;
+	}
+}
+
 /**
- * mrc_net_rx_encap_ok() - whether a received packet's stripped outer
- *	headers pass mrc_encap_check()
- * @skb: a packet at the MRC socket, its network header the inner one
+ * mrc_net_rx_encap() - judge a received packet's stripped outer headers
+ * @skb: a packet at the MRC socket, linear, its network header the
+ *	inner one
  *
  * SRv6 decapsulation (End.DT6, or an SRH whose last segment is this
  * host) pulls the outer headers but leaves them in the linear head,
- * between the Ethernet header and the inner network header; the other
- * tunnels reset the MAC header, leaving nothing between the two.
+ * between the link-layer header and the inner network header, whatever
+ * the link. Where the link header ends is known for the links of
+ * mrc_net_link_hlen(). On another link it is skb->mac_len, which the
+ * receive path measured when the outer packet came in, while it is
+ * shorter than the distance to the inner header: an SRH at this host's
+ * address sends the inner packet through the receive path again, which
+ * measures the outer headers in too.
  *
- * Return: false only when they are there and malformed.
+ * Every outer source must be the inner one (mrc_encap_check()) unless
+ * the encap_src_check module parameter is off.
+ *
+ * Return: the verdict of mrc_encap_check(); MRC_ENCAP_NONE when no outer
+ * header is there.
  */
-bool mrc_net_rx_encap_ok(const struct sk_buff *skb)
+enum mrc_encap_verdict mrc_net_rx_encap(const struct sk_buff *skb)
 {
-	const u8 *outer, *inner;
+	const u8 *mac, *outer, *inner, *src = NULL;
+	int hlen;
 
-	if (!skb->dev || !skb_mac_header_was_set(skb) ||
-	    (skb->dev->type != ARPHRD_ETHER &&
-	     skb->dev->type != ARPHRD_LOOPBACK))
-		return true;
-	outer = skb_mac_header(skb) + ETH_HLEN;
+	if (!skb->dev || !skb_mac_header_was_set(skb))
+		return MRC_ENCAP_NONE;
+	mac = skb_mac_header(skb);
 	inner = skb_network_header(skb);
+	hlen = mrc_net_link_hlen(skb->dev);
+	if (hlen < 0)
+		hlen = skb->mac_len;
+	outer = mac + hlen;
 	if (inner <= outer)
-		return true;
-	return mrc_encap_check(outer, inner - outer, ip_hdr(skb)->version) !=
-	       MRC_ENCAP_BAD;
+		return MRC_ENCAP_NONE;
+	if (READ_ONCE(mrc_net_encap_src_check))
+		src = ip_hdr(skb)->version == 4 ?
+		      (const u8 *)&ip_hdr(skb)->saddr :
+		      ipv6_hdr(skb)->saddr.s6_addr;
+	return mrc_encap_check(outer, inner - outer, ip_hdr(skb)->version,
+			       src);
 }
 
 /* The link state that makes an MRC port ACTIVE (core/mrc_link_params.c). */

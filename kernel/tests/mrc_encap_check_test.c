@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * KUnit tests for the checks of stripped outer headers: which header
- * chains deliver their inner packet, and which SRHs are malformed.
+ * chains deliver their inner packet, which SRHs are malformed, and which
+ * outer sources may wrap an inner packet.
  */
 #include <kunit/test.h>
 
@@ -20,7 +21,8 @@ struct chain {
 	unsigned int len;
 };
 
-static void put_ipv6(struct chain *c, u8 nh)
+/* An IPv6 header from source ::; returns it. */
+static u8 *put_ipv6(struct chain *c, u8 nh)
 {
 	u8 *h = c->b + c->len;
 
@@ -29,6 +31,13 @@ static void put_ipv6(struct chain *c, u8 nh)
 	h[6] = nh;
 	h[7] = 64;
 	c->len += 40;
+	return h;
+}
+
+/* An IPv6 header from source @src (16 bytes). */
+static void put_ipv6_from(struct chain *c, u8 nh, const u8 *src)
+{
+	memcpy(put_ipv6(c, nh) + 8, src, 16);
 }
 
 /* An SRH of @segs segments (Last Entry @le) and @tlv trailing bytes. */
@@ -64,7 +73,14 @@ static void put_opts(struct chain *c, u8 nh)
 
 static enum mrc_encap_verdict check6(const struct chain *c)
 {
-	return mrc_encap_check(c->b, c->len, 6);
+	return mrc_encap_check(c->b, c->len, 6, NULL);
+}
+
+/* As check6(), every outer source to be @src. */
+static enum mrc_encap_verdict check6_from(const struct chain *c,
+					  const u8 *src)
+{
+	return mrc_encap_check(c->b, c->len, 6, src);
 }
 
 /* No outer header, or one of a kind this check does not know. */
@@ -72,8 +88,10 @@ static void not_ipv6(struct kunit *test)
 {
 	static const u8 ipv4[20] = { 0x45 };
 
-	KUNIT_EXPECT_EQ(test, mrc_encap_check(ipv4, 0, 6), MRC_ENCAP_NONE);
-	KUNIT_EXPECT_EQ(test, mrc_encap_check(ipv4, sizeof(ipv4), 6),
+	KUNIT_EXPECT_EQ(test, mrc_encap_check(ipv4, 0, 6, NULL), MRC_ENCAP_NONE);
+	KUNIT_EXPECT_EQ(test, mrc_encap_check(ipv4, sizeof(ipv4), 6, NULL),
+			MRC_ENCAP_NONE);
+	KUNIT_EXPECT_EQ(test, mrc_encap_check(ipv4, sizeof(ipv4), 4, ipv4 + 12),
 			MRC_ENCAP_NONE);
 }
 
@@ -84,9 +102,9 @@ static void container(struct kunit *test)
 
 	put_ipv6(&c, NH_IPV6);
 	KUNIT_EXPECT_EQ(test, check6(&c), MRC_ENCAP_OK);
-	KUNIT_EXPECT_EQ(test, mrc_encap_check(c.b, c.len, 4), MRC_ENCAP_BAD);
+	KUNIT_EXPECT_EQ(test, mrc_encap_check(c.b, c.len, 4, NULL), MRC_ENCAP_BAD);
 	c.b[6] = NH_IPV4;
-	KUNIT_EXPECT_EQ(test, mrc_encap_check(c.b, c.len, 4), MRC_ENCAP_OK);
+	KUNIT_EXPECT_EQ(test, mrc_encap_check(c.b, c.len, 4, NULL), MRC_ENCAP_OK);
 	c.b[6] = NH_UDP;
 	KUNIT_EXPECT_EQ(test, check6(&c), MRC_ENCAP_BAD);
 	c.b[6] = NH_IPV6;
@@ -192,12 +210,69 @@ static void srh_malformed(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, mrc_encap_srh_ok(h, 8));
 }
 
+/*
+ * Every outer source must be the inner packet's, when asked: the inner
+ * source is what the QP checks, the outer one what the network filters.
+ */
+static void outer_source(struct kunit *test)
+{
+	static const u8 peer[16] = { 0xfd, 0, 0, 0xa, [15] = 1 };
+	static const u8 other[16] = { 0xfd, 0, 0, 0xa, [15] = 0x99 };
+	static const u8 peer4[4] = { 10, 0, 0, 1 };
+	struct chain c = {};
+
+	/* Reduced encapsulation: the one outer source decides. */
+	put_ipv6_from(&c, NH_IPV6, peer);
+	KUNIT_EXPECT_EQ(test, check6_from(&c, peer), MRC_ENCAP_OK);
+	KUNIT_EXPECT_EQ(test, check6_from(&c, other), MRC_ENCAP_WRONG_SRC);
+	KUNIT_EXPECT_EQ(test, check6(&c), MRC_ENCAP_OK);
+	c.b[8 + 15] ^= 1;	/* one bit of it */
+	KUNIT_EXPECT_EQ(test, check6_from(&c, peer), MRC_ENCAP_WRONG_SRC);
+
+	/* With an SRH, as the kernel's seg6 encapsulation builds it. */
+	c.len = 0;
+	put_ipv6_from(&c, NH_ROUTING, peer);
+	put_srh(&c, NH_IPV6, 0, 1, 2, NULL, 0);
+	KUNIT_EXPECT_EQ(test, check6_from(&c, peer), MRC_ENCAP_OK);
+	KUNIT_EXPECT_EQ(test, check6_from(&c, other), MRC_ENCAP_WRONG_SRC);
+
+	/* Nested: each outer header, not only the first or the last. */
+	c.len = 0;
+	put_ipv6_from(&c, NH_IPV6, peer);
+	put_ipv6_from(&c, NH_IPV6, peer);
+	KUNIT_EXPECT_EQ(test, check6_from(&c, peer), MRC_ENCAP_OK);
+	c.len = 0;
+	put_ipv6_from(&c, NH_IPV6, other);
+	put_ipv6_from(&c, NH_IPV6, peer);
+	KUNIT_EXPECT_EQ(test, check6_from(&c, peer), MRC_ENCAP_WRONG_SRC);
+	c.len = 0;
+	put_ipv6_from(&c, NH_IPV6, peer);
+	put_ipv6_from(&c, NH_IPV6, other);
+	KUNIT_EXPECT_EQ(test, check6_from(&c, peer), MRC_ENCAP_WRONG_SRC);
+	KUNIT_EXPECT_EQ(test, check6(&c), MRC_ENCAP_OK);
+
+	/* A malformed chain is BAD, whatever its sources. */
+	c.len = 0;
+	put_ipv6_from(&c, NH_ROUTING, other);
+	put_srh(&c, NH_IPV6, 1, 1, 2, NULL, 0);
+	KUNIT_EXPECT_EQ(test, check6_from(&c, peer), MRC_ENCAP_BAD);
+
+	/* No IPv6 source equals an IPv4 one: only a router wraps IPv4. */
+	c.len = 0;
+	put_ipv6_from(&c, NH_IPV4, peer);
+	KUNIT_EXPECT_EQ(test, mrc_encap_check(c.b, c.len, 4, peer4),
+			MRC_ENCAP_WRONG_SRC);
+	KUNIT_EXPECT_EQ(test, mrc_encap_check(c.b, c.len, 4, NULL),
+			MRC_ENCAP_OK);
+}
+
 static struct kunit_case mrc_encap_check_cases[] = {
 	KUNIT_CASE(not_ipv6),
 	KUNIT_CASE(container),
 	KUNIT_CASE(srh_chains),
 	KUNIT_CASE(header_limit),
 	KUNIT_CASE(srh_malformed),
+	KUNIT_CASE(outer_source),
 	{}
 };
 
