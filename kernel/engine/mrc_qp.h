@@ -9,6 +9,7 @@
 
 #include <linux/hrtimer.h>
 #include <linux/timer.h>
+#include <linux/uidgid.h>
 #include <linux/skbuff.h>
 
 #include "engine/mrc_dack.h"
@@ -172,6 +173,8 @@ struct mrc_ah {
  * @state: IB QP state
  * @type: IB_QPT_RC, IB_QPT_UD or IB_QPT_GSI
  * @is_user: the rings are mapped into a process
+ * @owner: a user QP's creator (its effective uid at create), whom ctl/
+ *	shows the QP's own data; INVALID_UID for a kernel QP
  * @sig_all: every send WQE completes, signalled or not
  * @dest_qpn: the peer QP
  * @mtu: payload bytes per packet, from @path_mtu
@@ -274,6 +277,7 @@ struct mrc_qp {
 	enum ib_qp_state state;
 	enum ib_qp_type type;
 	bool is_user;
+	kuid_t owner;
 	bool sig_all;
 
 	/* attributes */

@@ -3,6 +3,7 @@
  * RC queue pairs: creation, the IB state machine (modify/query), and
  * destruction. The data path lives in mrc_req.c and mrc_resp.c.
  */
+#include <linux/cred.h>
 #include <linux/random.h>
 #include <linux/slab.h>
 #include <rdma/ib_addr.h>
@@ -227,6 +228,8 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->mdev = mdev;
 	qp->type = init->qp_type;
 	qp->is_user = !!udata;
+	/* Whoever creates a user QP may read its per-path data (ctl/). */
+	qp->owner = udata ? current_euid() : INVALID_UID;
 	qp->sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
 	qp->state = IB_QPS_RESET;
 	refcount_set(&qp->ref, 1);
