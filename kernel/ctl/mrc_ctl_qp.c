@@ -7,6 +7,7 @@
  * profile; what an administrator changes later on a bound profile (DENY)
  * is pushed into each QP under its lock.
  */
+#include <linux/cred.h>
 #include <linux/slab.h>
 
 #include "ctl/mrc_ctl.h"
@@ -76,6 +77,34 @@ static int mrc_ctl_qp_init_cc(struct mrc_qp *qp, const struct mrc_ccprof *cc)
 	return 0;
 }
 
+/*
+ * Whether the task creating user QP @qp may use @prof (@kind's profile
+ * @id, the device default when @dflt): the profile's access rule, with
+ * CAP_NET_ADMIN over the device's network namespace (mrc_prof_may_bind()).
+ * Kernel QPs are not checked: their creator is the kernel.
+ */
+static int mrc_ctl_qp_access(struct mrc_dev *mdev, struct mrc_qp *qp,
+			     const struct mrc_prof_kind *kind,
+			     const struct mrc_prof *prof, u64 dflt)
+{
+	struct user_namespace *ns = dev_net(mdev->ndev)->user_ns;
+	u32 uid = from_kuid_munged(&init_user_ns, current_euid());
+
+	if (!qp->is_user || mrc_prof_may_bind(prof, prof->id == dflt, ns))
+		return 0;
+	if (prof->access.rule == MRC_PROF_ACCESS_GROUP)
+		ibdev_dbg(&mdev->ib_dev,
+			  "%s %llu refused to a QP of uid %u: access group %u\n",
+			  kind->name, prof->id, uid,
+			  from_kgid_munged(&init_user_ns, prof->access.gid));
+	else
+		ibdev_dbg(&mdev->ib_dev,
+			  "%s %llu refused to a QP of uid %u: access %s\n",
+			  kind->name, prof->id, uid,
+			  mrc_prof_access_name(prof->access.rule));
+	return -EPERM;
+}
+
 /**
  * mrc_ctl_qp_bind() - give a new QP its profiles and EVs
  * @mdev: the device
@@ -84,8 +113,9 @@ static int mrc_ctl_qp_init_cc(struct mrc_qp *qp, const struct mrc_ccprof *cc)
  * @auto_count: EVs of an AUTO profile (the ev_count module parameter)
  * @auto_min_active: min_active of an AUTO profile
  *
- * Return: 0, -EINVAL when a profile does not exist or is not ONLINE, or
- * -ENOMEM. On success mrc_ctl_qp_unbind() undoes it.
+ * Return: 0, -EINVAL when a profile does not exist or is not ONLINE,
+ * -EPERM when a profile's access rule refuses the creating task
+ * (user QPs only), or -ENOMEM. On success mrc_ctl_qp_unbind() undoes it.
  */
 int mrc_ctl_qp_bind(struct mrc_dev *mdev, struct mrc_qp *qp,
 		    const struct mrc_qp_profile_cmd *cmd, u16 auto_count,
@@ -109,6 +139,13 @@ int mrc_ctl_qp_bind(struct mrc_dev *mdev, struct mrc_qp *qp,
 		err = -EINVAL;
 		goto out;
 	}
+	err = mrc_ctl_qp_access(mdev, qp, &mrc_evprof_kind, evp,
+				ctl->default_evp);
+	if (!err)
+		err = mrc_ctl_qp_access(mdev, qp, &mrc_ccprof_kind, ccp,
+					ctl->default_ccp);
+	if (err)
+		goto out;
 	err = mrc_ctl_qp_init_cc(qp, container_of(ccp, struct mrc_ccprof, p));
 	if (err) {
 		ibdev_dbg(&mdev->ib_dev, "CC profile %llu cannot run a QP\n",

@@ -26,6 +26,12 @@ static const struct nla_policy mrc_genl_policy[MRC_ATTR_MAX + 1] = {
 				.len = IB_DEVICE_NAME_MAX - 1 },	\
 	[MRC_ATTR_DEV_INDEX] = { .type = NLA_U32 }
 
+/* Who may create QPs on a profile: EV and CC profiles, not formats. */
+#define MRC_GENL_ACCESS_POLICY						\
+	[MRC_ATTR_PROF_ACCESS] = NLA_POLICY_MAX(NLA_U8,			\
+						MRC_PROF_ACCESS_GROUP),	\
+	[MRC_ATTR_PROF_ACCESS_GID] = { .type = NLA_U32 }
+
 static const struct nla_policy mrc_genl_dev_set_policy[MRC_ATTR_MAX + 1] = {
 	MRC_GENL_DEV_POLICY,
 	[MRC_ATTR_DEV_DEFAULT_EVPROF] = { .type = NLA_U64 },
@@ -46,6 +52,7 @@ static const struct nla_policy mrc_genl_evprof_policy[MRC_ATTR_MAX + 1] = {
 	[MRC_ATTR_PROF_STATE] = NLA_POLICY_MAX(NLA_U8, MRC_PROF_ONLINE),
 	[MRC_ATTR_EVPROF] = NLA_POLICY_NESTED(mrc_evprof_policy),
 	[MRC_ATTR_EVS] = NLA_POLICY_NESTED_ARRAY(mrc_ev_entry_policy),
+	MRC_GENL_ACCESS_POLICY,
 };
 
 static const struct nla_policy mrc_genl_ev_policy[MRC_ATTR_MAX + 1] = {
@@ -61,6 +68,7 @@ static const struct nla_policy mrc_genl_ccprof_policy[MRC_ATTR_MAX + 1] = {
 	[MRC_ATTR_PROF_ID] = { .type = NLA_U64 },
 	[MRC_ATTR_PROF_STATE] = NLA_POLICY_MAX(NLA_U8, MRC_PROF_ONLINE),
 	[MRC_ATTR_CCPROF] = NLA_POLICY_NESTED(mrc_ccprof_policy),
+	MRC_GENL_ACCESS_POLICY,
 };
 
 static const struct nla_policy mrc_genl_stats_policy[MRC_ATTR_MAX + 1] = {

@@ -5,6 +5,7 @@
  * under the device's ctl->lock; a change works on a private copy that
  * replaces the stored profile only when every check has passed.
  */
+#include <linux/cred.h>
 #include <linux/slab.h>
 
 #include "ctl/mrc_ctl.h"
@@ -65,6 +66,26 @@ static int mrc_genl_put_users(struct sk_buff *skb,
 	return 0;
 }
 
+/*
+ * An EV or CC profile's access rule, and its group as a gid of the
+ * reader's user namespace (the overflow gid when it has no mapping there).
+ */
+static int mrc_genl_put_access(struct sk_buff *skb,
+			       const struct mrc_prof_kind *kind,
+			       const struct mrc_prof *prof)
+{
+	const struct mrc_prof_access *a = &prof->access;
+
+	if (kind->qp_users == MRC_PROF_QP_NONE)
+		return 0;
+	if (nla_put_u8(skb, MRC_ATTR_PROF_ACCESS, a->rule))
+		return -EMSGSIZE;
+	if (a->rule != MRC_PROF_ACCESS_GROUP)
+		return 0;
+	return nla_put_u32(skb, MRC_ATTR_PROF_ACCESS_GID,
+			   from_kgid_munged(current_user_ns(), a->gid));
+}
+
 static int mrc_genl_fill_prof(struct sk_buff *skb,
 			      const struct mrc_prof_kind *kind,
 			      struct mrc_dev *mdev, const struct mrc_prof *prof,
@@ -83,6 +104,7 @@ static int mrc_genl_fill_prof(struct sk_buff *skb,
 	    nla_put_u8(skb, MRC_ATTR_PROF_STATE, prof->state) ||
 	    nla_put_u32(skb, MRC_ATTR_PROF_NUSERS, prof->nusers) ||
 	    mrc_genl_put_users(skb, kind, mdev->ctl, prof) ||
+	    mrc_genl_put_access(skb, kind, prof) ||
 	    kind->fill(skb, mdev->ctl, prof)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
@@ -263,6 +285,37 @@ static int mrc_genl_prof_count(struct xarray *xa)
 	return n;
 }
 
+/*
+ * MRC_ATTR_PROF_ACCESS (and the gid of GROUP) into @prof. Only the EV
+ * and CC profile commands' policies have them. The gid is read in the
+ * requester's user namespace, as chown(2) reads one.
+ */
+static int mrc_genl_prof_access(struct mrc_prof *prof, struct genl_info *info)
+{
+	struct nlattr *rule = info->attrs[MRC_ATTR_PROF_ACCESS];
+	struct nlattr *gid = info->attrs[MRC_ATTR_PROF_ACCESS_GID];
+	struct mrc_prof_access a = { .gid = INVALID_GID };
+
+	if (!rule && !gid)
+		return 0;
+	if (!rule || (nla_get_u8(rule) == MRC_PROF_ACCESS_GROUP) != !!gid) {
+		NL_SET_ERR_MSG_ATTR(info->extack, rule ? rule : gid,
+				    "a gid goes with access group, and access group needs one");
+		return -EINVAL;
+	}
+	a.rule = nla_get_u8(rule);
+	if (gid) {
+		a.gid = make_kgid(current_user_ns(), nla_get_u32(gid));
+		if (!gid_valid(a.gid)) {
+			NL_SET_ERR_MSG_ATTR(info->extack, gid,
+					    "gid has no mapping in the requester's user namespace");
+			return -EINVAL;
+		}
+	}
+	prof->access = a;
+	return 0;
+}
+
 /* Apply a request's configuration and state to @prof; nothing stored. */
 static int mrc_genl_prof_apply(const struct mrc_prof_kind *kind,
 			       struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
@@ -271,7 +324,9 @@ static int mrc_genl_prof_apply(const struct mrc_prof_kind *kind,
 	struct nlattr *state = info->attrs[MRC_ATTR_PROF_STATE];
 	int err;
 
-	err = kind->parse(ctl, prof, info->attrs, info->extack);
+	err = mrc_genl_prof_access(prof, info);
+	if (!err)
+		err = kind->parse(ctl, prof, info->attrs, info->extack);
 	if (!err && kind->finish)
 		err = kind->finish(ctl, prof, info->attrs, info->extack);
 	if (err)
@@ -349,9 +404,10 @@ static int mrc_genl_prof_set_locked(const struct mrc_prof_kind *kind,
 	int err;
 
 	if (!info->attrs[kind->nest] && !info->attrs[MRC_ATTR_PROF_STATE] &&
-	    !info->attrs[MRC_ATTR_EVS]) {
+	    !info->attrs[MRC_ATTR_EVS] && !info->attrs[MRC_ATTR_PROF_ACCESS] &&
+	    !info->attrs[MRC_ATTR_PROF_ACCESS_GID]) {
 		NL_SET_ERR_MSG(info->extack,
-			       "nothing to change: give a configuration or a state");
+			       "nothing to change: give a configuration, a state or an access rule");
 		return -EINVAL;
 	}
 	old = mrc_genl_prof_lookup(kind, ctl, info);

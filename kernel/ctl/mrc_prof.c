@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * What the three kinds of profile share: lookup by id and OCP's life
- * cycle, INIT -> OFFLINE -> ONLINE and back, one step at a time.
+ * What the three kinds of profile share: lookup by id, OCP's life
+ * cycle, INIT -> OFFLINE -> ONLINE and back, one step at a time, and
+ * who may create QPs on an EV or CC profile.
  */
+#include <linux/capability.h>
+#include <linux/cred.h>
 #include <linux/slab.h>
 
 #include "ctl/mrc_prof.h"
@@ -107,4 +110,53 @@ int mrc_prof_set_state(const struct mrc_prof_kind *kind,
 	}
 	prof->state = state;
 	return 0;
+}
+
+/**
+ * mrc_prof_may_bind() - whether the current task may create a QP on @prof
+ * @prof: an EV or CC profile
+ * @is_default: @prof is the device's default of its kind
+ * @ns: the user namespace owning the device's network namespace
+ *
+ * The task's effective credentials decide: CAP_NET_ADMIN in @ns passes
+ * every rule; IF_DEFAULT is OPEN while @prof is the default (a QP that
+ * names no profile gets it anyway), else ADMIN; GROUP also passes a
+ * member of the group (effective or supplementary gid).
+ *
+ * Return: true if the QP may use @prof.
+ */
+bool mrc_prof_may_bind(const struct mrc_prof *prof, bool is_default,
+		       struct user_namespace *ns)
+{
+	switch (prof->access.rule) {
+	case MRC_PROF_ACCESS_OPEN:
+		return true;
+	case MRC_PROF_ACCESS_IF_DEFAULT:
+		if (is_default)
+			return true;
+		break;
+	case MRC_PROF_ACCESS_GROUP:
+		if (in_egroup_p(prof->access.gid))
+			return true;
+		break;
+	}
+	return ns_capable(ns, CAP_NET_ADMIN);
+}
+
+/**
+ * mrc_prof_access_name() - an access rule's name, as mrc-ip writes it
+ * @rule: enum mrc_genl_prof_access
+ *
+ * Return: the name, or "?" for a value out of range.
+ */
+const char *mrc_prof_access_name(u8 rule)
+{
+	static const char *const names[] = {
+		[MRC_PROF_ACCESS_IF_DEFAULT] = "if-default",
+		[MRC_PROF_ACCESS_OPEN] = "open",
+		[MRC_PROF_ACCESS_ADMIN] = "admin",
+		[MRC_PROF_ACCESS_GROUP] = "group",
+	};
+
+	return rule < ARRAY_SIZE(names) ? names[rule] : "?";
 }

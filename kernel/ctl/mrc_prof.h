@@ -10,6 +10,7 @@
 #define MRC_PROF_H
 
 #include <linux/mutex.h>
+#include <linux/uidgid.h>
 #include <net/netlink.h>
 #include <linux/xarray.h>
 
@@ -23,11 +24,22 @@
 #define MRC_CC_PROFILES_MAX	64
 #define MRC_CTL_FMT_FIELDS_MAX	16
 
+/**
+ * struct mrc_prof_access - who may create QPs on an EV or CC profile
+ * @rule: enum mrc_genl_prof_access
+ * @gid: the group of MRC_PROF_ACCESS_GROUP; other rules ignore it
+ */
+struct mrc_prof_access {
+	u8 rule;
+	kgid_t gid;
+};
+
 /* What every profile has; the first member of each kind's struct. */
 struct mrc_prof {
 	u64 id;
 	u8 state;		/* enum mrc_genl_prof_state */
 	u32 nusers;		/* QPs (EV/CC profiles) or EV profiles (formats) */
+	struct mrc_prof_access access;	/* EV and CC profiles */
 };
 
 /**
@@ -239,5 +251,8 @@ struct mrc_prof *mrc_prof_dup(const struct mrc_prof_kind *kind,
 void mrc_prof_free(const struct mrc_prof_kind *kind, struct mrc_prof *prof);
 struct mrc_prof *mrc_prof_find(const struct mrc_prof_kind *kind,
 			       struct mrc_ctl_dev *ctl, u64 id);
+bool mrc_prof_may_bind(const struct mrc_prof *prof, bool is_default,
+		       struct user_namespace *ns);
+const char *mrc_prof_access_name(u8 rule);
 
 #endif /* MRC_PROF_H */

@@ -161,6 +161,8 @@ struct mrc_cqe {
  * MRC_QP_CC_PROFILE_ID, control-plane.rst); without a flag the device's
  * default applies. The profile must exist and be ONLINE; unknown flags,
  * a non-zero reserved field or such a profile fail create_qp with EINVAL.
+ * A profile whose access rule refuses the caller, named or the default,
+ * fails it with EPERM (enum mrc_genl_prof_access).
  */
 struct mrc_qp_profile_cmd {
 	__u32 flags;		/* MRC_QP_F_* */

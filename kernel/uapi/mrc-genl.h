@@ -145,6 +145,10 @@ enum mrc_genl_attr {
 	/* Counters (nest: enum mrc_genl_stat, every member u64). */
 	MRC_ATTR_STATS,
 
+	/* Who may create QPs on an EV or CC profile (*PROF_NEW, _SET, _GET). */
+	MRC_ATTR_PROF_ACCESS,		/* u8: enum mrc_genl_prof_access, max 3 */
+	MRC_ATTR_PROF_ACCESS_GID,	/* u32: the group of ACCESS_GROUP */
+
 	__MRC_ATTR_MAX,
 	MRC_ATTR_MAX = __MRC_ATTR_MAX - 1
 };
@@ -166,6 +170,18 @@ enum mrc_genl_prof_state {
 	MRC_PROF_INIT = 0,
 	MRC_PROF_OFFLINE = 1,
 	MRC_PROF_ONLINE = 2,
+};
+
+/*
+ * Who may create a QP on an EV or CC profile, checked at create_qp (EPERM
+ * when refused). CAP_NET_ADMIN over the device's network namespace
+ * passes every rule; QPs the kernel creates are not checked.
+ */
+enum mrc_genl_prof_access {
+	MRC_PROF_ACCESS_IF_DEFAULT = 0,	/* OPEN while the device default, else ADMIN */
+	MRC_PROF_ACCESS_OPEN = 1,	/* every user of the device */
+	MRC_PROF_ACCESS_ADMIN = 2,	/* CAP_NET_ADMIN only */
+	MRC_PROF_ACCESS_GROUP = 3,	/* members of MRC_ATTR_PROF_ACCESS_GID */
 };
 
 /* Capabilities: the bit numbers of OCP's mrc_ctl_attr_opt. */
