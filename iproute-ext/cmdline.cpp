@@ -2,6 +2,7 @@
 #include "cmdline.h"
 
 #include <arpa/inet.h>
+#include <grp.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -196,6 +197,14 @@ std::optional<std::string> parse_value(const KeySpec& k, const std::string& w, A
             }
             return std::nullopt;
         }
+        case Kind::Group: {
+            auto g = parse_group(w, k.max);
+            if (!g) {
+                return invalid("group");
+            }
+            arg.num = *g;
+            return std::nullopt;
+        }
         case Kind::Q16: {
             auto q = parse_q16(w);
             if (!q || *q == 0 || *q > k.max) {
@@ -348,6 +357,25 @@ std::optional<uint64_t> parse_number(const std::string& s, uint64_t max) {
         return std::nullopt;
     }
     return v;
+}
+
+std::optional<uint64_t> parse_group(const std::string& s, uint64_t max) {
+    if (!s.empty() && s[0] >= '0' && s[0] <= '9') {
+        return parse_number(s, max);
+    }
+    // A name, looked up as chgrp(1) does (/etc/group or NSS).
+    std::vector<char> buf(4096);
+    group gr{};
+    group* found = nullptr;
+    int err = 0;
+    while ((err = getgrnam_r(s.c_str(), &gr, buf.data(), buf.size(), &found)) == ERANGE &&
+           buf.size() < (1u << 20)) {
+        buf.resize(buf.size() * 2);
+    }
+    if (err != 0 || found == nullptr || found->gr_gid > max) {
+        return std::nullopt;
+    }
+    return found->gr_gid;
 }
 
 std::optional<uint64_t> parse_duration(const std::string& s) {

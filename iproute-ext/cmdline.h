@@ -83,6 +83,8 @@ std::variant<std::string, ParseError> match_word(const std::string& what, const 
 
 // Numbers: decimal or 0x hex, at most max.
 std::optional<uint64_t> parse_number(const std::string& s, uint64_t max = UINT64_MAX);
+// Groups: a number (as parse_number) or a group name, its gid; at most max.
+std::optional<uint64_t> parse_group(const std::string& s, uint64_t max);
 // Durations: a number followed by ns, us, ms or s; nanoseconds.
 std::optional<uint64_t> parse_duration(const std::string& s);
 // EV values: 0x-hex (4 bytes) or IPv6 notation (16 bytes), big-endian.

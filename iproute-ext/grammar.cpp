@@ -19,6 +19,13 @@ KeySpec flag(const std::string& name) {
     return {name, Kind::Flag};
 }
 
+// Who may create QPs on an EV or CC profile: access { if-default | open |
+// admin | group } and, with group, gid GROUP ((gid_t)-1 is no group).
+std::vector<KeySpec> access_keys() {
+    return {{"access", Kind::Enum, 0, {"if-default", "open", "admin", "group"}},
+            {"gid", Kind::Group, kU32 - 1}};
+}
+
 // CC parameters: keyword, kind and bound, as in enum mrc_genl_cc_param.
 std::vector<KeySpec> cc_param_keys() {
     return {
@@ -54,6 +61,19 @@ std::optional<std::string> need_one(const Command& c, const std::vector<std::str
     }
     if (n == 0) {
         return "missing " + what;
+    }
+    return std::nullopt;
+}
+
+// "gid" exactly when "access group".
+std::optional<std::string> access_check(const Command& c) {
+    const Arg* a = c.get("access");
+    bool group = a != nullptr && a->word == "group";
+    if (group && !c.has("gid")) {
+        return std::string("\"access group\" needs \"gid\"");
+    }
+    if (!group && c.has("gid")) {
+        return std::string("\"gid\" goes with \"access group\"");
     }
     return std::nullopt;
 }
@@ -162,34 +182,39 @@ const std::vector<ObjSpec>& grammar() {
               {"add",
                "mrc-ip evprofile add dev DEV [ id ID ] mode { explicit | generated } fmt ID\n"
                "        [ count N ] [ min-active N ] [ events { good | bad | all | none } ]\n"
-               "        [ field W:INIT:MIN:MAX:MASK ]... [ ev VALUE[@PORT] ]... [ offline ]",
-               {dev,
-                id,
-                {"mode", Kind::Enum, 0, {"explicit", "generated"}},
-                {"fmt", Kind::Num},
-                count,
-                min_active,
-                events,
-                field,
-                {"ev", Kind::EvSpec, 0, {}, true},
-                flag("offline")},
+               "        [ field W:INIT:MIN:MAX:MASK ]... [ ev VALUE[@PORT] ]... [ offline ]\n"
+               "        [ access { if-default | open | admin | group gid GROUP } ]",
+               with({dev,
+                     id,
+                     {"mode", Kind::Enum, 0, {"explicit", "generated"}},
+                     {"fmt", Kind::Num},
+                     count,
+                     min_active,
+                     events,
+                     field,
+                     {"ev", Kind::EvSpec, 0, {}, true},
+                     flag("offline")},
+                    access_keys()),
                false,
                {"dev", "mode", "fmt"},
                [](const Command& c) -> std::optional<std::string> {
                    if (c.get("mode")->word == "generated" && c.has("ev")) {
                        return "\"ev\" is for explicit profiles";
                    }
-                   return std::nullopt;
+                   return access_check(c);
                }},
               {"set",
                "mrc-ip evprofile set dev DEV id ID [ min-active N ] [ events E ] [ count N ]\n"
-               "        [ field W:INIT:MIN:MAX:MASK ]... [ state S ]",
-               {dev, id, min_active, events, count, field, state_key()},
+               "        [ field W:INIT:MIN:MAX:MASK ]... [ state S ] [ access A [ gid GROUP ] ]",
+               with({dev, id, min_active, events, count, field, state_key()}, access_keys()),
                false,
                {"dev", "id"},
                [](const Command& c) {
-                   return need_one(c, {"min-active", "events", "count", "field", "state"},
-                                   "min-active, events, count, field or state");
+                   if (auto e = access_check(c)) {
+                       return e;
+                   }
+                   return need_one(c, {"min-active", "events", "count", "field", "state", "access"},
+                                   "min-active, events, count, field, state or access");
                }},
               {"deny",
                "mrc-ip evprofile deny dev DEV id ID { index I[-J] | ev VALUE } ...",
@@ -236,21 +261,24 @@ const std::vector<ObjSpec>& grammar() {
                        nullptr},
                       {"add",
                        "mrc-ip ccprofile add dev DEV [ id ID ] alg { mrc-window | uet-1.0-nscc }\n"
-                       "        [ PARAM VALUE ]... [ offline ]",
-                       with({dev,
-                             id,
-                             {"alg", Kind::Enum, 0, {"mrc-window", "uet-1.0-nscc"}},
-                             flag("offline")},
-                            cc_param_keys()),
+                       "        [ PARAM VALUE ]... [ offline ]\n"
+                       "        [ access { if-default | open | admin | group gid GROUP } ]",
+                       with(with({dev,
+                                  id,
+                                  {"alg", Kind::Enum, 0, {"mrc-window", "uet-1.0-nscc"}},
+                                  flag("offline")},
+                                 cc_param_keys()),
+                            access_keys()),
                        false,
                        {"dev", "alg"},
-                       nullptr},
+                       access_check},
                       {"set",
-                       "mrc-ip ccprofile set dev DEV id ID [ PARAM VALUE ]... [ state S ]",
-                       with({dev, id, state_key()}, cc_param_keys()),
+                       "mrc-ip ccprofile set dev DEV id ID [ PARAM VALUE ]... [ state S ]\n"
+                       "        [ access A [ gid GROUP ] ]",
+                       with(with({dev, id, state_key()}, cc_param_keys()), access_keys()),
                        false,
                        {"dev", "id"},
-                       nullptr},
+                       access_check},
                       {"del",
                        "mrc-ip ccprofile del dev DEV id ID",
                        {dev, id},

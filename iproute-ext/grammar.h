@@ -29,6 +29,7 @@ enum class Kind {
     Duration,  // 10ms
     Gid,       // IPv6 notation
     Q16,       // decimal with fraction, stored * 65536
+    Group,     // a group name or number (gid), up to max
 };
 
 struct KeySpec {

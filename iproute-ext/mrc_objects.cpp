@@ -73,6 +73,8 @@ void parse_common(const Top& tb, ProfileCommon& p) {
     p.state = opt<uint8_t>(tb[MRC_ATTR_PROF_STATE]);
     p.nusers = opt<uint32_t>(tb[MRC_ATTR_PROF_NUSERS]);
     p.users_more = tb[MRC_ATTR_PROF_USERS_MORE] != nullptr;
+    p.access = opt<uint8_t>(tb[MRC_ATTR_PROF_ACCESS]);
+    p.gid = opt<uint32_t>(tb[MRC_ATTR_PROF_ACCESS_GID]);
     if (const nlattr* u = tb[MRC_ATTR_PROF_USERS]) {
         nlattr* a = nullptr;
         int rem = 0;
@@ -316,6 +318,9 @@ std::string ev_state_name(uint8_t v) {
 std::string ev_reason_name(uint8_t v) {
     return name_of(v, {"loss_gap", "loss_sack", "loss_read", "loss_timeout", "probe_ok", "readmit",
                        "admin_deny", "admin_undeny", "loss_undone"});
+}
+std::string access_name(uint8_t v) {
+    return name_of(v, {"if-default", "open", "admin", "group"});
 }
 std::string stat_name(int type) {
     static const char* const names[] = {"",

@@ -23,6 +23,8 @@ struct ProfileCommon {
     std::optional<uint32_t> nusers;  // MRC_ATTR_PROF_NUSERS
     std::vector<uint32_t> users;     // MRC_ATTR_PROF_USERS (QPNs)
     bool users_more = false;         // MRC_ATTR_PROF_USERS_MORE
+    std::optional<uint8_t> access;   // MRC_ATTR_PROF_ACCESS (EV and CC profiles)
+    std::optional<uint32_t> gid;     // MRC_ATTR_PROF_ACCESS_GID
 };
 
 struct EvFmt : ProfileCommon {
@@ -97,6 +99,7 @@ std::string fmt_mode_name(uint8_t v);
 std::string ev_mode_name(uint8_t v);
 std::string ev_state_name(uint8_t v);
 std::string ev_reason_name(uint8_t v);
+std::string access_name(uint8_t v);   // if-default, open, admin, group
 std::string stat_name(int type);      // tx_pkts, ...
 std::string cc_param_name(int type);  // the mrc-ip keyword: init-pkts, ...
 // An EV value as text: 0x-hex for 4 bytes, IPv6 notation for 16, else hex.

@@ -41,6 +41,13 @@ void add_common_tail(Record& r, const ProfileCommon& p) {
     if (p.nusers) {
         r.add("users", uint64_t{*p.nusers});
     }
+    // Who may create QPs on it, as "evprofile set ... access" takes it.
+    if (p.access) {
+        r.add("access", access_name(*p.access));
+    }
+    if (p.gid) {
+        r.add("gid", uint64_t{*p.gid});
+    }
 }
 
 // The length of the well-formed UTF-8 sequence starting at s[i] (RFC 3629:

@@ -34,6 +34,20 @@ uint8_t state_value(const std::string& s) {
     return s == "init" ? MRC_PROF_INIT : s == "offline" ? MRC_PROF_OFFLINE : MRC_PROF_ONLINE;
 }
 
+// access and gid: who may create QPs on an EV or CC profile.
+void put_access(nl_msg* m, const Command& c) {
+    if (const Arg* a = c.get("access")) {
+        uint8_t v = a->word == "open"    ? MRC_PROF_ACCESS_OPEN
+                    : a->word == "admin" ? MRC_PROF_ACCESS_ADMIN
+                    : a->word == "group" ? MRC_PROF_ACCESS_GROUP
+                                         : MRC_PROF_ACCESS_IF_DEFAULT;
+        check(nla_put_u8(m, MRC_ATTR_PROF_ACCESS, v));
+    }
+    if (const Arg* g = c.get("gid")) {
+        check(nla_put_u32(m, MRC_ATTR_PROF_ACCESS_GID, static_cast<uint32_t>(g->num)));
+    }
+}
+
 void put_state(nl_msg* m, const Command& c) {
     if (const Arg* s = c.get("state")) {
         check(nla_put_u8(m, MRC_ATTR_PROF_STATE, state_value(s->word)));
@@ -182,6 +196,7 @@ void build_evprof(nl_msg* msg, const Command& c) {
         }
         nla_nest_end(msg, l);
     }
+    put_access(msg, c);
     put_state(msg, c);
 }
 
@@ -248,6 +263,7 @@ void build_ccprof(nl_msg* msg, const Command& c) {
         }
         nla_nest_end(msg, n);
     }
+    put_access(msg, c);
     put_state(msg, c);
 }
 

@@ -36,6 +36,9 @@ expect "explicit generated" mrc-ip evprofile add dev m mode ""
 expect "init offline online" mrc-ip ccprofile set dev m id 1 state ""
 expect "good bad all none" mrc-ip path set dev m id 1 events ""
 expect "mrc-window uet-1.0-nscc" mrc-ip ccprofile add dev m alg ""
+expect "if-default open admin group" mrc-ip path set dev m id 1 access ""
+expect "access" mrc-ip ccprofile set dev m id 1 ac
+expect "root" mrc-ip evprofile set dev m id 1 access group gid roo
 expect "state" mrc-ip evprofile set dev m id 1 st
 expect "up" mrc-ip port set mrc0 u
 expect "to tc timeout" mrc-ip probe dev m t

@@ -325,6 +325,39 @@ TEST(GrammarTest, Values) {
               (std::vector<uint64_t>{8, 0, 1, 255, 255}));
 }
 
+// Who may create QPs on a profile: access RULE, and gid GROUP with group
+// only; a group by number or by name (root is group 0 on every system).
+TEST(GrammarTest, ProfileAccess) {
+    EXPECT_EQ(brief(ok("evprofile set dev m id 2 access admin")),
+              "evprofile set access=admin dev=m id=2");
+    EXPECT_EQ(brief(ok("path add dev m mode e fmt 1 ev 0x1 access op")),
+              "evprofile add access=open dev=m ev=0x1 fmt=1 mode=explicit");
+    EXPECT_EQ(brief(ok("ccprofile set dev m id 3 access if")),
+              "ccprofile set access=if-default dev=m id=3");
+    Command g = ok("ccprofile add dev m alg mrc-window access group gid 4242");
+    EXPECT_EQ(g.get("access")->word, "group");
+    EXPECT_EQ(g.get("gid")->num, 4242u);
+    EXPECT_EQ(ok("evprofile set dev m id 2 access group gid root").get("gid")->num, 0u);
+    EXPECT_EQ(ok("evprofile set dev m id 2 access g gid 0xfffffffe").get("gid")->num, 0xfffffffeu);
+
+    EXPECT_EQ(error("evprofile set dev m id 2 access group"),
+              "\"access group\" needs \"gid\", try \"mrc-ip evprofile set help\"");
+    EXPECT_EQ(error("evprofile set dev m id 2 gid 10"),
+              "\"gid\" goes with \"access group\", try \"mrc-ip evprofile set help\"");
+    EXPECT_EQ(error("ccprofile set dev m id 2 access open gid 10"),
+              "\"gid\" goes with \"access group\", try \"mrc-ip ccprofile set help\"");
+    EXPECT_EQ(error("evprofile set dev m id 2 access all"), "access value \"all\" is unknown");
+    EXPECT_EQ(error("evprofile set dev m id 2 access group gid 0xffffffff"),
+              "invalid group \"0xffffffff\" for \"gid\"");
+    EXPECT_EQ(error("evprofile set dev m id 2 access group gid no-such-group-here"),
+              "invalid group \"no-such-group-here\" for \"gid\"");
+    EXPECT_EQ(error("evprofile set dev m id 2 access group gid -1"),
+              "invalid group \"-1\" for \"gid\"");
+    // Formats are not used by QPs directly: no access rule.
+    EXPECT_EQ(error("evfmt set dev m id 2 access open"),
+              "argument \"access\" is unknown, try \"mrc-ip evfmt set help\"");
+}
+
 TEST(ValueParsersTest, NumbersAndDurations) {
     EXPECT_EQ(parse_number("0"), 0u);
     EXPECT_EQ(parse_number("42"), 42u);

@@ -130,6 +130,34 @@ TEST(CcprofReplyTest, AlgorithmAndParameters) {
     EXPECT_EQ(cc_param_name(MRC_CC_WIN_QDELAY_TARGET_NS), "qdelay-target");
 }
 
+TEST(ProfileAccessReplyTest, RuleAndGroup) {
+    ReplyBuilder r(MRC_CMD_CCPROF_GET);
+    r.str(MRC_ATTR_DEV_NAME, "mrc0").u64(MRC_ATTR_PROF_ID, 1).u8(MRC_ATTR_PROF_STATE, 2);
+    r.u8(MRC_ATTR_PROF_ACCESS, MRC_PROF_ACCESS_GROUP).u32(MRC_ATTR_PROF_ACCESS_GID, 27);
+    auto c = parse_ccprof_reply(r.hdr());
+    ASSERT_TRUE(c);
+    EXPECT_EQ(c->access, MRC_PROF_ACCESS_GROUP);
+    EXPECT_EQ(c->gid, 27u);
+    EXPECT_EQ(access_name(MRC_PROF_ACCESS_IF_DEFAULT), "if-default");
+    EXPECT_EQ(access_name(MRC_PROF_ACCESS_OPEN), "open");
+    EXPECT_EQ(access_name(MRC_PROF_ACCESS_ADMIN), "admin");
+    EXPECT_EQ(access_name(MRC_PROF_ACCESS_GROUP), "group");
+    EXPECT_EQ(access_name(4), "unknown(4)");
+
+    // An older kernel sends no rule; a rule of the wrong size is refused.
+    ReplyBuilder old(MRC_CMD_EVPROF_GET);
+    old.str(MRC_ATTR_DEV_NAME, "mrc0").u64(MRC_ATTR_PROF_ID, 1);
+    auto o = parse_evprof_reply(old.hdr());
+    ASSERT_TRUE(o);
+    EXPECT_FALSE(o->access);
+    EXPECT_FALSE(o->gid);
+    ReplyBuilder bad(MRC_CMD_EVPROF_GET);
+    bad.str(MRC_ATTR_DEV_NAME, "mrc0").u64(MRC_ATTR_PROF_ID, 1).u32(MRC_ATTR_PROF_ACCESS, 1);
+    std::string why;
+    EXPECT_FALSE(parse_evprof_reply(bad.hdr(), &why));
+    EXPECT_EQ(why, "attribute of the wrong size");
+}
+
 TEST(EvTableReplyTest, EntriesWithStatsAndFirstIndex) {
     ReplyBuilder r(MRC_CMD_EVPROF_EV_GET);
     r.str(MRC_ATTR_DEV_NAME, "mrc0").u64(MRC_ATTR_PROF_ID, 1).u32(MRC_ATTR_EV_FIRST, 10);

@@ -190,6 +190,35 @@ TEST(OutputTest, ProfilesTextMatchesJson) {
     expect_same(cr);
 }
 
+// The access rule ends a profile's line, as "evprofile set" takes it:
+// "access group gid 4242" in text, "access" and "gid" keys in JSON.
+TEST(OutputTest, ProfileAccessRule) {
+    ReplyBuilder p(MRC_CMD_EVPROF_GET);
+    p.str(MRC_ATTR_DEV_NAME, "mrc0").u64(MRC_ATTR_PROF_ID, 6).u8(MRC_ATTR_PROF_STATE, 2);
+    p.u32(MRC_ATTR_PROF_NUSERS, 0).u8(MRC_ATTR_PROF_ACCESS, MRC_PROF_ACCESS_GROUP);
+    p.u32(MRC_ATTR_PROF_ACCESS_GID, 4242);
+    p.begin(MRC_ATTR_EVPROF).u8(MRC_EVPROF_MODE, MRC_EV_MODE_EXPLICIT).end();
+    auto prof = parse_evprof_reply(p.hdr());
+    ASSERT_TRUE(prof);
+    std::vector<Record> pr{evprof_record(*prof)};
+    EXPECT_EQ(text_of(pr),
+              "dev mrc0 id 6 state online mode explicit users 0 access group gid 4242\n");
+    expect_same(pr);
+    json pj = json_of(pr);
+    EXPECT_EQ(pj[0]["access"], "group");
+    EXPECT_EQ(pj[0]["gid"].get<uint64_t>(), 4242u);
+
+    ReplyBuilder c(MRC_CMD_CCPROF_GET);
+    c.str(MRC_ATTR_DEV_NAME, "mrc0").u64(MRC_ATTR_PROF_ID, 0).u8(MRC_ATTR_PROF_STATE, 2);
+    c.u8(MRC_ATTR_PROF_ACCESS, MRC_PROF_ACCESS_IF_DEFAULT);
+    auto cc = parse_ccprof_reply(c.hdr());
+    ASSERT_TRUE(cc);
+    std::vector<Record> cr{ccprof_record(*cc)};
+    EXPECT_EQ(text_of(cr), "dev mrc0 id 0 state online access if-default\n");
+    expect_same(cr);
+    EXPECT_FALSE(json_of(cr)[0].contains("gid"));
+}
+
 std::vector<Record> ev_rows(int stats) {
     ReplyBuilder r(MRC_CMD_STATS_GET);
     r.str(MRC_ATTR_DEV_NAME, "mrc0").u64(MRC_ATTR_PROF_ID, 1).begin(MRC_ATTR_EVS);

@@ -274,6 +274,49 @@ TEST(RequestTest, CcprofileParams) {
                              .bytes());
 }
 
+// The access rule goes beside the configuration, before a state; the
+// gid only with access group.
+TEST(RequestTest, ProfileAccess) {
+    Built add = build(MRC_CMD_EVPROF_NEW, false, build_evprof,
+                      parse("evprofile add dev mrc0 id 4 mode explicit fmt 0 ev 0xc0010000 "
+                            "access group gid 4242"));
+    EXPECT_EQ(add.attrs,
+              Attrs()
+                  .str(MRC_ATTR_DEV_NAME, "mrc0")
+                  .u64(MRC_ATTR_PROF_ID, 4)
+                  .nest(MRC_ATTR_EVPROF,
+                        Attrs().u8(MRC_EVPROF_MODE, MRC_EV_MODE_EXPLICIT).u64(MRC_EVPROF_FMT_ID, 0))
+                  .nest(MRC_ATTR_EVS,
+                        Attrs().nest(MRC_ATTR_EV_ENTRY, Attrs()
+                                                            .u32(MRC_EV_INDEX, 0)
+                                                            .raw(MRC_EV_VALUE, {0xc0, 1, 0, 0})
+                                                            .u8(MRC_EV_PORT, 1)))
+                  .u8(MRC_ATTR_PROF_ACCESS, MRC_PROF_ACCESS_GROUP)
+                  .u32(MRC_ATTR_PROF_ACCESS_GID, 4242)
+                  .bytes());
+    Built set = build(MRC_CMD_EVPROF_SET, false, build_evprof,
+                      parse("evprofile set dev mrc0 id 4 access admin state online"));
+    EXPECT_EQ(set.attrs, Attrs()
+                             .str(MRC_ATTR_DEV_NAME, "mrc0")
+                             .u64(MRC_ATTR_PROF_ID, 4)
+                             .u8(MRC_ATTR_PROF_ACCESS, MRC_PROF_ACCESS_ADMIN)
+                             .u8(MRC_ATTR_PROF_STATE, MRC_PROF_ONLINE)
+                             .bytes());
+    const std::pair<const char*, uint8_t> rules[] = {{"if-default", MRC_PROF_ACCESS_IF_DEFAULT},
+                                                     {"open", MRC_PROF_ACCESS_OPEN},
+                                                     {"admin", MRC_PROF_ACCESS_ADMIN}};
+    for (const auto& [word, value] : rules) {
+        Built cc = build(MRC_CMD_CCPROF_SET, false, build_ccprof,
+                         parse(std::string("ccprofile set dev mrc0 id 3 access ") + word));
+        EXPECT_EQ(cc.attrs, Attrs()
+                                .str(MRC_ATTR_DEV_NAME, "mrc0")
+                                .u64(MRC_ATTR_PROF_ID, 3)
+                                .u8(MRC_ATTR_PROF_ACCESS, value)
+                                .bytes())
+            << word;
+    }
+}
+
 TEST(RequestTest, Probe) {
     Built p = build(MRC_CMD_PROBE, false, build_probe,
                     parse("probe dev mrc0 to ::1 evprofile 3 index 9 tc 8 timeout 2ms count 2"));
