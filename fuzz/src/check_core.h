@@ -48,7 +48,7 @@ static inline void check_txwin(const struct mrc_txwin *w)
 
 static inline void check_ev(const struct mrc_ev_table *t)
 {
-	u16 i, good = 0, recycled = 0;
+	u16 i, good = 0, denied = 0, recycled = 0;
 
 	FUZZ_CHECK(t->count && t->count <= MRC_EV_COUNT_MAX, "count %u",
 		   t->count);
@@ -63,9 +63,12 @@ static inline void check_ev(const struct mrc_ev_table *t)
 		FUZZ_CHECK(t->ev[i].state <= MRC_EV_DENIED, "EV %u state %u", i,
 			   t->ev[i].state);
 		good += t->ev[i].state == MRC_EV_GOOD;
+		denied += t->ev[i].state == MRC_EV_DENIED;
 		recycled += t->ev[i].recycled;
 	}
 	FUZZ_CHECK(good == t->ngood, "ngood %u, counted %u", t->ngood, good);
+	FUZZ_CHECK(denied == t->ndenied && denied < t->count,
+		   "ndenied %u, counted %u of %u", t->ndenied, denied, t->count);
 	FUZZ_CHECK(recycled == t->rc_len, "%u flagged recycled, FIFO holds %u",
 		   recycled, t->rc_len);
 	for (i = 0; i < t->rc_len; i++) {
@@ -81,6 +84,8 @@ static inline void check_ev_choice(const struct mrc_ev_table *t, u16 idx,
 				   bool any_bad)
 {
 	FUZZ_CHECK(idx < t->count, "chose EV %u of %u", idx, t->count);
+	FUZZ_CHECK(t->ev[idx].state != MRC_EV_DENIED, "chose DENIED EV %u",
+		   idx);
 	if (t->ngood)
 		FUZZ_CHECK(t->ev[idx].state == MRC_EV_GOOD,
 			   "chose EV %u in state %u with %u GOOD", idx,

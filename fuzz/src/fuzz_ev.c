@@ -87,6 +87,26 @@ static void do_reply(struct ctx *c, struct fin *in)
 			   idx);
 }
 
+/* The last EV not denied stays allowed; anything else is applied. */
+static void do_deny(struct ctx *c, u16 idx, bool deny)
+{
+	struct mrc_ev_table *t = &c->t;
+	bool last = idx < t->count && deny &&
+		    t->ev[idx].state != MRC_EV_DENIED &&
+		    t->ndenied + 1 == t->count;
+	int ret = mrc_ev_set_denied(t, idx, deny);
+
+	if (idx >= t->count)
+		FUZZ_CHECK(ret == -EINVAL, "set_denied(%u) of %u: %d", idx,
+			   t->count, ret);
+	else if (last)
+		FUZZ_CHECK(ret == -EBUSY, "denied the last EV %u: %d", idx, ret);
+	else
+		FUZZ_CHECK(!ret && (t->ev[idx].state == MRC_EV_DENIED) == deny,
+			   "set_denied(%u, %d): %d, state %u", idx, deny, ret,
+			   t->ev[idx].state);
+}
+
 static void run_op(struct ctx *c, struct fin *in)
 {
 	struct mrc_ev_table *t = &c->t;
@@ -127,9 +147,7 @@ static void run_op(struct ctx *c, struct fin *in)
 		do_reply(c, in);
 		break;
 	case 8:
-		idx = fin_u16(in);
-		FUZZ_CHECK(!mrc_ev_set_denied(t, idx, fin_u8(in) & 1) ==
-			   (idx < t->count), "set_denied(%u)", idx);
+		do_deny(c, fin_u16(in), fin_u8(in) & 1);
 		break;
 	case 9:
 		mrc_ev_reset(t);

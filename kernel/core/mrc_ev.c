@@ -206,7 +206,8 @@ void mrc_ev_reset(struct mrc_ev_table *t)
  *
  * Return: an EV index. When every EV is penalised the round robin ignores
  * penalties; when none is GOOD (all denied or bad, which min_active only
- * allows when it is 0) an ASSUMED_BAD one, and EV 0 as the last resort.
+ * allows when it is 0) an ASSUMED_BAD one. Never a DENIED one: at least
+ * one EV is always allowed (mrc_ev_set_denied()).
  */
 u16 mrc_ev_choose(struct mrc_ev_table *t)
 {
@@ -235,7 +236,7 @@ u16 mrc_ev_choose_spread(struct mrc_ev_table *t)
 	    mrc_ev_round_robin(t, MRC_EV_GOOD, false, &idx) ||
 	    mrc_ev_round_robin(t, MRC_EV_ASSUMED_BAD, false, &idx))
 		return idx;
-	return 0;
+	return 0;	/* not reached: some EV is always allowed */
 }
 
 /**
@@ -511,7 +512,11 @@ bool mrc_ev_undo_loss(struct mrc_ev_table *t, u16 idx, u32 bad_ts)
  * @idx: the EV
  * @denied: deny (true) or allow (false, it comes back GOOD)
  *
- * Return: 0 or -EINVAL for an index out of range.
+ * The last EV not denied cannot be denied: with none allowed the QP would
+ * have to send on a path the administrator took away.
+ *
+ * Return: 0, -EINVAL for an index out of range, or -EBUSY for the last EV
+ * not denied.
  */
 int mrc_ev_set_denied(struct mrc_ev_table *t, u16 idx, bool denied)
 {
@@ -521,12 +526,16 @@ int mrc_ev_set_denied(struct mrc_ev_table *t, u16 idx, bool denied)
 		return -EINVAL;
 	ev = &t->ev[idx];
 	if (denied && ev->state != MRC_EV_DENIED) {
+		if (t->ndenied + 1 >= t->count)
+			return -EBUSY;
 		if (ev->state == MRC_EV_GOOD)
 			t->ngood--;
+		t->ndenied++;
 		mrc_ev_set_state(t, idx, MRC_EV_DENIED, MRC_EV_WHY_DENY);
 	} else if (!denied && ev->state == MRC_EV_DENIED) {
 		ev->probe_ok = 0;
 		t->ngood++;
+		t->ndenied--;
 		mrc_ev_set_state(t, idx, MRC_EV_GOOD, MRC_EV_WHY_UNDENY);
 	}
 	return 0;

@@ -139,6 +139,9 @@ struct mrc_ev {
  * @count: entries in @ev
  * @min_active: GOOD EVs the table never drops below (while it can)
  * @ngood: EVs in state GOOD
+ * @ndenied: EVs in state DENIED, always below @count: the last EV not
+ *	denied cannot be denied, so every choice is an EV the
+ *	administrator allows
  * @cursor: next EV the round robin looks at
  * @probe_cursor: next EV mrc_ev_next_probe() looks at
  * @rc_head: first FIFO slot
@@ -160,6 +163,7 @@ struct mrc_ev_table {
 	u16 count;
 	u16 min_active;
 	u16 ngood;
+	u16 ndenied;
 	u16 cursor;
 	u16 probe_cursor;
 	u16 rc_head;

@@ -16,7 +16,11 @@
 /**
  * mrc_ctl_push_denied() - give the QPs bound to @evp its DENIED bits
  * @ctl: the device's control state, locked
- * @evp: the EV profile
+ * @evp: the EV profile, with at least one EV allowed
+ *
+ * The allowed EVs go first: a QP's table refuses to deny its last
+ * allowed EV, and on the way from one allowed set to another the old
+ * set must not have gone before the new one is there.
  */
 void mrc_ctl_push_denied(struct mrc_ctl_dev *ctl, const struct mrc_evprof *evp)
 {
@@ -29,8 +33,13 @@ void mrc_ctl_push_denied(struct mrc_ctl_dev *ctl, const struct mrc_evprof *evp)
 			continue;
 		spin_lock_bh(&qp->lock);
 		for (i = 0; i < evp->nev && i < qp->evs.count; i++)
-			mrc_ev_set_denied(&qp->evs, i, evp->ev[i].denied);
+			if (!evp->ev[i].denied)
+				mrc_ev_set_denied(&qp->evs, i, false);
+		for (i = 0; i < evp->nev && i < qp->evs.count; i++)
+			if (evp->ev[i].denied)
+				WARN_ON_ONCE(mrc_ev_set_denied(&qp->evs, i, true));
 		spin_unlock_bh(&qp->lock);
+		cond_resched();
 	}
 }
 

@@ -567,6 +567,20 @@ static u32 mrc_evprof_ndenied(const struct mrc_evprof *evp)
 	return n;
 }
 
+/**
+ * mrc_evprof_nallowed() - how many of a profile's EVs are not denied
+ * @evp: the profile
+ *
+ * A profile with EVs keeps at least one allowed (mrc_ev_set_denied() says
+ * why), so a DENY that would take the last one is refused.
+ *
+ * Return: the count.
+ */
+u32 mrc_evprof_nallowed(const struct mrc_evprof *evp)
+{
+	return evp->nev - mrc_evprof_ndenied(evp);
+}
+
 static int mrc_evprof_fill(struct sk_buff *skb, struct mrc_ctl_dev *ctl,
 			   const struct mrc_prof *prof)
 {

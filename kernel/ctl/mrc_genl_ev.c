@@ -197,12 +197,24 @@ int mrc_genl_ev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	return mrc_genl_evprof_dump(skb, cb, mrc_genl_ev_round);
 }
 
-/* Apply one SET_STATE entry; returns how many EVs it named, or errno. */
+/* Whether EV @i, within the entry's index range, is one @tb names. */
+static bool mrc_genl_ev_named(const struct mrc_evprof *evp, struct nlattr **tb,
+			      u32 i)
+{
+	return !tb[MRC_EV_VALUE] || mrc_evprof_value_is(evp, i, tb[MRC_EV_VALUE]);
+}
+
+/*
+ * Apply one SET_STATE entry, all of it or nothing; returns how many EVs
+ * it named, or errno. @allowed counts the profile's EVs not denied: a
+ * profile keeps one (mrc_evprof_nallowed()).
+ */
 static int mrc_genl_ev_set_state(struct mrc_evprof *evp, struct nlattr **tb,
-				 const struct nlattr *entry,
+				 const struct nlattr *entry, u32 *allowed,
 				 struct netlink_ext_ack *extack)
 {
-	u32 i, first = 0, last = evp->nev, hits = 0;
+	u32 i, first = 0, last = evp->nev, hits = 0, change = 0;
+	bool deny;
 	u8 state;
 
 	if (!tb[MRC_EV_STATE] || !!tb[MRC_EV_INDEX] == !!tb[MRC_EV_VALUE]) {
@@ -216,21 +228,30 @@ static int mrc_genl_ev_set_state(struct mrc_evprof *evp, struct nlattr **tb,
 				    "only denied, or good to lift a denial, can be set");
 		return -EINVAL;
 	}
+	deny = state == MRC_GENL_EV_DENIED;
 	if (tb[MRC_EV_INDEX]) {
 		first = nla_get_u32(tb[MRC_EV_INDEX]);
-		last = first + 1;
+		last = first < evp->nev ? first + 1 : first;
 	}
-	for (i = first; i < last && i < evp->nev; i++) {
-		if (tb[MRC_EV_VALUE] &&
-		    !mrc_evprof_value_is(evp, i, tb[MRC_EV_VALUE]))
+	for (i = first; i < last; i++) {
+		if (!mrc_genl_ev_named(evp, tb, i))
 			continue;
-		evp->ev[i].denied = state == MRC_GENL_EV_DENIED;
 		hits++;
+		change += deny != !!evp->ev[i].denied;
 	}
 	if (!hits) {
 		NL_SET_ERR_MSG_ATTR(extack, entry, "no such EV in the profile");
 		return -ENOENT;
 	}
+	if (deny && change >= *allowed) {
+		NL_SET_ERR_MSG_ATTR(extack, entry,
+				    "would deny every EV of the profile: one must stay allowed");
+		return -EBUSY;
+	}
+	for (i = first; i < last; i++)
+		if (mrc_genl_ev_named(evp, tb, i))
+			evp->ev[i].denied = deny;
+	*allowed = deny ? *allowed - change : *allowed + change;
 	return hits;
 }
 
@@ -243,6 +264,7 @@ static int mrc_genl_ev_set_locked(struct mrc_ctl_dev *ctl,
 	struct mrc_prof *prof;
 	int err = 0, rem;
 	u64 applied = 0;
+	u32 allowed;
 
 	prof = mrc_prof_find(&mrc_evprof_kind, ctl,
 			     nla_get_u64(info->attrs[MRC_ATTR_PROF_ID]));
@@ -252,6 +274,7 @@ static int mrc_genl_ev_set_locked(struct mrc_ctl_dev *ctl,
 		return -ENOENT;
 	}
 	evp = container_of(prof, struct mrc_evprof, p);
+	allowed = mrc_evprof_nallowed(evp);
 	nla_for_each_nested(entry, info->attrs[MRC_ATTR_EVS], rem) {
 		if (applied == MRC_EV_COUNT_MAX) {
 			NL_SET_ERR_MSG_ATTR(info->extack, entry,
@@ -262,7 +285,7 @@ static int mrc_genl_ev_set_locked(struct mrc_ctl_dev *ctl,
 		err = nla_parse_nested(tb, MRC_EV_MAX, entry,
 				       mrc_ev_entry_policy, info->extack);
 		if (!err)
-			err = mrc_genl_ev_set_state(evp, tb, entry,
+			err = mrc_genl_ev_set_state(evp, tb, entry, &allowed,
 						    info->extack);
 		if (err < 0)
 			break;

@@ -228,6 +228,7 @@ void mrc_ev_events_init(void);
 void mrc_ev_events_exit(void);
 
 /* mrc_evprof.c */
+u32 mrc_evprof_nallowed(const struct mrc_evprof *evp);
 void mrc_evprof_set_evs(struct mrc_evprof *evp, struct mrc_evprof_ev *ev,
 			u32 nev);
 const struct mrc_srv6_route *mrc_evprof_route(const struct mrc_evprof *evp,

@@ -417,6 +417,34 @@ static void denied_ev_is_never_chosen(struct kunit *test)
 	mrc_ev_destroy(&t);
 }
 
+/* Denying every EV would leave the QP nothing to send on but a denied one. */
+static void last_allowed_ev_cannot_be_denied(struct kunit *test)
+{
+	struct mrc_ev_table t;
+	int i;
+
+	setup(test, &t, 3, 0);
+	KUNIT_EXPECT_EQ(test, mrc_ev_set_denied(&t, 0, true), 0);
+	KUNIT_EXPECT_EQ(test, mrc_ev_set_denied(&t, 2, true), 0);
+	KUNIT_EXPECT_EQ(test, mrc_ev_set_denied(&t, 1, true), -EBUSY);
+	KUNIT_EXPECT_EQ(test, t.ev[1].state, MRC_EV_GOOD);
+	KUNIT_EXPECT_EQ(test, t.ndenied, 2);
+	/* Denying an EV already denied is no change, so it is allowed. */
+	KUNIT_EXPECT_EQ(test, mrc_ev_set_denied(&t, 2, true), 0);
+	/* Even ASSUMED_BAD, the allowed EV is the one chosen. */
+	KUNIT_EXPECT_TRUE(test, mrc_ev_on_loss(&t, 1, 5, MRC_EV_WHY_LOSS_GAP));
+	for (i = 0; i < 8; i++) {
+		KUNIT_EXPECT_EQ(test, mrc_ev_choose(&t), 1);
+		KUNIT_EXPECT_EQ(test, mrc_ev_choose_retx(&t), 1);
+	}
+	mrc_ev_reset(&t);
+	KUNIT_EXPECT_EQ(test, t.ndenied, 2);
+	KUNIT_EXPECT_EQ(test, mrc_ev_set_denied(&t, 0, false), 0);
+	KUNIT_EXPECT_EQ(test, mrc_ev_set_denied(&t, 1, true), 0);
+	KUNIT_EXPECT_EQ(test, mrc_ev_choose(&t), 0);
+	mrc_ev_destroy(&t);
+}
+
 static void sequence_and_rtt_per_ev(struct kunit *test)
 {
 	struct mrc_ev_table t;
@@ -520,6 +548,7 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(probes_bring_ev_back),
 	KUNIT_CASE(unanswered_probe_restarts_count),
 	KUNIT_CASE(denied_ev_is_never_chosen),
+	KUNIT_CASE(last_allowed_ev_cannot_be_denied),
 	KUNIT_CASE(sequence_and_rtt_per_ev),
 	KUNIT_CASE(undo_loss_gives_the_ev_back),
 	{}
