@@ -83,7 +83,9 @@ bool mrc_encap_srh_ok(const u8 *srh, unsigned int len)
  * naming the inner packet's protocol and ending where it starts.
  *
  * Return: MRC_ENCAP_NONE when @p does not start with an IPv6 header (a
- * tunnel this check does not know), MRC_ENCAP_BAD for a malformed chain,
+ * tunnel this check does not know, or fewer bytes than one: the link
+ * header that xfrm rebuilds in front of the packet it delivers),
+ * MRC_ENCAP_BAD for a malformed chain,
  * else MRC_ENCAP_WRONG_SRC when an outer source differs from @inner_src,
  * else MRC_ENCAP_OK.
  */
@@ -95,7 +97,7 @@ enum mrc_encap_verdict mrc_encap_check(const u8 *p, unsigned int len,
 	u8 nh = MRC_NH_IPV6;
 	bool other_src = false;
 
-	if (!len || (p[0] >> 4) != 6)
+	if (len < MRC_IPV6_LEN || (p[0] >> 4) != 6)
 		return MRC_ENCAP_NONE;
 	for (hdrs = 0; hdrs < MRC_ENCAP_MAX_HDRS && off < len; hdrs++) {
 		switch (nh) {

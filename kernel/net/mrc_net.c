@@ -362,8 +362,10 @@ MODULE_PARM_DESC(encap_src_check,
  * that came in on @dev, by how each kind of link receives: Ethernet
  * (loopback too) keeps its 14-byte header, VLAN tags already taken out;
  * tun, WireGuard, ip6tnl, ip6gre, sit and GRE without header_ops reset
- * the MAC header at the IP packet they deliver. -1: a link not known
- * here.
+ * the MAC header at the IP packet they deliver. (xfrm's tunnels of the
+ * same types, vti6 and xfrm interfaces, copy the outer Ethernet header
+ * in front of it instead: too short for an outer IPv6 header, which
+ * mrc_encap_check() takes for none.) -1: a link not known here.
  */
 static int mrc_net_link_hlen(const struct net_device *dev)
 {

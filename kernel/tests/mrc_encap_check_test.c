@@ -83,15 +83,23 @@ static enum mrc_encap_verdict check6_from(const struct chain *c,
 	return mrc_encap_check(c->b, c->len, 6, src);
 }
 
-/* No outer header, or one of a kind this check does not know. */
+/*
+ * No outer header, one of a kind this check does not know, or fewer
+ * bytes than an IPv6 header (xfrm's rebuilt MAC header, which may start
+ * with a 6).
+ */
 static void not_ipv6(struct kunit *test)
 {
 	static const u8 ipv4[20] = { 0x45 };
+	static const u8 mac[14] = { 0x62, 0, 0, 0, 0, 1, 0x62, 0, 0, 0, 0, 2,
+				    0x86, 0xdd };
 
 	KUNIT_EXPECT_EQ(test, mrc_encap_check(ipv4, 0, 6, NULL), MRC_ENCAP_NONE);
 	KUNIT_EXPECT_EQ(test, mrc_encap_check(ipv4, sizeof(ipv4), 6, NULL),
 			MRC_ENCAP_NONE);
 	KUNIT_EXPECT_EQ(test, mrc_encap_check(ipv4, sizeof(ipv4), 4, ipv4 + 12),
+			MRC_ENCAP_NONE);
+	KUNIT_EXPECT_EQ(test, mrc_encap_check(mac, sizeof(mac), 6, NULL),
 			MRC_ENCAP_NONE);
 }
 
