@@ -37,9 +37,9 @@ int mrc_ev_init(struct mrc_ev_table *t, u16 count, u16 min_active,
 	memset(t, 0, sizeof(*t));
 	if (!count || count > MRC_EV_COUNT_MAX)
 		return -EINVAL;
-	t->ev = kvcalloc(count, sizeof(*t->ev), GFP_KERNEL);
-	t->st = kvcalloc(count, sizeof(*t->st), GFP_KERNEL);
-	t->recycle = kvcalloc(count, sizeof(*t->recycle), GFP_KERNEL);
+	t->ev = kvcalloc(count, sizeof(*t->ev), GFP_KERNEL_ACCOUNT);
+	t->st = kvcalloc(count, sizeof(*t->st), GFP_KERNEL_ACCOUNT);
+	t->recycle = kvcalloc(count, sizeof(*t->recycle), GFP_KERNEL_ACCOUNT);
 	if (!t->ev || !t->st || !t->recycle) {
 		mrc_ev_destroy(t);
 		return -ENOMEM;
@@ -94,7 +94,7 @@ int mrc_ev_init_auto(struct mrc_ev_table *t, u16 count, u16 min_active,
 	memset(t, 0, sizeof(*t));
 	if (!count || count > MRC_EV_COUNT_MAX)
 		return -EINVAL;
-	wire = kvcalloc(count, sizeof(*wire), GFP_KERNEL);
+	wire = kvcalloc(count, sizeof(*wire), GFP_KERNEL_ACCOUNT);
 	if (!wire)
 		return -ENOMEM;
 	mrc_ev_auto_wire(wire, count, seed);

@@ -35,7 +35,7 @@ int mrc_rxwin_init(struct mrc_rxwin *win, u32 start_psn, u32 size)
 	if (!size || size > MRC_RXWIN_MAX || size % MRC_RXWIN_UNIT)
 		return -EINVAL;
 	ring = roundup_pow_of_two(size);
-	win->map = bitmap_zalloc(ring, GFP_KERNEL);
+	win->map = bitmap_zalloc(ring, GFP_KERNEL_ACCOUNT);
 	if (!win->map)
 		return -ENOMEM;
 	win->mask = ring - 1;

@@ -61,7 +61,8 @@ struct mrc_rxwin {
  * @size: window in PSNs: a multiple of %MRC_RXWIN_UNIT, at most
  *        %MRC_RXWIN_MAX
  *
- * Context: process context; allocates with GFP_KERNEL.
+ * Context: process context; allocates with GFP_KERNEL_ACCOUNT (the
+ * window is charged to the memory cgroup of the QP's creator).
  * Return: 0, -EINVAL for a bad @size or -ENOMEM.
  */
 int mrc_rxwin_init(struct mrc_rxwin *win, u32 start_psn, u32 size);

@@ -28,7 +28,7 @@ int mrc_txwin_init(struct mrc_txwin *win, u32 start_psn, u32 size)
 	if (!size || size > MRC_TXWIN_MAX)
 		return -EINVAL;
 	ring = roundup_pow_of_two(size);
-	win->ent = kcalloc(ring, sizeof(*win->ent), GFP_KERNEL);
+	win->ent = kcalloc(ring, sizeof(*win->ent), GFP_KERNEL_ACCOUNT);
 	if (!win->ent)
 		return -ENOMEM;
 	win->mask = ring - 1;

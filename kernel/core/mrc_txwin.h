@@ -84,7 +84,8 @@ struct mrc_txwin {
  * @size: most outstanding PSNs, 1..%MRC_TXWIN_MAX (a power of two uses
  *        the ring fully; other sizes, such as an MPR of 3 * 128, work too)
  *
- * Context: process context; allocates with GFP_KERNEL.
+ * Context: process context; allocates with GFP_KERNEL_ACCOUNT (the
+ * window is charged to the memory cgroup of the QP's creator).
  * Return: 0, -EINVAL for a bad @size or -ENOMEM.
  */
 int mrc_txwin_init(struct mrc_txwin *win, u32 start_psn, u32 size);

@@ -34,7 +34,7 @@ static int mrc_ctl_qp_init_evs(struct mrc_qp *qp, const struct mrc_evprof *evp,
 	if (evp->mode == MRC_EV_MODE_AUTO)
 		return mrc_ev_init_auto(&qp->evs, auto_count, auto_min_active,
 					get_random_u32() & MRC_EV_SPORT_MASK);
-	wire = kvcalloc(evp->nev, sizeof(*wire), GFP_KERNEL);
+	wire = kvcalloc(evp->nev, sizeof(*wire), GFP_KERNEL_ACCOUNT);
 	if (!wire)
 		return -ENOMEM;
 	for (i = 0; i < evp->nev; i++) {
