@@ -17,7 +17,7 @@ void mrc_ctl_dev_free(struct mrc_dev *mdev);
 struct mrc_qp;
 int mrc_ctl_qp_bind(struct mrc_dev *mdev, struct mrc_qp *qp,
 		    const struct mrc_qp_profile_cmd *cmd, u16 auto_count,
-		    u16 auto_min_active);
+		    u16 auto_min_active, u32 ev_limit);
 void mrc_ctl_qp_unbind(struct mrc_dev *mdev, struct mrc_qp *qp);
 
 /* mrc_port.c */

@@ -105,6 +105,28 @@ static int mrc_ctl_qp_access(struct mrc_dev *mdev, struct mrc_qp *qp,
 	return -EPERM;
 }
 
+/*
+ * Whether @qp may take the EVs of @evp (@auto_count for AUTO) with the
+ * device's QPs holding ctl->qp_evs already: a user QP may not take the
+ * total over @ev_limit. The limit bounds what the QPs of all users
+ * together hold (each EV about 210 bytes, charged to its QP's creator)
+ * and so how long the walks over every QP's EVs take.
+ */
+static int mrc_ctl_qp_ev_room(struct mrc_dev *mdev, const struct mrc_qp *qp,
+			      const struct mrc_evprof *evp, u16 auto_count,
+			      u32 ev_limit)
+{
+	u32 held = mdev->ctl->qp_evs;
+	u32 nev = evp->mode == MRC_EV_MODE_AUTO ? auto_count : evp->nev;
+
+	if (!qp->is_user || (nev <= ev_limit && held <= ev_limit - nev))
+		return 0;
+	ibdev_dbg(&mdev->ib_dev,
+		  "a QP of EV profile %llu needs %u EVs: %u of qp_ev_limit %u are held\n",
+		  evp->p.id, nev, held, ev_limit);
+	return -ENOSPC;
+}
+
 /**
  * mrc_ctl_qp_bind() - give a new QP its profiles and EVs
  * @mdev: the device
@@ -112,14 +134,18 @@ static int mrc_ctl_qp_access(struct mrc_dev *mdev, struct mrc_qp *qp,
  * @cmd: the profiles the creator named (flags say which), or NULL
  * @auto_count: EVs of an AUTO profile (the ev_count module parameter)
  * @auto_min_active: min_active of an AUTO profile
+ * @ev_limit: EVs the device's QPs may hold together (the qp_ev_limit
+ *	module parameter); a user QP that would take the total over it is
+ *	refused, a kernel QP (QP1) only counts
  *
  * Return: 0, -EINVAL when a profile does not exist or is not ONLINE,
+ * -ENOSPC when a user QP's EVs do not fit under @ev_limit,
  * -EPERM when a profile's access rule refuses the creating task
  * (user QPs only), or -ENOMEM. On success mrc_ctl_qp_unbind() undoes it.
  */
 int mrc_ctl_qp_bind(struct mrc_dev *mdev, struct mrc_qp *qp,
 		    const struct mrc_qp_profile_cmd *cmd, u16 auto_count,
-		    u16 auto_min_active)
+		    u16 auto_min_active, u32 ev_limit)
 {
 	struct mrc_ctl_dev *ctl = mdev->ctl;
 	struct mrc_prof *evp, *ccp;
@@ -146,6 +172,10 @@ int mrc_ctl_qp_bind(struct mrc_dev *mdev, struct mrc_qp *qp,
 					ctl->default_ccp);
 	if (err)
 		goto out;
+	err = mrc_ctl_qp_ev_room(mdev, qp, container_of(evp, struct mrc_evprof, p),
+				 auto_count, ev_limit);
+	if (err)
+		goto out;
 	err = mrc_ctl_qp_init_cc(qp, container_of(ccp, struct mrc_ccprof, p));
 	if (err) {
 		ibdev_dbg(&mdev->ib_dev, "CC profile %llu cannot run a QP\n",
@@ -163,6 +193,7 @@ int mrc_ctl_qp_bind(struct mrc_dev *mdev, struct mrc_qp *qp,
 	qp->cc_profile_id = ccp_id;
 	evp->nusers++;
 	ccp->nusers++;
+	ctl->qp_evs += qp->evs.count;
 	list_add_tail(&qp->ctl_node, &ctl->qps);
 out:
 	mutex_unlock(&ctl->lock);
@@ -220,6 +251,7 @@ void mrc_ctl_qp_unbind(struct mrc_dev *mdev, struct mrc_qp *qp)
 		prof = mrc_prof_find(&mrc_ccprof_kind, ctl, qp->cc_profile_id);
 		if (!WARN_ON_ONCE(!prof))
 			prof->nusers--;
+		ctl->qp_evs -= qp->evs.count;
 		list_del_init(&qp->ctl_node);
 	}
 	mutex_unlock(&ctl->lock);

@@ -132,6 +132,8 @@ enum mrc_cc_alg {
  * @port_admin: enum mrc_genl_port_admin
  * @retired: totals of the QPs that went (`rdma statistic`)
  * @events: EV state changes waiting to be sent (mrc_ev_event.c)
+ * @qp_evs: EVs the QPs in @qps hold together (the qp_ev_limit parameter
+ *	caps it)
  */
 struct mrc_ctl_dev {
 	struct mutex lock; /* serialises changes, dumps and QP binds */
@@ -145,6 +147,7 @@ struct mrc_ctl_dev {
 	u8 port_admin;
 	u64 retired[MRC_EVS_NR];
 	struct mrc_ev_events *events;
+	u32 qp_evs;
 };
 
 /**

@@ -60,8 +60,30 @@ static const struct kernel_param_ops mrc_ev_min_active_ops = {
 	.get = param_get_ushort,
 };
 
+/* The default lets every QP the device allows have ev_count's default. */
+unsigned int mrc_qp_ev_limit = MRC_MAX_QP * MRC_EV_COUNT_DEFAULT;
+
+static int mrc_set_qp_ev_limit(const char *val, const struct kernel_param *kp)
+{
+	unsigned int n;
+
+	if (kstrtouint(val, 0, &n) || !n) {
+		pr_warn("%s: invalid %s '%s' (want 1-%u)\n", MRC_DRV_NAME,
+			kp->name, val, UINT_MAX);
+		return -EINVAL;
+	}
+	return param_set_uint(val, kp);
+}
+
+static const struct kernel_param_ops mrc_qp_ev_limit_ops = {
+	.set = mrc_set_qp_ev_limit,
+	.get = param_get_uint,
+};
+
 /* Read when a QP is created: a change applies to QPs created later. */
 module_param_cb(ev_count, &mrc_ev_count_ops, &mrc_ev_count, 0644);
 MODULE_PARM_DESC(ev_count, "Entropy values (paths) per QP, 1-4096 (default 64)");
 module_param_cb(ev_min_active, &mrc_ev_min_active_ops, &mrc_ev_min_active, 0644);
 MODULE_PARM_DESC(ev_min_active, "GOOD EVs a QP keeps while any is ASSUMED_BAD (default 8)");
+module_param_cb(qp_ev_limit, &mrc_qp_ev_limit_ops, &mrc_qp_ev_limit, 0644);
+MODULE_PARM_DESC(qp_ev_limit, "EVs the user QPs of one device may hold together (default 4194304)");

@@ -260,7 +260,8 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		err = mrc_qp_alloc_windows(qp);
 	if (!err)
 		err = mrc_ctl_qp_bind(mdev, qp, &pcmd, READ_ONCE(mrc_ev_count),
-				      READ_ONCE(mrc_ev_min_active));
+				      READ_ONCE(mrc_ev_min_active),
+				      READ_ONCE(mrc_qp_ev_limit));
 	if (!err && qp->type != IB_QPT_RC) {
 		qp->ud_ext = kvcalloc(mrc_ring_num_slots(&qp->sq),
 				      sizeof(*qp->ud_ext), GFP_KERNEL_ACCOUNT);
