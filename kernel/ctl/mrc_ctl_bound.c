@@ -51,6 +51,9 @@ void mrc_ctl_push_denied(struct mrc_ctl_dev *ctl, const struct mrc_evprof *evp)
  *
  * EVs are told apart by index, as STATS_GET sums them (for the built-in
  * AUTO profile, whose QPs pick their own ports, index i of each QP).
+ * The walk reads one byte per EV of each bound QP, all under @ctl's lock:
+ * the qp_ev_limit module parameter bounds it (4 Mi EVs by default), and
+ * it yields the CPU after each QP.
  *
  * Return: the count, or -ENOMEM.
  */
@@ -78,6 +81,7 @@ int mrc_ctl_evprof_nbad(struct mrc_ctl_dev *ctl, const struct mrc_evprof *evp)
 			if (qp->evs.ev[i].state == MRC_EV_ASSUMED_BAD)
 				__set_bit(i, bad);
 		spin_unlock_bh(&qp->lock);
+		cond_resched();
 	}
 	nbad = bitmap_weight(bad, n);
 	bitmap_free(bad);

@@ -78,6 +78,7 @@ int mrc_ctl_dev_alloc(struct mrc_dev *mdev)
 	if (!ctl)
 		return -ENOMEM;
 	mutex_init(&ctl->lock);
+	mutex_init(&ctl->walk_lock);
 	ctl->mdev = mdev;
 	xa_init(&ctl->fmt_xa);
 	xa_init(&ctl->evp_xa);
@@ -89,6 +90,7 @@ int mrc_ctl_dev_alloc(struct mrc_dev *mdev)
 	if (err) {
 		mrc_ev_events_free(ctl->events);
 		mrc_ctl_free_tables(ctl);
+		mutex_destroy(&ctl->walk_lock);
 		mutex_destroy(&ctl->lock);
 		kfree(ctl);
 		return err;
@@ -110,6 +112,7 @@ void mrc_ctl_dev_free(struct mrc_dev *mdev)
 		return;
 	mrc_ev_events_free(ctl->events);
 	mrc_ctl_free_tables(ctl);
+	mutex_destroy(&ctl->walk_lock);
 	mutex_destroy(&ctl->lock);
 	kfree(ctl);
 	mdev->ctl = NULL;

@@ -204,11 +204,15 @@ out:
  * Keep what a departing QP counted, so that totals never go back: in
  * the device's totals, and per EV in its profile (not for AUTO, whose
  * EVs are each QP's own). Losing them to a failed allocation is allowed.
+ * A walk of the device's totals that has not reached the QP yet finds
+ * them in ctl->walk_missed (mrc_hw_stats.c).
  */
 static void mrc_ctl_qp_retire(struct mrc_ctl_dev *ctl, struct mrc_qp *qp,
 			      struct mrc_evprof *evp)
 {
 	u32 i, k, n = min_t(u32, evp->nev, qp->evs.count);
+	/* A walk of mrc_hw_stats.c is under way and has not counted it yet. */
+	bool missed = ctl->walking && qp->ctl_walk_gen != ctl->walk_gen;
 
 	if (n && !evp->retired)
 		evp->retired = kvcalloc(evp->nev, sizeof(*evp->retired),
@@ -219,6 +223,8 @@ static void mrc_ctl_qp_retire(struct mrc_ctl_dev *ctl, struct mrc_qp *qp,
 
 		for (k = 0; k < MRC_EVS_NR; k++) {
 			ctl->retired[k] += st->c[k];
+			if (missed)
+				ctl->walk_missed[k] += st->c[k];
 			if (i < n && evp->retired)
 				evp->retired[i].c[k] += st->c[k];
 		}
@@ -228,6 +234,20 @@ static void mrc_ctl_qp_retire(struct mrc_ctl_dev *ctl, struct mrc_qp *qp,
 	}
 	qp->evs.changed = NULL;
 	spin_unlock_bh(&qp->lock);
+}
+
+/**
+ * mrc_ctl_qp_next() - the QP after @qp in the device's list of bound QPs
+ * @ctl: the device's control state, locked
+ * @qp: a QP in the list
+ *
+ * Return: the next QP, or NULL when @qp is the last.
+ */
+struct mrc_qp *mrc_ctl_qp_next(struct mrc_ctl_dev *ctl, struct mrc_qp *qp)
+{
+	lockdep_assert_held(&ctl->lock);
+	return list_is_last(&qp->ctl_node, &ctl->qps) ? NULL :
+	       list_next_entry(qp, ctl_node);
 }
 
 /**
@@ -252,6 +272,8 @@ void mrc_ctl_qp_unbind(struct mrc_dev *mdev, struct mrc_qp *qp)
 		if (!WARN_ON_ONCE(!prof))
 			prof->nusers--;
 		ctl->qp_evs -= qp->evs.count;
+		if (ctl->walk_next == qp)
+			ctl->walk_next = mrc_ctl_qp_next(ctl, qp);
 		list_del_init(&qp->ctl_node);
 	}
 	mutex_unlock(&ctl->lock);

@@ -67,22 +67,55 @@ static const struct rdma_stat_desc mrc_stat_descs[MRC_HW_STATS] = {
 	[MRC_PATH_STAT(14)].name		= "path_tx_pkts",
 };
 
-/* Totals of every QP's per-EV counters, the departed ones included. */
+/* Adds @qp's per-EV counters to @tot. */
+static void mrc_path_add_qp(struct mrc_qp *qp, u64 *tot)
+{
+	u32 i, k;
+
+	spin_lock_bh(&qp->lock);
+	for (i = 0; i < qp->evs.count; i++)
+		for (k = 0; k < MRC_EVS_NR; k++)
+			tot[k] += qp->evs.st[i].c[k];
+	spin_unlock_bh(&qp->lock);
+}
+
+/*
+ * Totals of every QP's per-EV counters, the departed ones included.
+ *
+ * The device's QPs may hold millions of EVs (qp_ev_limit), and QPs are
+ * created under ctl->lock: the walk drops it after each QP, so that a
+ * creation waits for one QP's EVs at most. ctl->walk_next keeps the
+ * place (mrc_ctl_qp_unbind() moves it past a QP that goes), and a QP
+ * that goes before the walk reached it leaves its counters in
+ * ctl->walk_missed as well as in ctl->retired (taken at the start): each
+ * QP is counted once, live or departed, so the totals never go back.
+ */
 static void mrc_path_totals(struct mrc_ctl_dev *ctl, u64 *tot)
 {
 	struct mrc_qp *qp;
-	u32 i, k;
+	u32 k;
 
+	mutex_lock(&ctl->walk_lock);
 	mutex_lock(&ctl->lock);
 	memcpy(tot, ctl->retired, sizeof(ctl->retired));
-	list_for_each_entry(qp, &ctl->qps, ctl_node) {
-		spin_lock_bh(&qp->lock);
-		for (i = 0; i < qp->evs.count; i++)
-			for (k = 0; k < MRC_EVS_NR; k++)
-				tot[k] += qp->evs.st[i].c[k];
-		spin_unlock_bh(&qp->lock);
+	memset(ctl->walk_missed, 0, sizeof(ctl->walk_missed));
+	ctl->walk_gen++;
+	ctl->walking = true;
+	ctl->walk_next = list_first_entry_or_null(&ctl->qps, struct mrc_qp,
+						  ctl_node);
+	while ((qp = ctl->walk_next)) {
+		ctl->walk_next = mrc_ctl_qp_next(ctl, qp);
+		qp->ctl_walk_gen = ctl->walk_gen;
+		mrc_path_add_qp(qp, tot);
+		mutex_unlock(&ctl->lock);
+		cond_resched();
+		mutex_lock(&ctl->lock);
 	}
+	for (k = 0; k < MRC_EVS_NR; k++)
+		tot[k] += ctl->walk_missed[k];
+	ctl->walking = false;
 	mutex_unlock(&ctl->lock);
+	mutex_unlock(&ctl->walk_lock);
 }
 
 /**

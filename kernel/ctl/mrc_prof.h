@@ -119,6 +119,8 @@ enum mrc_cc_alg {
 	MRC_CC_ALG_COUNT
 };
 
+struct mrc_qp;
+
 /**
  * struct mrc_ctl_dev - a device's control-plane state
  * @lock: serialises every change, every dump and every QP bind
@@ -134,6 +136,14 @@ enum mrc_cc_alg {
  * @events: EV state changes waiting to be sent (mrc_ev_event.c)
  * @qp_evs: EVs the QPs in @qps hold together (the qp_ev_limit parameter
  *	caps it)
+ * @walk_lock: serialises the walks of @qps that sum every QP's per-EV
+ *	counters (mrc_hw_stats.c), which drop @lock after each QP
+ * @walking: such a walk is under way
+ * @walk_gen: number of the current or last walk (struct
+ *	mrc_qp.ctl_walk_gen: the walk counted the QP)
+ * @walk_next: the QP the walk counts next, NULL at the end of @qps
+ * @walk_missed: counters of the QPs that went during the walk before it
+ *	reached them
  */
 struct mrc_ctl_dev {
 	struct mutex lock; /* serialises changes, dumps and QP binds */
@@ -148,6 +158,11 @@ struct mrc_ctl_dev {
 	u64 retired[MRC_EVS_NR];
 	struct mrc_ev_events *events;
 	u32 qp_evs;
+	struct mutex walk_lock; /* serialises walks of @qps without @lock */
+	bool walking;
+	u32 walk_gen;
+	struct mrc_qp *walk_next;
+	u64 walk_missed[MRC_EVS_NR];
 };
 
 /**
@@ -218,6 +233,9 @@ void mrc_evfmt_builtin(struct mrc_evfmt *fmt);
 void mrc_ccprof_builtin(struct mrc_ccprof *cc);
 int mrc_ccprof_put_algs(struct sk_buff *skb);
 void mrc_evprof_builtin(struct mrc_evprof *evp);
+
+/* mrc_ctl_qp.c */
+struct mrc_qp *mrc_ctl_qp_next(struct mrc_ctl_dev *ctl, struct mrc_qp *qp);
 
 /* mrc_ctl_bound.c */
 void mrc_ctl_push_denied(struct mrc_ctl_dev *ctl, const struct mrc_evprof *evp);

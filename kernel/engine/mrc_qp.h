@@ -239,6 +239,8 @@ struct mrc_ah {
  * @ev_event_mask: BIT(enum mrc_ev_state) of new states that raise events
  * @cc_profile_id: the CC profile the QP uses (ctl/ binds it)
  * @ctl_node: in ctl/'s list of the device's bound QPs, under its lock
+ * @ctl_walk_gen: the last of ctl/'s walks over that list that counted
+ *	this QP's EVs (struct mrc_ctl_dev.walk_gen), under the same lock
  * @probe_timer: probes EVs that are ASSUMED_BAD
  * @probe_armed: @probe_timer is pending
  * @probes_sent: path probes sent
@@ -347,6 +349,7 @@ struct mrc_qp {
 	u32 ev_event_mask;
 	u64 cc_profile_id;
 	struct list_head ctl_node;
+	u32 ctl_walk_gen;
 	struct hrtimer probe_timer;
 	bool probe_armed;
 	u64 probes_sent;
