@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # vm-timeout: 300
 # What a program's RDMA objects cost the kernel is charged to the memory
-# cgroup of that program (issue 17), so memory.max bounds it as it bounds
-# the program's own memory. mrc-charge-check creates objects from inside
+# cgroup of that program (issues 17 and 34), so memory.max bounds it as it
+# bounds the program's own memory. mrc-charge-check creates objects from inside
 # a fresh cgroup and prints how much its memory.current grew.
 . ../lib.sh
 
@@ -43,6 +43,37 @@ check "an SRQ QP's kernel state is charged to its cgroup (${per:-?} bytes > 32 K
 	test "${per:-0}" -gt 32768
 check "an SRQ QP of 1 send WQE costs under 128 KiB (${per:-?} bytes)" \
 	test "${per:-999999999}" -lt 131072
+
+# A QP's EV table is charged too (issue 34). On a GENERATED profile of
+# 4096 EVs each QP holds 4096 * (48 + 160 + 2) bytes: struct mrc_ev,
+# struct mrc_ev_stats and a recycle slot, 860160 bytes. Uncharged, 200
+# such QPs grew their cgroup by 16 MiB (84 KiB each: windows and rings).
+check "EV profile 9 on mrcA: 4096 GENERATED EVs" \
+	ip netns exec hostA mrc-ip path add dev mrcA id 9 mode generated fmt 0 \
+	field 16:49152:1:4096:16383
+out=$(in_cgroup env MRC_EV_PROFILE=9 "$PROG" mrcA srq-qp 16)
+diag <<< "srq-qp on 4096 EVs: $out"
+per=$(sed -n 's/.* \([0-9]*\) per object$/\1/p' <<< "$out")
+evtab=$((4096 * (48 + 160 + 2)))
+check "a QP of 4096 EVs costs its cgroup at least its EV table ($evtab bytes): ${per:-?}" \
+	test "${per:-0}" -ge "$evtab"
+
+# qp_ev_limit caps the EVs a device's user QPs hold together. Room for
+# three QPs of 4096 EVs beside QP1's ev_count (64): the fourth is refused
+# with ENOSPC, and the debug message names the limit.
+LIMIT=/sys/module/mrc/parameters/qp_ev_limit
+old_limit=$(cat $LIMIT)
+limit=$((3 * 4096 + 1000))
+echo 'module mrc func mrc_ctl_qp_ev_room +p' > /sys/kernel/debug/dynamic_debug/control
+check "qp_ev_limit set to $limit" sh -c "echo $limit > $LIMIT"
+check_output "the 4th QP of 4096 EVs is refused with ENOSPC" \
+	'^failed after 3: ibv_create_qp: No space left on device$' \
+	bash -c "MRC_EV_PROFILE=9 $PROG mrcA srq-qp 4; [ \$? -eq 1 ]"
+check_output "the kernel says which limit refused it" \
+	"mrcA: a QP of EV profile 9 needs 4096 EVs: 12352 of qp_ev_limit $limit are held" dmesg
+echo 'module mrc func mrc_ctl_qp_ev_room -p' > /sys/kernel/debug/dynamic_debug/control
+echo "$old_limit" > $LIMIT
+check_fails "qp_ev_limit 0 is refused" sh -c "echo 0 > $LIMIT"
 
 ip netns del hostA
 ip netns del hostB
