@@ -105,7 +105,6 @@ static int mrc_register(struct mrc_dev *mdev, const char *ibdev_name)
 	/* Doorbells and CQ arming go through these write() commands. */
 	ibdev->uverbs_cmd_mask |= BIT_ULL(IB_USER_VERBS_CMD_POST_SEND) |
 				  BIT_ULL(IB_USER_VERBS_CMD_REQ_NOTIFY_CQ);
-	ib_set_device_ops(ibdev, &mrc_verbs_ops);
 	err = ib_device_set_netdev(ibdev, mdev->ndev, MRC_PORT_NUM);
 	if (err)
 		return err;
@@ -138,6 +137,12 @@ int mrc_newlink(const char *ibdev_name, struct net_device *ndev)
 		err = -ENOMEM;
 		goto out_unlock;
 	}
+	/*
+	 * The ops first: ib_dealloc_device() on any error below calls their
+	 * dealloc_driver, which releases what was taken (without it a
+	 * failure left the netdev held and the control state allocated).
+	 */
+	ib_set_device_ops(&mdev->ib_dev, &mrc_verbs_ops);
 	INIT_LIST_HEAD(&mdev->list);
 	xa_init_flags(&mdev->mr_xa, XA_FLAGS_ALLOC1);
 	xa_init_flags(&mdev->qp_xa, XA_FLAGS_ALLOC);

@@ -68,6 +68,14 @@ check_output "dmesg names the port and the error" \
 check "no mrcP left" rdma_dev_absent mrcP
 kill $holder
 wait $holder 2>/dev/null
+# The refused device held veth1 and never let go: deleting it then
+# waited forever ("unregister_netdevice: waiting for veth1"), in a
+# sleep no signal ends, so the delete runs in the background.
+ip -n nsP link delete veth1 &
+deleter=$!
+check "veth1 can be deleted after the refusal: nothing holds it" \
+	wait_until 20 bash -c "[ ! -e /proc/$deleter ] ||
+		grep -q '^State:.*zombie' /proc/$deleter/status"
 
 check "rmmod mrc" rmmod mrc
 check_dmesg_clean "no kernel warning after all refusals"
