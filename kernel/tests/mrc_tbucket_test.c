@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * KUnit tests for the token bucket that limits a device's answers to
- * endpoint probes (1000 a second, burst 64).
+ * endpoint probes (1000 a second, burst 64, in these cases).
  */
 #include <kunit/test.h>
 
