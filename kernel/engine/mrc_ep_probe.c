@@ -1,9 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * Endpoint probes: send a PROBE to a peer's QPN 0xffffff on one path and
- * time its reply; answer the peers' probes, at most MRC_EP_PROBE_RATE a
- * second. Every field of a received probe or reply is untrusted: a reply
- * completes only a probe of ours with its id, from the address probed.
+ * time its reply; answer the peers' probes within a rate per source
+ * address and one per device (mrc_ep_probe.h). Every field of a received
+ * probe or reply is untrusted: a reply completes only a probe of ours
+ * with its id, from the address probed. A probe's source address is not
+ * authenticated either: its answer goes to whatever address it names,
+ * so an answer is never larger than the probe (the same MRC headers, no
+ * payload, and IP headers without options or encapsulation) and the
+ * per-source rate bounds what a forged flood sends to any one victim.
  */
 #include <linux/ip.h>
 #include <linux/ipv6.h>
@@ -21,7 +26,8 @@
 #define MRC_EP_HEADROOM	(LL_MAX_HEADER + sizeof(struct ipv6hdr) + \
 			 sizeof(struct udphdr))
 #define MRC_EP_HOP_LIMIT	64
-#define MRC_EP_NS_PER_TOKEN	(NSEC_PER_SEC / MRC_EP_PROBE_RATE)
+#define MRC_EP_NS_PER_SRC_TOKEN	(NSEC_PER_SEC / MRC_EP_SRC_RATE)
+#define MRC_EP_NS_PER_DEV_TOKEN	(NSEC_PER_SEC / MRC_EP_DEV_RATE)
 
 /**
  * mrc_ep_probe_init() - give a new device an empty probe table
@@ -34,7 +40,10 @@ void mrc_ep_probe_init(struct mrc_dev *mdev)
 	spin_lock_init(&t->lock);
 	INIT_LIST_HEAD(&t->waiting);
 	t->nwaiting = 0;
-	mrc_tbucket_init(&t->answers, ktime_get_ns(), MRC_EP_PROBE_BURST);
+	mrc_tbucket_init(&t->answers, ktime_get_ns(), MRC_EP_DEV_BURST);
+	mrc_src_limit_init(&t->sources, MRC_EP_NS_PER_SRC_TOKEN,
+			   MRC_EP_SRC_BURST);
+	get_random_bytes(&t->src_key, sizeof(t->src_key));
 }
 
 /* An address a packet may come from or be sent to: unicast, not zero. */
@@ -256,14 +265,22 @@ static void mrc_ep_reply_rx(struct mrc_dev *mdev, const struct mrc_pkt *pkt,
 			MRC_STAT_RCVD_EP_UNMATCHED);
 }
 
-/* Whether the token bucket lets one more answer out now. */
-static bool mrc_ep_take_token(struct mrc_ep_table *t)
+/*
+ * Whether one more answer to @to may go out now: a token of its own
+ * bucket, then of the device's. A source that has used up its own
+ * takes nothing from the device's, which stays for the other sources.
+ */
+static bool mrc_ep_take_token(struct mrc_ep_table *t,
+			      const struct in6_addr *to)
 {
+	u32 hash = siphash(to, sizeof(*to), &t->src_key);
+	u64 now = ktime_get_ns();
 	bool ok;
 
 	spin_lock(&t->lock);
-	ok = mrc_tbucket_take(&t->answers, ktime_get_ns(), MRC_EP_NS_PER_TOKEN,
-			      MRC_EP_PROBE_BURST);
+	ok = mrc_src_limit_take(&t->sources, to, hash, now) &&
+	     mrc_tbucket_take(&t->answers, now, MRC_EP_NS_PER_DEV_TOKEN,
+			      MRC_EP_DEV_BURST);
 	spin_unlock(&t->lock);
 	return ok;
 }
@@ -289,13 +306,18 @@ static void mrc_ep_answer(struct mrc_dev *mdev, struct sk_buff *skb,
 	}
 	path.sport = udp_hdr(skb)->source;
 	path.hop_limit = MRC_EP_HOP_LIMIT;
-	/* No answer to broadcasts or forged sources: no reflection. */
+	/*
+	 * No answer to a probe sent to a broadcast or multicast address, nor
+	 * to a source that names no single host (zero, multicast, broadcast,
+	 * port 0). Any other source may be forged: mrc_ep_take_token()
+	 * bounds what one address gets.
+	 */
 	if (skb->pkt_type != PACKET_HOST || !mrc_ep_unicast(&path.daddr) ||
 	    !mrc_ep_unicast(&path.saddr) || !path.sport) {
 		mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_WRONG_PEER);
 		return;
 	}
-	if (!mrc_ep_take_token(&mdev->ep)) {
+	if (!mrc_ep_take_token(&mdev->ep, &path.daddr)) {
 		mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_PROBE_LIMITED);
 		return;
 	}

@@ -12,8 +12,10 @@
 #include <linux/completion.h>
 #include <linux/in6.h>
 #include <linux/list.h>
+#include <linux/siphash.h>
 #include <linux/spinlock.h>
 
+#include "core/mrc_src_limit.h"
 #include "core/mrc_tbucket.h"
 
 struct mrc_dev;
@@ -23,22 +25,36 @@ struct sk_buff;
 
 /* Probes a device waits for at once, over all callers. */
 #define MRC_EP_PROBE_MAX_WAITING	1024
-/* Answers a device sends: a token bucket of this rate and depth. */
-#define MRC_EP_PROBE_RATE		1000	/* per second */
-#define MRC_EP_PROBE_BURST		64
+/*
+ * Answers to peers' probes. Each source address has a token bucket (in a
+ * table of fixed size, core/mrc_src_limit.h): one PROBE request's worth
+ * at once (64 entries), then 250 a second, so that one address, whoever
+ * forged it, receives at most that. An answer its source allows also
+ * needs a token of the device's bucket, which bounds what all sources
+ * together receive; a flood from one address takes its own tokens only.
+ */
+#define MRC_EP_SRC_RATE			250	/* per second */
+#define MRC_EP_SRC_BURST		64
+#define MRC_EP_DEV_RATE			2000	/* per second */
+#define MRC_EP_DEV_BURST		256
 
 /**
  * struct mrc_ep_table - a device's endpoint probe state
  * @lock: guards everything below; taken in softirq (receive)
  * @waiting: the outstanding probes (struct mrc_ep_probe.node)
  * @nwaiting: entries in @waiting
- * @answers: the rate limit of answers to peers' probes (ktime ns)
+ * @answers: the device's limit of answers to peers' probes (ktime ns)
+ * @sources: each source address's limit of answers (ktime ns)
+ * @src_key: the key of the hash that places an address in @sources,
+ *	random per device so that no sender can pick colliding addresses
  */
 struct mrc_ep_table {
-	spinlock_t lock; /* guards the table and the token bucket */
+	spinlock_t lock; /* guards the table and the token buckets */
 	struct list_head waiting;
 	u32 nwaiting;
 	struct mrc_tbucket answers;
+	struct mrc_src_limit sources;
+	siphash_key_t src_key;
 };
 
 /**
