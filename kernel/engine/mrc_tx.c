@@ -259,6 +259,48 @@ void mrc_tx_queue(struct mrc_qp *qp, struct sk_buff *skb)
 	mrc_tx_queue_to(qp, skb, &qp->path);
 }
 
+/* Hand one skb to net/ and count it: 0 or no route. */
+static void mrc_tx_xmit(struct mrc_dev *mdev, struct mrc_path *path,
+			struct sk_buff *skb)
+{
+	/* A GSO skb counts as the packets it holds. */
+	u32 npkts = mrc_tx_skb_npkts(skb);
+
+	if (mrc_net_xmit(mdev->net, mdev->ndev, htons(mdev->udp_port), path,
+			 skb))
+		mrc_stats_inc(&mdev->stats, MRC_STAT_TX_NO_ROUTE);
+	else
+		mrc_stats_add(&mdev->stats, MRC_STAT_SENT_PKTS, npkts);
+}
+
+/*
+ * Send a GSO run on an SRv6 EV as the packets it holds: no device cuts
+ * UDP inside an SRv6 encapsulation, so net/ takes them one at a time.
+ * Each is copied into an skb of its own that the local queue counts
+ * (mrc_tx_skb()) before the run, which counted them all, is freed: the
+ * count never falls below what the stack holds. A copy that cannot be
+ * made is a packet lost on the way.
+ */
+static void mrc_tx_xmit_srv6_run(struct mrc_qp *qp, struct mrc_path *path,
+				 struct sk_buff *run)
+{
+	u32 step = skb_shinfo(run)->gso_size, off, len;
+	struct sk_buff *skb;
+
+	for (off = 0; off < run->len; off += step) {
+		len = min(step, run->len - off);
+		skb = mrc_tx_skb(qp, len, 1);
+		if (!skb)
+			continue;
+		if (skb_copy_bits(run, off, skb->data, len)) {
+			kfree_skb(skb);
+			continue;
+		}
+		mrc_tx_xmit(qp->mdev, path, skb);
+	}
+	consume_skb(run);
+}
+
 /**
  * mrc_tx_flush_now() - send every queued packet of a QP
  * @qp: the QP; must not be called with @qp->lock held
@@ -271,22 +313,18 @@ void mrc_tx_flush_now(struct mrc_qp *qp)
 	local_bh_disable();
 	while ((skb = skb_dequeue(&qp->txq))) {
 		struct mrc_path path = *mrc_skb_path(skb);
-		/* A GSO skb counts as the packets it holds. */
-		u32 npkts = mrc_tx_skb_npkts(skb);
 
 		memset(skb->cb, 0, sizeof(skb->cb));
 		/* A disabled port is a pulled cable: timers and retries go on. */
 		if (unlikely(READ_ONCE(mdev->port_disabled))) {
-			kfree_skb(skb);
 			mrc_stats_add(&mdev->stats, MRC_STAT_TX_PORT_DISABLED,
-				      npkts);
-			continue;
+				      mrc_tx_skb_npkts(skb));
+			kfree_skb(skb);
+		} else if (path.srv6 && !path.v4 && skb_is_gso(skb)) {
+			mrc_tx_xmit_srv6_run(qp, &path, skb);
+		} else {
+			mrc_tx_xmit(mdev, &path, skb);
 		}
-		if (mrc_net_xmit(mdev->net, mdev->ndev, htons(mdev->udp_port),
-				 &path, skb))
-			mrc_stats_inc(&mdev->stats, MRC_STAT_TX_NO_ROUTE);
-		else
-			mrc_stats_add(&mdev->stats, MRC_STAT_SENT_PKTS, npkts);
 	}
 	local_bh_enable();
 }

@@ -219,7 +219,8 @@ static int mrc_xmit4(struct net_device *ndev, struct sock *sk, __be16 dport,
  *	bound to it
  * @dport: the peers' UDP port
  * @path: addresses, source port (the EV) and IP header fields
- * @skb: the packet, its data starting at the MRC header; always consumed
+ * @skb: the packet, its data starting at the MRC header; always consumed.
+ *	A GSO run only without @path->srv6 (mrc_net_xmit_srv6())
  *
  * Called with bottom halves disabled.
  *

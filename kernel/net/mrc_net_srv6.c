@@ -11,7 +11,8 @@
  * One segment: the reduced encapsulation (no SRH), which the kernel's
  * seg6 helpers cannot push, so it is built here. Two: the kernel's
  * seg6_do_srh_encap(), then the outer source and flow label are set to
- * the QP's GID and the EV's label. No GSO: a run is cut into packets.
+ * the QP's GID and the EV's label. No GSO: the engine cuts a run into
+ * packets, each counted in its local queue, before it comes here.
  */
 #include <linux/ipv6.h>
 #include <linux/udp.h>
@@ -99,7 +100,7 @@ static int mrc_srv6_push_srh(const struct mrc_path *path, struct sk_buff *skb)
 	return 0;
 }
 
-/* Send one packet (no GSO) on its route; consumes @skb. */
+/* Send one packet on its route; consumes @skb. */
 static int mrc_srv6_xmit_one(struct net_device *ndev, struct sock *sk,
 			     __be16 dport, const struct mrc_path *path,
 			     struct sk_buff *skb)
@@ -217,46 +218,25 @@ unsigned int mrc_net_srv6_payload_mtu(struct net_device *ndev,
 }
 
 /**
- * mrc_net_xmit_srv6() - send a built MRC packet or run on an SRv6 EV
+ * mrc_net_xmit_srv6() - send a built MRC packet on an SRv6 EV
  * @ndev: the MRC device's netdev (its namespace)
  * @sk: the namespace's MRC socket
  * @dport: the peers' UDP port
  * @path: with @path->srv6 set
- * @skb: the packet or GSO run, data at the MRC header; always consumed
+ * @skb: the packet, data at the MRC header; always consumed
  *
- * A GSO run is copied out packet by packet: no device segments UDP
- * inside an SRv6 encapsulation.
+ * One packet, not a GSO run: no device segments UDP inside an SRv6
+ * encapsulation, and the caller, which counts its packets in local
+ * queues, cuts a run into skbs it counts (engine/mrc_tx.c).
  *
- * Return: 0, or the first error (every packet is still tried).
+ * Return: 0, or a negative errno (-EINVAL for a GSO skb).
  */
 int mrc_net_xmit_srv6(struct net_device *ndev, struct sock *sk, __be16 dport,
 		      const struct mrc_path *path, struct sk_buff *skb)
 {
-	unsigned int off, seg, step, room;
-	struct sk_buff *one;
-	int err = 0, e;
-
-	if (!skb_is_gso(skb))
-		return mrc_srv6_xmit_one(ndev, sk, dport, path, skb);
-	step = skb_shinfo(skb)->gso_size;
-	room = LL_MAX_HEADER + sizeof(struct udphdr) + sizeof(struct ipv6hdr) +
-	       mrc_srv6_encap_len(MRC_SRV6_SEGS_MAX);
-	for (off = 0; off < skb->len; off += step) {
-		seg = min(step, skb->len - off);
-		one = alloc_skb(room + seg, GFP_ATOMIC);
-		if (!one) {
-			err = err ?: -ENOMEM;
-			continue;
-		}
-		skb_reserve(one, room);
-		if (skb_copy_bits(skb, off, skb_put(one, seg), seg)) {
-			kfree_skb(one);
-			err = err ?: -EFAULT;
-			continue;
-		}
-		e = mrc_srv6_xmit_one(ndev, sk, dport, path, one);
-		err = err ?: e;
+	if (WARN_ON_ONCE(skb_is_gso(skb))) {
+		kfree_skb(skb);
+		return -EINVAL;
 	}
-	consume_skb(skb);
-	return err;
+	return mrc_srv6_xmit_one(ndev, sk, dport, path, skb);
 }
