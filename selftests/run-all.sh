@@ -12,6 +12,11 @@
 # suite that cannot run at all (build failure, crash, timeout). A skipped
 # case is not a pass: it is counted as failed, and the skips are also
 # listed on the line before the last.
+#
+# Before the summary it prints how long each suite and each VM test took,
+# longest first, and warns when the whole run passed its budget
+# (MRC_CHECK_BUDGET_MIN, default 45 minutes: Documentation/testing.rst),
+# counted from MRC_CHECK_T0 (make check sets it) so the build counts too.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,6 +28,19 @@ mkdir -p "$logdir"
 passed=0
 failed=0
 skipped=0
+
+# Seconds taken, one "SECONDS NAME" line per suite or VM test.
+timings=$logdir/timings.txt
+: > "$timings"
+# make check passes when it started (MRC_CHECK_T0, epoch seconds), so the
+# total includes the build before the suites.
+run_start=${MRC_CHECK_T0:-$(date +%s)}
+timed() {
+	local name=$1 t0=$SECONDS
+	shift
+	"$@"
+	echo "$((SECONDS - t0)) $name" >> "$timings"
+}
 
 # tap_count FILE MODE: add the test points of FILE to the totals, checked
 # against their plans; leave this file's failures (skips included) in
@@ -128,7 +146,7 @@ run_gtest() {
 # Kernel style: every kernel source must be checkpatch.pl --strict clean,
 # and its kernel-doc comments complete (scripts/kernel-doc -none).
 run_style() {
-	local cp kd f out
+	local cp kd f out o
 	echo "== Kernel style (checkpatch.pl --strict, kernel-doc) =="
 	cp=$(ls "${MRC_CACHE:-/var/cache/mrc}"/linux-source-6.1/scripts/checkpatch.pl 2>/dev/null)
 	kd=${cp%/checkpatch.pl}/kernel-doc
@@ -137,10 +155,25 @@ run_style() {
 		failed=$((failed + 1))
 		return
 	fi
+	# Both checkers are single-threaded: one file per CPU at a time,
+	# each file's findings in its own .out and verdict in its own .rc.
+	local dir=$logdir/style
+	rm -rf "$dir"
+	mkdir -p "$dir"
 	for f in "$top"/kernel/*/*.[ch]; do
 		case $f in *.mod.c) continue ;; esac
-		if out=$("$cp" --strict --no-tree --terse -f "$f" 2>&1;
-			 perl "$kd" -none "$f" 2>&1) &&
+		printf '%s\0' "$f"
+	done | xargs -0 -P "$(nproc)" -I{} bash -c '
+		f=$1 cp=$2 kd=$3 o=$4/$(echo "${1#"$5"/}" | tr / _)
+		"$cp" --strict --no-tree --terse -f "$f" > "$o.out" 2>&1
+		r1=$?
+		perl "$kd" -none "$f" >> "$o.out" 2>&1
+		echo $((r1 | $?)) > "$o.rc"' _ {} "$cp" "$kd" "$dir" "$top"
+	for f in "$top"/kernel/*/*.[ch]; do
+		case $f in *.mod.c) continue ;; esac
+		o=$dir/$(echo "${f#"$top"/}" | tr / _)
+		out=$(cat "$o.out" 2>/dev/null)
+		if [ "$(cat "$o.rc" 2>/dev/null)" = 0 ] &&
 		   ! grep -q 'ERROR\|WARNING\|CHECK\|warning:\|error:' <<<"$out"; then
 			echo "ok - ${f#"$top"/}"
 			passed=$((passed + 1))
@@ -182,8 +215,53 @@ run_fuzz() {
 	fi
 }
 
+# VM tests share boots: the tests of a group run one after the other in
+# one VM (guest-init.sh cleans up between them), which saves a boot per
+# test. A test's group is its "# vm-group: NAME" line, else its name up
+# to the first "_" (ctl, link, mp, rc, srv6, ...).
+vm_group_of() {
+	local g
+	g=$(sed -n 's/^# vm-group: \([a-z0-9_-]*\)$/\1/p' "$1")
+	[ -n "$g" ] || { g=$(basename "$1" .sh); g=${g%%_*}; }
+	echo "$g"
+}
+
+# vm_count_test T GROUPLOG RC: the points of test T, cut out of its
+# group's output (all of it when T ran alone, with exit status RC).
+vm_count_test() {
+	local t=$1 glog=$2 grc=$3 name log end trc secs
+	name=$(basename "$t" .sh)
+	log=$logdir/vm-$name.log
+	if ! grep -q '^MRC-VM-TEST-BEGIN ' "$glog"; then
+		cp "$glog" "$log"
+		trc=$grc
+	else
+		awk -v b="MRC-VM-TEST-BEGIN $t" -v e="MRC-VM-TEST-END $t " '
+			$0 == b { on = 1; next }
+			on && index($0, e) == 1 { exit }
+			on { print }' "$glog" > "$log"
+		end=$(grep "^MRC-VM-TEST-END $t " "$glog")
+		read -r _ _ trc secs <<<"$end"
+		if ! grep -qx "MRC-VM-TEST-BEGIN $t" "$glog"; then
+			echo "vm: $name never ran: its VM stopped before it"
+			failed=$((failed + 1))
+			return
+		fi
+		[ -n "$end" ] || trc="none (the VM stopped during it)"
+		[ -z "$secs" ] || echo "$secs vm/$name" >> "$timings"
+	fi
+	echo "-- $name"
+	tap_count "$log" vm
+	if [ "$trc" != 0 ] && [ "$tap_failed" = 0 ]; then
+		echo "vm: $name exited $trc without a failing test point"
+		failed=$((failed + 1))
+	fi
+}
+
 run_vm() {
-	local t name log rc limit
+	local t name group glog rc t0 limit
+	local -a groups=() members
+	local -A in_group=()
 	echo "== VM tests (Debian $("$here/vm/kver.sh")) =="
 	for t in "$here"/vm/tests/${MRC_VM_TESTS:-*}.sh; do
 		name=$(basename "$t" .sh)
@@ -193,31 +271,56 @@ run_vm() {
 			echo "-- $name: not in the default set (MRC_VM_TESTS=$name runs it)"
 			continue
 		fi
-		log=$logdir/vm-$name.log
-		echo "-- $name"
-		# A test may ask for more than run-vm's 300 s: "# vm-timeout: N".
-		limit=$(sed -n 's/^# vm-timeout: \([0-9]*\)$/\1/p' "$t")
-		"$here/vm/run-vm.sh" -t "${limit:-300}" "$t" 2>&1 | tee "$log"
+		group=$(vm_group_of "$t")
+		[ -n "${in_group[$group]:-}" ] || groups+=("$group")
+		in_group[$group]+=" $t"
+	done
+	for group in "${groups[@]}"; do
+		read -ra members <<<"${in_group[$group]}"
+		glog=$logdir/vm-group-$group.log
+		echo "-- group $group (one boot):$(for t in "${members[@]}"; do
+			printf ' %s' "$(basename "$t" .sh)"; done)"
+		# Each test's limit is its "# vm-timeout: N", else 300.
+		limit=
+		[ ${#members[@]} -gt 1 ] ||
+			limit=$(sed -n 's/^# vm-timeout: \([0-9]*\)$/\1/p' "${members[0]}")
+		t0=$SECONDS
+		"$here/vm/run-vm.sh" -t "${limit:-300}" -n "vm-$group" "${members[@]}" \
+			2>&1 | tee "$glog" |
+			sed -u -e 's|^MRC-VM-TEST-BEGIN .*/\([^/]*\)\.sh$|-- \1 (running)|' \
+			       -e 's|^MRC-VM-TEST-END .*/\([^/]*\)\.sh \([^ ]*\) \([0-9]*\)$|-- \1: exit \2 after \3 s|'
 		rc=${PIPESTATUS[0]}
-		tap_count "$log" vm
-		if [ $rc -ne 0 ] && [ "$tap_failed" = 0 ]; then
-			echo "vm: $name exited $rc without a failing test point"
-			failed=$((failed + 1))
-		fi
+		echo "$((SECONDS - t0)) vm-boot/$group" >> "$timings"
+		[ ${#members[@]} -gt 1 ] ||
+			echo "$((SECONDS - t0)) vm/$(basename "${members[0]}" .sh)" >> "$timings"
+		echo "-- group $group: counting"
+		for t in "${members[@]}"; do
+			vm_count_test "$t" "$glog" "$rc"
+		done
 	done
 }
 
 for s in $suites; do
 	case $s in
-	kunit) run_kunit ;;
-	style) run_style ;;
-	layers) run_layers ;;
-	gtest) run_gtest ;;
-	fuzz) run_fuzz ;;
+	kunit) timed kunit run_kunit ;;
+	style) timed style run_style ;;
+	layers) timed layers run_layers ;;
+	gtest) timed gtest run_gtest ;;
+	fuzz) timed fuzz run_fuzz ;;
 	vm) run_vm ;;
 	*) echo "run-all: unknown suite '$s'" >&2; failed=$((failed + 1)) ;;
 	esac
 done
+
+# Where the time went, longest first, and the budget.
+total=$(($(date +%s) - run_start))
+budget=$((${MRC_CHECK_BUDGET_MIN:-45} * 60))
+echo "== Time taken (s), longest first =="
+sort -rn "$timings" | awk '{ printf "%6d  %s\n", $1, $2 }'
+printf "%6d  total (budget %d)\n" "$total" "$budget"
+if [ "$total" -gt "$budget" ]; then
+	echo "run-all: WARNING: the run took $((total / 60)) min, over its budget of $((budget / 60)) min (Documentation/testing.rst)"
+fi
 
 # CI reads the last line; skips (already counted as failed) go before it.
 echo "$skipped skipped"

@@ -1,7 +1,9 @@
 #!/bin/bash
 # Runs as PID 1 inside the test VM, on the overlay over the host root.
-# Installs the freshly built stage, runs one test script under a timeout,
-# reports its exit status on the console and powers off.
+# Installs the freshly built stage, runs one test script under a timeout
+# (mrcvm.test), or several one after the other (mrcvm.tests: a file
+# listing them, one path and time limit a line), reports the exit status
+# on the console and powers off.
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root TERM=dumb LANG=C.UTF-8
 
@@ -62,19 +64,86 @@ if [ -n "$(arg slub_debug)" ]; then
 	kmsg_pid=$!
 fi
 
-cd "$(dirname "$test")" || finish 127
-printf "\nMRC-VM-BEGIN\n"
-timeout -k 5 "${limit:-300}" bash "$test"
-rc=$?
-if [ -n "$kcheck" ]; then
-	# shellcheck source=lib.sh
-	. "$(dirname "$0")/lib.sh"
+# shellcheck source=lib.sh
+DMESG_BUGS=$(. "$(dirname "$0")/lib.sh"; echo "$DMESG_BUGS")
+
+# kernel_bugs FROM: bug reports in the kernel log after its line FROM
+# (printed as TAP comments); fails when there are none.
+kernel_bugs() {
+	[ -n "$kcheck" ] || return 1
 	sleep 1
-	kill "$kmsg_pid"
-	if grep -E "$DMESG_BUGS" "$kcheck" > /run/kmsg.bad; then
-		echo "# guest-init: the kernel log has bug reports:"
-		sed 's/^[^;]*;/# /' /run/kmsg.bad | head -n 40
+	tail -n "+$(($1 + 1))" "$kcheck" | grep -E "$DMESG_BUGS" > /run/kmsg.bad ||
+		return 1
+	echo "# guest-init: the kernel log has bug reports:"
+	sed 's/^[^;]*;/# /' /run/kmsg.bad | head -n 40
+}
+
+# run_one TEST LIMIT: the test in its directory, under its time limit;
+# leftovers of its background jobs are killed with it. Returns its status,
+# or 3 when it passed but the kernel logged a bug meanwhile.
+run_one() {
+	local from=0 rc
+	[ -z "$kcheck" ] || from=$(wc -l < "$kcheck")
+	cd "$(dirname "$1")" || return 127
+	setsid -w timeout -k 5 "$2" bash "$1"
+	rc=$?
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		echo "# guest-init: timed out after $2 s; the kernel log's end:"
+		dmesg | tail -n 80 | sed 's/^/# /'
+	fi
+	if kernel_bugs "$from"; then
 		[ "$rc" != 0 ] || rc=3
 	fi
+	return "$rc"
+}
+
+# vm_reset: what one test left behind goes before the next: its
+# processes, namespaces, RDMA links, modules and init-namespace links.
+vm_reset() {
+	local pid i link sid
+	# Tests run in sessions of their own (run_one); kernel threads in 0.
+	sid=$(ps -o sid= -p $$)
+	for pid in $(ps -eo pid=,sid= | awk -v init="$sid" \
+		     '$2 != init && $2 != 0 { print $1 }'); do
+		kill -KILL "$pid" 2>/dev/null
+	done
+	for link in $(rdma -j link show 2>/dev/null |
+		      grep -o '"ifname":"[^"]*"' | cut -d'"' -f4); do
+		rdma link delete "$link" 2>/dev/null
+	done
+	ip -all netns delete 2>/dev/null
+	for i in $(seq 60); do
+		rmmod mrc rdma_rxe 2>/dev/null
+		grep -qE '^(mrc|rdma_rxe) ' /proc/modules || break
+		sleep 0.5
+	done
+	ip -o link show | awk -F': ' '$2 != "lo" { sub(/@.*/, "", $2); print $2 }' |
+		while read -r link; do ip link delete "$link" 2>/dev/null; done
+	rm -rf /run/netns/* /tmp/mrc-* 2>/dev/null
+	# A test's deliberate errors must not fail the next one's dmesg
+	# check; $kcheck keeps the whole log for the bug check.
+	dmesg --clear
+	cd /
+}
+
+if [ -n "$(arg mrcvm.tests)" ]; then
+	# One line a test: "PATH LIMIT". Each test's output lies between
+	# MRC-VM-TEST-BEGIN and MRC-VM-TEST-END lines naming it, the latter
+	# with its exit status and the seconds it took.
+	printf "\nMRC-VM-BEGIN\n"
+	rc=0
+	while read -r t tlimit; do
+		echo "MRC-VM-TEST-BEGIN $t"
+		t0=$(date +%s)
+		run_one "$t" "$tlimit" < /dev/null
+		trc=$?
+		echo "MRC-VM-TEST-END $t $trc $(($(date +%s) - t0))"
+		[ "$trc" = 0 ] || rc=$trc
+		vm_reset
+	done < "$(arg mrcvm.tests)"
+	finish $rc
 fi
-finish $rc
+
+printf "\nMRC-VM-BEGIN\n"
+run_one "$test" "${limit:-300}"
+finish $?

@@ -2,9 +2,15 @@
 # Boot the Debian 6.1 kernel under qemu, install the build stage into the
 # guest and run one guest test script there.
 #
-# Usage: run-vm.sh [-t SECONDS] [-s STAGE_DIR] [-n NAME] TEST_SCRIPT
+# Usage: run-vm.sh [-t SECONDS] [-s STAGE_DIR] [-n NAME] TEST_SCRIPT...
 # Prints the script's output (TAP) and exits with its status. The full
 # serial console log of a failed run is kept in $MRC_VM_LOGDIR.
+#
+# Several scripts run one after the other in one boot (guest-init.sh
+# cleans up between them), each under its own "# vm-timeout: N" (else
+# -t); each one's output lies between "MRC-VM-TEST-BEGIN PATH" and
+# "MRC-VM-TEST-END PATH STATUS SECONDS" lines, and the exit status is the
+# last non-zero one.
 #
 # -n NAME names the VM (default: the script's name): its console log is
 # NAME.console.log and the guest sees mrcvm.name=NAME on its command line,
@@ -21,7 +27,7 @@ top=$(cd "$here/../.." && pwd)
 limit=300
 stage=$top/build/stage
 name=
-usage="usage: $0 [-t SECONDS] [-s STAGE] [-n NAME] TEST"
+usage="usage: $0 [-t SECONDS] [-s STAGE] [-n NAME] TEST..."
 
 while getopts "t:s:n:" opt; do
 	case $opt in
@@ -32,9 +38,13 @@ while getopts "t:s:n:" opt; do
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 1 ] || { echo "$usage" >&2; exit 2; }
-test=$(realpath "$1")
-[ -r "$test" ] || { echo "run-vm: no such test: $1" >&2; exit 2; }
+[ $# -ge 1 ] || { echo "$usage" >&2; exit 2; }
+tests=()
+for t in "$@"; do
+	[ -r "$t" ] || { echo "run-vm: no such test: $t" >&2; exit 2; }
+	tests+=("$(realpath "$t")")
+done
+test=${tests[0]}
 [ -d "$stage" ] || { echo "run-vm: stage $stage missing (make stage)" >&2; exit 2; }
 
 kver=$("$here/kver.sh")
@@ -57,7 +67,21 @@ fi
 name=${name:-$(basename "$test" .sh)}
 log=$logdir/$name.console.log
 cmdline="console=ttyS0 quiet panic=-1 loglevel=4 mrcvm.run=$here/guest-init.sh"
-cmdline="$cmdline mrcvm.test=$test mrcvm.stage=$(realpath "$stage") mrcvm.timeout=$limit"
+cmdline="$cmdline mrcvm.stage=$(realpath "$stage")"
+if [ ${#tests[@]} -eq 1 ]; then
+	cmdline="$cmdline mrcvm.test=$test mrcvm.timeout=$limit"
+else
+	# The list lives on the host; the guest reads it through 9p.
+	list=$(realpath "$logdir")/$name.tests
+	total=0
+	for t in "${tests[@]}"; do
+		tl=$(sed -n 's/^# vm-timeout: \([0-9]*\)$/\1/p' "$t")
+		echo "$t ${tl:-$limit}"
+		total=$((total + ${tl:-$limit} + 60))
+	done > "$list"
+	limit=$total
+	cmdline="$cmdline mrcvm.tests=$list"
+fi
 cmdline="$cmdline mrcvm.name=$name${MRC_VM_APPEND:+ $MRC_VM_APPEND}"
 # The VM tests run with the slab allocator's checks (sanity checks, red
 # zones, poisoning, owner tracking): an overflow or a use after free then
