@@ -394,7 +394,8 @@ static int mrc_probe_reply(struct genl_info *info, struct mrc_dev *mdev,
  * is parallel_ops, so other requests are served meanwhile.
  *
  * Return: 0 with a reply listing every request; -ETIMEDOUT when no probe
- * was answered; another negative errno, with extack naming the attribute,
+ * was answered; -ENODEV when the device is removed meanwhile (the wait
+ * ends then); another negative errno, with extack naming the attribute,
  * when the request is wrong (then nothing was sent).
  */
 int mrc_genl_probe_doit(struct sk_buff *skb, struct genl_info *info)
@@ -426,8 +427,13 @@ int mrc_genl_probe_doit(struct sk_buff *skb, struct genl_info *info)
 	}
 	err = mrc_probe_run(mdev, probes, n, timeout ? nla_get_u64(timeout) :
 			    MRC_PROBE_TIMEOUT_DFLT);
+	/* Removal woke the wait (mrc_ep_probe_close()): no answer counts. */
+	if (!err && mrc_ep_probe_closed(mdev))
+		err = -ENODEV;
 	if (err == -EBUSY)
 		NL_SET_ERR_MSG(info->extack, "too many probes outstanding on this device");
+	else if (err == -ENODEV)
+		NL_SET_ERR_MSG(info->extack, "the device is being removed");
 	if (!err)
 		err = mrc_probe_reply(info, mdev, probes, n);
 free:

@@ -189,7 +189,8 @@ static struct mrc_ep_probe *mrc_ep_find(struct mrc_ep_table *t, u32 id,
  * Whether or not the packet could leave (no route, say), the probe waits
  * for its reply: call mrc_ep_probe_cancel() in every case but an error.
  *
- * Return: 0; -EBUSY when the device waits for too many probes.
+ * Return: 0; -EBUSY when the device waits for too many probes, -ENODEV
+ * when it is being removed.
  */
 int mrc_ep_probe_send(struct mrc_dev *mdev, struct mrc_ep_probe *probe,
 		      const struct mrc_path *path)
@@ -204,9 +205,9 @@ int mrc_ep_probe_send(struct mrc_dev *mdev, struct mrc_ep_probe *probe,
 	probe->rtt_ns = 0;
 	probe->sent_ns = ktime_get_ns();
 	spin_lock_bh(&t->lock);
-	if (t->nwaiting >= MRC_EP_PROBE_MAX_WAITING) {
+	if (t->closed || t->nwaiting >= MRC_EP_PROBE_MAX_WAITING) {
 		spin_unlock_bh(&t->lock);
-		return -EBUSY;
+		return t->closed ? -ENODEV : -EBUSY;
 	}
 	do {
 		probe->id = get_random_u32();
@@ -236,11 +237,57 @@ void mrc_ep_probe_cancel(struct mrc_dev *mdev, struct mrc_ep_probe *probe)
 	struct mrc_ep_table *t = &mdev->ep;
 
 	spin_lock_bh(&t->lock);
-	if (!probe->answered) {
+	/* Answered or woken by mrc_ep_probe_close(): off the list already. */
+	if (!probe->answered && !list_empty(&probe->node)) {
 		list_del(&probe->node);
 		t->nwaiting--;
 	}
 	spin_unlock_bh(&t->lock);
+}
+
+/**
+ * mrc_ep_probe_open() - let a device send probes (again)
+ * @mdev: the device, registered, or back after a move to another netns
+ */
+void mrc_ep_probe_open(struct mrc_dev *mdev)
+{
+	spin_lock_bh(&mdev->ep.lock);
+	mdev->ep.closed = false;
+	spin_unlock_bh(&mdev->ep.lock);
+}
+
+/**
+ * mrc_ep_probe_close() - wake every caller waiting for a probe's reply
+ * @mdev: the device, being removed
+ *
+ * A waiting caller holds a reference on the device, and removal waits for
+ * every reference: woken now, unanswered, it lets go at once instead of
+ * at its timeout (up to 10 s). Probes sent after this fail (-ENODEV).
+ */
+void mrc_ep_probe_close(struct mrc_dev *mdev)
+{
+	struct mrc_ep_table *t = &mdev->ep;
+	struct mrc_ep_probe *p, *next;
+
+	spin_lock_bh(&t->lock);
+	t->closed = true;
+	list_for_each_entry_safe(p, next, &t->waiting, node) {
+		list_del_init(&p->node);
+		t->nwaiting--;
+		complete(&p->done);
+	}
+	spin_unlock_bh(&t->lock);
+}
+
+/**
+ * mrc_ep_probe_closed() - whether the device is being removed
+ * @mdev: the device
+ *
+ * Return: true after mrc_ep_probe_close(), until mrc_ep_probe_open().
+ */
+bool mrc_ep_probe_closed(struct mrc_dev *mdev)
+{
+	return READ_ONCE(mdev->ep.closed);
 }
 
 /* A reply to one of our probes: complete the probe it names, if any. */

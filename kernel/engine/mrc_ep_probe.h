@@ -43,6 +43,7 @@ struct sk_buff;
  * @lock: guards everything below; taken in softirq (receive)
  * @waiting: the outstanding probes (struct mrc_ep_probe.node)
  * @nwaiting: entries in @waiting
+ * @closed: the device is being removed: no probe is sent or waited for
  * @answers: the device's limit of answers to peers' probes (ktime ns)
  * @sources: each source address's limit of answers (ktime ns)
  * @src_key: the key of the hash that places an address in @sources,
@@ -52,6 +53,7 @@ struct mrc_ep_table {
 	spinlock_t lock; /* guards the table and the token buckets */
 	struct list_head waiting;
 	u32 nwaiting;
+	bool closed;
 	struct mrc_tbucket answers;
 	struct mrc_src_limit sources;
 	siphash_key_t src_key;
@@ -84,6 +86,9 @@ int mrc_ep_probe_src(struct mrc_dev *mdev, int sgid_index,
 int mrc_ep_probe_send(struct mrc_dev *mdev, struct mrc_ep_probe *probe,
 		      const struct mrc_path *path);
 void mrc_ep_probe_cancel(struct mrc_dev *mdev, struct mrc_ep_probe *probe);
+void mrc_ep_probe_open(struct mrc_dev *mdev);
+void mrc_ep_probe_close(struct mrc_dev *mdev);
+bool mrc_ep_probe_closed(struct mrc_dev *mdev);
 void mrc_ep_probe_rx(struct mrc_dev *mdev, struct sk_buff *skb,
 		     const struct mrc_pkt *pkt, const struct in6_addr *saddr);
 

@@ -112,6 +112,50 @@ static int mrc_register(struct mrc_dev *mdev, const char *ibdev_name)
 	return ib_register_device(ibdev, ibdev_name, NULL);
 }
 
+/*
+ * Removal of a device first removes the RDMA core's clients from it, then
+ * waits for the device's last reference. A PROBE request holds one while
+ * it waits for replies (up to 10 s): as a client of our own devices we
+ * wake it there, so `rdma link delete`, a netdev's removal and a netns
+ * exit do not wait for its timeout.
+ */
+static int mrc_client_add(struct ib_device *ibdev)
+{
+	if (ibdev->ops.driver_id != (enum rdma_driver_id)MRC_DRIVER_ID)
+		return -EOPNOTSUPP;	/* not ours: no remove call either */
+	mrc_ep_probe_open(to_mrc_dev(ibdev));
+	return 0;
+}
+
+static void mrc_client_remove(struct ib_device *ibdev, void *client_data)
+{
+	mrc_ep_probe_close(to_mrc_dev(ibdev));
+}
+
+static struct ib_client mrc_client = {
+	.name = MRC_DRV_NAME,
+	.add = mrc_client_add,
+	.remove = mrc_client_remove,
+};
+
+/**
+ * mrc_client_register() - be told when a device of ours is being removed
+ *
+ * Return: 0 or a negative errno.
+ */
+int mrc_client_register(void)
+{
+	return ib_register_client(&mrc_client);
+}
+
+/**
+ * mrc_client_unregister() - undo mrc_client_register()
+ */
+void mrc_client_unregister(void)
+{
+	ib_unregister_client(&mrc_client);
+}
+
 /**
  * mrc_newlink() - `rdma link add NAME type mrc netdev NDEV`
  * @ibdev_name: requested RDMA device name

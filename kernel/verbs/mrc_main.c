@@ -40,10 +40,16 @@ static int __init mrc_init(void)
 	if (err)
 		goto err_net;
 
+	err = mrc_client_register();
+	if (err)
+		goto err_genl;
+
 	rdma_link_register(&mrc_link_ops);
 	pr_info("%s: loaded, UDP port %u\n", MRC_DRV_NAME, mrc_udp_port);
 	return 0;
 
+err_genl:
+	mrc_genl_exit();
 err_net:
 	mrc_net_exit();
 err_engine:
@@ -55,6 +61,7 @@ static void __exit mrc_exit(void)
 {
 	rdma_link_unregister(&mrc_link_ops);
 	ib_unregister_driver((enum rdma_driver_id)MRC_DRIVER_ID);
+	mrc_client_unregister();
 	mrc_genl_exit();
 	mrc_net_exit();
 	mrc_tx_acct_wait_idle();

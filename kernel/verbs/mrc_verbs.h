@@ -18,6 +18,8 @@ int mrc_xa_insert_random(struct xarray *xa, void *entry, u32 min, u32 max,
 /* mrc_device.c */
 int mrc_newlink(const char *ibdev_name, struct net_device *ndev);
 void mrc_dev_netdev_event(struct net_device *ndev, unsigned long event);
+int mrc_client_register(void);
+void mrc_client_unregister(void);
 
 /* mrc_main.c: module parameters */
 extern unsigned short mrc_udp_port;

@@ -4,7 +4,8 @@
 # working path, a timeout on a path a tc filter blackholes and to a host
 # with no MRC device; malformed requests answered with an errno and an
 # extack message, changing nothing; EPERM without CAP_NET_ADMIN; the
-# responder's rate limit.
+# responder's rate limit, per source address; deleting the device wakes
+# a waiting PROBE.
 . ../lib.sh
 . ../mp_topo.sh
 . ../mp_lib.sh
@@ -223,6 +224,28 @@ s.sendto(mrc_pkt.bth(0x21, 0, 0xFFFFFF, 0, 32) + struct.pack("!II", 7, 0),
          (sys.argv[1], mrc_pkt.MRC_PORT))' "$MP_A4"
 check "mrcA counts it rcvd_ep_unmatched" wait_until 10 bash -c \
 	"[ \$(cat /sys/class/infiniband/mrcA/ports/1/hw_counters/rcvd_ep_unmatched) -ge 1 ]"
+
+# --- removal does not wait for a probe's timeout ---
+# A PROBE holds the device while it waits; deleting the device wakes it
+# (before: the delete waited the whole 10 s).
+psent0=$(counter mrcA ep_probes_sent)
+ina python3 ../mrc-genl.py PROBE $A PROBE_TIMEOUT_NS=u64:10000000000 \
+	PROBES={ $(entry 1 fd020000000000000000000000000065 00001388) } \
+	> /tmp/probe-del.log 2>&1 &
+waiter=$!
+check "a 10 s PROBE to a host without MRC is waiting" wait_until 10 bash -c \
+	"[ \$(cat /sys/class/infiniband/mrcA/ports/1/hw_counters/ep_probes_sent) -gt $psent0 ]"
+t0=$(date +%s%N)
+check "rdma link delete mrcA while it waits" ina rdma link delete mrcA
+t1=$(date +%s%N)
+wait "$waiter"
+t2=$(date +%s%N)
+check "... returns within 3 s ($(((t1 - t0) / 1000000)) ms)" \
+	test $(((t1 - t0) / 1000000)) -lt 3000
+check "... and so does the PROBE, with ENODEV ($(((t2 - t0) / 1000000)) ms)" \
+	bash -c "[ $(((t2 - t0) / 1000000)) -lt 3000 ] &&
+		grep -q '^error 19 ENODEV: the device is being removed' /tmp/probe-del.log"
+diag < /tmp/probe-del.log
 
 mp_teardown
 wait_until 15 rdma_dev_absent mrcB
