@@ -3,8 +3,10 @@
 # QPs use the control plane's EV profiles: a QP made after the profile's
 # creator exited sends on exactly the profile's source ports (counted per
 # port on the wire), named through MRC_EV_PROFILE or as the device
-# default; a DENY reaches a running QP and its port falls silent; a
-# profile in use cannot be deleted, and says by which QP.
+# default; a DENY reaches a running QP and its port falls silent, the
+# last allowed EV cannot be denied, and one batch can swap the allowed one; a
+# profile in use cannot be deleted, and says by which QP; a user without
+# CAP_NET_ADMIN creates QPs only on profiles whose access rule lets it.
 . ../lib.sh
 . ../mp_lib.sh
 
@@ -96,11 +98,12 @@ check "no other port did (4662)" test "$d4662" -eq 0
 
 # The device default, for a program that names nothing; a DENY as soon
 # as both ports carry its traffic. On one EV the QP runs faster (no
-# reordering): 3000 WRITEs once ended before the un-DENY.
+# reordering): 3000 WRITEs once ended before the un-DENY; 14000 outlast
+# the DENY, the swap and the un-DENY.
 check "DEV_SET mrcB default EV profile 6" genl_b DEV_SET $D \
 	DEV_DEFAULT_EVPROF=u64:6
 b4661=$(sent 4661)
-send_bw -n 10000
+send_bw -n 14000
 # port_grew PORT BASE: PORT sent 100 packets more than BASE.
 port_grew() {
 	[ $(($(sent "$1") - $2)) -gt 100 ]
@@ -117,10 +120,30 @@ after4660=$(($(sent 4660) - m4660)) after4661=$(($(sent 4661) - m4661))
 echo "3 s after the DENY: 4660 $after4660, 4661 $after4661 packets" | diag
 check "after the DENY the denied port is silent" test "$after4661" -eq 0
 check "... and the other carries the traffic" test "$after4660" -gt 100
-check "un-DENY EV 1" genl_b EVPROF_EV_SET $D PROF_ID=u64:6 EV_OP=u8:1 \
-	EVS={ MRC_ATTR_EV_ENTRY={ MRC_EV_INDEX=u32:1 MRC_EV_STATE=u8:0 } }
-check "after the un-DENY port 4661 carries traffic again" \
-	wait_until 60 port_grew 4661 "$m4661"
+# The last allowed EV cannot be denied: the QP would have nothing to send
+# on but a path the administrator took away.
+entry() {
+	echo "MRC_ATTR_EV_ENTRY={ MRC_EV_INDEX=u32:$1 MRC_EV_STATE=u8:$2 }"
+}
+check_output "DENY of the last allowed EV 0: EBUSY, nothing applied" \
+	'^error [0-9]+ EBUSY: .*one must stay allowed.*cookie 0' bash -c \
+	"ip netns exec hostB python3 ../mrc-genl.py EVPROF_EV_SET $D \
+	PROF_ID=u64:6 EV_OP=u8:1 EVS={ $(entry 0 2) } 2>&1; true"
+# One batch moves the traffic from EV 0 to EV 1: the QP gets EV 1 back
+# before it loses EV 0 (a warning in the kernel log fails the test).
+check "one batch: un-DENY EV 1, then DENY EV 0" genl_b EVPROF_EV_SET $D \
+	PROF_ID=u64:6 EV_OP=u8:1 EVS={ $(entry 1 0) $(entry 0 2) }
+sleep 1
+m4660=$(sent 4660) m4661=$(sent 4661)
+sleep 2
+after4660=$(($(sent 4660) - m4660)) after4661=$(($(sent 4661) - m4661))
+echo "2 s after the swap: 4660 $after4660, 4661 $after4661 packets" | diag
+check "after the swap port 4660 is silent" test "$after4660" -eq 0
+check "... and port 4661 carries the traffic" test "$after4661" -gt 100
+check "un-DENY EV 0" genl_b EVPROF_EV_SET $D PROF_ID=u64:6 EV_OP=u8:1 \
+	EVS={ $(entry 0 0) }
+check "after the un-DENY port 4660 carries traffic again" \
+	wait_until 60 port_grew 4660 "$m4660"
 pair_finish "ib_write_bw on the default profile, an EV denied and restored midway"
 
 # Bad names fail the create, not silently fall back to the default.
