@@ -79,6 +79,24 @@ check "evprofile set 5 offline, then del" bash -c \
 	"mrc-ip evprofile set dev mrc0 id 5 state offline && mrc-ip evprofile del dev mrc0 id 5"
 check "evfmt del 3, free again" mrc-ip evfmt del dev mrc0 id 3
 
+# --- MRC_EV_PROFILE and MRC_CC_PROFILE: decimal digits only ---
+# ibv_rc_pingpong makes its QP before it connects (to nobody here):
+# "Couldn't connect" means the provider made the QP, "Couldn't create QP"
+# that it refused.
+qp_with() {
+	env "$@" ibv_rc_pingpong -d mrc0 127.0.0.1 2>&1
+	true
+}
+check "evprofile add 10: EXPLICIT over format 0" \
+	mrc-ip evprofile add dev mrc0 id 10 mode explicit fmt 0 ev 0x10000000
+check_output "MRC_EV_PROFILE=010 is profile 10, as mrc-ip reads it: QP made" \
+	"Couldn.t connect" qp_with MRC_EV_PROFILE=010
+check_output "MRC_EV_PROFILE=' 10' (white space): QP refused" \
+	"Couldn.t create QP" qp_with "MRC_EV_PROFILE= 10"
+check_output "MRC_CC_PROFILE=0x0: QP refused" "Couldn.t create QP" qp_with MRC_CC_PROFILE=0x0
+check "evprofile 10 offline and deleted" bash -c \
+	"mrc-ip evprofile set dev mrc0 id 10 state offline && mrc-ip evprofile del dev mrc0 id 10"
+
 # --- CC profiles ---
 check "ccprofile add: mrc-window, init-pkts 64" \
 	mrc-ip ccprofile add dev mrc0 id 4 alg mrc-window init-pkts 64
@@ -149,6 +167,20 @@ check "port set up" mrc-ip port set dev mrc0 up
 check_output "port show -j: admin up, state ACTIVE" '^up ACTIVE$' \
 	jq 'd[0]["admin"], d[0]["state"]' mrc-ip -j port show dev mrc0
 check_output "ibv_devinfo: PORT_ACTIVE" 'state:[[:space:]]+PORT_ACTIVE' ibv_devinfo -d mrc0
+
+# --- a network device whose name is not UTF-8 ---
+# -j aborted on it (nlohmann throws on invalid UTF-8, exit 134) and text
+# printed the byte raw; both write it as \xff (mrc-ip(8), NAMES IN OUTPUT).
+bad=$'x\377y'
+check "a dummy netdev named x\\377y" ip link add name "$bad" type dummy
+check "rdma link add mrc1 on it" rdma link add mrc1 type mrc netdev "$bad"
+check "mrc-ip -j dev show: exit 0, valid JSON" bash -c \
+	'set -o pipefail; mrc-ip -j dev show | python3 -c "import json, sys; json.load(sys.stdin)"'
+check_output "... mrc1's netdev is x\\xffy" '^x\\xffy$' \
+	jq '[e["netdev"] for e in d if e["ifname"] == "mrc1"][0]' mrc-ip -j dev show
+check_output "text: netdev x\\xffy" '^mrc1: netdev x\\xffy ifindex' mrc-ip dev show dev mrc1
+check "rdma link delete mrc1, the dummy deleted" bash -c \
+	'rdma link delete mrc1 && ip link delete "$1"' _ "$bad"
 
 # --- the tool's own errors ---
 check "a syntax error exits 1" exit_code 1 mrc-ip evfmt add dev mrc0 mode nosuchmode
