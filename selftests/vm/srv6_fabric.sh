@@ -42,7 +42,9 @@
 # leaf. Spines: `seg6local action End flavors next-csid lblen 32 nflen 16`
 # on their uSID /48 and `seg6local action End` on their End SID. Hosts:
 # `seg6local action End.DT6 table local count` on their uSID /48 and DT6
-# SID (`count`: the packets each decapsulated and dropped, fab_dt6_drops).
+# SID (`count`: the packets each decapsulated and dropped, fab_dt6_drops);
+# `ip sr tunsrc` is the host's address, the outer source of its own seg6
+# encapsulation (fab_pin), which MRC wants equal to the inner source.
 # fab_up also pins each host's route to the other host's address through
 # spine (0,0) with a uSID container (fab_pin changes it).
 #
@@ -470,6 +472,9 @@ _fab_host() {
 			"encap seg6local action End.DT6 table local count dev gid0"
 		echo "route replace fc00:d00$h::d6/128" \
 			"encap seg6local action End.DT6 table local count dev gid0"
+		# The outer source of the host's own seg6 routes (fab_pin):
+		# its address, as the inner one, which MRC requires.
+		echo "sr tunsrc set fd00:$h::1"
 		for ((p = 0; p < FAB_PLANES; p++)); do
 			_fab_mac "$p" 255 "$h" 2
 			echo "addr add fd01:$p:$h::1/64 dev up$p nodad"

@@ -15,7 +15,8 @@ counter() {
 for c in sent_pkts rcvd_pkts rcvd_malformed rcvd_unknown_qp rcvd_wrong_peer \
 	 rcvd_qp_not_ready rcvd_out_of_window rcvd_duplicate rcvd_rnr_gated \
 	 rcvd_no_state tx_no_route sent_acks_carried rcvd_probe_limited \
-	 ep_probes_sent ep_probes_answered rcvd_ep_unmatched rcvd_bad_encap; do
+	 ep_probes_sent ep_probes_answered rcvd_ep_unmatched rcvd_bad_encap \
+	 rcvd_encap_src; do
 	check_output "mrcB counts $c, from 0" '^0$' counter mrcB "$c"
 done
 check_output "rdma statistic shows the counters" \

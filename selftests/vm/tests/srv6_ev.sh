@@ -270,7 +270,9 @@ check "... and neither device received one (rcvd_pkts $r0, then $r1)" \
 	test "$r0" = "$r1"
 
 # A decapsulated packet whose inner source is not the QP's peer: counted
-# rcvd_wrong_peer by hostB, never delivered to the live QP.
+# rcvd_wrong_peer by hostB, never delivered to the live QP. The outer
+# source is the inner one, as MRC's sender builds it (another is
+# rcvd_encap_src: srv6_hostile.sh).
 timeout 120 ip netns exec hostB ibv_rc_pingpong -d mrcB -g "$GB" -n 100000 \
 	> /run/srv.log 2>&1 &
 srv=$!
@@ -283,7 +285,8 @@ check "a connected RC QP on hostB (QPN ${qpn:-none})" test -n "$qpn"
 w0=$(counter mrcB rcvd_wrong_peer)
 check_output "20 SENDs from inner source fd00:a::99 through spine 0:1, sent" \
 	'^sent 20$' ip netns exec hostA $CRAFT srv6-spoof fcbb:bb00:1001:d00b:: \
-	--src "$A" --inner-src fd00:a::99 --dst "$B" --dqpn "${qpn:-0}" --count 20
+	--src fd00:a::99 --inner-src fd00:a::99 --dst "$B" --dqpn "${qpn:-0}" \
+	--count 20
 sleep 1
 w1=$(counter mrcB rcvd_wrong_peer)
 check "... each dropped as not the peer (rcvd_wrong_peer +$((w1 - w0)))" \

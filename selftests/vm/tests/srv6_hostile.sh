@@ -10,6 +10,16 @@
 #   kernel decapsulates a malformed SRH. Well-formed SRHs around the
 #   same SENDs reach the QP's peer check (their inner source is not the
 #   peer: rcvd_wrong_peer), which shows that the others could have.
+#   The outer source is the inner one, as MRC's sender builds it.
+# - The same SENDs with an outer source other than the inner one (hostA's
+#   address around fd00:a::99, or hostA's pinned route's encapsulation
+#   around the crafted one) are dropped by mrcB (rcvd_encap_src); with
+#   the module parameter encap_src_check off they reach the QP's peer
+#   check.
+# - Both checks run when the SRv6 packet comes in on a link that is not
+#   Ethernet: an ip6tnl tunnel between the hosts' mgmt addresses carries
+#   it to hostB's End.DT6 SID fc00:d00b::d6 and to an address of hostB's
+#   tunnel end.
 # - Mutated copies of captured SRv6-encapsulated packets of WRITE, READ,
 #   SEND and atomic streams, both hosts spraying over a GENERATED profile
 #   of seven spines, replayed into the live QPs as rc_replay does, one in
@@ -52,43 +62,84 @@ cli=$!
 qpn=$(wait_rc_qpn 30 hostB mrcB)
 check "a connected RC QP on hostB (QPN ${qpn:-none})" test -n "$qpn"
 
-# counts: the four counters spoof reads, in its order.
+# A tunnel between the hosts' mgmt addresses, not Ethernet: hostA routes
+# hostB's End.DT6 SID and fd00:7::b, an address of hostB's end, into it.
+tunnel() {
+	ip -n hostA -batch - <<-EOF &&
+	link add t6 type ip6tnl mode ip6ip6 local $FAB_MGMT_A6 remote $FAB_MGMT_B6 encaplimit none
+	link set t6 up
+	route add fc00:d00b::d6/128 dev t6
+	route add fd00:7::b/128 dev t6
+	EOF
+	ip -n hostB -batch - <<-EOF
+	link add t6 type ip6tnl mode ip6ip6 local $FAB_MGMT_B6 remote $FAB_MGMT_A6 encaplimit none
+	addr add fd00:7::b/128 dev t6 nodad
+	link set t6 up
+	EOF
+	# An SRH is read only where all and the device enable it.
+	ip netns exec hostB sysctl -qw net.ipv6.conf.t6.seg6_enabled=1
+}
+check "an ip6tnl tunnel from hostA to hostB over mgmt" tunnel
+
+# counts: the five counters spoof reads, in its order.
 counts() {
 	echo "$(counter mrcB rcvd_wrong_peer) $(counter mrcB rcvd_bad_encap)" \
-		"$(fab_dt6_drops b) $(hdr_errors)"
+		"$(fab_dt6_drops b) $(hdr_errors) $(counter mrcB rcvd_encap_src)"
 }
-# spoof WAY KIND WANT: N SENDs to the QP with an SRH of KIND (none: no
-# SRH), from inner source fd00:a::99, and which counter must take them:
-# peer (mrcB's rcvd_wrong_peer: they reached the QP), encap (mrcB's
-# rcvd_bad_encap), dt6 (hostB's End.DT6 errors) or hdr (hostB's
-# Ip6InHdrErrors). That one must move, the kernel's by N or more (other
-# packets may be dropped there too), mrcB's by exactly N; mrcB's other
-# one must not move at all.
+# wanted WANT C0: whether the counter WANT names has moved by N or more
+# since the counts C0 (a string); the counts read go to /run/spoof.c1.
+wanted() {
+	local c0 c1 i
+	read -r -a c0 <<<"$2"
+	counts > /run/spoof.c1
+	read -r -a c1 < /run/spoof.c1
+	case $1 in
+	peer) i=0 ;; encap) i=1 ;; dt6) i=2 ;; hdr) i=3 ;; src) i=4 ;;
+	esac
+	[ $((c1[i] - c0[i])) -ge $N ]
+}
+# spoof WAY KIND WANT [OUTER_SRC]: N SENDs to the QP with an SRH of KIND
+# (none: no SRH), from inner source fd00:a::99 in an outer header from
+# OUTER_SRC (default the same, as MRC's sender builds it), and which
+# counter must take them: peer (mrcB's rcvd_wrong_peer: they reached the
+# QP), encap (mrcB's rcvd_bad_encap), src (mrcB's rcvd_encap_src), dt6
+# (hostB's End.DT6 errors) or hdr (hostB's Ip6InHdrErrors). WAY: container
+# (through spine 0:1 to hostB's End.DT6), final (to hostB's address), or
+# over the tunnel, tdt6 (to hostB's DT6 SID) and tfinal (to fd00:7::b).
+# That counter must move, the kernel's by N or more (other packets may be
+# dropped there too), mrcB's by exactly N; mrcB's others must not move.
 spoof() {
-	local way=$1 kind=$2 want=$3 dst c0 c1 d=() i name
+	local way=$1 kind=$2 want=$3 src=${4:-fd00:a::99} dst c0 c1 d=() i name
 	case $way in
 	container) dst=fcbb:bb00:1001:d00b:: ;;
 	final) dst=$B ;;
+	tdt6) dst=fc00:d00b::d6 ;;
+	tfinal) dst=fd00:7::b ;;
 	esac
-	read -r -a c0 <<<"$(counts)"
-	if ! ip netns exec hostA $CRAFT srv6-spoof "$dst" --src "$A" \
+	c0=$(counts)
+	if ! ip netns exec hostA $CRAFT srv6-spoof "$dst" --src "$src" \
 		--inner-src fd00:a::99 --dst "$B" --dqpn "${qpn:-0}" \
 		--count $N --srh "$kind" > /run/spoof.log 2>&1; then
 		not_ok "$way, SRH $kind: mrc-craft.py failed"
 		diag < /run/spoof.log
 		return
 	fi
-	sleep 1
-	read -r -a c1 <<<"$(counts)"
-	for i in 0 1 2 3; do
+	# The packets travel in order: once the last is counted, all are.
+	wait_until 5 wanted "$want" "$c0"
+	read -r -a c0 <<<"$c0"
+	read -r -a c1 < /run/spoof.c1
+	for i in 0 1 2 3 4; do
 		d[i]=$((c1[i] - c0[i]))
 	done
-	name="$way, SRH $kind: $want (wrong_peer +${d[0]}, bad_encap +${d[1]}, dt6 +${d[2]}, hdr +${d[3]})"
+	name="$way, SRH $kind${4:+, outer source $src}: $want (wrong_peer +${d[0]}, bad_encap +${d[1]}, encap_src +${d[4]}, dt6 +${d[2]}, hdr +${d[3]})"
 	if case $want in
-	peer) [ "${d[0]}" -eq $N ] && [ "${d[1]}" -eq 0 ] ;;
-	encap) [ "${d[0]}" -eq 0 ] && [ "${d[1]}" -eq $N ] ;;
-	dt6) [ "${d[0]}" -eq 0 ] && [ "${d[1]}" -eq 0 ] && [ "${d[2]}" -ge $N ] ;;
-	hdr) [ "${d[0]}" -eq 0 ] && [ "${d[1]}" -eq 0 ] && [ "${d[3]}" -ge $N ] ;;
+	peer) [ "${d[0]}" -eq $N ] && [ "${d[1]}" -eq 0 ] && [ "${d[4]}" -eq 0 ] ;;
+	encap) [ "${d[0]}" -eq 0 ] && [ "${d[1]}" -eq $N ] && [ "${d[4]}" -eq 0 ] ;;
+	src) [ "${d[0]}" -eq 0 ] && [ "${d[1]}" -eq 0 ] && [ "${d[4]}" -eq $N ] ;;
+	dt6) [ "${d[0]}" -eq 0 ] && [ "${d[1]}" -eq 0 ] && [ "${d[4]}" -eq 0 ] &&
+		[ "${d[2]}" -ge $N ] ;;
+	hdr) [ "${d[0]}" -eq 0 ] && [ "${d[1]}" -eq 0 ] && [ "${d[4]}" -eq 0 ] &&
+		[ "${d[3]}" -ge $N ] ;;
 	esac; then
 		ok "$name"
 	else
@@ -105,11 +156,31 @@ spoof container sl-beyond encap
 spoof container le-beyond encap
 spoof container tlv-overrun encap
 spoof container type0 encap
-spoof final ok peer
+# To hostB's address, hostA's pinned route wraps the packet in one more
+# outer header, from hostA's address (its tunsrc): each outer source
+# counts, not only the one next to the inner packet.
+spoof final ok src
 spoof final le-beyond encap
 spoof final tlv-overrun encap
 spoof final sl-beyond hdr
 spoof final hdrlen-long hdr
+# An outer source of hostA's own, which a network's source filters pass,
+# around an inner one that is not.
+spoof container none src "$A"
+spoof container ok src "$A"
+spoof tdt6 ok peer
+spoof tdt6 ok src "$A"
+spoof tdt6 le-beyond encap
+spoof tfinal ok peer
+spoof tfinal ok src "$A"
+spoof tfinal tlv-overrun encap
+PARAM=/sys/module/mrc/parameters/encap_src_check
+check "encap_src_check can be turned off" sh -c "echo N > $PARAM"
+spoof container ok peer "$A"
+spoof final ok peer
+spoof tfinal ok peer "$A"
+check "encap_src_check can be turned on again" sh -c "echo Y > $PARAM"
+check_output "encap_src_check reads Y" '^Y$' cat $PARAM
 check "the ping-pong still runs" kill -0 "$srv" "$cli"
 kill "$cli" "$srv" 2>/dev/null
 wait "$cli" "$srv" 2>/dev/null
@@ -122,7 +193,8 @@ for H in A B; do
 		fab_mrc_profile $H 7 1 7
 done
 COUNTERS="rcvd_pkts rcvd_malformed rcvd_duplicate rcvd_out_of_window
-	rcvd_unknown_qp rcvd_wrong_peer rcvd_bad_encap sent_pkts"
+	rcvd_unknown_qp rcvd_wrong_peer rcvd_bad_encap rcvd_encap_src
+	sent_pkts"
 snapshot() {
 	local d c
 	for d in mrcA mrcB; do
