@@ -151,6 +151,59 @@ check_fails "MRC_EV_PROFILE=99 (no such profile): the QP is refused" \
 	ip netns exec hostB env MRC_EV_PROFILE=99 ibv_rc_pingpong -d mrcB -g "$GB4" 10.0.0.1
 check_fails "MRC_EV_PROFILE=six: refused" \
 	ip netns exec hostB env MRC_EV_PROFILE=six ibv_rc_pingpong -d mrcB -g "$GB4" 10.0.0.1
+# Who may use a profile: its access rule, checked when a QP is created.
+# one_qp [SETPRIV-OPTION...] -- [VAR=VALUE...]: create one QP on mrcB
+# (mrc-charge-check, which prints "created 1 ..." or the create's errno
+# text), as root or, given setpriv options, as that user.
+one_qp() {
+	local who=()
+	while [ "$1" != -- ]; do who+=("$1"); shift; done
+	shift
+	[ ${#who[@]} -eq 0 ] || who=(setpriv "${who[@]}")
+	ip netns exec hostB "${who[@]}" env "$@" \
+		"$MRC_BUILD/selftests/progs/mrc-charge-check" mrcB srq-qp 1 2>&1
+	true
+}
+NOBODY=(--reuid=65534 --regid=65534 --clear-groups)
+MEMBER=(--reuid=65534 --regid=65534 --groups=4242)
+CREATED='^created 1 srq-qp'
+REFUSED='^failed after 0: ibv_create_qp: Operation not permitted'
+echo 'module mrc func mrc_ctl_qp_access +p' > /sys/kernel/debug/dynamic_debug/control
+check_output "profile 6 starts with access if-default (mrc-ip -j)" \
+	'"access":"if-default"' ip netns exec hostB mrc-ip -j evprofile show dev mrcB id 6
+check_output "uid 65534 names default profile 6: its QP is created" "$CREATED" \
+	one_qp "${NOBODY[@]}" -- MRC_EV_PROFILE=6
+check "DEV_SET mrcB default EV profile 0 again" genl_b DEV_SET $D \
+	DEV_DEFAULT_EVPROF=u64:0
+check_output "profile 6 no longer default: uid 65534 naming it gets EPERM" \
+	"$REFUSED" one_qp "${NOBODY[@]}" -- MRC_EV_PROFILE=6
+check_output "... and the kernel says which profile and rule (dynamic debug)" \
+	'EV profile 6 refused to a QP of uid 65534: access if-default' dmesg
+check_output "root naming profile 6: created" "$CREATED" one_qp -- MRC_EV_PROFILE=6
+check_output "uid 65534 naming none gets default profile 0: created" "$CREATED" \
+	one_qp "${NOBODY[@]}" --
+check "mrc-ip: profile 6 access group gid 4242" ip netns exec hostB \
+	mrc-ip evprofile set dev mrcB id 6 access group gid 4242
+check_output "mrc-ip shows it" 'access group gid 4242' \
+	ip netns exec hostB mrc-ip evprofile show dev mrcB id 6
+check_output "a member of group 4242 naming profile 6: created" "$CREATED" \
+	one_qp "${MEMBER[@]}" -- MRC_EV_PROFILE=6
+check_output "uid 65534 outside the group: EPERM" "$REFUSED" \
+	one_qp "${NOBODY[@]}" -- MRC_EV_PROFILE=6
+check "mrc-ip: profile 6 access open" ip netns exec hostB \
+	mrc-ip evprofile set dev mrcB id 6 access open
+check_output "profile 6 open: uid 65534 naming it, created" "$CREATED" \
+	one_qp "${NOBODY[@]}" -- MRC_EV_PROFILE=6
+check "profile 6 access admin, and the device default" bash -c \
+	"ip netns exec hostB mrc-ip evprofile set dev mrcB id 6 access admin &&
+	 ip netns exec hostB mrc-ip dev set mrcB evprofile 6"
+check_output "a rule that is set holds on the default: uid 65534 naming none, EPERM" \
+	"$REFUSED" one_qp "${NOBODY[@]}" --
+check_output "root naming none: created" "$CREATED" one_qp --
+check_output "access group without a gid: EINVAL, extack says why" \
+	'^error 22 EINVAL: a gid goes with access group' bash -c \
+	"ip netns exec hostB python3 ../mrc-genl.py EVPROF_SET $D PROF_ID=u64:6 \
+	PROF_ACCESS=u8:3 2>&1; true"
 check "with no QP left, profile 6 can be made un-default and deleted" bash -c \
 	"ip netns exec hostB python3 ../mrc-genl.py DEV_SET $D DEV_DEFAULT_EVPROF=u64:0 &&
 	 ip netns exec hostB python3 ../mrc-genl.py EVPROF_DEL $D PROF_ID=u64:6"
@@ -201,6 +254,12 @@ check_output "a QP on the default CC profile starts with 32 PSNs" '^32$' \
 	start_cwnd MRC_CC_PROFILE=0
 check_output "a QP on CC profile 3 starts with 12" '^12$' \
 	start_cwnd MRC_CC_PROFILE=3
+check_output "uid 65534 naming CC profile 3 (not the default): EPERM" "$REFUSED" \
+	one_qp "${NOBODY[@]}" -- MRC_CC_PROFILE=3
+check "mrc-ip: CC profile 3 access open" ip netns exec hostB \
+	mrc-ip ccprofile set dev mrcB id 3 access open
+check_output "... then uid 65534 naming it: created" "$CREATED" \
+	one_qp "${NOBODY[@]}" -- MRC_CC_PROFILE=3
 
 # An STEV EV is an IPv6 flow label and a source port: two EVs that share
 # the port leave hostB each with its own label.
