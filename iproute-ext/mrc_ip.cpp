@@ -2,6 +2,7 @@
 #include "mrc_ip.h"
 
 #include <fcntl.h>
+#include <netlink/errno.h>
 #include <netlink/msg.h>
 #include <netlink/socket.h>
 #include <sched.h>
@@ -313,7 +314,10 @@ Failure Executor::monitor(const Command& c) {
     }
     nl_socket_disable_seq_check(s.sock());
     if (int rc = nl_socket_add_membership(s.sock(), grp); rc < 0) {
-        return {kExitKernel, "cannot join the events group"};
+        // Events name QPs: the kernel lets only CAP_NET_ADMIN join.
+        const char* what = rc == -NLE_PERM ? "joining the events group needs CAP_NET_ADMIN"
+                                           : "cannot join the events group";
+        return {kExitKernel, std::string(what) + ": " + nl_geterror(rc)};
     }
     const Arg* dev = c.get("dev");
     const Arg* prof = c.get("evprofile");

@@ -124,7 +124,9 @@ static int mrc_genl_ev_or_stats_dumpit(struct sk_buff *skb,
 }
 
 /*
- * Reads are open to everyone; every change needs CAP_NET_ADMIN. Each
+ * Every change needs CAP_NET_ADMIN. Reads are open to everyone, but what
+ * they say of single QPs (QP_EV_GET, a profile's list of users) only to
+ * the QP's owner and the administrator (struct mrc_genl_reader). Each
  * command accepts only its own attributes, strictly validated (every
  * command after DEV_GET is at or above resv_start_op).
  */
@@ -172,9 +174,13 @@ static const struct genl_ops mrc_genl_ops[] = {
 		    mrc_genl_probe_doit, NULL, GENL_ADMIN_PERM),
 };
 
-/* Group 0; open to everyone, as reads are. */
+/*
+ * Group 0. Every event names a QP and when its path changed, which is
+ * QP-level data: joining needs CAP_NET_ADMIN over the namespace the
+ * events are sent in (the device's; genl_bind() checks the joiner).
+ */
 static const struct genl_multicast_group mrc_genl_mcgrps[] = {
-	{ .name = MRC_GENL_MCGRP_EVENTS },
+	{ .name = MRC_GENL_MCGRP_EVENTS, .flags = GENL_MCAST_CAP_NET_ADMIN },
 };
 
 /*

@@ -7,6 +7,7 @@
 #ifndef MRC_GENL_H
 #define MRC_GENL_H
 
+#include <linux/uidgid.h>
 #include <net/genetlink.h>
 
 #include "engine/mrc_dev.h"
@@ -25,6 +26,26 @@ u32 mrc_genl_gen(void);
 bool mrc_genl_has_listeners(struct net *net);
 void mrc_genl_multicast(struct net *net, struct sk_buff *skb);
 void mrc_genl_gen_bump(void);
+
+/**
+ * struct mrc_genl_reader - who sent a read, for what its reply may say of QPs
+ * @admin: CAP_NET_ADMIN over the device's network namespace: every QP
+ * @uid: the uid of the sender's netlink credentials: the QPs it created
+ *
+ * QP-level data (QPNs, one QP's EVs, counters and times) goes to the
+ * administrator and to each QP's owner; sums over a profile's QPs go to
+ * anyone (Documentation/security.rst, "Reading the control plane").
+ */
+struct mrc_genl_reader {
+	bool admin;
+	kuid_t uid;
+};
+
+struct mrc_qp;
+void mrc_genl_reader_init(struct mrc_genl_reader *rd,
+			  const struct sk_buff *skb, struct mrc_dev *mdev);
+bool mrc_genl_reader_sees(const struct mrc_genl_reader *rd,
+			  const struct mrc_qp *qp);
 
 /**
  * mrc_genl_prof_ev_state() - a profile EV's state over its user QPs

@@ -34,11 +34,15 @@ static const struct mrc_prof_kind *mrc_genl_kind(u8 cmd)
 	}
 }
 
-/* The QPs bound to @prof, up to 64 of them, for "in use by" messages. */
+/*
+ * The QPs bound to @prof that @rd may see, up to 64 of them, for "in use
+ * by" messages; MRC_ATTR_PROF_NUSERS counts them all.
+ */
 static int mrc_genl_put_users(struct sk_buff *skb,
 			      const struct mrc_prof_kind *kind,
 			      struct mrc_ctl_dev *ctl,
-			      const struct mrc_prof *prof)
+			      const struct mrc_prof *prof,
+			      const struct mrc_genl_reader *rd)
 {
 	struct nlattr *nest;
 	struct mrc_qp *qp;
@@ -53,7 +57,7 @@ static int mrc_genl_put_users(struct sk_buff *skb,
 		u64 id = kind->qp_users == MRC_PROF_QP_EV ? qp->ev_profile_id :
 							    qp->cc_profile_id;
 
-		if (id != prof->id)
+		if (id != prof->id || !mrc_genl_reader_sees(rd, qp))
 			continue;
 		if (n++ == MRC_GENL_USERS_MAX) {
 			nla_nest_end(skb, nest);
@@ -62,7 +66,10 @@ static int mrc_genl_put_users(struct sk_buff *skb,
 		if (nla_put_u32(skb, MRC_ATTR_QPN, qp->ibqp.qp_num))
 			return -EMSGSIZE;
 	}
-	nla_nest_end(skb, nest);
+	if (n)
+		nla_nest_end(skb, nest);
+	else
+		nla_nest_cancel(skb, nest);
 	return 0;
 }
 
@@ -89,6 +96,7 @@ static int mrc_genl_put_access(struct sk_buff *skb,
 static int mrc_genl_fill_prof(struct sk_buff *skb,
 			      const struct mrc_prof_kind *kind,
 			      struct mrc_dev *mdev, const struct mrc_prof *prof,
+			      const struct mrc_genl_reader *rd,
 			      u32 portid, u32 seq, int flags,
 			      struct netlink_callback *cb)
 {
@@ -103,7 +111,7 @@ static int mrc_genl_fill_prof(struct sk_buff *skb,
 	    nla_put_u64_64bit(skb, MRC_ATTR_PROF_ID, prof->id, MRC_ATTR_PAD) ||
 	    nla_put_u8(skb, MRC_ATTR_PROF_STATE, prof->state) ||
 	    nla_put_u32(skb, MRC_ATTR_PROF_NUSERS, prof->nusers) ||
-	    mrc_genl_put_users(skb, kind, mdev->ctl, prof) ||
+	    mrc_genl_put_users(skb, kind, mdev->ctl, prof, rd) ||
 	    mrc_genl_put_access(skb, kind, prof) ||
 	    kind->fill(skb, mdev->ctl, prof)) {
 		genlmsg_cancel(skb, hdr);
@@ -113,18 +121,20 @@ static int mrc_genl_fill_prof(struct sk_buff *skb,
 	return 0;
 }
 
-static int mrc_genl_reply_prof(struct genl_info *info,
+static int mrc_genl_reply_prof(struct sk_buff *skb, struct genl_info *info,
 			       const struct mrc_prof_kind *kind,
 			       struct mrc_dev *mdev,
 			       const struct mrc_prof *prof)
 {
+	struct mrc_genl_reader rd;
 	struct sk_buff *msg;
 	int err;
 
 	msg = nlmsg_new(NLMSG_DEFAULT_SIZE, GFP_KERNEL);
 	if (!msg)
 		return -ENOMEM;
-	err = mrc_genl_fill_prof(msg, kind, mdev, prof, info->snd_portid,
+	mrc_genl_reader_init(&rd, skb, mdev);
+	err = mrc_genl_fill_prof(msg, kind, mdev, prof, &rd, info->snd_portid,
 				 info->snd_seq, 0, NULL);
 	if (err) {
 		nlmsg_free(msg);
@@ -150,10 +160,11 @@ static struct mrc_prof *mrc_genl_prof_lookup(const struct mrc_prof_kind *kind,
 
 /* A doit's work on the device the request names, under its ctl->lock. */
 typedef int (*mrc_genl_prof_fn)(const struct mrc_prof_kind *kind,
-				struct mrc_dev *mdev, struct genl_info *info);
+				struct mrc_dev *mdev, struct sk_buff *skb,
+				struct genl_info *info);
 
-static int mrc_genl_prof_do(struct genl_info *info, bool needs_id,
-			    mrc_genl_prof_fn fn)
+static int mrc_genl_prof_do(struct sk_buff *skb, struct genl_info *info,
+			    bool needs_id, mrc_genl_prof_fn fn)
 {
 	const struct mrc_prof_kind *kind = mrc_genl_kind(info->genlhdr->cmd);
 	struct mrc_dev *mdev;
@@ -165,19 +176,19 @@ static int mrc_genl_prof_do(struct genl_info *info, bool needs_id,
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
 	mutex_lock(&mdev->ctl->lock);
-	err = fn(kind, mdev, info);
+	err = fn(kind, mdev, skb, info);
 	mutex_unlock(&mdev->ctl->lock);
 	ib_device_put(&mdev->ib_dev);
 	return err;
 }
 
 static int mrc_genl_prof_get_locked(const struct mrc_prof_kind *kind,
-				    struct mrc_dev *mdev,
+				    struct mrc_dev *mdev, struct sk_buff *skb,
 				    struct genl_info *info)
 {
 	struct mrc_prof *prof = mrc_genl_prof_lookup(kind, mdev->ctl, info);
 
-	return prof ? mrc_genl_reply_prof(info, kind, mdev, prof) : -ENOENT;
+	return prof ? mrc_genl_reply_prof(skb, info, kind, mdev, prof) : -ENOENT;
 }
 
 /**
@@ -189,7 +200,7 @@ static int mrc_genl_prof_get_locked(const struct mrc_prof_kind *kind,
  */
 int mrc_genl_prof_get_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return mrc_genl_prof_do(info, true, mrc_genl_prof_get_locked);
+	return mrc_genl_prof_do(skb, info, true, mrc_genl_prof_get_locked);
 }
 
 struct mrc_genl_prof_dump {
@@ -204,13 +215,15 @@ static int mrc_genl_prof_dump_dev(struct mrc_dev *mdev, void *arg)
 	struct mrc_genl_prof_dump *d = arg;
 	struct netlink_callback *cb = d->cb;
 	unsigned long id = cb->args[1];
+	struct mrc_genl_reader rd;
 	struct mrc_prof *prof;
 	int err = 0;
 
+	mrc_genl_reader_init(&rd, cb->skb, mdev);
 	mutex_lock(&mdev->ctl->lock);
 	cb->seq = mrc_genl_gen();
 	xa_for_each_start(d->kind->xa(mdev->ctl), id, prof, id) {
-		err = mrc_genl_fill_prof(d->skb, d->kind, mdev, prof,
+		err = mrc_genl_fill_prof(d->skb, d->kind, mdev, prof, &rd,
 					 NETLINK_CB(cb->skb).portid,
 					 cb->nlh->nlmsg_seq, NLM_F_MULTI, cb);
 		if (err)
@@ -338,7 +351,7 @@ static int mrc_genl_prof_apply(const struct mrc_prof_kind *kind,
 }
 
 static int mrc_genl_prof_new_locked(const struct mrc_prof_kind *kind,
-				    struct mrc_dev *mdev,
+				    struct mrc_dev *mdev, struct sk_buff *skb,
 				    struct genl_info *info)
 {
 	struct nlattr *id_attr = info->attrs[MRC_ATTR_PROF_ID];
@@ -379,7 +392,7 @@ static int mrc_genl_prof_new_locked(const struct mrc_prof_kind *kind,
 		kind->commit(ctl, NULL, prof);
 	mrc_genl_gen_bump();
 	/* The profile exists now even if the reply cannot be sent. */
-	mrc_genl_reply_prof(info, kind, mdev, prof);
+	mrc_genl_reply_prof(skb, info, kind, mdev, prof);
 	return 0;
 }
 
@@ -392,11 +405,11 @@ static int mrc_genl_prof_new_locked(const struct mrc_prof_kind *kind,
  */
 int mrc_genl_prof_new_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return mrc_genl_prof_do(info, false, mrc_genl_prof_new_locked);
+	return mrc_genl_prof_do(skb, info, false, mrc_genl_prof_new_locked);
 }
 
 static int mrc_genl_prof_set_locked(const struct mrc_prof_kind *kind,
-				    struct mrc_dev *mdev,
+				    struct mrc_dev *mdev, struct sk_buff *skb,
 				    struct genl_info *info)
 {
 	struct mrc_ctl_dev *ctl = mdev->ctl;
@@ -439,11 +452,11 @@ static int mrc_genl_prof_set_locked(const struct mrc_prof_kind *kind,
  */
 int mrc_genl_prof_set_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return mrc_genl_prof_do(info, true, mrc_genl_prof_set_locked);
+	return mrc_genl_prof_do(skb, info, true, mrc_genl_prof_set_locked);
 }
 
 static int mrc_genl_prof_del_locked(const struct mrc_prof_kind *kind,
-				    struct mrc_dev *mdev,
+				    struct mrc_dev *mdev, struct sk_buff *skb,
 				    struct genl_info *info)
 {
 	struct mrc_prof *prof = mrc_genl_prof_lookup(kind, mdev->ctl, info);
@@ -471,5 +484,5 @@ static int mrc_genl_prof_del_locked(const struct mrc_prof_kind *kind,
  */
 int mrc_genl_prof_del_doit(struct sk_buff *skb, struct genl_info *info)
 {
-	return mrc_genl_prof_do(info, true, mrc_genl_prof_del_locked);
+	return mrc_genl_prof_do(skb, info, true, mrc_genl_prof_del_locked);
 }

@@ -4,10 +4,12 @@
  * the caller's namespace, put the device into a reply, count changes so
  * that dumps can tell they were interrupted, and check an EV list.
  */
+#include <linux/capability.h>
 #include <rdma/ib_verbs.h>
 
 #include "ctl/mrc_ctl.h"
 #include "ctl/mrc_genl.h"
+#include "engine/mrc_qp.h"
 #include "core/mrc_ev.h"
 #include "uapi/mrc-genl.h"
 
@@ -121,6 +123,43 @@ struct mrc_dev *mrc_genl_dev_get(struct nlattr **attrs, struct net *net,
 		return ERR_PTR(-ENODEV);
 	}
 	return mdev;
+}
+
+/**
+ * mrc_genl_reader_init() - who sent a request, for mrc_genl_reader_sees()
+ * @rd: filled in
+ * @skb: the request (a dump's cb->skb)
+ * @mdev: the device it names
+ *
+ * The capability is CAP_NET_ADMIN over the user namespace of the
+ * device's network namespace (netlink_ns_capable(): the socket's opener
+ * and the caller both hold it), which is the caller's own namespace
+ * since a request names only devices there. The admin of that namespace
+ * can capture the device's traffic, QPNs included, so nothing it reads
+ * here is more than it could see anyway. The uid comes from the
+ * request's netlink credentials, which the kernel fills from the sender
+ * and lets it set only to a uid it holds (real, effective or saved).
+ */
+void mrc_genl_reader_init(struct mrc_genl_reader *rd,
+			  const struct sk_buff *skb, struct mrc_dev *mdev)
+{
+	rd->admin = netlink_ns_capable(skb, dev_net(mdev->ndev)->user_ns,
+				       CAP_NET_ADMIN);
+	rd->uid = NETLINK_CB(skb).creds.uid;
+}
+
+/**
+ * mrc_genl_reader_sees() - whether a reply may name @qp or show its data
+ * @rd: the sender, from mrc_genl_reader_init()
+ * @qp: the QP
+ *
+ * Return: true for the administrator, and for the owner of a user QP
+ * (whoever created it, by effective uid); a kernel QP has no owner.
+ */
+bool mrc_genl_reader_sees(const struct mrc_genl_reader *rd,
+			  const struct mrc_qp *qp)
+{
+	return rd->admin || (uid_valid(qp->owner) && uid_eq(qp->owner, rd->uid));
 }
 
 /**

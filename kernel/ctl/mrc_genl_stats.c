@@ -2,7 +2,8 @@
 /*
  * Per-path statistics: STATS_GET (and EVPROF_EV_GET with WANT_STATS)
  * reports each EV of a profile summed over the QPs that use it and those
- * that used it and went; QP_EV_GET reports one QP's table. Health stays
+ * that used it and went; QP_EV_GET reports one QP's table, to its owner
+ * and the administrator only (mrc_genl_reader_sees()). Health stays
  * each QP's own: a profile's EV reads DENIED if the administrator denied
  * it, else ASSUMED_BAD if any user holds it so (with how many), else
  * GOOD, or UNKNOWN with no user.
@@ -322,10 +323,36 @@ static int mrc_genl_qp_ev_round(struct sk_buff *skb, struct netlink_callback *cb
 	return skb->len;
 }
 
+/*
+ * The QP a QP_EV_GET names, if its sender may read it (its owner, or
+ * CAP_NET_ADMIN). A QP the sender may not read is answered as one that
+ * does not exist, so that nobody can use the command to find live QPNs.
+ */
+static struct mrc_qp *mrc_genl_qp_readable(struct netlink_callback *cb,
+					   struct mrc_dev *mdev,
+					   struct nlattr *qpn)
+{
+	struct mrc_genl_reader rd;
+	struct mrc_qp *qp;
+
+	mrc_genl_reader_init(&rd, cb->skb, mdev);
+	qp = mrc_qp_get(mdev, nla_get_u32(qpn));
+	if (qp && !mrc_genl_reader_sees(&rd, qp)) {
+		mrc_qp_put(qp);
+		qp = NULL;
+	}
+	if (!qp)
+		NL_SET_ERR_MSG_ATTR(cb->extack, qpn,
+				    "no QP with this number on the device, or not the caller's (CAP_NET_ADMIN reads all)");
+	return qp;
+}
+
 /**
  * mrc_genl_qp_ev_dumpit() - QP_EV_GET: one QP's EVs and their counters
  * @skb: the message being filled
  * @cb: args[0] is the next EV index, args[1] set when done
+ *
+ * Only the QP's owner and CAP_NET_ADMIN may read it.
  *
  * Return: the length filled, 0 when done, or a negative errno.
  */
@@ -346,10 +373,8 @@ int mrc_genl_qp_ev_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	mdev = mrc_genl_dev_get(attrs, sock_net(skb->sk), cb->extack);
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
-	qp = mrc_qp_get(mdev, nla_get_u32(attrs[MRC_ATTR_QPN]));
+	qp = mrc_genl_qp_readable(cb, mdev, attrs[MRC_ATTR_QPN]);
 	if (!qp) {
-		NL_SET_ERR_MSG_ATTR(cb->extack, attrs[MRC_ATTR_QPN],
-				    "no QP with this number on the device");
 		ret = -ENOENT;
 		goto put;
 	}

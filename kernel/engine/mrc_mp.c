@@ -7,6 +7,8 @@
  *
  * Called with qp->lock held unless noted.
  */
+#include <linux/capability.h>
+#include <linux/cred.h>
 #include <rdma/rdma_netlink.h>
 #include <rdma/restrack.h>
 #include <uapi/rdma/rdma_netlink.h>
@@ -504,11 +506,29 @@ static int mrc_mp_put_attrs(struct sk_buff *msg, struct mrc_qp *qp)
 	return err;
 }
 
+/*
+ * Whether the caller may see @qp's per-path data: its creator (by
+ * effective uid) and CAP_NET_ADMIN over the device's network namespace,
+ * as in MRC's netlink family (Documentation/security.rst). The RDMA core
+ * gives the hook no request, so the caller is current: the sender of a
+ * doit, the reader of a dump. The capability is only asked, never
+ * required, hence not audited.
+ */
+static bool mrc_mp_res_visible(const struct mrc_qp *qp)
+{
+	return (uid_valid(qp->owner) && uid_eq(qp->owner, current_euid())) ||
+	       ns_capable_noaudit(dev_net(qp->mdev->ndev)->user_ns,
+				  CAP_NET_ADMIN);
+}
+
 /**
  * mrc_mp_fill_res_qp() - ib_device_ops.fill_res_qp_entry: EV health for
  * `rdma -dd res show qp`
  * @msg: netlink message
  * @ibqp: the QP (qp->lock not held)
+ *
+ * The RDMA core lists every QP to every user (6.1); MRC's attributes go
+ * only to those mrc_mp_res_visible() lets see them.
  *
  * Return: 0 or -EMSGSIZE.
  */
@@ -518,6 +538,8 @@ int mrc_mp_fill_res_qp(struct sk_buff *msg, struct ib_qp *ibqp)
 	struct nlattr *table;
 	int err;
 
+	if (!mrc_mp_res_visible(qp))
+		return 0;
 	/* Driver attributes live in their own nest, which `rdma -dd` prints. */
 	table = nla_nest_start_noflag(msg, RDMA_NLDEV_ATTR_DRIVER);
 	if (!table)

@@ -2,7 +2,8 @@
 # mrc-ip against the real kernel: each object kind added, shown (text and
 # JSON), changed and deleted; EVs listed with the ports they are sent
 # with; deny and undeny; the device defaults; the refusals an operator
-# meets, with exit 2 and the kernel's reason.
+# meets, with exit 2 and the kernel's reason; what a user without
+# CAP_NET_ADMIN reads (profile sums, and the QPs it made).
 . ../lib.sh
 
 dmesg_mark
@@ -181,6 +182,91 @@ check_output "... mrc1's netdev is x\\xffy" '^x\\xffy$' \
 check_output "text: netdev x\\xffy" '^mrc1: netdev x\\xffy ifindex' mrc-ip dev show dev mrc1
 check "rdma link delete mrc1, the dummy deleted" bash -c \
 	'rdma link delete mrc1 && ip link delete "$1"' _ "$bad"
+
+# --- reads: profile sums to everyone, a QP's own data to its owner ---
+# ibv_rc_pingpong's server holds its QP while it waits for a client: one
+# of root's, one of nobody's (uid 65534). With the kernel's GSI QP (1)
+# all three use EV profile 0. QPNs, a QP's table and the events go to
+# CAP_NET_ADMIN and, but for the events, to the QP's creator only.
+as_nobody() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+}
+no_net_admin() {
+	capsh --drop=cap_net_admin -- -c '"$@"' _ "$@"
+}
+ibv_rc_pingpong -d mrc0 -p 18601 > /tmp/pp-root.log 2>&1 &
+pp_root=$!
+# (setpriv itself, not as_nobody: $! must be the program's own pid.)
+setpriv --reuid=65534 --regid=65534 --clear-groups \
+	ibv_rc_pingpong -d mrc0 -p 18602 > /tmp/pp-nobody.log 2>&1 &
+pp_nobody=$!
+# qpn_of PID: the QPN of the QP that process PID made (rdma res).
+qpn_of() {
+	rdma -j res show qp link mrc0/1 | python3 -c '
+import json, sys
+print(*[q["lqpn"] for q in json.load(sys.stdin) if q.get("pid") == int(sys.argv[1])])' "$1" |
+		grep -E '^[0-9]+$'
+}
+both_made() { qpn_of "$pp_root" && qpn_of "$pp_nobody"; }
+check "root's and nobody's ibv_rc_pingpong hold a QP each" wait_until 30 both_made
+QR=$(qpn_of "$pp_root")
+QN=$(qpn_of "$pp_nobody")
+echo "root's QP $QR, nobody's QP $QN" | diag
+# users [WRAPPER...]: EV profile 0's count of users and the QPNs its
+# EVPROF_GET names (MRC_ATTR_PROF_USERS), sorted, as the caller sees them.
+users() {
+	"$@" python3 ../mrc-genl.py EVPROF_GET DEV_NAME=str:mrc0 PROF_ID=u64:0 | python3 -c '
+import json, sys
+d = json.loads(sys.stdin.readline())
+u = d.get("MRC_ATTR_PROF_USERS", {}).get("MRC_ATTR_QPN", [])
+print(d["MRC_ATTR_PROF_NUSERS"], *sorted(u if isinstance(u, list) else [u]))'
+}
+check_output "root: EV profile 0 names its 3 users, the GSI QP, root's and nobody's" \
+	"^3 $(printf '%s\n' 1 "$QR" "$QN" | sort -n | paste -sd ' ')\$" users
+check_output "nobody: the same 3 users counted, only its own QP named" "^3 $QN\$" \
+	users as_nobody
+check_output "nobody: mrc-ip qp show of root's QP: exit 2, no such QP of its own" \
+	'No such file or directory: no QP with this number' \
+	bash -c "$(declare -f as_nobody); as_nobody mrc-ip -j qp show dev mrc0 qpn $QR 2>&1; [ \$? -eq 2 ]"
+check_output "nobody: ... nor of the kernel's GSI QP" 'no QP with this number' \
+	bash -c "$(declare -f as_nobody); as_nobody mrc-ip -j qp show dev mrc0 qpn 1 2>&1; [ \$? -eq 2 ]"
+check_output "nobody: mrc-ip qp show of its own QP lists its EVs" '"index"' \
+	as_nobody mrc-ip -j qp show dev mrc0 qpn "$QN"
+check_output "root: mrc-ip qp show of nobody's QP (CAP_NET_ADMIN)" '"index"' \
+	mrc-ip -j qp show dev mrc0 qpn "$QN"
+check_output "uid 0 without CAP_NET_ADMIN reads root's QP" '"index"' \
+	no_net_admin mrc-ip -j qp show dev mrc0 qpn "$QR"
+check_output "... but not nobody's" 'no QP with this number' \
+	bash -c "$(declare -f no_net_admin); no_net_admin mrc-ip -j qp show dev mrc0 qpn $QN 2>&1; [ \$? -eq 2 ]"
+# drv_ev_count QPN [WRAPPER...]: the ev_count MRC adds for QP QPN to
+# `rdma -dd res show qp`, as the caller sees it; empty when not shown.
+drv_ev_count() {
+	local q=$1
+	shift
+	"$@" rdma -dd res show qp link mrc0/1 | awk -v q="$q" '
+		{ for (i = 1; i < NF; i++) if ($i == "lqpn" && $(i + 1) == q) l = $0 }
+		END { n = split(l, f); for (i = 1; i < n; i++)
+			if (f[i] == "drv_ev_count") print f[i + 1] }'
+}
+check_output "nobody: rdma -dd res show qp has its own QP's EV count" '^[0-9]+$' \
+	drv_ev_count "$QN" as_nobody
+check_output "... but not root's QP's (the core still lists that QP)" '^$' \
+	drv_ev_count "$QR" as_nobody
+check_output "root: rdma -dd res show qp has nobody's QP's EV count" '^[0-9]+$' \
+	drv_ev_count "$QN"
+check_output "nobody: profile 0's sums are open (stats show)" '"tx_pkts"' \
+	as_nobody mrc-ip -s -j stats show dev mrc0 evprofile 0
+check_output "nobody: evprofile show counts 3 users" '^3$' \
+	jq 'd[0]["users"]' as_nobody mrc-ip -j evprofile show dev mrc0 id 0
+# Events name QPs: joining the group takes CAP_NET_ADMIN. (The timeout
+# ends a monitor that was let in.)
+check_output "nobody: mrc-ip monitor cannot join the events group" \
+	'joining the events group needs CAP_NET_ADMIN' \
+	bash -c "$(declare -f as_nobody); as_nobody timeout 10 mrc-ip monitor dev mrc0 2>&1; [ \$? -eq 2 ]"
+check_output "... nor uid 0 without CAP_NET_ADMIN" 'needs CAP_NET_ADMIN' \
+	bash -c "$(declare -f no_net_admin); no_net_admin timeout 10 mrc-ip monitor dev mrc0 2>&1; [ \$? -eq 2 ]"
+kill "$pp_root" "$pp_nobody"
+wait "$pp_root" "$pp_nobody"
 
 # --- the tool's own errors ---
 check "a syntax error exits 1" exit_code 1 mrc-ip evfmt add dev mrc0 mode nosuchmode
