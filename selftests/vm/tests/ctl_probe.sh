@@ -213,6 +213,53 @@ check "rcvd_probe_limited grew on the responder" test "$limited" -gt 0
 check "... at least the burst (64) was answered, and every other one limited" \
 	test "$answered" -ge 64 -a $((limited + answered)) -eq "$rcvd"
 
+# --- one source's flood uses up its own limit, not the others' ---
+# hostA floods mrcB from its IPv4 address for FLOOD_S seconds, far above
+# the 250 answers a second one source address may have, while mrc-ip
+# probes mrcB from hostA's IPv6 address, another source. Before the
+# limit was per source, the flood took the device's whole rate (1000 a
+# second): the other source's probes timed out, and the flooding (or
+# forged) address received every answer the device gave.
+FLOOD_S=5
+lim0=$(counter mrcB rcvd_probe_limited)
+sent0=$(counter mrcB sent_pkts)
+t_start=$(date +%s%N)
+ina python3 -c '
+import socket, struct, sys, time
+sys.path.insert(0, "..")
+import mrc_pkt
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+dst = (sys.argv[1], mrc_pkt.MRC_PORT)
+t0 = time.monotonic()
+n = 0
+while time.monotonic() < t0 + float(sys.argv[2]):
+    s.sendto(mrc_pkt.bth(0x20, 0, 0xFFFFFF, 0, 32) + struct.pack("!II", n, 0), dst)
+    n += 1
+print(n, time.monotonic() - t0)' "$MP_B4" "$FLOOD_S" > /tmp/flood.out 2>&1 &
+flood=$!
+flood_limited() {
+	[ "$(counter mrcB rcvd_probe_limited)" -ge $((lim0 + 200)) ]
+}
+check "the flood from $MP_A4 is being limited" wait_until 10 flood_limited
+check_output "meanwhile 8 probes from $MP_A6 are all answered" '^8$' \
+	bash -c "ip netns exec hostA mrc-ip probe dev mrcA to $MP_B6 ev 5000 \
+		count 8 timeout 2s | grep -c '^probe [1-8] result ok rtt'"
+t_done=$(date +%s%N)
+wait "$flood"
+read -r nflood secs < /tmp/flood.out
+check "... while the flood still ran ($(((t_done - t_start) / 1000000)) ms in)" \
+	awk -v d=$(((t_done - t_start) / 1000000)) -v s="${secs:-0}" \
+	'BEGIN { exit !(d < s * 1000) }'
+answered=$(($(counter mrcB sent_pkts) - sent0 - 8))
+limited=$(($(counter mrcB rcvd_probe_limited) - lim0))
+# Its source's burst, its rate over the flood, and a little slack.
+allowed=$(awk -v s="$secs" 'BEGIN { printf "%d", 64 + 250 * s + 20 }')
+echo "flood: ${nflood:-?} probes in ${secs:-?} s; $answered answered, $limited limited" | diag
+check "the flood sent more than twice its source's allowance ($allowed)" \
+	test "${nflood:-0}" -gt $((2 * allowed))
+check "it was answered at most $allowed times: 64 + 250/s" \
+	test "$answered" -le "$allowed" -a "$answered" -ge 64
+
 # --- a reply nobody asked for is counted and dropped ---
 check "hostB sends mrcA an endpoint PROBE_REPLY it never asked for" \
 	ip netns exec hostB python3 -c '
