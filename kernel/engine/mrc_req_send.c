@@ -471,6 +471,12 @@ int mrc_req_transmit(struct mrc_qp *qp, u32 idx)
 		u32 n = min3(w->npkts - w->sent, mrc_req_run_max(qp),
 			     mrc_req_psn_room(qp));
 
+		/*
+		 * No room in the window or the local queue: stop here, at
+		 * 0, where the ACK or the packet leaving will kick us.
+		 */
+		if (!n)
+			return -ENOSPC;
 		if (n > 1) {
 			err = mrc_req_send_gso(qp, w, idx, n);
 			if (err == -ENOSPC)
