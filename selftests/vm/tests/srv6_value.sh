@@ -5,7 +5,8 @@
 # times out when that spine is down), and DENY / un-DENY of a profile's
 # EV by its container or its segment list (a denied EV's spine carries
 # none of a transfer). Malformed values are refused with a message
-# naming the reason.
+# naming the reason. A QP's GSO runs on SRv6 EVs, cut into packets, stay
+# within its bound of packets in local queues.
 # vm-timeout: 900
 # shellcheck disable=SC2317 # functions run through check and wait_until
 . ../lib.sh
@@ -132,6 +133,43 @@ check_output "the list's first segment alone names no EV of path 9" \
 check "undeny it by its whole list" \
 	mrcip_b path undeny dev mrcB id 9 ev fc00:1101::e,fc00:d00a::d6
 check_output "... neither EV of path 9 is denied" '^denied: $' denied 9
+
+# --- an SRv6 run's packets count in the local queue ---
+# A QP may have 256 packets in local queues (engine/mrc_tx_acct.c). A GSO
+# run on an SRv6 EV is cut into packets, and each counts until the stack
+# frees it. hostB writes to hostA over plane 0 only (path 8) with a
+# window of 1024 PSNs (CC profile 5: never less) through a tbf on its
+# plane-0 uplink that drains at 20 Mbit/s and drops nothing: the tbf
+# holds at most the bound. Before, the copies counted for nothing once
+# the run was freed, and the tbf held up to the whole window.
+check "mrcB path 8: GENERATED, spines 0:1..0:3, the default" \
+	fab_mrc_profile B 8 1 3
+check "mrcB CC profile 5: mrc-window, 1024 PSNs, never less" \
+	mrcip_b ccprofile add dev mrcB id 5 alg mrc-window init-pkts 1024 \
+	min-pkts 1024
+check "hostB's plane-0 uplink drains at 20 Mbit/s (tbf)" \
+	ip netns exec hostB tc qdisc add dev up0 root tbf rate 20mbit \
+	burst 16k limit 10000000
+# up0_backlog: packets the tbf holds.
+up0_backlog() {
+	ip netns exec hostB tc -s qdisc show dev up0 |
+		awk '/backlog/ { sub("p", "", $3); print $3; exit }'
+}
+pair_start 120 ib_write_bw -d mrcA -x "$GA" -D 4 -F -- \
+	env MRC_CC_PROFILE=5 ib_write_bw -d mrcB -x "$GB" -D 4 -F "$FAB_MGMT_A4"
+held=0
+while kill -0 "$_pair_cli" 2>/dev/null; do
+	b=$(up0_backlog)
+	[ "${b:-0}" -gt "$held" ] && held=$b
+	sleep 0.1
+done
+pair_finish "ib_write_bw -D 4 from hostB through the tbf"
+echo "the tbf on hostB's up0 held at most $held packets" | diag
+check "... at most 256 + 16 at a time ($held)" test "$held" -le 272
+check "... and 128 or more: the local queue did fill ($held)" \
+	test "$held" -ge 128
+check "hostB's uplink unshaped again" \
+	ip netns exec hostB tc qdisc del dev up0 root
 
 fab_test_down
 check_dmesg_clean
