@@ -194,14 +194,21 @@ to_spines() {
 		{ printf "%s%s:%s=%d", sep, $1, $2, $f - b[$1 ":" $2]; sep = " " }'
 }
 # spines_carry LIST: in "P:S=N" LIST, 0:0 carried under 20 packets (MLD
-# and neighbour noise) and every other spine over 100.
+# and neighbour noise) and every other spine at least 50 and a quarter
+# of their mean. (How many ACKs a 6 s transfer sends depends on its
+# rate and on how many packets each ACK covers: a fixed "over 100" once
+# failed at 100 on a spine whose requests were all acknowledged.)
 spines_carry() {
-	local e n
+	local e n sum=0 k=0
+	for e in $1; do
+		case $e in 0:0=*) ;; *) sum=$((sum + ${e#*=})); k=$((k + 1)) ;; esac
+	done
+	[ "$k" -gt 0 ] || return 1
 	for e in $1; do
 		n=${e#*=}
 		case $e in
 		0:0=*) [ "$n" -lt 20 ] || return 1 ;;
-		*) [ "$n" -gt 100 ] || return 1 ;;
+		*) [ "$n" -ge 50 ] && [ $((n * 4 * k)) -ge "$sum" ] || return 1 ;;
 		esac
 	done
 }
