@@ -29,10 +29,14 @@ ip netns exec hostB timeout 300 mrc-ip -j monitor dev mrcB evprofile 7 \
 	> /run/events.json 2>&1 &
 mon=$!
 
-# qp_attr NAME: hostB's RC QP's driver attribute NAME (empty, so 0 in
-# arithmetic, without a QP).
+# qp_attr NAME: the driver attribute NAME of hostB's RC QP $qpn, the one
+# seen first (empty, so 0 in arithmetic, without it). Named by its
+# number: counters that went backwards between two reads were read from
+# whichever RC QP came last.
 qp_attr() {
-	ip netns exec hostB bash -c ". ../mp_lib.sh; mp_qp_attr mrcB $1"
+	ip netns exec hostB rdma -dd res show qp link mrcB/1 lqpn "$qpn" |
+		awk -v k="drv_$1" '{ for (i = 1; i < NF; i++)
+			if ($i == k) v = $(i + 1) } END { print v }'
 }
 # acks_held add|change MS: spine 0:0 delays what it sends toward hostB
 # by MS ms. Only ever changed in place during the transfer: grafting or
@@ -49,6 +53,10 @@ check "spine 0:0 has a netem qdisc toward hostB, no delay yet" \
 pair_start 120 ib_write_bw -d mrcA -x "$GA" -D 14 -F -- \
 	ib_write_bw -d mrcB -x "$GB" -D 14 -F "$FAB_MGMT_A4"
 sleep 4
+qpn=$(ip netns exec hostB rdma res show qp link mrcB/1 |
+	awk '/ type RC / { for (i = 1; i < NF; i++) if ($i == "lqpn") print $(i + 1) }')
+echo "hostB's RC QPs: $qpn" | diag
+qpn=${qpn%%[[:space:]]*}
 rto0=$(qp_attr rto_fired) spur0=$(qp_attr spurious_rto)
 since=$(wc -l < /run/events.json)
 check "spine 0:0 holds hostA's ACKs for $STALL_MS ms" acks_held change $STALL_MS
@@ -57,6 +65,7 @@ check "... and no longer" acks_held change 0
 sleep 1
 until_line=$(wc -l < /run/events.json)
 rto1=$(qp_attr rto_fired) spur1=$(qp_attr spurious_rto)
+echo "QP $qpn: rto_fired $rto0 -> $rto1, spurious_rto $spur0 -> $spur1" | diag
 check "the sender's timer fired meanwhile ($((rto1 - rto0)) times)" \
 	test $((rto1 - rto0)) -ge 1
 check "... and the ACKs showed it spurious ($((spur1 - spur0)) times)" \
