@@ -112,12 +112,17 @@ check "the new QP's traffic reaches port 4661" wait_until 120 port_grew 4661 "$b
 check "DENY EV 1 (port 4661) while the QP runs" genl_b EVPROF_EV_SET $D \
 	PROF_ID=u64:6 EV_OP=u8:1 EVS={ MRC_ATTR_EV_ENTRY={ MRC_EV_INDEX=u32:1 \
 	MRC_EV_STATE=u8:2 } }
-# Packets built before the DENY may still leave: count from a second on.
-sleep 1
-m4660=$(sent 4660) m4661=$(sent 4661)
-sleep 3
-after4660=$(($(sent 4660) - m4660)) after4661=$(($(sent 4661) - m4661))
-echo "3 s after the DENY: 4660 $after4660, 4661 $after4661 packets" | diag
+# count_after SECS WHAT: packets of each port over SECS seconds, counted
+# from a second after WHAT (packets built before it may still leave),
+# in after4660 and after4661; m4660 and m4661 are the counts at the start.
+count_after() {
+	sleep 1
+	m4660=$(sent 4660) m4661=$(sent 4661)
+	sleep "$1"
+	after4660=$(($(sent 4660) - m4660)) after4661=$(($(sent 4661) - m4661))
+	echo "$1 s after $2: 4660 $after4660, 4661 $after4661 packets" | diag
+}
+count_after 3 "the DENY"
 check "after the DENY the denied port is silent" test "$after4661" -eq 0
 check "... and the other carries the traffic" test "$after4660" -gt 100
 # The last allowed EV cannot be denied: the QP would have nothing to send
@@ -133,11 +138,7 @@ check_output "DENY of the last allowed EV 0: EBUSY, nothing applied" \
 # before it loses EV 0 (a warning in the kernel log fails the test).
 check "one batch: un-DENY EV 1, then DENY EV 0" genl_b EVPROF_EV_SET $D \
 	PROF_ID=u64:6 EV_OP=u8:1 EVS={ $(entry 1 0) $(entry 0 2) }
-sleep 1
-m4660=$(sent 4660) m4661=$(sent 4661)
-sleep 2
-after4660=$(($(sent 4660) - m4660)) after4661=$(($(sent 4661) - m4661))
-echo "2 s after the swap: 4660 $after4660, 4661 $after4661 packets" | diag
+count_after 2 "the swap"
 check "after the swap port 4660 is silent" test "$after4660" -eq 0
 check "... and port 4661 carries the traffic" test "$after4661" -gt 100
 check "un-DENY EV 0" genl_b EVPROF_EV_SET $D PROF_ID=u64:6 EV_OP=u8:1 \
