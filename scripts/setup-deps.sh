@@ -8,7 +8,7 @@ KPKG_HEADERS=linux-headers-amd64
 
 PKGS=(
 	build-essential cmake pkg-config xz-utils kmod cpio bc bison flex
-	libelf-dev libssl-dev python3
+	libelf-dev libssl-dev python3 python3-yaml python3-pyroute2
 	"$KPKG_IMAGE" "$KPKG_HEADERS" linux-source-6.1
 	qemu-system-x86 busybox-static
 	rdma-core ibverbs-utils ibverbs-providers perftest rdmacm-utils
