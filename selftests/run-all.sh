@@ -5,6 +5,7 @@
 #   MRC_SUITES   suites to run (default "kunit style layers gtest fuzz vm")
 #   FUZZ_SECONDS time each fuzzing harness runs (default 20)
 #   MRC_VM_TESTS glob of VM tests to run (default "*")
+#   MRC_VM_JOBS  VMs booted side by side (default: one per CPU)
 #
 # Each test case counts once: KUnit cases, GoogleTest tests (via CTest)
 # and TAP points of the VM tests. A case that was planned but never
@@ -31,6 +32,8 @@ skipped=0
 
 # Seconds taken, one "SECONDS NAME" line per suite or VM test.
 timings=$logdir/timings.txt
+prev_timings=$logdir/timings.prev
+[ ! -s "$timings" ] || mv "$timings" "$prev_timings"
 : > "$timings"
 # make check passes when it started (MRC_CHECK_T0, epoch seconds), so the
 # total includes the build before the suites.
@@ -258,9 +261,55 @@ vm_count_test() {
 	fi
 }
 
+# vm_group_cost GROUP TESTS...: the group's expected seconds, to start
+# the longest groups first: its time in the previous run when known, else
+# the sum of its tests' time limits.
+vm_group_cost() {
+	local group=$1 t l sum=0 prev
+	shift
+	prev=$(awk -v g="vm-boot/$group" '$2 == g { print $1 }' "$prev_timings" 2>/dev/null)
+	if [ -n "$prev" ]; then
+		echo "$prev"
+		return
+	fi
+	for t in "$@"; do
+		l=$(sed -n 's/^# vm-timeout: \([0-9]*\)$/\1/p' "$t")
+		sum=$((sum + ${l:-300}))
+	done
+	echo "$sum"
+}
+
+# vm_run_group GROUP TESTS...: boot one VM for the group's tests; its
+# output goes to its log, and a line per test to stdout as each ends.
+vm_run_group() {
+	local group=$1 glog=$logdir/vm-group-$1.log t0=$SECONDS limit= rc
+	shift
+	# A lone test keeps its own "# vm-timeout: N"; in a group, each has its own.
+	[ $# -gt 1 ] || limit=$(sed -n 's/^# vm-timeout: \([0-9]*\)$/\1/p' "$1")
+	# A test that needs more vCPUs says so ("# vm-cpus: N").
+	local cpus=${MRC_VM_CPUS:-2} t n
+	for t in "$@"; do
+		n=$(sed -n 's/^# vm-cpus: \([0-9]*\)$/\1/p' "$t")
+		[ -z "$n" ] || [ "$n" -le "$cpus" ] || cpus=$n
+	done
+	MRC_VM_CPUS=$cpus "$here/vm/run-vm.sh" -t "${limit:-300}" -n "vm-$group" "$@" 2>&1 |
+		tee "$glog" |
+		sed -u -n "s|^MRC-VM-TEST-END .*/\([^/]*\)\.sh \([^ ]*\) \([0-9]*\)\$|-- $group/\1: exit \2 after \3 s|p"
+	rc=${PIPESTATUS[0]}
+	echo "$rc" > "$glog.rc"
+	echo "$((SECONDS - t0)) vm-boot/$group" >> "$timings"
+	[ $# -gt 1 ] || echo "$((SECONDS - t0)) vm/$(basename "$1" .sh)" >> "$timings"
+	echo "-- group $group: done after $((SECONDS - t0)) s (exit $rc)"
+}
+
+# The groups run side by side, MRC_VM_JOBS of them at a time (default: one
+# per CPU), longest first. Each VM then gets one vCPU (MRC_VM_CPUS): two
+# 2-vCPU VMs on two host CPUs each run at half speed, as a descheduled
+# vCPU leaves the other spinning on its locks, while two 1-vCPU VMs run
+# as fast as one.
 run_vm() {
-	local t name group glog rc t0 limit
-	local -a groups=() members
+	local t name group rc jobs
+	local -a groups=() members order
 	local -A in_group=()
 	echo "== VM tests (Debian $("$here/vm/kver.sh")) =="
 	for t in "$here"/vm/tests/${MRC_VM_TESTS:-*}.sh; do
@@ -275,25 +324,34 @@ run_vm() {
 		[ -n "${in_group[$group]:-}" ] || groups+=("$group")
 		in_group[$group]+=" $t"
 	done
-	for group in "${groups[@]}"; do
+	jobs=${MRC_VM_JOBS:-$(nproc)}
+	[ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
+	[ "$jobs" -eq 1 ] || export MRC_VM_CPUS=${MRC_VM_CPUS:-1}
+	mapfile -t order < <(for group in "${groups[@]}"; do
 		read -ra members <<<"${in_group[$group]}"
-		glog=$logdir/vm-group-$group.log
+		echo "$(vm_group_cost "$group" "${members[@]}") $group"
+	done | sort -rn | awk '{ print $2 }')
+	echo "-- $jobs VM(s) at a time, ${MRC_VM_CPUS:-2} vCPU(s) each"
+	for group in "${order[@]}"; do
+		read -ra members <<<"${in_group[$group]}"
+		while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+			wait -n
+		done
 		echo "-- group $group (one boot):$(for t in "${members[@]}"; do
 			printf ' %s' "$(basename "$t" .sh)"; done)"
-		# Each test's limit is its "# vm-timeout: N", else 300.
-		limit=
-		[ ${#members[@]} -gt 1 ] ||
-			limit=$(sed -n 's/^# vm-timeout: \([0-9]*\)$/\1/p' "${members[0]}")
-		t0=$SECONDS
-		"$here/vm/run-vm.sh" -t "${limit:-300}" -n "vm-$group" "${members[@]}" \
-			2>&1 | tee "$glog" |
-			sed -u -e 's|^MRC-VM-TEST-BEGIN .*/\([^/]*\)\.sh$|-- \1 (running)|' \
-			       -e 's|^MRC-VM-TEST-END .*/\([^/]*\)\.sh \([^ ]*\) \([0-9]*\)$|-- \1: exit \2 after \3 s|'
-		rc=${PIPESTATUS[0]}
-		echo "$((SECONDS - t0)) vm-boot/$group" >> "$timings"
-		[ ${#members[@]} -gt 1 ] ||
-			echo "$((SECONDS - t0)) vm/$(basename "${members[0]}" .sh)" >> "$timings"
-		echo "-- group $group: counting"
+		rm -f "$logdir/vm-group-$group.log.rc"
+		vm_run_group "$group" "${members[@]}" &
+	done
+	wait
+	# Count in a fixed order, each group's output whole.
+	for group in "${groups[@]}"; do
+		read -ra members <<<"${in_group[$group]}"
+		local glog=$logdir/vm-group-$group.log
+		rc=$(cat "$glog.rc" 2>/dev/null || echo none)
+		echo "-- group $group: output"
+		sed -e 's|^MRC-VM-TEST-BEGIN .*/\([^/]*\)\.sh$|-- \1 (running)|' \
+		    -e 's|^MRC-VM-TEST-END .*/\([^/]*\)\.sh \([^ ]*\) \([0-9]*\)$|-- \1: exit \2 after \3 s|' \
+		    "$glog"
 		for t in "${members[@]}"; do
 			vm_count_test "$t" "$glog" "$rc"
 		done

@@ -244,19 +244,26 @@ check_output "without CAP_NET_ADMIN a change is refused: EPERM" \
 	'Operation not permitted' bash -c "ip netns exec hostB capsh --drop=cap_net_admin -- \
 	-c 'mrc-ip evprofile deny dev mrcB id 5 index 0' 2>&1; true"
 echo "events: $(wc -l < /run/events.json)" | diag
-check_output "monitor: each cut EV went good -> assumed_bad, all within 100 ms" \
+# The kernel sends each change as it happens: the monitor must not hear of
+# a cut EV only at some later event or timer. One second is far above the
+# emulated delivery time (tens of ms; hundreds when perftest busy-polls
+# the only vCPU) and far below the seconds between this test's steps.
+# (EVs not cut may go bad too: they lose packets under emulation.)
+check_output "monitor: each cut EV went good -> assumed_bad, heard within 1 s" \
 	'^ok$' python3 -c '
 import json, sys
 cut = {int(i) for i in sys.argv[1].split()}
 evs = [json.loads(l) for l in open("/run/events.json")]
 bad = [e for e in evs if e.get("state") == "assumed_bad"]
-late = [(e["index"], (e["rx_ns"] - e["time"]) / 1e6) for e in bad
-        if e["rx_ns"] - e["time"] > 100e6]
-after = {e["index"] for e in bad if e["time"] >= int(sys.argv[2])}
-worst = max([(e["rx_ns"] - e["time"]) / 1e6 for e in bad] or [0])
-print("bad after the cut:", sorted(after), "late (ms):", late,
-      "slowest: %.1f ms" % worst, file=sys.stderr)
-ok = cut <= after and not late and \
+after = [e for e in bad if e["time"] >= int(sys.argv[2])]
+first = {}
+for e in after:
+    first.setdefault(e["index"], e)
+delay = {i: (e["rx_ns"] - e["time"]) / 1e6 for i, e in first.items()}
+late = {i: d for i, d in delay.items() if i in cut and d > 1000}
+print("bad after the cut:", sorted(first), "delays (ms):",
+      {i: round(d, 1) for i, d in delay.items()}, file=sys.stderr)
+ok = cut <= set(first) and not late and \
      all(e["old"] == "good" and e["reason"].startswith("loss_") and
          e["dev"] == "mrcB" and e["evprofile"] == 5 for e in bad)
 print("ok" if ok else "no")' "$expect_bad" "$cut_ns"
