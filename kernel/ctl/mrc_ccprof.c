@@ -226,12 +226,12 @@ static bool mrc_cc_alg_runnable(u8 alg)
 }
 
 static int mrc_ccprof_can_online(const struct mrc_prof *prof,
-				 struct netlink_ext_ack *extack)
+				 const char **why)
 {
 	const struct mrc_ccprof *cc = container_of(prof, struct mrc_ccprof, p);
 
 	if (!mrc_cc_alg_runnable(cc->alg)) {
-		NL_SET_ERR_MSG(extack, "uet-1.0-nscc is not implemented yet");
+		*why = "uet-1.0-nscc is not implemented yet";
 		return -EOPNOTSUPP;
 	}
 	return 0;
@@ -312,16 +312,14 @@ static int mrc_ccprof_fill(struct sk_buff *skb, struct mrc_ctl_dev *ctl,
 }
 
 static int mrc_ccprof_busy(struct mrc_ctl_dev *ctl,
-			   const struct mrc_prof *prof,
-			   struct netlink_ext_ack *extack)
+			   const struct mrc_prof *prof, const char **why)
 {
 	if (ctl->default_ccp == prof->id) {
-		NL_SET_ERR_MSG(extack,
-			       "CC profile is the device default: make another the default first");
+		*why = "CC profile is the device default: make another the default first";
 		return -EBUSY;
 	}
 	if (prof->nusers) {
-		NL_SET_ERR_MSG(extack, "CC profile is in use by QPs");
+		*why = "CC profile is in use by QPs";
 		return -EBUSY;
 	}
 	return 0;

@@ -114,13 +114,12 @@ static int mrc_evfmt_parse(struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
 	return err;
 }
 
-static int mrc_evfmt_can_online(const struct mrc_prof *prof,
-				struct netlink_ext_ack *extack)
+static int mrc_evfmt_can_online(const struct mrc_prof *prof, const char **why)
 {
 	const struct mrc_evfmt *fmt = container_of(prof, struct mrc_evfmt, p);
 
 	if (!fmt->f.nfields) {
-		NL_SET_ERR_MSG(extack, "EV format has no fields: set them before online");
+		*why = "EV format has no fields: set them before online";
 		return -EINVAL;
 	}
 	return 0;
@@ -160,10 +159,10 @@ static int mrc_evfmt_fill(struct sk_buff *skb, struct mrc_ctl_dev *ctl,
 }
 
 static int mrc_evfmt_busy(struct mrc_ctl_dev *ctl, const struct mrc_prof *prof,
-			  struct netlink_ext_ack *extack)
+			  const char **why)
 {
 	if (prof->nusers) {
-		NL_SET_ERR_MSG(extack, "EV format is used by EV profiles");
+		*why = "EV format is used by EV profiles";
 		return -EBUSY;
 	}
 	return 0;

@@ -507,12 +507,12 @@ static int mrc_evprof_finish(struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
 }
 
 static int mrc_evprof_can_online(const struct mrc_prof *prof,
-				 struct netlink_ext_ack *extack)
+				 const char **why)
 {
 	const struct mrc_evprof *evp = container_of(prof, struct mrc_evprof, p);
 
 	if (evp->mode != MRC_EV_MODE_AUTO && !evp->nev) {
-		NL_SET_ERR_MSG(extack, "EV profile has no EVs: give them before online");
+		*why = "EV profile has no EVs: give them before online";
 		return -EINVAL;
 	}
 	return 0;
@@ -608,15 +608,14 @@ static int mrc_evprof_fill(struct sk_buff *skb, struct mrc_ctl_dev *ctl,
 }
 
 static int mrc_evprof_busy(struct mrc_ctl_dev *ctl, const struct mrc_prof *prof,
-			   struct netlink_ext_ack *extack)
+			   const char **why)
 {
 	if (ctl->default_evp == prof->id) {
-		NL_SET_ERR_MSG(extack,
-			       "EV profile is the device default: make another the default first");
+		*why = "EV profile is the device default: make another the default first";
 		return -EBUSY;
 	}
 	if (prof->nusers) {
-		NL_SET_ERR_MSG(extack, "EV profile is in use by QPs");
+		*why = "EV profile is in use by QPs";
 		return -EBUSY;
 	}
 	return 0;

@@ -28,6 +28,26 @@ void mrc_genl_multicast(struct net *net, struct sk_buff *skb);
 void mrc_genl_gen_bump(void);
 
 /**
+ * mrc_genl_set_why() - tell the requester why, with a message made elsewhere
+ * @extack: the request's, or NULL
+ * @attr: the attribute the message is about, or NULL
+ * @why: the message, a string literal
+ *
+ * The profile code says why it refuses a change as a string, free of
+ * netlink; NL_SET_ERR_MSG_ATTR() itself takes only a literal.
+ */
+static inline void mrc_genl_set_why(struct netlink_ext_ack *extack,
+				    const struct nlattr *attr, const char *why)
+{
+	do_trace_netlink_extack(why);
+	if (!extack)
+		return;
+	extack->_msg = why;
+	extack->bad_attr = attr;
+	extack->policy = NULL;
+}
+
+/**
  * struct mrc_genl_reader - who sent a read, for what its reply may say of QPs
  * @admin: CAP_NET_ADMIN over the device's network namespace: every QP
  * @uid: the uid of the sender's netlink credentials: the QPs it created

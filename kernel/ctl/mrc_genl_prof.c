@@ -335,6 +335,7 @@ static int mrc_genl_prof_apply(const struct mrc_prof_kind *kind,
 			       struct genl_info *info)
 {
 	struct nlattr *state = info->attrs[MRC_ATTR_PROF_STATE];
+	const char *why = NULL;
 	int err;
 
 	err = mrc_genl_prof_access(prof, info);
@@ -344,10 +345,12 @@ static int mrc_genl_prof_apply(const struct mrc_prof_kind *kind,
 		err = kind->finish(ctl, prof, info->attrs, info->extack);
 	if (err)
 		return err;
-	if (state)
-		return mrc_prof_set_state(kind, ctl, prof, nla_get_u8(state),
-					  info->extack);
-	return 0;
+	if (!state)
+		return 0;
+	err = mrc_prof_set_state(kind, ctl, prof, nla_get_u8(state), &why);
+	if (err)
+		mrc_genl_set_why(info->extack, NULL, why);
+	return err;
 }
 
 static int mrc_genl_prof_new_locked(const struct mrc_prof_kind *kind,
@@ -460,11 +463,16 @@ static int mrc_genl_prof_del_locked(const struct mrc_prof_kind *kind,
 				    struct genl_info *info)
 {
 	struct mrc_prof *prof = mrc_genl_prof_lookup(kind, mdev->ctl, info);
+	const char *why = NULL;
 	int err;
 
-	err = prof ? kind->busy(mdev->ctl, prof, info->extack) : -ENOENT;
-	if (err)
+	if (!prof)
+		return -ENOENT;
+	err = kind->busy(mdev->ctl, prof, &why);
+	if (err) {
+		mrc_genl_set_why(info->extack, NULL, why);
 		return err;
+	}
 	xa_erase(kind->xa(mdev->ctl), prof->id);
 	if (kind->commit)
 		kind->commit(mdev->ctl, prof, NULL);

@@ -64,7 +64,7 @@ struct mrc_prof *mrc_prof_find(const struct mrc_prof_kind *kind,
  * @ctl: the device's control state; the caller holds @ctl->lock
  * @prof: the profile (the caller's private copy when it is a change)
  * @state: enum mrc_genl_prof_state
- * @extack: says why a move is refused
+ * @why: set to why a move is refused
  *
  * Return: 0, -EINVAL for a move OCP does not allow or a profile not
  * configured enough, -EBUSY when something depends on the profile, or
@@ -72,7 +72,7 @@ struct mrc_prof *mrc_prof_find(const struct mrc_prof_kind *kind,
  */
 int mrc_prof_set_state(const struct mrc_prof_kind *kind,
 		       struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
-		       u8 state, struct netlink_ext_ack *extack)
+		       u8 state, const char **why)
 {
 	int err;
 
@@ -80,8 +80,7 @@ int mrc_prof_set_state(const struct mrc_prof_kind *kind,
 	if (state == prof->state)
 		return 0;
 	if (state > MRC_PROF_ONLINE || abs(state - prof->state) != 1) {
-		NL_SET_ERR_MSG(extack,
-			       "profile state moves one step at a time: init, offline, online");
+		*why = "profile state moves one step at a time: init, offline, online";
 		return -EINVAL;
 	}
 
@@ -89,18 +88,17 @@ int mrc_prof_set_state(const struct mrc_prof_kind *kind,
 	case MRC_PROF_OFFLINE:
 		/* Configuring (a mode, an algorithm) is what leaves INIT. */
 		if (prof->state == MRC_PROF_INIT) {
-			NL_SET_ERR_MSG(extack,
-				       "profile is not configured: set its mode or algorithm before offline");
+			*why = "profile is not configured: set its mode or algorithm before offline";
 			return -EINVAL;
 		}
 		if (prof->state == MRC_PROF_ONLINE) {
-			err = kind->busy(ctl, prof, extack);
+			err = kind->busy(ctl, prof, why);
 			if (err)
 				return err;
 		}
 		break;
 	case MRC_PROF_ONLINE:
-		err = kind->can_online(prof, extack);
+		err = kind->can_online(prof, why);
 		if (err)
 			return err;
 		break;

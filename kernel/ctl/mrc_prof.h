@@ -181,11 +181,11 @@ struct mrc_ctl_dev {
  *	be NULL (creation, deletion); cannot fail (optional)
  * @dup: deep-copy what @prof points to into @copy (optional)
  * @release: free what @prof points to (optional)
- * @can_online: whether @prof may go ONLINE (extack says why not)
+ * @can_online: whether @prof may go ONLINE (@why says why not)
  * @reset: forget the configuration (back to INIT)
  * @fill: put the kind's configuration nest into a reply; ctl->lock held
  * @qp_users: which of a bound QP's profiles is of this kind (MRC_PROF_QP_*)
- * @busy: -EBUSY (extack says why) if @prof may not be deleted or taken
+ * @busy: -EBUSY (@why says why) if @prof may not be deleted or taken
  *	offline, else 0
  */
 struct mrc_prof_kind {
@@ -203,14 +203,13 @@ struct mrc_prof_kind {
 		       const struct mrc_prof *new);
 	int (*dup)(struct mrc_prof *copy, const struct mrc_prof *prof);
 	void (*release)(struct mrc_prof *prof);
-	int (*can_online)(const struct mrc_prof *prof,
-			  struct netlink_ext_ack *extack);
+	int (*can_online)(const struct mrc_prof *prof, const char **why);
 	void (*reset)(struct mrc_prof *prof);
 	int (*fill)(struct sk_buff *skb, struct mrc_ctl_dev *ctl,
 		    const struct mrc_prof *prof);
 	u8 qp_users;
 	int (*busy)(struct mrc_ctl_dev *ctl, const struct mrc_prof *prof,
-		    struct netlink_ext_ack *extack);
+		    const char **why);
 };
 
 /* Which profile id of a QP a kind's users are counted by. */
@@ -267,7 +266,7 @@ bool mrc_evprof_value_is(const struct mrc_evprof *evp, u32 i,
 /* mrc_prof.c */
 int mrc_prof_set_state(const struct mrc_prof_kind *kind,
 		       struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
-		       u8 state, struct netlink_ext_ack *extack);
+		       u8 state, const char **why);
 struct mrc_prof *mrc_prof_dup(const struct mrc_prof_kind *kind,
 			      const struct mrc_prof *prof);
 void mrc_prof_free(const struct mrc_prof_kind *kind, struct mrc_prof *prof);
