@@ -46,6 +46,7 @@ static void mrc_genl_ev_health(struct mrc_ctl_dev *ctl,
 				__set_bit(i, bad);
 		}
 		spin_unlock_bh(&qp->lock);
+		cond_resched();
 	}
 }
 

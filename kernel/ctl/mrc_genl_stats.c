@@ -213,6 +213,7 @@ static void mrc_genl_sum_profile(struct mrc_ctl_dev *ctl,
 		for (i = 0; i < n && first + i < qp->evs.count; i++)
 			mrc_ev_report_add(&r[i], qp, first + i);
 		spin_unlock_bh(&qp->lock);
+		cond_resched();
 	}
 	for (i = 0; i < n; i++)
 		r[i].state = mrc_genl_prof_ev_state(r[i].has_value &&
