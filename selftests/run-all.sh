@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # Run every MRC test suite and end with one line: "N passed, N failed".
 #
-#   MRC_SUITES   suites to run (default "kunit style layers gtest fuzz vm")
+#   MRC_SUITES   suites to run (default "kunit style layers spec gtest fuzz vm")
 #   FUZZ_SECONDS time each fuzzing harness runs (default 20)
 #   MRC_VM_TESTS glob of VM tests to run (default "*")
 #   MRC_VM_JOBS  VMs booted side by side (default: one per CPU)
@@ -22,7 +22,7 @@ set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
-suites=${MRC_SUITES:-kunit style layers gtest fuzz vm}
+suites=${MRC_SUITES:-kunit style layers spec gtest fuzz vm}
 logdir=$top/build/test-logs
 mkdir -p "$logdir"
 
@@ -203,6 +203,21 @@ run_layers() {
 	fi
 }
 
+# The "mrc" family's uapi header and kernel policies against its YNL spec
+# (selftests/genl-spec-check.py): Debian's python3 has the yaml module.
+run_spec() {
+	local log=$logdir/spec.log
+	echo "== Netlink spec (uapi header and policies against mrc.yaml) =="
+	/usr/bin/python3 "$here/genl-spec-check.py" > "$log" 2>&1
+	local rc=$?
+	grep -E '^(not )?ok [0-9]+|^# |^Bail out' "$log"
+	tap_count "$log" vm
+	if [ $rc -ne 0 ] && [ "$tap_failed" = 0 ]; then
+		echo "spec: run failed (rc $rc), see $log"
+		failed=$((failed + 1))
+	fi
+}
+
 # libFuzzer harnesses of the protocol core (fuzz/run-fuzz.sh): each one
 # passes when it ran its time without a crash, leak or sanitizer report.
 run_fuzz() {
@@ -363,6 +378,7 @@ for s in $suites; do
 	kunit) timed kunit run_kunit ;;
 	style) timed style run_style ;;
 	layers) timed layers run_layers ;;
+	spec) timed spec run_spec ;;
 	gtest) timed gtest run_gtest ;;
 	fuzz) timed fuzz run_fuzz ;;
 	vm) run_vm ;;
