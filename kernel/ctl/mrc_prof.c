@@ -10,6 +10,9 @@
 
 #include "ctl/mrc_prof.h"
 
+static const char mrc_prof_unconfigured[] =
+	"profile is not configured: set its mode or algorithm before offline";
+
 /**
  * mrc_prof_dup() - a private copy of a profile, to change
  * @kind: its kind
@@ -88,7 +91,7 @@ int mrc_prof_set_state(const struct mrc_prof_kind *kind,
 	case MRC_PROF_OFFLINE:
 		/* Configuring (a mode, an algorithm) is what leaves INIT. */
 		if (prof->state == MRC_PROF_INIT) {
-			*why = "profile is not configured: set its mode or algorithm before offline";
+			*why = mrc_prof_unconfigured;
 			return -EINVAL;
 		}
 		if (prof->state == MRC_PROF_ONLINE) {
