@@ -180,8 +180,17 @@ static int mrc_ccprof_parse_params(struct mrc_ccprof *cc,
 	return 0;
 }
 
-static int mrc_ccprof_parse(struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
-			    struct nlattr **attrs, struct netlink_ext_ack *extack)
+/**
+ * mrc_ccprof_parse() - apply a request's MRC_ATTR_CCPROF to a CC profile
+ * @ctl: the device's control state, locked
+ * @prof: a private copy of the profile
+ * @attrs: the request's top-level attributes
+ * @extack: names the attribute at fault
+ *
+ * Return: 0 or a negative errno.
+ */
+int mrc_ccprof_parse(struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
+		     struct nlattr **attrs, struct netlink_ext_ack *extack)
 {
 	struct mrc_ccprof *cc = container_of(prof, struct mrc_ccprof, p);
 	struct nlattr *tb[MRC_CCPROF_MAX + 1];
@@ -281,8 +290,16 @@ static void mrc_ccprof_reset(struct mrc_prof *prof)
 	memset(cc->param, 0, sizeof(cc->param));
 }
 
-static int mrc_ccprof_fill(struct sk_buff *skb, struct mrc_ctl_dev *ctl,
-			   const struct mrc_prof *prof)
+/**
+ * mrc_ccprof_fill() - put a CC profile's MRC_ATTR_CCPROF nest into a reply
+ * @skb: the reply
+ * @ctl: the device's control state, locked
+ * @prof: the profile
+ *
+ * Return: 0 or -EMSGSIZE. A profile in INIT has no nest.
+ */
+int mrc_ccprof_fill(struct sk_buff *skb, struct mrc_ctl_dev *ctl,
+		    const struct mrc_prof *prof)
 {
 	const struct mrc_ccprof *cc = container_of(prof, struct mrc_ccprof, p);
 	struct nlattr *nest, *params;
@@ -332,15 +349,11 @@ static struct xarray *mrc_ccprof_xa(struct mrc_ctl_dev *ctl)
 
 const struct mrc_prof_kind mrc_ccprof_kind = {
 	.name = "CC profile",
-	.get_cmd = MRC_CMD_CCPROF_GET,
-	.nest = MRC_ATTR_CCPROF,
 	.max = MRC_CC_PROFILES_MAX,
 	.size = sizeof(struct mrc_ccprof),
 	.xa = mrc_ccprof_xa,
-	.parse = mrc_ccprof_parse,
 	.can_online = mrc_ccprof_can_online,
 	.reset = mrc_ccprof_reset,
-	.fill = mrc_ccprof_fill,
 	.qp_users = MRC_PROF_QP_CC,
 	.busy = mrc_ccprof_busy,
 };

@@ -75,8 +75,17 @@ static int mrc_evfmt_parse_fields(struct mrc_evfmt *fmt,
 	return err;
 }
 
-static int mrc_evfmt_parse(struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
-			   struct nlattr **attrs, struct netlink_ext_ack *extack)
+/**
+ * mrc_evfmt_parse() - apply a request's MRC_ATTR_EVFMT to an EV format
+ * @ctl: the device's control state, locked
+ * @prof: a private copy of the format
+ * @attrs: the request's top-level attributes
+ * @extack: names the attribute at fault
+ *
+ * Return: 0 or a negative errno.
+ */
+int mrc_evfmt_parse(struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
+		    struct nlattr **attrs, struct netlink_ext_ack *extack)
 {
 	struct mrc_evfmt *fmt = container_of(prof, struct mrc_evfmt, p);
 	struct nlattr *tb[MRC_EVFMT_MAX + 1];
@@ -132,8 +141,16 @@ static void mrc_evfmt_reset(struct mrc_prof *prof)
 	memset(&fmt->f, 0, sizeof(fmt->f));
 }
 
-static int mrc_evfmt_fill(struct sk_buff *skb, struct mrc_ctl_dev *ctl,
-			  const struct mrc_prof *prof)
+/**
+ * mrc_evfmt_fill() - put an EV format's MRC_ATTR_EVFMT nest into a reply
+ * @skb: the reply
+ * @ctl: the device's control state, locked
+ * @prof: the format
+ *
+ * Return: 0 or -EMSGSIZE. A format in INIT has no nest.
+ */
+int mrc_evfmt_fill(struct sk_buff *skb, struct mrc_ctl_dev *ctl,
+		   const struct mrc_prof *prof)
 {
 	const struct mrc_evfmt *fmt = container_of(prof, struct mrc_evfmt, p);
 	struct nlattr *nest, *fields;
@@ -175,15 +192,11 @@ static struct xarray *mrc_evfmt_xa(struct mrc_ctl_dev *ctl)
 
 const struct mrc_prof_kind mrc_evfmt_kind = {
 	.name = "EV format",
-	.get_cmd = MRC_CMD_EVFMT_GET,
-	.nest = MRC_ATTR_EVFMT,
 	.max = MRC_FMT_PROFILES_MAX,
 	.size = sizeof(struct mrc_evfmt),
 	.xa = mrc_evfmt_xa,
-	.parse = mrc_evfmt_parse,
 	.can_online = mrc_evfmt_can_online,
 	.reset = mrc_evfmt_reset,
-	.fill = mrc_evfmt_fill,
 	.busy = mrc_evfmt_busy,
 };
 

@@ -31,7 +31,7 @@ void mrc_genl_gen_bump(void);
  * mrc_genl_set_why() - tell the requester why, with a message made elsewhere
  * @extack: the request's, or NULL
  * @attr: the attribute the message is about, or NULL
- * @why: the message, a string literal
+ * @why: the message, a string literal; NULL leaves @extack as it is
  *
  * The profile code says why it refuses a change as a string, free of
  * netlink; NL_SET_ERR_MSG_ATTR() itself takes only a literal.
@@ -39,6 +39,8 @@ void mrc_genl_gen_bump(void);
 static inline void mrc_genl_set_why(struct netlink_ext_ack *extack,
 				    const struct nlattr *attr, const char *why)
 {
+	if (!why)
+		return;
 	do_trace_netlink_extack(why);
 	if (!extack)
 		return;
@@ -89,15 +91,34 @@ int mrc_genl_dev_get_doit(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_dev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int mrc_genl_dev_set_doit(struct sk_buff *skb, struct genl_info *info);
 
-/* mrc_genl_prof.c: EVFMT_* and CCPROF_* */
+/* mrc_genl_prof.c: EVFMT_*, EVPROF_* and CCPROF_* */
 int mrc_genl_prof_get_doit(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_prof_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int mrc_genl_prof_new_doit(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_prof_set_doit(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_prof_del_doit(struct sk_buff *skb, struct genl_info *info);
 
-/* mrc_genl_ev.c: EVPROF_EV_GET, EVPROF_EV_SET, dumps of one EV profile */
+/* mrc_genl_evprof.c: EV profiles' attributes, parsed and put */
+struct mrc_ctl_dev;
+struct mrc_prof;
 struct mrc_evprof;
+struct mrc_srv6_route;
+extern const struct nla_policy mrc_evprof_policy[MRC_EVPROF_MAX + 1];
+extern const struct nla_policy mrc_ev_entry_policy[MRC_EV_MAX + 1];
+int mrc_genl_evprof_parse(struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
+			  struct nlattr **attrs, struct netlink_ext_ack *extack);
+int mrc_genl_evprof_fill(struct sk_buff *skb, struct mrc_ctl_dev *ctl,
+			 const struct mrc_prof *prof);
+int mrc_genl_evprof_put_route(struct sk_buff *skb,
+			      const struct mrc_srv6_route *r);
+int mrc_genl_evprof_put_uplink(struct sk_buff *skb, struct net_device *ndev,
+			       const struct mrc_srv6_route *r);
+int mrc_genl_evprof_put_value(struct sk_buff *skb,
+			      const struct mrc_evprof *evp, u32 i);
+bool mrc_genl_evprof_value_is(const struct mrc_evprof *evp, u32 i,
+			      const struct nlattr *value);
+
+/* mrc_genl_ev.c: EVPROF_EV_GET, EVPROF_EV_SET, dumps of one EV profile */
 typedef int (*mrc_genl_evprof_round_fn)(struct sk_buff *skb,
 					struct netlink_callback *cb,
 					struct mrc_dev *mdev,

@@ -57,12 +57,12 @@ static int mrc_genl_put_ev(struct sk_buff *skb, struct net_device *ndev,
 	struct nlattr *entry = nla_nest_start(skb, MRC_ATTR_EV_ENTRY);
 
 	if (!entry || nla_put_u32(skb, MRC_EV_INDEX, i) ||
-	    mrc_evprof_put_value(skb, evp, i) ||
+	    mrc_genl_evprof_put_value(skb, evp, i) ||
 	    nla_put_u8(skb, MRC_EV_PORT, ev->port) ||
 	    nla_put_u8(skb, MRC_EV_STATE, state) ||
 	    nla_put_u16(skb, MRC_EV_WIRE_SPORT, ev->sport) ||
 	    nla_put_u32(skb, MRC_EV_WIRE_FLOW_LABEL, ev->flow_label) ||
-	    mrc_evprof_put_uplink(skb, ndev, mrc_evprof_route(evp, i))) {
+	    mrc_genl_evprof_put_uplink(skb, ndev, mrc_evprof_route(evp, i))) {
 		if (entry)
 			nla_nest_cancel(skb, entry);
 		return -EMSGSIZE;
@@ -202,7 +202,8 @@ int mrc_genl_ev_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 static bool mrc_genl_ev_named(const struct mrc_evprof *evp, struct nlattr **tb,
 			      u32 i)
 {
-	return !tb[MRC_EV_VALUE] || mrc_evprof_value_is(evp, i, tb[MRC_EV_VALUE]);
+	return !tb[MRC_EV_VALUE] ||
+	       mrc_genl_evprof_value_is(evp, i, tb[MRC_EV_VALUE]);
 }
 
 /*

@@ -80,7 +80,8 @@ static int mrc_probe_ev_route(struct mrc_dev *mdev, struct nlattr **tb,
 			NL_SET_ERR_MSG_ATTR(extack, value,
 					    "an SRV6 EV value is one or two IPv6 addresses (16 or 32 bytes)");
 		else
-			mrc_evprof_bad_segment(extack, value, why);
+			mrc_genl_set_why(extack, value,
+					 mrc_evprof_bad_segment(why));
 		return -EINVAL;
 	}
 	if (ipv6_chk_addr(dev_net(mdev->ndev), &r->seg[0], mdev->ndev, 0)) {

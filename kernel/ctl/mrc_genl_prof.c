@@ -16,21 +16,61 @@
 /* QPs a profile's GET names; MRC_ATTR_PROF_USERS_MORE says there are more. */
 #define MRC_GENL_USERS_MAX	64
 
-static const struct mrc_prof_kind *mrc_genl_kind(u8 cmd)
+/*
+ * What the commands do differently for each kind on the netlink side;
+ * struct mrc_prof_kind holds the rest.
+ */
+struct mrc_genl_kind {
+	const struct mrc_prof_kind *kind;
+	u8 get_cmd;		/* the GET command, which replies carry */
+	int nest;		/* the attribute holding the configuration */
+	/* apply a request's configuration to a private copy */
+	int (*parse)(struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
+		     struct nlattr **attrs, struct netlink_ext_ack *extack);
+	/* put the configuration nest into a reply; ctl->lock held */
+	int (*fill)(struct sk_buff *skb, struct mrc_ctl_dev *ctl,
+		    const struct mrc_prof *prof);
+};
+
+static const struct mrc_genl_kind mrc_genl_evfmt = {
+	.kind = &mrc_evfmt_kind,
+	.get_cmd = MRC_CMD_EVFMT_GET,
+	.nest = MRC_ATTR_EVFMT,
+	.parse = mrc_evfmt_parse,
+	.fill = mrc_evfmt_fill,
+};
+
+static const struct mrc_genl_kind mrc_genl_evprof = {
+	.kind = &mrc_evprof_kind,
+	.get_cmd = MRC_CMD_EVPROF_GET,
+	.nest = MRC_ATTR_EVPROF,
+	.parse = mrc_genl_evprof_parse,
+	.fill = mrc_genl_evprof_fill,
+};
+
+static const struct mrc_genl_kind mrc_genl_ccprof = {
+	.kind = &mrc_ccprof_kind,
+	.get_cmd = MRC_CMD_CCPROF_GET,
+	.nest = MRC_ATTR_CCPROF,
+	.parse = mrc_ccprof_parse,
+	.fill = mrc_ccprof_fill,
+};
+
+static const struct mrc_genl_kind *mrc_genl_kind(u8 cmd)
 {
 	switch (cmd) {
 	case MRC_CMD_EVFMT_GET:
 	case MRC_CMD_EVFMT_NEW:
 	case MRC_CMD_EVFMT_DEL:
 	case MRC_CMD_EVFMT_SET:
-		return &mrc_evfmt_kind;
+		return &mrc_genl_evfmt;
 	case MRC_CMD_EVPROF_GET:
 	case MRC_CMD_EVPROF_NEW:
 	case MRC_CMD_EVPROF_DEL:
 	case MRC_CMD_EVPROF_SET:
-		return &mrc_evprof_kind;
+		return &mrc_genl_evprof;
 	default:
-		return &mrc_ccprof_kind;
+		return &mrc_genl_ccprof;
 	}
 }
 
@@ -39,7 +79,7 @@ static const struct mrc_prof_kind *mrc_genl_kind(u8 cmd)
  * by" messages; MRC_ATTR_PROF_NUSERS counts them all.
  */
 static int mrc_genl_put_users(struct sk_buff *skb,
-			      const struct mrc_prof_kind *kind,
+			      const struct mrc_genl_kind *gk,
 			      struct mrc_ctl_dev *ctl,
 			      const struct mrc_prof *prof,
 			      const struct mrc_genl_reader *rd)
@@ -48,13 +88,13 @@ static int mrc_genl_put_users(struct sk_buff *skb,
 	struct mrc_qp *qp;
 	int n = 0;
 
-	if (kind->qp_users == MRC_PROF_QP_NONE || !prof->nusers)
+	if (gk->kind->qp_users == MRC_PROF_QP_NONE || !prof->nusers)
 		return 0;
 	nest = nla_nest_start(skb, MRC_ATTR_PROF_USERS);
 	if (!nest)
 		return -EMSGSIZE;
 	list_for_each_entry(qp, &ctl->qps, ctl_node) {
-		u64 id = kind->qp_users == MRC_PROF_QP_EV ? qp->ev_profile_id :
+		u64 id = gk->kind->qp_users == MRC_PROF_QP_EV ? qp->ev_profile_id :
 							    qp->cc_profile_id;
 
 		if (id != prof->id || !mrc_genl_reader_sees(rd, qp))
@@ -78,12 +118,12 @@ static int mrc_genl_put_users(struct sk_buff *skb,
  * reader's user namespace (the overflow gid when it has no mapping there).
  */
 static int mrc_genl_put_access(struct sk_buff *skb,
-			       const struct mrc_prof_kind *kind,
+			       const struct mrc_genl_kind *gk,
 			       const struct mrc_prof *prof)
 {
 	const struct mrc_prof_access *a = &prof->access;
 
-	if (kind->qp_users == MRC_PROF_QP_NONE)
+	if (gk->kind->qp_users == MRC_PROF_QP_NONE)
 		return 0;
 	if (nla_put_u8(skb, MRC_ATTR_PROF_ACCESS, a->rule))
 		return -EMSGSIZE;
@@ -94,7 +134,7 @@ static int mrc_genl_put_access(struct sk_buff *skb,
 }
 
 static int mrc_genl_fill_prof(struct sk_buff *skb,
-			      const struct mrc_prof_kind *kind,
+			      const struct mrc_genl_kind *gk,
 			      struct mrc_dev *mdev, const struct mrc_prof *prof,
 			      const struct mrc_genl_reader *rd,
 			      u32 portid, u32 seq, int flags,
@@ -102,7 +142,7 @@ static int mrc_genl_fill_prof(struct sk_buff *skb,
 {
 	void *hdr;
 
-	hdr = mrc_genlmsg_put(skb, portid, seq, flags, kind->get_cmd);
+	hdr = mrc_genlmsg_put(skb, portid, seq, flags, gk->get_cmd);
 	if (!hdr)
 		return -EMSGSIZE;
 	if (cb)
@@ -111,9 +151,9 @@ static int mrc_genl_fill_prof(struct sk_buff *skb,
 	    nla_put_u64_64bit(skb, MRC_ATTR_PROF_ID, prof->id, MRC_ATTR_PAD) ||
 	    nla_put_u8(skb, MRC_ATTR_PROF_STATE, prof->state) ||
 	    nla_put_u32(skb, MRC_ATTR_PROF_NUSERS, prof->nusers) ||
-	    mrc_genl_put_users(skb, kind, mdev->ctl, prof, rd) ||
-	    mrc_genl_put_access(skb, kind, prof) ||
-	    kind->fill(skb, mdev->ctl, prof)) {
+	    mrc_genl_put_users(skb, gk, mdev->ctl, prof, rd) ||
+	    mrc_genl_put_access(skb, gk, prof) ||
+	    gk->fill(skb, mdev->ctl, prof)) {
 		genlmsg_cancel(skb, hdr);
 		return -EMSGSIZE;
 	}
@@ -122,7 +162,7 @@ static int mrc_genl_fill_prof(struct sk_buff *skb,
 }
 
 static int mrc_genl_reply_prof(struct sk_buff *skb, struct genl_info *info,
-			       const struct mrc_prof_kind *kind,
+			       const struct mrc_genl_kind *gk,
 			       struct mrc_dev *mdev,
 			       const struct mrc_prof *prof)
 {
@@ -134,7 +174,7 @@ static int mrc_genl_reply_prof(struct sk_buff *skb, struct genl_info *info,
 	if (!msg)
 		return -ENOMEM;
 	mrc_genl_reader_init(&rd, skb, mdev);
-	err = mrc_genl_fill_prof(msg, kind, mdev, prof, &rd, info->snd_portid,
+	err = mrc_genl_fill_prof(msg, gk, mdev, prof, &rd, info->snd_portid,
 				 info->snd_seq, 0, NULL);
 	if (err) {
 		nlmsg_free(msg);
@@ -144,14 +184,14 @@ static int mrc_genl_reply_prof(struct sk_buff *skb, struct genl_info *info,
 }
 
 /* The profile a request names by MRC_ATTR_PROF_ID; ctl->lock is held. */
-static struct mrc_prof *mrc_genl_prof_lookup(const struct mrc_prof_kind *kind,
+static struct mrc_prof *mrc_genl_prof_lookup(const struct mrc_genl_kind *gk,
 					     struct mrc_ctl_dev *ctl,
 					     struct genl_info *info)
 {
 	struct nlattr *id = info->attrs[MRC_ATTR_PROF_ID];
 	struct mrc_prof *prof;
 
-	prof = mrc_prof_find(kind, ctl, nla_get_u64(id));
+	prof = mrc_prof_find(gk->kind, ctl, nla_get_u64(id));
 	if (!prof)
 		NL_SET_ERR_MSG_ATTR(info->extack, id,
 				    "no profile of this kind with this id on the device");
@@ -159,14 +199,14 @@ static struct mrc_prof *mrc_genl_prof_lookup(const struct mrc_prof_kind *kind,
 }
 
 /* A doit's work on the device the request names, under its ctl->lock. */
-typedef int (*mrc_genl_prof_fn)(const struct mrc_prof_kind *kind,
+typedef int (*mrc_genl_prof_fn)(const struct mrc_genl_kind *gk,
 				struct mrc_dev *mdev, struct sk_buff *skb,
 				struct genl_info *info);
 
 static int mrc_genl_prof_do(struct sk_buff *skb, struct genl_info *info,
 			    bool needs_id, mrc_genl_prof_fn fn)
 {
-	const struct mrc_prof_kind *kind = mrc_genl_kind(info->genlhdr->cmd);
+	const struct mrc_genl_kind *gk = mrc_genl_kind(info->genlhdr->cmd);
 	struct mrc_dev *mdev;
 	int err;
 
@@ -176,19 +216,19 @@ static int mrc_genl_prof_do(struct sk_buff *skb, struct genl_info *info,
 	if (IS_ERR(mdev))
 		return PTR_ERR(mdev);
 	mutex_lock(&mdev->ctl->lock);
-	err = fn(kind, mdev, skb, info);
+	err = fn(gk, mdev, skb, info);
 	mutex_unlock(&mdev->ctl->lock);
 	ib_device_put(&mdev->ib_dev);
 	return err;
 }
 
-static int mrc_genl_prof_get_locked(const struct mrc_prof_kind *kind,
+static int mrc_genl_prof_get_locked(const struct mrc_genl_kind *gk,
 				    struct mrc_dev *mdev, struct sk_buff *skb,
 				    struct genl_info *info)
 {
-	struct mrc_prof *prof = mrc_genl_prof_lookup(kind, mdev->ctl, info);
+	struct mrc_prof *prof = mrc_genl_prof_lookup(gk, mdev->ctl, info);
 
-	return prof ? mrc_genl_reply_prof(skb, info, kind, mdev, prof) : -ENOENT;
+	return prof ? mrc_genl_reply_prof(skb, info, gk, mdev, prof) : -ENOENT;
 }
 
 /**
@@ -206,7 +246,7 @@ int mrc_genl_prof_get_doit(struct sk_buff *skb, struct genl_info *info)
 struct mrc_genl_prof_dump {
 	struct sk_buff *skb;
 	struct netlink_callback *cb;
-	const struct mrc_prof_kind *kind;
+	const struct mrc_genl_kind *gk;
 };
 
 /* One device's profiles from id cb->args[1] on; resumable. */
@@ -222,8 +262,8 @@ static int mrc_genl_prof_dump_dev(struct mrc_dev *mdev, void *arg)
 	mrc_genl_reader_init(&rd, cb->skb, mdev);
 	mutex_lock(&mdev->ctl->lock);
 	cb->seq = mrc_genl_gen();
-	xa_for_each_start(d->kind->xa(mdev->ctl), id, prof, id) {
-		err = mrc_genl_fill_prof(d->skb, d->kind, mdev, prof, &rd,
+	xa_for_each_start(d->gk->kind->xa(mdev->ctl), id, prof, id) {
+		err = mrc_genl_fill_prof(d->skb, d->gk, mdev, prof, &rd,
 					 NETLINK_CB(cb->skb).portid,
 					 cb->nlh->nlmsg_seq, NLM_F_MULTI, cb);
 		if (err)
@@ -250,7 +290,7 @@ int mrc_genl_prof_get_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 	const struct genl_dumpit_info *info = genl_dumpit_info(cb);
 	struct mrc_genl_prof_dump d = {
 		.skb = skb, .cb = cb,
-		.kind = mrc_genl_kind(info->op.cmd),
+		.gk = mrc_genl_kind(info->op.cmd),
 	};
 	struct nlattr **attrs = info->attrs;
 	struct mrc_dev *mdev;
@@ -330,7 +370,7 @@ static int mrc_genl_prof_access(struct mrc_prof *prof, struct genl_info *info)
 }
 
 /* Apply a request's configuration and state to @prof; nothing stored. */
-static int mrc_genl_prof_apply(const struct mrc_prof_kind *kind,
+static int mrc_genl_prof_apply(const struct mrc_genl_kind *gk,
 			       struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
 			       struct genl_info *info)
 {
@@ -340,31 +380,29 @@ static int mrc_genl_prof_apply(const struct mrc_prof_kind *kind,
 
 	err = mrc_genl_prof_access(prof, info);
 	if (!err)
-		err = kind->parse(ctl, prof, info->attrs, info->extack);
-	if (!err && kind->finish)
-		err = kind->finish(ctl, prof, info->attrs, info->extack);
+		err = gk->parse(ctl, prof, info->attrs, info->extack);
 	if (err)
 		return err;
 	if (!state)
 		return 0;
-	err = mrc_prof_set_state(kind, ctl, prof, nla_get_u8(state), &why);
+	err = mrc_prof_set_state(gk->kind, ctl, prof, nla_get_u8(state), &why);
 	if (err)
 		mrc_genl_set_why(info->extack, NULL, why);
 	return err;
 }
 
-static int mrc_genl_prof_new_locked(const struct mrc_prof_kind *kind,
+static int mrc_genl_prof_new_locked(const struct mrc_genl_kind *gk,
 				    struct mrc_dev *mdev, struct sk_buff *skb,
 				    struct genl_info *info)
 {
 	struct nlattr *id_attr = info->attrs[MRC_ATTR_PROF_ID];
 	struct mrc_ctl_dev *ctl = mdev->ctl;
-	struct xarray *xa = kind->xa(ctl);
+	struct xarray *xa = gk->kind->xa(ctl);
 	struct mrc_prof *prof;
 	u64 id;
 	int err;
 
-	if (mrc_genl_prof_count(xa) >= kind->max) {
+	if (mrc_genl_prof_count(xa) >= gk->kind->max) {
 		NL_SET_ERR_MSG(info->extack,
 			       "the device holds the most profiles of this kind it can");
 		return -ENOSPC;
@@ -379,23 +417,23 @@ static int mrc_genl_prof_new_locked(const struct mrc_prof_kind *kind,
 				    "a profile with this id exists");
 		return -EEXIST;
 	}
-	prof = kzalloc(kind->size, GFP_KERNEL);
+	prof = kzalloc(gk->kind->size, GFP_KERNEL);
 	if (!prof)
 		return -ENOMEM;
 	prof->id = id;
 	prof->state = MRC_PROF_INIT;
-	err = mrc_genl_prof_apply(kind, ctl, prof, info);
+	err = mrc_genl_prof_apply(gk, ctl, prof, info);
 	if (!err)
 		err = xa_insert(xa, id, prof, GFP_KERNEL);
 	if (err) {
-		mrc_prof_free(kind, prof);
+		mrc_prof_free(gk->kind, prof);
 		return err;
 	}
-	if (kind->commit)
-		kind->commit(ctl, NULL, prof);
+	if (gk->kind->commit)
+		gk->kind->commit(ctl, NULL, prof);
 	mrc_genl_gen_bump();
 	/* The profile exists now even if the reply cannot be sent. */
-	mrc_genl_reply_prof(skb, info, kind, mdev, prof);
+	mrc_genl_reply_prof(skb, info, gk, mdev, prof);
 	return 0;
 }
 
@@ -411,7 +449,7 @@ int mrc_genl_prof_new_doit(struct sk_buff *skb, struct genl_info *info)
 	return mrc_genl_prof_do(skb, info, false, mrc_genl_prof_new_locked);
 }
 
-static int mrc_genl_prof_set_locked(const struct mrc_prof_kind *kind,
+static int mrc_genl_prof_set_locked(const struct mrc_genl_kind *gk,
 				    struct mrc_dev *mdev, struct sk_buff *skb,
 				    struct genl_info *info)
 {
@@ -419,29 +457,29 @@ static int mrc_genl_prof_set_locked(const struct mrc_prof_kind *kind,
 	struct mrc_prof *old, *copy;
 	int err;
 
-	if (!info->attrs[kind->nest] && !info->attrs[MRC_ATTR_PROF_STATE] &&
+	if (!info->attrs[gk->nest] && !info->attrs[MRC_ATTR_PROF_STATE] &&
 	    !info->attrs[MRC_ATTR_EVS] && !info->attrs[MRC_ATTR_PROF_ACCESS] &&
 	    !info->attrs[MRC_ATTR_PROF_ACCESS_GID]) {
 		NL_SET_ERR_MSG(info->extack,
 			       "nothing to change: give a configuration, a state or an access rule");
 		return -EINVAL;
 	}
-	old = mrc_genl_prof_lookup(kind, ctl, info);
+	old = mrc_genl_prof_lookup(gk, ctl, info);
 	if (!old)
 		return -ENOENT;
-	copy = mrc_prof_dup(kind, old);
+	copy = mrc_prof_dup(gk->kind, old);
 	if (!copy)
 		return -ENOMEM;
-	err = mrc_genl_prof_apply(kind, ctl, copy, info);
+	err = mrc_genl_prof_apply(gk, ctl, copy, info);
 	if (err) {
-		mrc_prof_free(kind, copy);
+		mrc_prof_free(gk->kind, copy);
 		return err;
 	}
 	/* Replacing an existing entry allocates nothing and cannot fail. */
-	xa_store(kind->xa(ctl), old->id, copy, GFP_KERNEL);
-	if (kind->commit)
-		kind->commit(ctl, old, copy);
-	mrc_prof_free(kind, old);
+	xa_store(gk->kind->xa(ctl), old->id, copy, GFP_KERNEL);
+	if (gk->kind->commit)
+		gk->kind->commit(ctl, old, copy);
+	mrc_prof_free(gk->kind, old);
 	mrc_genl_gen_bump();
 	return 0;
 }
@@ -458,25 +496,25 @@ int mrc_genl_prof_set_doit(struct sk_buff *skb, struct genl_info *info)
 	return mrc_genl_prof_do(skb, info, true, mrc_genl_prof_set_locked);
 }
 
-static int mrc_genl_prof_del_locked(const struct mrc_prof_kind *kind,
+static int mrc_genl_prof_del_locked(const struct mrc_genl_kind *gk,
 				    struct mrc_dev *mdev, struct sk_buff *skb,
 				    struct genl_info *info)
 {
-	struct mrc_prof *prof = mrc_genl_prof_lookup(kind, mdev->ctl, info);
+	struct mrc_prof *prof = mrc_genl_prof_lookup(gk, mdev->ctl, info);
 	const char *why = NULL;
 	int err;
 
 	if (!prof)
 		return -ENOENT;
-	err = kind->busy(mdev->ctl, prof, &why);
+	err = gk->kind->busy(mdev->ctl, prof, &why);
 	if (err) {
 		mrc_genl_set_why(info->extack, NULL, why);
 		return err;
 	}
-	xa_erase(kind->xa(mdev->ctl), prof->id);
-	if (kind->commit)
-		kind->commit(mdev->ctl, prof, NULL);
-	mrc_prof_free(kind, prof);
+	xa_erase(gk->kind->xa(mdev->ctl), prof->id);
+	if (gk->kind->commit)
+		gk->kind->commit(mdev->ctl, prof, NULL);
+	mrc_prof_free(gk->kind, prof);
 	mrc_genl_gen_bump();
 	return 0;
 }

@@ -86,7 +86,7 @@ static int mrc_genl_put_report_value(struct sk_buff *skb,
 				     const struct mrc_ev_report *r)
 {
 	if (r->route)
-		return mrc_evprof_put_route(skb, r->route);
+		return mrc_genl_evprof_put_route(skb, r->route);
 	return nla_put_be32(skb, MRC_EV_VALUE, cpu_to_be32(r->value));
 }
 
@@ -99,7 +99,7 @@ static int mrc_genl_put_report(struct sk_buff *skb, struct net_device *ndev,
 	    (r->has_value &&
 	     (mrc_genl_put_report_value(skb, r) ||
 	      nla_put_u8(skb, MRC_EV_PORT, 1) ||
-	      mrc_evprof_put_uplink(skb, ndev, r->route))) ||
+	      mrc_genl_evprof_put_uplink(skb, ndev, r->route))) ||
 	    nla_put_u8(skb, MRC_EV_STATE, r->state) ||
 	    (r->sport && nla_put_u16(skb, MRC_EV_WIRE_SPORT, r->sport)) ||
 	    (r->sport && nla_put_u32(skb, MRC_EV_WIRE_FLOW_LABEL, r->flow_label)) ||

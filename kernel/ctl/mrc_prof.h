@@ -113,6 +113,49 @@ struct mrc_evprof {
 	struct mrc_srv6_routes *srv6;
 };
 
+/* What a struct mrc_evprof_spec sets; the fields and EVs come after. */
+enum {
+	MRC_EVPROF_SET_MODE		= BIT(0),
+	MRC_EVPROF_SET_FMT		= BIT(1),
+	MRC_EVPROF_SET_COUNT		= BIT(2),
+	MRC_EVPROF_SET_MIN_ACTIVE	= BIT(3),
+	MRC_EVPROF_SET_EVENT_MASK	= BIT(4),
+	MRC_EVPROF_SET_FIELDS		= BIT(5),
+	MRC_EVPROF_SET_EVS		= BIT(6),
+};
+
+/**
+ * struct mrc_evprof_spec - what a request changes of an EV profile
+ * @config: the request has a configuration (it may set nothing)
+ * @set: MRC_EVPROF_SET_* of what it sets, fields and EVs included
+ * @mode: enum mrc_genl_ev_mode, with MRC_EVPROF_SET_MODE
+ * @fmt_id: the EV format, with MRC_EVPROF_SET_FMT
+ * @count: with MRC_EVPROF_SET_COUNT
+ * @min_active: with MRC_EVPROF_SET_MIN_ACTIVE
+ * @event_mask: with MRC_EVPROF_SET_EVENT_MASK
+ */
+struct mrc_evprof_spec {
+	bool config;
+	u32 set;
+	u8 mode;
+	u64 fmt_id;
+	u32 count;
+	u32 min_active;
+	u32 event_mask;
+};
+
+/**
+ * struct mrc_evprof_why - why mrc_evprof_derive() refused a configuration
+ * @msg: for the requester (a string literal), or NULL (-ENOMEM)
+ * @ev: index of the EV at fault in the request's list, or -1
+ * @field: index of the EV field at fault, or -1; neither: the whole
+ */
+struct mrc_evprof_why {
+	const char *msg;
+	int ev;
+	int field;
+};
+
 enum mrc_cc_alg {
 	MRC_CC_ALG_WINDOW,	/* "mrc-window": today's algorithm */
 	MRC_CC_ALG_NSCC,	/* "uet-1.0-nscc": stored and validated only */
@@ -168,45 +211,30 @@ struct mrc_ctl_dev {
 /**
  * struct mrc_prof_kind - what differs between the kinds of profile
  * @name: for messages ("EV format", "CC profile")
- * @get_cmd: the GET command, which replies and dumps carry
- * @nest: top-level attribute carrying the configuration (MRC_ATTR_EVFMT...)
  * @max: profiles of this kind a device may hold
  * @size: size of the kind's struct
  * @xa: the device's table of this kind
- * @parse: apply a request's configuration (@attrs, the top-level
- *	attributes) to @prof, a private copy
- * @finish: after @parse: check the whole configuration and derive what
- *	depends on it (optional)
  * @commit: move the references @old held to what @new holds; either may
  *	be NULL (creation, deletion); cannot fail (optional)
  * @dup: deep-copy what @prof points to into @copy (optional)
  * @release: free what @prof points to (optional)
  * @can_online: whether @prof may go ONLINE (@why says why not)
  * @reset: forget the configuration (back to INIT)
- * @fill: put the kind's configuration nest into a reply; ctl->lock held
  * @qp_users: which of a bound QP's profiles is of this kind (MRC_PROF_QP_*)
  * @busy: -EBUSY (@why says why) if @prof may not be deleted or taken
  *	offline, else 0
  */
 struct mrc_prof_kind {
 	const char *name;
-	u8 get_cmd;
-	int nest;
 	u32 max;
 	size_t size;
 	struct xarray *(*xa)(struct mrc_ctl_dev *ctl);
-	int (*parse)(struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
-		     struct nlattr **attrs, struct netlink_ext_ack *extack);
-	int (*finish)(struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
-		      struct nlattr **attrs, struct netlink_ext_ack *extack);
 	void (*commit)(struct mrc_ctl_dev *ctl, const struct mrc_prof *old,
 		       const struct mrc_prof *new);
 	int (*dup)(struct mrc_prof *copy, const struct mrc_prof *prof);
 	void (*release)(struct mrc_prof *prof);
 	int (*can_online)(const struct mrc_prof *prof, const char **why);
 	void (*reset)(struct mrc_prof *prof);
-	int (*fill)(struct sk_buff *skb, struct mrc_ctl_dev *ctl,
-		    const struct mrc_prof *prof);
 	u8 qp_users;
 	int (*busy)(struct mrc_ctl_dev *ctl, const struct mrc_prof *prof,
 		    const char **why);
@@ -224,13 +252,21 @@ extern const struct mrc_prof_kind mrc_ccprof_kind;
 extern const struct mrc_prof_kind mrc_evprof_kind;
 extern const struct nla_policy mrc_evfmt_policy[MRC_EVFMT_MAX + 1];
 extern const struct nla_policy mrc_ccprof_policy[MRC_CCPROF_MAX + 1];
-extern const struct nla_policy mrc_evprof_policy[MRC_EVPROF_MAX + 1];
-extern const struct nla_policy mrc_ev_entry_policy[MRC_EV_MAX + 1];
 
 /* the built-in profiles 0 (mrc_evfmt.c, mrc_ccprof.c) */
 void mrc_evfmt_builtin(struct mrc_evfmt *fmt);
 void mrc_ccprof_builtin(struct mrc_ccprof *cc);
 int mrc_ccprof_put_algs(struct sk_buff *skb);
+
+/* The netlink of EV formats and CC profiles, not yet moved to mrc_genl_*.c */
+int mrc_evfmt_parse(struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
+		    struct nlattr **attrs, struct netlink_ext_ack *extack);
+int mrc_evfmt_fill(struct sk_buff *skb, struct mrc_ctl_dev *ctl,
+		   const struct mrc_prof *prof);
+int mrc_ccprof_parse(struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
+		     struct nlattr **attrs, struct netlink_ext_ack *extack);
+int mrc_ccprof_fill(struct sk_buff *skb, struct mrc_ctl_dev *ctl,
+		    const struct mrc_prof *prof);
 void mrc_evprof_builtin(struct mrc_evprof *evp);
 
 /* mrc_ctl_qp.c */
@@ -247,21 +283,21 @@ void mrc_ev_events_free(struct mrc_ev_events *e);
 void mrc_ev_events_init(void);
 void mrc_ev_events_exit(void);
 
-/* mrc_evprof.c */
+/* mrc_evprof.c: the EV profile model; its netlink is mrc_genl_evprof.c */
+int mrc_evprof_configure(struct mrc_evprof *evp,
+			 const struct mrc_evprof_spec *spec, const char **why);
+void mrc_evprof_set_fields(struct mrc_evprof *evp,
+			   const struct mrc_evgen_field *f, unsigned int n);
+void mrc_evprof_set_explicit(struct mrc_evprof *evp, struct mrc_evprof_ev *ev,
+			     u32 nev, struct mrc_srv6_routes *rs);
+int mrc_evprof_derive(struct mrc_ctl_dev *ctl, struct mrc_evprof *evp,
+		      struct mrc_evprof_why *why);
 u32 mrc_evprof_nallowed(const struct mrc_evprof *evp);
 void mrc_evprof_set_evs(struct mrc_evprof *evp, struct mrc_evprof_ev *ev,
 			u32 nev);
 const struct mrc_srv6_route *mrc_evprof_route(const struct mrc_evprof *evp,
 					      u32 i);
-int mrc_evprof_put_route(struct sk_buff *skb, const struct mrc_srv6_route *r);
-int mrc_evprof_put_uplink(struct sk_buff *skb, struct net_device *ndev,
-			  const struct mrc_srv6_route *r);
-int mrc_evprof_put_value(struct sk_buff *skb, const struct mrc_evprof *evp,
-			 u32 i);
-void mrc_evprof_bad_segment(struct netlink_ext_ack *extack,
-			    const struct nlattr *attr, enum mrc_srv6_bad why);
-bool mrc_evprof_value_is(const struct mrc_evprof *evp, u32 i,
-			 const struct nlattr *value);
+const char *mrc_evprof_bad_segment(enum mrc_srv6_bad why);
 
 /* mrc_prof.c */
 int mrc_prof_set_state(const struct mrc_prof_kind *kind,
