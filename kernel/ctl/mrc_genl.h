@@ -118,6 +118,14 @@ int mrc_genl_evprof_put_value(struct sk_buff *skb,
 bool mrc_genl_evprof_value_is(const struct mrc_evprof *evp, u32 i,
 			      const struct nlattr *value);
 
+/* mrc_genl_ccprof.c: CC profiles' attributes, parsed and put */
+extern const struct nla_policy mrc_ccprof_policy[MRC_CCPROF_MAX + 1];
+int mrc_genl_ccprof_parse(struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
+			  struct nlattr **attrs, struct netlink_ext_ack *extack);
+int mrc_genl_ccprof_fill(struct sk_buff *skb, struct mrc_ctl_dev *ctl,
+			 const struct mrc_prof *prof);
+int mrc_genl_ccprof_put_algs(struct sk_buff *skb);
+
 /* mrc_genl_ev.c: EVPROF_EV_GET, EVPROF_EV_SET, dumps of one EV profile */
 typedef int (*mrc_genl_evprof_round_fn)(struct sk_buff *skb,
 					struct netlink_callback *cb,

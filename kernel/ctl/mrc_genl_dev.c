@@ -45,7 +45,7 @@ static int mrc_genl_put_ctl(struct sk_buff *skb, struct mrc_ctl_dev *ctl)
 			BIT(MRC_FMT_SRV6) | BIT(MRC_FMT_UDP)) ||
 	    nla_put_u32(skb, MRC_ATTR_DEV_EV_MODES, BIT(MRC_EV_MODE_AUTO) |
 			BIT(MRC_EV_MODE_EXPLICIT) | BIT(MRC_EV_MODE_GENERATED)) ||
-	    mrc_ccprof_put_algs(skb) ||
+	    mrc_genl_ccprof_put_algs(skb) ||
 	    nla_put_u64_64bit(skb, MRC_ATTR_DEV_DEFAULT_EVPROF,
 			      ctl->default_evp, MRC_ATTR_PAD) ||
 	    nla_put_u64_64bit(skb, MRC_ATTR_DEV_DEFAULT_CCPROF,

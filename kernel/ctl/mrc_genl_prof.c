@@ -52,8 +52,8 @@ static const struct mrc_genl_kind mrc_genl_ccprof = {
 	.kind = &mrc_ccprof_kind,
 	.get_cmd = MRC_CMD_CCPROF_GET,
 	.nest = MRC_ATTR_CCPROF,
-	.parse = mrc_ccprof_parse,
-	.fill = mrc_ccprof_fill,
+	.parse = mrc_genl_ccprof_parse,
+	.fill = mrc_genl_ccprof_fill,
 };
 
 static const struct mrc_genl_kind *mrc_genl_kind(u8 cmd)

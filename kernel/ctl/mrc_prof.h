@@ -251,23 +251,29 @@ extern const struct mrc_prof_kind mrc_evfmt_kind;
 extern const struct mrc_prof_kind mrc_ccprof_kind;
 extern const struct mrc_prof_kind mrc_evprof_kind;
 extern const struct nla_policy mrc_evfmt_policy[MRC_EVFMT_MAX + 1];
-extern const struct nla_policy mrc_ccprof_policy[MRC_CCPROF_MAX + 1];
 
-/* the built-in profiles 0 (mrc_evfmt.c, mrc_ccprof.c) */
+/* the built-in profiles 0 (mrc_evfmt.c, mrc_ccprof.c, mrc_evprof.c) */
 void mrc_evfmt_builtin(struct mrc_evfmt *fmt);
 void mrc_ccprof_builtin(struct mrc_ccprof *cc);
-int mrc_ccprof_put_algs(struct sk_buff *skb);
+void mrc_evprof_builtin(struct mrc_evprof *evp);
 
-/* The netlink of EV formats and CC profiles, not yet moved to mrc_genl_*.c */
+/* The netlink of EV formats, not yet moved to a mrc_genl_*.c file */
 int mrc_evfmt_parse(struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
 		    struct nlattr **attrs, struct netlink_ext_ack *extack);
 int mrc_evfmt_fill(struct sk_buff *skb, struct mrc_ctl_dev *ctl,
 		   const struct mrc_prof *prof);
-int mrc_ccprof_parse(struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
-		     struct nlattr **attrs, struct netlink_ext_ack *extack);
-int mrc_ccprof_fill(struct sk_buff *skb, struct mrc_ctl_dev *ctl,
-		    const struct mrc_prof *prof);
-void mrc_evprof_builtin(struct mrc_evprof *evp);
+
+/* mrc_ccprof.c: the CC profile model; its netlink is mrc_genl_ccprof.c */
+const char *mrc_ccprof_alg_name(u8 alg);
+bool mrc_ccprof_alg_runnable(u8 alg);
+bool mrc_ccprof_param_is_u8(int type);
+bool mrc_ccprof_has_param(u8 alg, int type);
+int mrc_ccprof_choose_alg(struct mrc_ccprof *cc, const char *name,
+			  const char **why);
+int mrc_ccprof_may_set_params(const struct mrc_ccprof *cc, const char **why);
+int mrc_ccprof_set_param(struct mrc_ccprof *cc, int type, u32 val,
+			 const char **why);
+int mrc_ccprof_check_params(const struct mrc_ccprof *cc, const char **why);
 
 /* mrc_ctl_qp.c */
 struct mrc_qp *mrc_ctl_qp_next(struct mrc_ctl_dev *ctl, struct mrc_qp *qp);
