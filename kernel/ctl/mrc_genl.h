@@ -98,9 +98,17 @@ int mrc_genl_prof_new_doit(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_prof_set_doit(struct sk_buff *skb, struct genl_info *info);
 int mrc_genl_prof_del_doit(struct sk_buff *skb, struct genl_info *info);
 
-/* mrc_genl_evprof.c: EV profiles' attributes, parsed and put */
 struct mrc_ctl_dev;
 struct mrc_prof;
+
+/* mrc_genl_evfmt.c: EV formats' attributes, parsed and put */
+extern const struct nla_policy mrc_evfmt_policy[MRC_EVFMT_MAX + 1];
+int mrc_genl_evfmt_parse(struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
+			 struct nlattr **attrs, struct netlink_ext_ack *extack);
+int mrc_genl_evfmt_fill(struct sk_buff *skb, struct mrc_ctl_dev *ctl,
+			const struct mrc_prof *prof);
+
+/* mrc_genl_evprof.c: EV profiles' attributes, parsed and put */
 struct mrc_evprof;
 struct mrc_srv6_route;
 extern const struct nla_policy mrc_evprof_policy[MRC_EVPROF_MAX + 1];

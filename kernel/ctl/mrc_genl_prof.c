@@ -36,8 +36,8 @@ static const struct mrc_genl_kind mrc_genl_evfmt = {
 	.kind = &mrc_evfmt_kind,
 	.get_cmd = MRC_CMD_EVFMT_GET,
 	.nest = MRC_ATTR_EVFMT,
-	.parse = mrc_evfmt_parse,
-	.fill = mrc_evfmt_fill,
+	.parse = mrc_genl_evfmt_parse,
+	.fill = mrc_genl_evfmt_fill,
 };
 
 static const struct mrc_genl_kind mrc_genl_evprof = {

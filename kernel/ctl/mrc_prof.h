@@ -11,7 +11,6 @@
 
 #include <linux/mutex.h>
 #include <linux/uidgid.h>
-#include <net/netlink.h>
 #include <linux/xarray.h>
 
 #include "core/mrc_ev.h"
@@ -250,18 +249,19 @@ enum {
 extern const struct mrc_prof_kind mrc_evfmt_kind;
 extern const struct mrc_prof_kind mrc_ccprof_kind;
 extern const struct mrc_prof_kind mrc_evprof_kind;
-extern const struct nla_policy mrc_evfmt_policy[MRC_EVFMT_MAX + 1];
 
 /* the built-in profiles 0 (mrc_evfmt.c, mrc_ccprof.c, mrc_evprof.c) */
 void mrc_evfmt_builtin(struct mrc_evfmt *fmt);
 void mrc_ccprof_builtin(struct mrc_ccprof *cc);
 void mrc_evprof_builtin(struct mrc_evprof *evp);
 
-/* The netlink of EV formats, not yet moved to a mrc_genl_*.c file */
-int mrc_evfmt_parse(struct mrc_ctl_dev *ctl, struct mrc_prof *prof,
-		    struct nlattr **attrs, struct netlink_ext_ack *extack);
-int mrc_evfmt_fill(struct sk_buff *skb, struct mrc_ctl_dev *ctl,
-		   const struct mrc_prof *prof);
+/* mrc_evfmt.c: the EV format model; its netlink is mrc_genl_evfmt.c */
+int mrc_evfmt_check(const struct mrc_evgen_fmt *f, int *bad, const char **why);
+int mrc_evfmt_may_change(const struct mrc_evfmt *fmt, const char **why);
+void mrc_evfmt_set_mode(struct mrc_evfmt *fmt, u8 mode);
+int mrc_evfmt_may_set_fields(const struct mrc_evfmt *fmt, const char **why);
+int mrc_evfmt_set_widths(struct mrc_evfmt *fmt, const u8 *width,
+			 unsigned int n, int *bad, const char **why);
 
 /* mrc_ccprof.c: the CC profile model; its netlink is mrc_genl_ccprof.c */
 const char *mrc_ccprof_alg_name(u8 alg);
