@@ -109,6 +109,12 @@ void mrc_loss_undo_rto_record(struct mrc_loss_undo *u, u16 ev, u32 bad_ts,
  * are copied to @out and count as losses undone; all blames are then
  * forgotten, since the next acknowledgment no longer tells about them.
  *
+ * An @echo_ts of 0 answers a retransmission (Karn: no time is echoed for
+ * one): a packet sent after the timeouts advanced the PSNs, so they were
+ * needed. Waiting instead for a later answer that echoes a time would
+ * take the first transmission of a later PSN, sent before the timeout
+ * on another path, as proof that the lost one arrived.
+ *
  * Return: the number of blames copied to @out.
  */
 unsigned int mrc_loss_undo_rto_verdict(struct mrc_loss_undo *u, u32 echo_ts,
@@ -116,7 +122,7 @@ unsigned int mrc_loss_undo_rto_verdict(struct mrc_loss_undo *u, u32 echo_ts,
 {
 	unsigned int i, n = 0;
 
-	for (i = 0; i < u->nrto; i++)
+	for (i = 0; echo_ts && i < u->nrto; i++)
 		if (mrc_psn_before(echo_ts, u->rto[i].rto_ts))
 			out[n++] = u->rto[i];
 	u->nrto = 0;

@@ -60,20 +60,22 @@ static void mrc_comp_nack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 }
 
 /*
- * The first acknowledgment after a timeout that echoes a first
- * transmission's timestamp tells whether the timeout was needed: echoed
+ * The first acknowledgment after a timeout that advances the PSNs tells
+ * whether the timeout was needed: echoing a first transmission's time
  * from before it, the packet was only slow, so the window comes back, what
  * the timeout marked lost is not resent and the EVs it blamed are GOOD
- * again (Eifel, RFC 3522).
+ * again (Eifel, RFC 3522). Echoing none, it answers a retransmission: the
+ * timeout was needed (mrc_loss_undo_rto_verdict()).
  */
 static void mrc_comp_check_spurious_rto(struct mrc_qp *qp,
 					const struct mrc_pkt *pkt)
 {
-	if (!qp->rto_undo || !pkt->aeth.timestamp)
+	if (!qp->rto_undo)
 		return;
 	qp->rto_undo = false;
 	mrc_mp_rto_verdict(qp, pkt->aeth.timestamp);
-	if (!mrc_psn_before(pkt->aeth.timestamp, qp->rto_ts))
+	if (!pkt->aeth.timestamp ||
+	    !mrc_psn_before(pkt->aeth.timestamp, qp->rto_ts))
 		return;
 	mrc_cwnd_undo(&qp->cc);
 	mrc_txwin_clear_lost(&qp->txwin);

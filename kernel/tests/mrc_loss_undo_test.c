@@ -95,6 +95,24 @@ static void rto_verdict_takes_back_later_timeouts(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, u.undone, 3ULL);
 }
 
+/*
+ * An answer to a retransmission echoes no time: the timeouts were needed,
+ * even those after a first transmission still in flight on another path.
+ */
+static void rto_verdict_retransmission_answered(struct kunit *test)
+{
+	struct mrc_rto_blame b[MRC_LOSS_UNDO_RTO];
+	struct mrc_loss_undo u;
+
+	mrc_loss_undo_init(&u);
+	mrc_loss_undo_rto_record(&u, 4, 1000, 1000);
+	mrc_loss_undo_rto_record(&u, 4, 3000, 3000);
+	KUNIT_EXPECT_EQ(test, mrc_loss_undo_rto_verdict(&u, 0, b), 0U);
+	KUNIT_EXPECT_EQ(test, u.undone, 0ULL);
+	/* Forgotten: a later answer echoing an old time takes nothing back. */
+	KUNIT_EXPECT_EQ(test, mrc_loss_undo_rto_verdict(&u, 500, b), 0U);
+}
+
 /* A long run of timeouts keeps its first blames and drops the rest. */
 static void rto_blames_keep_the_first(struct kunit *test)
 {
@@ -105,7 +123,7 @@ static void rto_blames_keep_the_first(struct kunit *test)
 	mrc_loss_undo_init(&u);
 	for (i = 0; i < 2 * MRC_LOSS_UNDO_RTO; i++)
 		mrc_loss_undo_rto_record(&u, i, 100 + i, 100 + i);
-	KUNIT_ASSERT_EQ(test, mrc_loss_undo_rto_verdict(&u, 0, b),
+	KUNIT_ASSERT_EQ(test, mrc_loss_undo_rto_verdict(&u, 50, b),
 			(unsigned int)MRC_LOSS_UNDO_RTO);
 	for (i = 0; i < MRC_LOSS_UNDO_RTO; i++)
 		KUNIT_EXPECT_EQ(test, b[i].ev, i);
@@ -116,6 +134,7 @@ static struct kunit_case mrc_loss_undo_cases[] = {
 	KUNIT_CASE(ring_forgets_the_oldest),
 	KUNIT_CASE(live_counts_the_valid_records),
 	KUNIT_CASE(rto_verdict_takes_back_later_timeouts),
+	KUNIT_CASE(rto_verdict_retransmission_answered),
 	KUNIT_CASE(rto_blames_keep_the_first),
 	{}
 };
