@@ -262,7 +262,7 @@ pair() {
 mrc_genl() {
 	local line rc=1
 	if [ -z "${MRC_GENL_IN:-}" ]; then
-		python3 "$(dirname "${BASH_SOURCE[0]}")/mrc-genl.py" "$@"
+		/usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/mrc-genl.py" "$@"
 		return
 	fi
 	# The id lets a call skip what an earlier one left unread (its
@@ -287,7 +287,7 @@ mrc_genl() {
 mrc_genl_serve() {
 	local ns=()
 	[ $# -gt 0 ] && ns=(ip netns exec "$1")
-	coproc MRC_GENL { "${ns[@]}" python3 "$(dirname "${BASH_SOURCE[0]}")/mrc-genl.py" --serve; }
+	coproc MRC_GENL { "${ns[@]}" /usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/mrc-genl.py" --serve; }
 	# Bash closes a coprocess's own descriptors in subshells, such as
 	# the $(...) of check_output: use copies.
 	exec {MRC_GENL_IN}>&"${MRC_GENL[1]}" {MRC_GENL_OUT}<&"${MRC_GENL[0]}"

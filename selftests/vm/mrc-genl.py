@@ -1,12 +1,15 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 """Send one raw request to the "mrc" generic netlink family, print the
 replies as JSON lines and the kernel's error with its extack message.
 
 The tests use it where mrc-ip cannot go: requests that are malformed on
 purpose (wrong types, unknown attributes, oversized lists), and checks of
-the family independent of the tool. Names come from the installed uapi
-header, so a renamed attribute breaks the test rather than hiding.
+the family independent of the tool. Names and reply types come from the
+family's YNL spec (Documentation/netlink/specs/mrc.yaml, or the file
+MRC_GENL_SPEC names), which genl-spec-check.py holds to the uapi header,
+so a renamed attribute breaks the test rather than hiding. Netlink
+itself is pyroute2's (Debian's /usr/bin/python3).
 
   mrc-genl.py [--dump] [--rcvbuf BYTES] CMD [ATTR=TYPE:VALUE | ATTR={ ... } ]...
   mrc-genl.py --serve
@@ -21,112 +24,128 @@ prefixed by 0x02) and a line 0x04 EXIT, each line prefixed by the id and
 0x1f; lib.sh's mrc_genl uses it as a coprocess,
 because starting Python once per request is slow under emulation.
 
-CMD is MRC_CMD_X or X. TYPE is u8, u16, u32, u64, str, bin (hex), flag or
-raw (hex, sent with whatever length it has). A nest is ATTR={ ... }, with
-the braces as separate words. Exit: 0, or the positive errno.
-Output: one JSON object per reply message; on error, a line
-"error ERRNO NAME: EXTACK" on stderr.
+CMD is MRC_CMD_X or X. ATTR is the C name of an attribute (MRC_EV_INDEX),
+X for MRC_ATTR_X, or a name ending in _N for attribute number N. TYPE is
+u8, u16, u32, u64, str, bin (hex), flag or raw (hex, sent with whatever
+length it has): the request is encoded as the command line says, not as
+the spec says, so that a test can send what the kernel must refuse. A
+nest is ATTR={ ... }, with the braces as separate words. Exit: 0, or the
+positive errno.
+Output: one JSON object per reply message, attributes by their C names
+(an unknown one as ENUM_N); on error, a line "error ERRNO NAME: EXTACK"
+on stderr.
 """
 import contextlib
 import errno
 import io
 import json
 import os
-import re
-import socket
 import struct
 import sys
 
-HEADER_PATHS = [os.environ.get("MRC_GENL_HEADER", ""), "/usr/include/rdma/mrc-genl.h", "/usr/local/include/rdma/mrc-genl.h"]
-NLMSG_ERROR, NLMSG_DONE = 2, 3
-NLM_F_REQUEST, NLM_F_ACK, NLM_F_DUMP = 1, 4, 0x300
-GENL_ID_CTRL, CTRL_CMD_GETFAMILY = 0x10, 3
-CTRL_ATTR_FAMILY_ID, CTRL_ATTR_FAMILY_NAME = 1, 2
-NETLINK_EXT_ACK, NETLINK_CAP_ACK = 11, 10
-NLMSGERR_ATTR_MSG, NLMSGERR_ATTR_OFFS, NLMSGERR_ATTR_COOKIE = 1, 2, 3
-NLMSGERR_ATTR_MISS_TYPE = 5
+import yaml
+from pyroute2.netlink import (NLA_F_NESTED, NLM_F_ACK, NLM_F_DUMP, NLM_F_DUMP_INTR,
+                              NLM_F_REQUEST, NLMSG_DONE, NLMSG_ERROR, genlmsg, nla,
+                              nlmsgerr)
+from pyroute2.netlink.exceptions import NetlinkError
+from pyroute2.netlink.generic import GenericNetlinkSocket
+from pyroute2.netlink.nlsocket import NetlinkSocket
 
-# Replies: attributes that are nests, strings, or binary, by name; other
-# attributes decode as unsigned integers of their length.
-NESTS = {"MRC_ATTR_DEV_LIMITS", "MRC_ATTR_EVFMT", "MRC_EVFMT_FIELDS", "MRC_ATTR_CCPROF",
-         "MRC_CCPROF_PARAMS", "MRC_ATTR_EVPROF", "MRC_EVPROF_FIELDS", "MRC_EVPROF_FIELD",
-         "MRC_ATTR_EVS", "MRC_ATTR_EV_ENTRY", "MRC_ATTR_STATS", "MRC_ATTR_PROF_USERS",
-         "MRC_ATTR_DEV_CC_ALGS", "MRC_ATTR_CC_ALG_ENTRY", "MRC_ATTR_PROBES",
-         "MRC_ATTR_PROBE_ENTRY"}
-STRINGS = {"MRC_ATTR_DEV_NAME", "MRC_ATTR_NETDEV_NAME", "MRC_CCPROF_ALG"}
-# Binary attributes, shown as hex of their bytes in order.
-BINARY = {"MRC_EV_VALUE", "MRC_EV_NEW_VALUE", "MRC_PROBE_DGID", "MRC_PROBE_EV_VALUE"}
-# Which enum a nest's members belong to: the prefix of their names.
-NEST_SPACE = {"MRC_ATTR_DEV_LIMITS": "mrc_genl_limit_attr",
-              "MRC_ATTR_EVFMT": "mrc_genl_evfmt_attr", "MRC_EVFMT_FIELDS": "mrc_genl_evfmt_attr",
-              "MRC_ATTR_CCPROF": "mrc_genl_ccprof_attr", "MRC_CCPROF_PARAMS": "mrc_genl_cc_param",
-              "MRC_ATTR_EVPROF": "mrc_genl_evprof_attr",
-              "MRC_EVPROF_FIELDS": "mrc_genl_evprof_attr",
-              "MRC_EVPROF_FIELD": "mrc_genl_evfield_attr", "MRC_ATTR_EV_ENTRY": "mrc_genl_ev_attr",
-              "MRC_ATTR_STATS": "mrc_genl_stat", "MRC_ATTR_PROBE_ENTRY": "mrc_genl_probe_attr"}
+SPEC = os.environ.get("MRC_GENL_SPEC") or os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "../../Documentation/netlink/specs/mrc.yaml")
+SOL_NETLINK, NETLINK_CAP_ACK = 270, 10
+# Command line types -> pyroute2 nla classes.
+REQ_TYPES = {"u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64",
+             "str": "asciiz", "bin": "cdata", "raw": "cdata", "flag": "flag"}
+# Spec types -> pyroute2 nla classes, for replies.
+SPEC_TYPES = {"u8": "uint8", "u16": "uint16", "u32": "uint32", "u64": "uint64",
+              "string": "asciiz", "binary": "cdata", "flag": "flag", "pad": "cdata",
+              "unused": "cdata"}
+# Extended ACK TLVs (uapi linux/netlink.h).
+EXTACK_MAP = ((1, "NLMSGERR_ATTR_MSG", "asciiz"), (2, "NLMSGERR_ATTR_OFFS", "uint32"),
+              (3, "NLMSGERR_ATTR_COOKIE", "cdata"), (4, "NLMSGERR_ATTR_POLICY", "cdata"),
+              (5, "NLMSGERR_ATTR_MISS_TYPE", "uint32"), (6, "NLMSGERR_ATTR_MISS_NEST", "uint32"))
 
 
-def load_enums():
-    """Every enumerator of the uapi header, by name; and each enum's
-    members by value (SPACES)."""
-    path = next((p for p in HEADER_PATHS if os.path.exists(p)), None)
-    if path is None:
-        sys.exit("mrc-genl.py: mrc-genl.h is not installed")
-    text = re.sub(r"/\*.*?\*/", "", open(path).read(), flags=re.S)
-    values = {}
-    for ename, body in re.findall(r"enum\s+(\w+)\s*\{(.*?)\}", text, flags=re.S):
-        SPACES[ename] = {}
-        nxt = 0
-        for item in body.split(","):
-            item = item.strip()
-            if not item:
+def c_name(prefix, name):
+    return (prefix + name).upper().replace("-", "_")
+
+
+class Spec:
+    """The family's names, numbers and types, from its YNL spec."""
+
+    def __init__(self, path):
+        try:
+            y = yaml.safe_load(open(path))
+        except OSError as e:
+            sys.exit("mrc-genl.py: cannot read the spec: %s" % e)
+        self.sets = {s["name"]: s for s in y["attribute-sets"]}
+        self.enums = {}   # every C name -> value, as the header's enumerators
+        self.space = {}   # set name -> {value: (C name, attribute)}
+        for s in y["attribute-sets"]:
+            if "subset-of" in s:
                 continue
-            name, _, expr = item.partition("=")
-            name = name.strip()
-            if expr.strip():
-                nxt = eval(expr.strip(), {}, dict(values))  # header constants only
-            values[name] = nxt
-            if not name.startswith("__"):
-                SPACES[ename].setdefault(nxt, name)
+            nxt, members = 1, {}
+            for a in s["attributes"]:
+                nxt = a.get("value", nxt)
+                members[nxt] = (c_name(s["name-prefix"], a["name"]), a)
+                self.enums.setdefault(members[nxt][0], nxt)
+                nxt += 1
+            self.space[s["name"]] = members
+        ops = y["operations"]
+        self.cmd_enum = ops["enum-name"]
+        self.cmds, nxt = {}, 1
+        for op in ops["list"]:
+            nxt = op.get("value", nxt)
+            self.cmds[nxt] = c_name(ops["name-prefix"], op["name"])
+            self.enums[self.cmds[nxt]] = nxt
             nxt += 1
-    return values
+        for d in y.get("definitions", []):
+            if d["type"] == "enum":
+                nxt = d.get("value-start", 0)
+                for e in d["entries"]:
+                    e = e if isinstance(e, dict) else {"name": e}
+                    nxt = e.get("value", nxt)
+                    self.enums.setdefault(c_name(d["name-prefix"], e["name"]), nxt)
+                    nxt += 1
+        self.classes = {}
+
+    def base(self, name):
+        return self.sets[name].get("subset-of", name)
+
+    def unknown(self, set_name, value):
+        return "%s_%d" % (self.sets[set_name]["enum-name"], value)
+
+    def nla_class(self, set_name, top=False):
+        """A pyroute2 class decoding the members of a set. Subsets decode
+        with their whole set; an array-nest's members are attributes of
+        the set holding it (MRC_ATTR_EVS holds MRC_ATTR_EV_ENTRY nests)."""
+        set_name = self.base(set_name)
+        key = (set_name, top)
+        if key in self.classes:
+            return self.classes[key]
+        ns = {"__slots__": (), "mrc_set": set_name}
+        nla_map = []
+        cls = type("mrc_" + set_name.replace("-", "_"), (genlmsg if top else nla,), ns)
+        self.classes[key] = cls
+        for value, (name, a) in sorted(self.space[set_name].items()):
+            if a["type"] in ("nest", "array-nest"):
+                inner = set_name if a["type"] == "array-nest" else a["nested-attributes"]
+                if self.base(inner) == set_name and not top:
+                    nla_map.append((value, name, "recursive"))
+                else:
+                    attr = "c_" + self.base(inner).replace("-", "_")
+                    setattr(cls, attr, self.nla_class(inner))
+                    nla_map.append((value, name, attr))
+            else:
+                nla_map.append((value, name, SPEC_TYPES[a["type"]]))
+        cls.nla_map = tuple(nla_map)
+        return cls
 
 
-SPACES = {}
-ENUMS = load_enums()
-
-
-def attr_name(space, value):
-    return SPACES[space].get(value, "%s_%d" % (space, value))
-
-
-def nla(atype, payload, nested=False):
-    atype |= 0x8000 if nested else 0
-    hdr = struct.pack("HH", 4 + len(payload), atype)
-    return hdr + payload + b"\0" * ((4 - len(payload) % 4) % 4)
-
-
-def encode_value(kind, value):
-    if kind == "u8":
-        return struct.pack("B", int(value, 0))
-    if kind == "u16":
-        return struct.pack("H", int(value, 0))
-    if kind == "u32":
-        return struct.pack("I", int(value, 0))
-    if kind == "u64":
-        return struct.pack("Q", int(value, 0))
-    if kind == "str":
-        return value.encode() + b"\0"
-    if kind in ("bin", "raw"):
-        return bytes.fromhex(value)
-    if kind == "flag":
-        return b""
-    sys.exit("mrc-genl.py: unknown type %s" % kind)
-
-
-def encode_attrs(words):
-    """Encode words up to a closing '}'; return (bytes, words left)."""
-    out = b""
+def request_tree(words, spec):
+    """Words up to a closing '}' -> ([(name, number, type, value)], words left)."""
+    out = []
     while words:
         word = words.pop(0)
         if word == "}":
@@ -134,102 +153,155 @@ def encode_attrs(words):
         name, _, rest = word.partition("=")
         if not name.startswith("MRC_"):
             name = "MRC_ATTR_" + name
-        atype = ENUMS[name] if name in ENUMS else int(name.split("_")[-1])
+        atype = spec.enums[name] if name in spec.enums else int(name.split("_")[-1])
         if rest == "{":
-            inner, words = encode_attrs(words)
-            out += nla(atype, inner, nested=True)
-        else:
-            kind, _, value = rest.partition(":")
-            out += nla(atype, encode_value(kind, value))
+            inner, words = request_tree(words, spec)
+            out.append((name, atype, "nest", inner))
+            continue
+        kind, _, value = rest.partition(":")
+        if kind not in REQ_TYPES:
+            sys.exit("mrc-genl.py: unknown type %s" % kind)
+        if kind.startswith("u"):
+            value = int(value, 0)
+        elif kind in ("bin", "raw"):
+            value = bytes.fromhex(value)
+        elif kind == "flag":
+            value = True
+        out.append((name, atype, kind, value))
     return out, words
 
 
-def decode_attrs(data, space):
-    out = {}
-    while len(data) >= 4:
-        alen, atype = struct.unpack_from("HH", data)
-        payload = data[4:alen]
-        name = attr_name(space, atype & 0x3FFF)
-        if name in NESTS:
-            value = decode_attrs(payload, NEST_SPACE.get(name, "mrc_genl_attr"))
-        elif name in BINARY:
-            value = payload.hex()
-        elif name in STRINGS:
-            value = payload.rstrip(b"\0").decode()
-        elif len(payload) in (1, 2, 4, 8):
-            value = int.from_bytes(payload, "little")
+def request_class(tree, base=genlmsg):
+    """A pyroute2 class for exactly this request: each attribute under
+    its own key, with the type the command line gave it."""
+    ns, nla_map, attrs = {"__slots__": ()}, [], []
+    for i, (name, atype, kind, value) in enumerate(tree):
+        key = "%s#%d" % (name, i)
+        if kind == "nest":
+            ns["n%d" % i], inner = request_class(value, nla)
+            nla_map.append((atype, key, "n%d" % i, NLA_F_NESTED))
+            attrs.append([key, {"attrs": inner}])
         else:
-            value = payload.hex()
+            nla_map.append((atype, key, REQ_TYPES[kind]))
+            attrs.append([key, value])
+    ns["nla_map"] = tuple(nla_map) or ((0, "NONE", "none"),)
+    return type("mrc_request", (base,), ns), attrs
+
+
+class Ack(nlmsgerr):
+    """NLMSG_ERROR: pyroute2 0.7's nlmsgerr reads the TLVs where the
+    echoed request header is and the cookie as one byte; with
+    NETLINK_CAP_ACK the header is all that is echoed."""
+    __slots__ = ()
+    fields = (("error", "i"), ("len", "I"), ("type", "H"), ("flags", "H"),
+              ("seq", "I"), ("pid", "I"))
+    nla_map = EXTACK_MAP
+
+
+class Done(nlmsgerr):
+    """NLMSG_DONE: a dump's end, its error and extack."""
+    __slots__ = ()
+    fields = (("error", "i"),)
+    nla_map = EXTACK_MAP
+
+
+def decode(msg, spec, set_name):
+    """A decoded pyroute2 message or nest -> dict by C name; repeated
+    members become a list. Values print as they always have: integers,
+    strings, binary as hex, a flag as ""."""
+    out = {}
+    for slot in msg["attrs"]:
+        name = slot[0]
+        cell = slot.cell[1]
+        raw = bytes(cell.data[cell.offset:cell.offset + cell.length])
+        fields = getattr(cell, "fields", None)
+        if name == "UNKNOWN" or (fields and fields[0][1] in "BHIQ" and
+                                 struct.calcsize(fields[0][1]) != len(raw) - 4):
+            # Not in the spec, or not the size it says: as its length says.
+            if name == "UNKNOWN":
+                name = spec.unknown(set_name, struct.unpack_from("H", raw, 2)[0] & 0x3FFF)
+            payload = raw[4:]
+            value = (int.from_bytes(payload, "little") if len(payload) in (1, 2, 4, 8)
+                     else payload.hex())
+        else:
+            value = slot.get_value()
+            if isinstance(value, nla):
+                value = decode(value, spec, value.mrc_set)
+            elif isinstance(value, (bytes, bytearray)):
+                value = bytes(value).hex()
+            elif value is True and not cell.length - 4:  # a flag
+                value = ""
+            elif isinstance(value, str):
+                value = value.rstrip("\0")
         if name in out:  # repeated members of a list nest
             if not isinstance(out[name], list):
                 out[name] = [out[name]]
             out[name].append(value)
         else:
             out[name] = value
-        data = data[(alen + 3) & ~3:]
     return out
 
 
-class Genl:
-    def __init__(self, rcvbuf=1 << 20):
-        self.rcvbuf = rcvbuf
-        self.sock = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)
-        self.sock.setsockopt(270, NETLINK_EXT_ACK, 1)
-        self.sock.setsockopt(270, NETLINK_CAP_ACK, 1)
-        self.sock.bind((0, 0))
-        self.seq = 1
+def resolve(spec, name):
+    """The family's id, on a socket of its own: reading the controller's
+    answer with a large buffer would change how the kernel sizes the
+    dump the request socket reads (--rcvbuf)."""
+    sock = GenericNetlinkSocket()
+    sock.module_err_level = "debug"  # the error below says it once
+    try:
+        sock.bind(name, spec.nla_class("attr", top=True))
+        return sock.prid
+    except NetlinkError as e:
+        sys.exit("mrc-genl.py: family %s not found (%s)" % (name, os.strerror(e.code)))
+    finally:
+        sock.close()
 
-    def request(self, family, cmd, attrs, flags):
-        self.seq += 1
-        body = struct.pack("BBH", cmd, 2, 0) + attrs
-        msg = struct.pack("IHHII", 16 + len(body), family, flags | NLM_F_REQUEST | NLM_F_ACK,
-                          self.seq, 0) + body
-        self.sock.send(msg)
+
+def request(prid, cmd, tree, flags, rcvbuf, spec):
+    """Send; return (errno, extack, replies)."""
+    req_cls, attrs = request_class(tree)
+    reply_cls = spec.nla_class("attr", top=True)
+    sock = GenericNetlinkSocket(ext_ack=True)
+    try:
+        sock.setsockopt(SOL_NETLINK, NETLINK_CAP_ACK, 1)
+        NetlinkSocket.bind(sock)
+        msg = req_cls()
+        msg["cmd"], msg["version"], msg["attrs"] = cmd, 2, attrs
+        seq = 2
+        sock.put(msg, prid, flags | NLM_F_REQUEST | NLM_F_ACK, msg_seq=seq)
         replies = []
         while True:
-            data, _, mflags, _ = self.sock.recvmsg(self.rcvbuf)
-            if mflags & socket.MSG_TRUNC:
-                sys.exit("mrc-genl.py: a reply did not fit in %d bytes" % self.rcvbuf)
-            while data:
-                mlen, mtype, mflags, _, _ = struct.unpack_from("IHHII", data)
-                msg, data = data[16:mlen], data[(mlen + 3) & ~3:]
-                if mtype == NLMSG_ERROR:
-                    err = -struct.unpack_from("i", msg)[0]
-                    tlvs = decode_ext_ack(msg[20:])
-                    return err, tlvs, replies
-                if mtype == NLMSG_DONE:  # a dump's end carries its error
-                    err = -struct.unpack_from("i", msg)[0] if len(msg) >= 4 else 0
-                    return err, decode_ext_ack(msg[4:]), replies
-                replies.append((mflags, msg))
-
-    def resolve(self, name):
-        attrs = nla(CTRL_ATTR_FAMILY_NAME, name.encode() + b"\0")
-        err, _, replies = self.request(GENL_ID_CTRL, CTRL_CMD_GETFAMILY, attrs, 0)
-        if err or not replies:
-            sys.exit("mrc-genl.py: family %s not found (%s)" % (name, os.strerror(err)))
-        data = replies[0][1][4:]
-        while data:
-            alen, atype = struct.unpack_from("HH", data)
-            if atype == CTRL_ATTR_FAMILY_ID:
-                return struct.unpack_from("H", data, 4)[0]
-            data = data[(alen + 3) & ~3:]
-        sys.exit("mrc-genl.py: no family id")
+            data = sock.recv(rcvbuf)
+            offset = 0
+            while offset < len(data):
+                length, mtype = struct.unpack_from("IH", data, offset)
+                if offset + length > len(data):
+                    sys.exit("mrc-genl.py: a reply did not fit in %d bytes" % rcvbuf)
+                cls = {NLMSG_ERROR: Ack, NLMSG_DONE: Done}.get(mtype, reply_cls)
+                m = cls(data, offset=offset)
+                m.decode()
+                offset += (length + 3) & ~3
+                if m["header"]["sequence_number"] != seq:
+                    continue
+                if mtype in (NLMSG_ERROR, NLMSG_DONE):  # a dump's end carries its error
+                    return -m["error"], extack(m, spec), replies
+                replies.append(m)
+    finally:
+        sock.close()
 
 
-def decode_ext_ack(data):
+def extack(m, spec):
     out = {}
-    while len(data) >= 4:
-        alen, atype = struct.unpack_from("HH", data)
-        payload = data[4:alen]
-        if atype == NLMSGERR_ATTR_MSG:
-            out["msg"] = payload.rstrip(b"\0").decode()
-        elif atype == NLMSGERR_ATTR_OFFS:
-            out["offset"] = struct.unpack("I", payload)[0]
-        elif atype == NLMSGERR_ATTR_COOKIE:
-            out["cookie"] = int.from_bytes(payload, "little")
-        elif atype == NLMSGERR_ATTR_MISS_TYPE:
-            out["missing"] = attr_name("mrc_genl_attr", struct.unpack("I", payload)[0])
-        data = data[(alen + 3) & ~3:]
+    for slot in m["attrs"]:
+        v = slot.get_value()
+        if slot[0] == "NLMSGERR_ATTR_MSG":
+            out["msg"] = v.rstrip("\0")
+        elif slot[0] == "NLMSGERR_ATTR_OFFS":
+            out["offset"] = v
+        elif slot[0] == "NLMSGERR_ATTR_COOKIE":
+            out["cookie"] = int.from_bytes(v, "little")
+        elif slot[0] == "NLMSGERR_ATTR_MISS_TYPE":
+            out["missing"] = spec.space["attr"].get(v, (spec.unknown("attr", v),))[0]
     return out
 
 
@@ -254,7 +326,13 @@ def serve():
     return 0
 
 
+SPEC_CACHE = []
+
+
 def main(argv, err_prefix=None):
+    if not SPEC_CACHE:
+        SPEC_CACHE.append(Spec(SPEC))
+    spec = SPEC_CACHE[0]
     flags, rcvbuf = 0, 1 << 20
     while argv and argv[0] in ("--dump", "--rcvbuf"):
         if argv[0] == "--dump":
@@ -266,15 +344,15 @@ def main(argv, err_prefix=None):
     if not argv:
         sys.exit(__doc__)
     cmd = argv[0] if argv[0].startswith("MRC_CMD_") else "MRC_CMD_" + argv[0]
-    attrs, rest = encode_attrs(list(argv[1:]))
+    tree, rest = request_tree(list(argv[1:]), spec)
     if rest:
         sys.exit("mrc-genl.py: unbalanced braces")
-    genl = Genl(rcvbuf)
-    err, ack, replies = genl.request(genl.resolve("mrc"), ENUMS[cmd], attrs, flags)
-    for mflags, msg in replies:
-        obj = decode_attrs(msg[4:], "mrc_genl_attr")
-        obj["cmd"] = attr_name("mrc_genl_cmd", msg[0])
-        if mflags & 0x10:  # NLM_F_DUMP_INTR
+    err, ack, replies = request(resolve(spec, "mrc"), spec.enums[cmd], tree, flags, rcvbuf,
+                                spec)
+    for msg in replies:
+        obj = decode(msg, spec, "attr")
+        obj["cmd"] = spec.cmds.get(msg["cmd"], "%s_%d" % (spec.cmd_enum, msg["cmd"]))
+        if msg["header"]["flags"] & NLM_F_DUMP_INTR:
             obj["dump_intr"] = True
         print(json.dumps(obj, sort_keys=True))
     if err:
