@@ -5,7 +5,7 @@
 #   MRC_SUITES   suites to run (default "kunit style layers spec gtest fuzz vm")
 #   FUZZ_SECONDS time each fuzzing harness runs (default 20)
 #   MRC_VM_TESTS glob of VM tests to run (default "*")
-#   MRC_VM_JOBS  VMs booted side by side (default: one per CPU)
+#   MRC_VM_JOBS  VMs booted side by side (default 1)
 #
 # Each test case counts once: KUnit cases, GoogleTest tests (via CTest)
 # and TAP points of the VM tests. A case that was planned but never
@@ -317,11 +317,10 @@ vm_run_group() {
 	echo "-- group $group: done after $((SECONDS - t0)) s (exit $rc)"
 }
 
-# The groups run side by side, MRC_VM_JOBS of them at a time (default: one
-# per CPU), longest first. Each VM then gets one vCPU (MRC_VM_CPUS): two
-# 2-vCPU VMs on two host CPUs each run at half speed, as a descheduled
-# vCPU leaves the other spinning on its locks, while two 1-vCPU VMs run
-# as fast as one.
+# The groups run MRC_VM_JOBS at a time (default 1), longest first; side
+# by side, each VM gets one vCPU (MRC_VM_CPUS) unless a test asks for
+# more: two 2-vCPU VMs on two host CPUs each run at half speed, as a
+# descheduled vCPU leaves the other spinning on its locks.
 run_vm() {
 	local t name group rc jobs
 	local -a groups=() members order
@@ -339,7 +338,7 @@ run_vm() {
 		[ -n "${in_group[$group]:-}" ] || groups+=("$group")
 		in_group[$group]+=" $t"
 	done
-	jobs=${MRC_VM_JOBS:-$(nproc)}
+	jobs=${MRC_VM_JOBS:-1}
 	[ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
 	[ "$jobs" -eq 1 ] || export MRC_VM_CPUS=${MRC_VM_CPUS:-1}
 	mapfile -t order < <(for group in "${groups[@]}"; do
