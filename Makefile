@@ -22,7 +22,7 @@ JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 600
 
 .PHONY: all deps module userspace install install-module install-userspace \
-	stage check demo bench fuzz clean
+	stage check demo bench fuzz clean soak
 
 all: module userspace
 
@@ -64,6 +64,13 @@ check: stage
 
 demo: stage
 	@$(TOP)/selftests/vm/run-vm.sh -t 600 $(TOP)/selftests/vm/demo/demo.sh
+
+# Long soaks, outside make check (Documentation/testing.rst): path cuts
+# under traffic, SOAK_CUTS of them (make check runs 4).
+SOAK_CUTS ?= 30
+soak: stage
+	@MRC_VM_ENV="MRC_CUTS=$(SOAK_CUTS)" MRC_SUITES=vm \
+		MRC_VM_TESTS=mp_cut_loop $(TOP)/selftests/run-all.sh
 
 # Benchmarks report figures (table + build/bench/results.json); they do
 # not pass or fail. BENCH_REPS=N sets the repetitions (default 3).

@@ -34,6 +34,11 @@ hostname mrc-vm
 dmesg -n 1
 ip link set lo up
 
+# Settings from the host (run-vm.sh's MRC_VM_ENV), for the tests.
+for kv in $(arg mrcvm.env | tr , ' '); do
+	export "${kv?}"
+done
+
 stage=$(arg mrcvm.stage)
 test=$(arg mrcvm.test)
 limit=$(arg mrcvm.timeout)

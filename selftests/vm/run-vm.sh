@@ -19,6 +19,8 @@
 #   MRC_VM_QEMU_ARGS         extra qemu arguments, split on white space
 #                            (e.g. a -netdev/-device pair joining two VMs)
 #   MRC_VM_APPEND            extra words for the guest kernel command line
+#   MRC_VM_ENV               NAME=VALUE words (NAME starting MRC_) the
+#                            guest exports to the tests (e.g. MRC_CUTS=30)
 # A test under selftests/vm/tests boots with slub_debug=FZPU.
 set -euo pipefail
 
@@ -83,6 +85,13 @@ else
 	cmdline="$cmdline mrcvm.tests=$list"
 fi
 cmdline="$cmdline mrcvm.name=$name${MRC_VM_APPEND:+ $MRC_VM_APPEND}"
+if [ -n "${MRC_VM_ENV:-}" ]; then
+	for kv in $MRC_VM_ENV; do
+		[[ $kv =~ ^MRC_[A-Z0-9_]+=[A-Za-z0-9_.:/-]*$ ]] ||
+			{ echo "run-vm: MRC_VM_ENV: '$kv' is not MRC_NAME=VALUE" >&2; exit 2; }
+	done
+	cmdline="$cmdline mrcvm.env=$(echo $MRC_VM_ENV | tr ' ' ,)"
+fi
 # The VM tests run with the slab allocator's checks (sanity checks, red
 # zones, poisoning, owner tracking): an overflow or a use after free then
 # leaves a report in the kernel log, which fails the test (lib.sh,
