@@ -99,13 +99,14 @@ blackhole() {
 }
 
 blackhole "link down" down ib_write_bw -s 65536
-blackhole "link down" down ib_send_bw -s 4096
 # A READ lost with its path leaves no hole in what comes back: the
 # responses of later requests, or the timer, find it, so its failed EVs
 # show later, and traffic takes longer to come back. Its run is longer
 # and the checks wait more.
 BH_SECS=70 BH_POLL=15 BH_BACK=35 blackhole "link down" down ib_read_bw -s 65536
-blackhole "loss 100%" loss ib_write_bw -s 65536
+# SEND fails over as WRITE does; it runs here, under the other kind of
+# fault, rather than in a second link-down run.
+blackhole "loss 100%" loss ib_send_bw -s 4096
 
 # Path 3 dies while mrc-rc-check moves data and compares every byte.
 verified_failure "link down mid-run" "${ARGS[@]}" -- mp_path_down 3 -- \
