@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# vm-group: misc
 # vm-timeout: 420
 # Connection churn with stock rdma_cm programs (issue 17): cmtime opens
 # and closes 100 connections; the connection manager must see each of its

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# vm-group: misc
 # vm-timeout: 400
 # Connection management survives the loss of any one QP1 datagram: each
 # leaves twice (MRC_GSI_COPIES, kernel/engine/mrc_ud.c). Here both hosts drop

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# vm-group: misc
 # Completion queues checked by mrc-cq-check: a CQ given one completion more
 # than its depth overflows (IBV_EVENT_CQ_ERR, the QP to the error state, the
 # queued completions intact, nothing after them), and ibv_resize_cq keeps

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# vm-group: misc
 # vm-timeout: 300
 # What a program's RDMA objects cost the kernel is charged to the memory
 # cgroup of that program (issues 17 and 34), so memory.max bounds it as it
