@@ -50,13 +50,24 @@ acks_held() {
 
 check "spine 0:0 has a netem qdisc toward hostB, no delay yet" \
 	acks_held add 0
-pair_start 120 ib_write_bw -d mrcA -x "$GA" -D 14 -F -- \
-	ib_write_bw -d mrcB -x "$GB" -D 14 -F "$FAB_MGMT_A4"
-sleep 4
-qpn=$(ip netns exec hostB rdma res show qp link mrcB/1 |
-	awk '/ type RC / { for (i = 1; i < NF; i++) if ($i == "lqpn") print $(i + 1) }')
-echo "hostB's RC QPs: $qpn" | diag
-qpn=${qpn%%[[:space:]]*}
+# The transfer outlasts the stall by far: with perftest busy-polling the
+# emulated CPU, each command below can take seconds, and a QP gone
+# before the second read (-D 14 was not enough) leaves nothing to read.
+pair_start 150 ib_write_bw -d mrcA -x "$GA" -D 30 -F -- \
+	ib_write_bw -d mrcB -x "$GB" -D 30 -F "$FAB_MGMT_A4"
+rc_qpns() {
+	ip netns exec hostB rdma res show qp link mrcB/1 |
+		awk '/ type RC / { for (i = 1; i < NF; i++) if ($i == "lqpn") print $(i + 1) }'
+}
+# connected: hostB's RC QP exists (then give it 2 s of traffic).
+connected() {
+	qpn=$(rc_qpns)
+	qpn=${qpn%%[[:space:]]*}
+	[ -n "$qpn" ]
+}
+check "hostB's RC QP is up" wait_until 30 connected
+echo "hostB's RC QPs: $(rc_qpns | paste -sd ' ')" | diag
+sleep 2
 rto0=$(qp_attr rto_fired) spur0=$(qp_attr spurious_rto)
 since=$(wc -l < /run/events.json)
 check "spine 0:0 holds hostA's ACKs for $STALL_MS ms" acks_held change $STALL_MS
@@ -66,6 +77,8 @@ sleep 1
 until_line=$(wc -l < /run/events.json)
 rto1=$(qp_attr rto_fired) spur1=$(qp_attr spurious_rto)
 echo "QP $qpn: rto_fired $rto0 -> $rto1, spurious_rto $spur0 -> $spur1" | diag
+check "hostB's QP $qpn was there for both reads" \
+	test -n "$rto0" -a -n "$rto1" -a -n "$spur0" -a -n "$spur1"
 check "the sender's timer fired meanwhile ($((rto1 - rto0)) times)" \
 	test $((rto1 - rto0)) -ge 1
 check "... and the ACKs showed it spurious ($((spur1 - spur0)) times)" \
