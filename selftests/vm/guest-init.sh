@@ -57,7 +57,9 @@ fi
 # own check_dmesg_clean, but a kernel bug report still fails the run.
 kcheck=
 if [ -n "$(arg slub_debug)" ]; then
-	for f in sanity_checks red_zone poison store_user; do
+	flags=$(arg slub_debug)
+	for f in F:sanity_checks Z:red_zone P:poison U:store_user; do
+		case $flags in *"${f%%:*}"*) f=${f#*:} ;; *) continue ;; esac
 		if [ "$(cat /sys/kernel/slab/kmalloc-16/$f 2>/dev/null)" != 1 ]; then
 			echo "guest-init: slub_debug=$(arg slub_debug) but kmalloc-16 $f is not 1"
 			finish 125

@@ -95,7 +95,7 @@ done_testing() {
 # Kernel log lines that must never appear: the reports of a kernel bug
 # (oops, BUG(), WARN(); slub_debug's "BUG kmalloc-16 (...): Right Redzone
 # overwritten", "Poison overwritten"; refcount_t saturation), leaks, and
-# device errors. The VM tests boot with slub_debug=FZPU (run-vm.sh), so a
+# device errors. The VM tests boot with slub_debug=FZP (run-vm.sh), so a
 # slab overflow or use-after-free leaves such a line.
 DMESG_BUGS='\<BUG\>|\<WARNING\>|Redzone|Poison|refcount_t|Call Trace|general protection|kmemleak'
 DMESG_BAD="$DMESG_BUGS|unregister_netdevice: waiting|infiniband .* failed|ib_query_port failed"

@@ -21,7 +21,7 @@
 #   MRC_VM_APPEND            extra words for the guest kernel command line
 #   MRC_VM_ENV               NAME=VALUE words (NAME starting MRC_) the
 #                            guest exports to the tests (e.g. MRC_CUTS=30)
-# A test under selftests/vm/tests boots with slub_debug=FZPU.
+# A test under selftests/vm/tests boots with slub_debug=FZP (MRC_VM_SLUB).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -93,11 +93,13 @@ if [ -n "${MRC_VM_ENV:-}" ]; then
 	cmdline="$cmdline mrcvm.env=$(echo $MRC_VM_ENV | tr ' ' ,)"
 fi
 # The VM tests run with the slab allocator's checks (sanity checks, red
-# zones, poisoning, owner tracking): an overflow or a use after free then
-# leaves a report in the kernel log, which fails the test (lib.sh,
-# guest-init.sh). The demo and the benchmarks run without them.
+# zones, poisoning): an overflow or a use after free then leaves a report
+# in the kernel log, which fails the test (lib.sh, guest-init.sh). Owner
+# tracking (U) adds who allocated and freed to a report at the cost of a
+# stack walk per allocation, a third of a test's time: MRC_VM_SLUB=FZPU
+# reruns a failure with it. The demo and the benchmarks run without.
 case $test in
-"$(realpath "$here")"/tests/*) cmdline="$cmdline slub_debug=FZPU" ;;
+"$(realpath "$here")"/tests/*) cmdline="$cmdline slub_debug=${MRC_VM_SLUB:-FZP}" ;;
 esac
 # shellcheck disable=SC2206 # word splitting is the point
 extra=(${MRC_VM_QEMU_ARGS:-})
