@@ -61,12 +61,13 @@ rc_qpns() {
 }
 # connected: hostB's RC QP exists (then give it 2 s of traffic).
 connected() {
-	qpn=$(rc_qpns)
-	qpn=${qpn%%[[:space:]]*}
-	[ -n "$qpn" ]
+	[ -n "$(rc_qpns)" ]
 }
 check "hostB's RC QP is up" wait_until 30 connected
-echo "hostB's RC QPs: $(rc_qpns | paste -sd ' ')" | diag
+# (check runs its command in a subshell: the number is read here.)
+qpn=$(rc_qpns)
+echo "hostB's RC QPs: $qpn" | diag
+qpn=${qpn%%[[:space:]]*}
 sleep 2
 rto0=$(qp_attr rto_fired) spur0=$(qp_attr spurious_rto)
 since=$(wc -l < /run/events.json)
