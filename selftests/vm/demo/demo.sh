@@ -262,7 +262,7 @@ demo_verdict() {
 	done
 	for i in 0 2 4 6; do
 		watch_agrees $i ||
-			{ echo "phase $((i + 1)): the QP's count is more than 5% off the spines'"; return 1; }
+			{ echo "phases 1-$((i + 1)): the QP's count is more than 5% off the spines'"; return 1; }
 	done
 }
 why=$(demo_verdict) || fail "$why"

@@ -280,14 +280,23 @@ _w_mbyte() {
 	_w_fixed "$1" 1000000 1
 }
 
-# watch_agrees P: the QP's count of phase P is within 5% of the paths'.
+# watch_agrees P: the QP's count of phases 0..P is within 5% of the
+# paths'. Summed from the start: the spines' counters and the QP's are
+# read a moment apart, and a packet counted by the QP at the end of one
+# phase may be forwarded in the next; once, under TCG, that moved 9 MB
+# across a boundary (ratios 0.884 and 1.102 in two adjacent phases that
+# together agreed within 1.4%). The sum bounds that skew by all that
+# came before.
 watch_agrees() {
 	local -a x
-	local w
-	read -ra x <<<"${_w_qpd[$1]}"
-	w=$(_w_wire "$1")
-	[ "$w" -gt 0 ] && [ $(((x[0] - w) * 100)) -le $((5 * w)) ] &&
-		[ $(((w - x[0]) * 100)) -le $((5 * w)) ]
+	local p w=0 q=0
+	for ((p = 0; p <= $1; p++)); do
+		read -ra x <<<"${_w_qpd[p]}"
+		q=$((q + x[0]))
+		w=$((w + $(_w_wire "$p")))
+	done
+	[ "$w" -gt 0 ] && [ $(((q - w) * 100)) -le $((5 * w)) ] &&
+		[ $(((w - q) * 100)) -le $((5 * w)) ]
 }
 
 # watch_rate P: Mbit/s all paths carried in phase P (0 = the first).
