@@ -50,6 +50,28 @@ static inline void mrc_genl_set_why(struct netlink_ext_ack *extack,
 }
 
 /**
+ * mrc_genl_nth_attr() - the attribute a refusal about member @i is about
+ * @list: a nest of members, or NULL
+ * @i: the member's position in @list
+ * @fallback: what to name when @list has no member @i
+ *
+ * Return: member @i of @list, else @fallback.
+ */
+static inline const struct nlattr *
+mrc_genl_nth_attr(const struct nlattr *list, int i,
+		  const struct nlattr *fallback)
+{
+	const struct nlattr *attr;
+	int rem;
+
+	if (list)
+		nla_for_each_nested(attr, list, rem)
+			if (i-- == 0)
+				return attr;
+	return fallback;
+}
+
+/**
  * struct mrc_genl_reader - who sent a read, for what its reply may say of QPs
  * @admin: CAP_NET_ADMIN over the device's network namespace: every QP
  * @uid: the uid of the sender's netlink credentials: the QPs it created

@@ -16,20 +16,6 @@ const struct nla_policy mrc_evfmt_policy[MRC_EVFMT_MAX + 1] = {
 	[MRC_EVFMT_FIELDS] = NLA_POLICY_NESTED(mrc_evfmt_fields_policy),
 };
 
-/* Member @i of @list, for extack; else @list itself. */
-static const struct nlattr *mrc_genl_evfmt_field(const struct nlattr *list,
-						 int i)
-{
-	const struct nlattr *attr;
-	int rem;
-
-	if (list)
-		nla_for_each_nested(attr, list, rem)
-			if (i-- == 0)
-				return attr;
-	return list;
-}
-
 static int mrc_genl_evfmt_fields(struct mrc_evfmt *fmt,
 				 const struct nlattr *fields,
 				 struct netlink_ext_ack *extack)
@@ -59,7 +45,7 @@ static int mrc_genl_evfmt_fields(struct mrc_evfmt *fmt,
 	}
 	err = mrc_evfmt_set_widths(fmt, width, n, &bad, &why);
 	if (err)
-		mrc_genl_set_why(extack, mrc_genl_evfmt_field(fields, bad), why);
+		mrc_genl_set_why(extack, mrc_genl_nth_attr(fields, bad, fields), why);
 	return err;
 }
 

@@ -174,20 +174,6 @@ err_free:
 	return err;
 }
 
-/* The nest of member @i of @list, for extack; else @fallback. */
-static const struct nlattr *mrc_genl_nth_attr(const struct nlattr *list, int i,
-					      const struct nlattr *fallback)
-{
-	const struct nlattr *attr;
-	int rem;
-
-	if (list)
-		nla_for_each_nested(attr, list, rem)
-			if (i-- == 0)
-				return attr;
-	return fallback;
-}
-
 /*
  * The attribute a refusal of the model is about: the EV's MRC_ATTR_EVS
  * entry, the field's nest in the configuration, else the configuration.
