@@ -31,7 +31,7 @@ deps:
 
 module: deps
 	@test -n "$(KVER)" || { echo "make: no kernel headers (KVER=?)" >&2; exit 1; }
-	$(MAKE) -C $(KDIR) M=$(TOP) modules
+	$(MAKE) -C $(KDIR) M=$(TOP) -j$(JOBS) modules
 
 userspace: deps
 	cmake -S $(TOP) -B $(CMAKE_BUILD) -DCMAKE_INSTALL_PREFIX=$(PREFIX) \
