@@ -254,6 +254,25 @@ pair_finish() {
 	fi
 }
 
+# pair_stop: end the pair_start programs' -D runs now rather than at
+# their set duration, once a test has seen what it needs; pair_finish
+# then checks their exit as usual. perftest's duration timer is SIGALRM:
+# sent while it samples, the run goes into its closing margin and ends
+# after it, as when the timer fires (give -f 1 for a margin of 1 s).
+# Only a process that catches SIGALRM gets it: the passive side of WRITE
+# and READ does not, and the signal would kill it.
+pair_stop() {
+	local t p mask
+	for t in "$_pair_cli" "$_pair_srv"; do
+		# timeout's child: nice and ip netns exec exec the program.
+		for p in $(pgrep -P "$t"); do
+			mask=$(awk '/^SigCgt:/ { print $2 }' "/proc/$p/status" 2>/dev/null)
+			[ -n "$mask" ] && (((0x$mask >> 13) & 1)) && kill -ALRM "$p"
+		done
+	done
+	return 0
+}
+
 # pair NAME SECONDS SERVER-CMD... -- CLIENT-CMD...: run the server in
 # hostA and the client in hostB against it; both must exit 0.
 pair() {
