@@ -155,8 +155,10 @@ for line in sys.stdin:
     e["rx_ns"] = time.clock_gettime_ns(time.CLOCK_REALTIME)
     print(json.dumps(e), flush=True)' > /run/events.json &
 mon=$!
-pair_start 200 ib_write_bw -d mrcA -x "$GA4" -D 90 -F -- \
-	env MRC_EV_PROFILE=5 ib_write_bw -d mrcB -x "$GB4" -D 90 -F "$MP_A4"
+# The transfer outlasts every deadline below and stops once they are met
+# (pair_stop).
+pair_start 200 ib_write_bw -d mrcA -x "$GA4" -D 180 -f 1 -F -- \
+	env MRC_EV_PROFILE=5 ib_write_bw -d mrcB -x "$GB4" -D 180 -f 1 -F "$MP_A4"
 # bad_evs: the EVs of profile 5 some QP holds ASSUMED_BAD, one line.
 bad_evs() {
 	path_stats | python3 -c '
@@ -235,6 +237,7 @@ check "router $CUT back: probes bring every EV back to GOOD" \
 check "... and without -s" wait_until 20 states_are ""
 check "... and mrc-ip evprofile show: bad 0" wait_until 20 nbad_is 0
 echo "$(date +%T) all good again" | diag
+pair_stop
 pair_finish "ib_write_bw through the cut and the repair: exit 0"
 sleep 1
 pkill -f "mrc-ip -j monitor dev mrcB"
@@ -295,8 +298,8 @@ churn() {
 		mrc-ip ccprofile del dev mrcB id $id || { echo "worker $1 round $i failed"; return 1; }
 	done
 }
-pair_start 300 ib_write_bw -d mrcA -x "$GA4" -D 60 -F -- \
-	env MRC_EV_PROFILE=5 ib_write_bw -d mrcB -x "$GB4" -D 60 -F "$MP_A4"
+pair_start 300 ib_write_bw -d mrcA -x "$GA4" -D 240 -f 1 -F -- \
+	env MRC_EV_PROFILE=5 ib_write_bw -d mrcB -x "$GB4" -D 240 -f 1 -F "$MP_A4"
 base=$(path_stats | python3 -c 'import json, sys
 print(sum(e["tx_pkts"] for e in json.load(sys.stdin)))')
 wait_until 60 flowing "$base"
@@ -316,6 +319,7 @@ else
 	cat /tmp/churn.* | head -n 20 | diag
 fi
 echo "$(date +%T) churn done" | diag
+pair_stop
 pair_finish "ib_write_bw under the churn: exit 0"
 check_output "afterwards only the built-in profiles and profile 5 remain" \
 	'^\[0\] \[0, 5\] \[0\]$' bash -c "for o in evfmt evprofile ccprofile; do

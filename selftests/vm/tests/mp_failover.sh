@@ -56,21 +56,22 @@ attr_above() {
 }
 
 # blackhole TAG HOW PROG ARGS...: run PROG (perftest, hostB is the
-# requester) for BH_SECS s (40); path 2 fails after 4 s (HOW: down or
-# loss) for at least 3 s, and until an EV reads ASSUMED_BAD or BH_POLL s
-# (5) more passed. The checks poll with deadlines rather than sleep fixed
-# times: in a loaded TCG VM a fixed schedule sampled QPs that had ended.
-# The run outlasts the checks' deadlines (4 + 3 + 5 + 15 s and the QP
-# samples): with 20 s the QP could end before the last sample, which then
-# read nothing. The path gets BH_BACK s (15) to carry traffic again: with
-# 8, one CI run saw ib_read_bw's path 2 probed back (2 EVs recovered) but
-# not yet forwarding 20 packets a second at the deadline.
+# requester); path 2 fails after 4 s (HOW: down or loss) for at least 3 s,
+# and until an EV reads ASSUMED_BAD or BH_POLL s (5) more passed. The
+# checks poll with deadlines rather than sleep fixed times: in a loaded
+# TCG VM a fixed schedule sampled QPs that had ended. The path gets
+# BH_BACK s (15) to carry traffic again: with 8, one CI run saw
+# ib_read_bw's path 2 probed back (2 EVs recovered) but not yet
+# forwarding 20 packets a second at the deadline. The run is set to
+# outlast every deadline (-D 100) and stopped once the last QP sample is
+# taken (pair_stop): a fixed length had to cover the worst case, and a
+# shorter one ended the QP before the last sample.
 blackhole() {
 	local tag=$1 how=$2 prog=$3 bad=0 rec0 rec moved=no c1 c2 qps0 qps1
-	local secs=${BH_SECS:-40} poll=${BH_POLL:-5} back=${BH_BACK:-15}
+	local poll=${BH_POLL:-5} back=${BH_BACK:-15}
 	shift 3
-	pair_start 150 "$prog" -d mrcA -x "$GA4" -D "$secs" -F "$@" -- \
-		"$prog" -d mrcB -x "$GB4" -D "$secs" -F "$@" "$MP_A4"
+	pair_start 150 "$prog" -d mrcA -x "$GA4" -D 100 -f 1 -F "$@" -- \
+		"$prog" -d mrcB -x "$GB4" -D 100 -f 1 -F "$@" "$MP_A4"
 	sleep 4
 	if [ "$how" = down ]; then mp_path_down 2; else mp_path_loss 2 100; fi
 	# (The 3 s of the outage, spent watching router 2's counter.)
@@ -86,6 +87,7 @@ blackhole() {
 	wait_until "$back" path_carries 2 && moved=yes
 	rec=$(sample mrcB ev_recovered)
 	qps1=$(rc_qps mrcB)
+	pair_stop
 	pair_finish "$tag: $prog finishes with exit 0 (no error completion)"
 	check "$tag: path 2 forwarded nothing to hostB while it was out ($c1, $c2)" \
 		test "$c1" -eq "$c2"
@@ -101,9 +103,9 @@ blackhole() {
 blackhole "link down" down ib_write_bw -s 65536
 # A READ lost with its path leaves no hole in what comes back: the
 # responses of later requests, or the timer, find it, so its failed EVs
-# show later, and traffic takes longer to come back. Its run is longer
-# and the checks wait more.
-BH_SECS=70 BH_POLL=15 BH_BACK=35 blackhole "link down" down ib_read_bw -s 65536
+# show later, and traffic takes longer to come back: the checks wait
+# more.
+BH_POLL=15 BH_BACK=35 blackhole "link down" down ib_read_bw -s 65536
 # SEND fails over as WRITE does; it runs here, under the other kind of
 # fault, rather than in a second link-down run.
 blackhole "loss 100%" loss ib_send_bw -s 4096

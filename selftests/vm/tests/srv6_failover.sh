@@ -112,9 +112,10 @@ for k, v in sorted(n.items(), key=str):
     print(v, *k)'
 }
 
-# scenario TAG PROG BAD BREAK... -- FIX...: PROG from hostB on path 7 for
-# 40 s; BREAK after 4 s; the EVs BAD (indexes) and only they go
-# ASSUMED_BAD, with events; FIX; all GOOD again, with events for BAD.
+# scenario TAG PROG BAD BREAK... -- FIX...: PROG from hostB on path 7;
+# BREAK after 4 s; the EVs BAD (indexes) and only they go ASSUMED_BAD,
+# with events; FIX; all GOOD again, with events for BAD. The transfer
+# outlasts every deadline and stops once they are met (pair_stop).
 scenario() {
 	local tag=$1 prog=$2 bad=$3 brk=() fix=() since fixed back=no went=no
 	shift 3
@@ -122,8 +123,8 @@ scenario() {
 	shift
 	fix=("$@")
 	since=$(wc -l < /run/events.json)
-	pair_start 200 "$prog" -d mrcA -x "$GA" -D 40 -F -- \
-		env MRC_EV_PROFILE=7 "$prog" -d mrcB -x "$GB" -D 40 -F "$FAB_MGMT_A4"
+	pair_start 200 "$prog" -d mrcA -x "$GA" -D 120 -f 1 -F -- \
+		env MRC_EV_PROFILE=7 "$prog" -d mrcB -x "$GB" -D 120 -f 1 -F "$FAB_MGMT_A4"
 	wait_until 20 bad_are ""
 	sleep 4
 	"${brk[@]}"
@@ -146,6 +147,7 @@ scenario() {
 				i = substr($0, RSTART, RLENGTH); sub(/.*: */, "", i)
 				if (index(bad, " " i " ")) print substr($0, 1, 160) }' |
 		tail -n 40 | diag
+	pair_stop
 	pair_finish "$tag: $prog exits 0 (no error completion)"
 	sleep 1
 	event_summary "$since" | diag
