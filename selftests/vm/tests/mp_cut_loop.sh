@@ -37,14 +37,16 @@ cut_loop() {
 
 # ib_write_bw for long enough to see every cut: each takes 4-6 s of
 # sleeps plus the path commands, about 5 s under TCG on a quiet host (8
-# cuts: 79 s) and more on a loaded one, so half as much again to spare.
-# (The "# vm-timeout" above holds make soak's 30 cuts.)
+# cuts: 79 s) and more on a loaded one, so half as much again to spare;
+# it stops when the cuts are over (pair_stop). (The "# vm-timeout" above
+# holds make soak's 30 cuts.)
 dur=$((CUTS * 14 + 10))
 pair_start $((dur + 120)) \
-	ib_write_bw -d mrcA -x "$GA4" -D "$dur" -F -s 65536 -- \
-	ib_write_bw -d mrcB -x "$GB4" -D "$dur" -F -s 65536 "$MP_A4"
+	ib_write_bw -d mrcA -x "$GA4" -D "$dur" -f 1 -F -s 65536 -- \
+	ib_write_bw -d mrcB -x "$GB4" -D "$dur" -f 1 -F -s 65536 "$MP_A4"
 sleep 4
 read -r cuts secs <<< "$(cut_loop "$_pair_cli")"
+pair_stop
 bad=$(mp_qp_attr mrcB ev_assumed_bad)
 diag <<< "ib_write_bw: $cuts cuts under traffic in $secs s (-D $dur); EVs ASSUMED_BAD ${bad:-?}"
 check "ib_write_bw: all $CUTS cuts happened under traffic ($cuts)" \
