@@ -243,11 +243,12 @@ u16 mrc_ev_choose_spread(struct mrc_ev_table *t)
  * mrc_ev_choose_retx() - the EV for a retransmission
  * @t: the table
  *
- * A retransmission lost again costs a timeout, and the timeouts in a row
- * are what retry_cnt counts; so it takes an EV that has just shown it
- * delivers: a recycled one, else the one credited last, and only when
- * neither is GOOD any more the round robin's choice. An EV readmitted
- * for min_active, or one not yet found dead, proved nothing.
+ * A retransmission lost again costs a timeout, and the time spent in
+ * timeouts without progress is what the timeout and retry_cnt attributes
+ * bound; so it takes an EV that has just shown it delivers: a recycled
+ * one, else the one credited last, and only when neither is GOOD any
+ * more the round robin's choice. An EV readmitted for min_active, or one
+ * not yet found dead, proved nothing.
  *
  * Return: an EV index.
  */

@@ -9,9 +9,9 @@
 #include "mrc_rto.h"
 
 /*
- * Doublings past which the timer is pinned at MRC_RTO_MAX_NS anyway: any
- * RTO is at least MRC_RTO_MIN_NS (2^17 ns) and at most 2^34 ns, so 24
- * doublings saturate it without overflowing 64 bits.
+ * Doublings past which the timer is pinned at its ceiling anyway: any
+ * RTO is at least MRC_RTO_FLOOR_NS (over 2^21 ns) and at most 2^34 ns, so
+ * 24 doublings reach any ceiling without overflowing 64 bits.
  */
 #define MRC_RTO_MAX_BACKOFF	24
 
@@ -26,24 +26,38 @@ u64 mrc_rto_from_ib_timeout(u8 timeout)
 	return clamp(ns, MRC_RTO_MIN_NS, MRC_RTO_MAX_NS);
 }
 
-/* RTO from the estimate, never below the attribute. */
+/* RTO from the estimate alone; the attribute only before a sample. */
 static void mrc_rto_update(struct mrc_rto *rto)
 {
 	u64 ns;
 
 	if (!rto->has_sample) {
-		rto->rto_ns = rto->attr_ns;
+		rto->rto_ns = min(rto->attr_ns, MRC_RTO_INIT_NS);
 		return;
 	}
 	ns = (rto->srtt8 >> 3) + max(MRC_TS_UNIT_NS, rto->rttvar4);
-	ns = clamp(ns, MRC_RTO_FLOOR_NS, MRC_RTO_MAX_NS);
-	rto->rto_ns = max(ns, rto->attr_ns);
+	rto->rto_ns = clamp(ns, MRC_RTO_FLOOR_NS, MRC_RTO_MAX_NS);
+}
+
+/*
+ * attr * (linear_cnt + 1) + attr * (2^(exp_cnt + 1) - 2). With attr at
+ * most 2^34 ns and exp_cnt at most 24 the sum stays below 2^60.
+ */
+static void mrc_rto_update_budget(struct mrc_rto *rto)
+{
+	if (rto->exp_cnt >= MRC_RTO_EXP_INFINITE) {
+		rto->budget_ns = U64_MAX;
+		return;
+	}
+	rto->budget_ns = rto->attr_ns * (rto->linear_cnt + 1) +
+			 rto->attr_ns * ((2ULL << rto->exp_cnt) - 2);
 }
 
 void mrc_rto_set_timeout(struct mrc_rto *rto, u8 timeout)
 {
-	rto->attr_ns = mrc_rto_from_ib_timeout(timeout);
+	rto->attr_ns = max(mrc_rto_from_ib_timeout(timeout), MRC_RTO_FLOOR_NS);
 	mrc_rto_update(rto);
+	mrc_rto_update_budget(rto);
 }
 
 int mrc_rto_set_retry(struct mrc_rto *rto, u8 linear_cnt, u8 exp_cnt)
@@ -52,6 +66,7 @@ int mrc_rto_set_retry(struct mrc_rto *rto, u8 linear_cnt, u8 exp_cnt)
 		return -EINVAL;
 	rto->linear_cnt = linear_cnt;
 	rto->exp_cnt = exp_cnt;
+	mrc_rto_update_budget(rto);
 	return 0;
 }
 
@@ -61,7 +76,8 @@ int mrc_rto_init(struct mrc_rto *rto, u8 timeout, u8 retry_cnt)
 		return -EINVAL;
 	*rto = (struct mrc_rto){};
 	mrc_rto_set_timeout(rto, timeout);
-	return mrc_rto_set_retry(rto, 0, retry_cnt);
+	/* As a NIC: retry_cnt more intervals of the attribute. */
+	return mrc_rto_set_retry(rto, retry_cnt, 0);
 }
 
 void mrc_rto_sample(struct mrc_rto *rto, u64 rtt_ns)
@@ -86,25 +102,31 @@ void mrc_rto_sample(struct mrc_rto *rto, u64 rtt_ns)
 
 u64 mrc_rto_timeout_ns(const struct mrc_rto *rto)
 {
-	return min(rto->rto_ns << rto->backoff, MRC_RTO_MAX_NS);
+	u64 ceiling = min(max(rto->rto_ns, rto->attr_ns), MRC_RTO_MAX_NS);
+
+	if (rto->backoff >= MRC_RTO_MAX_BACKOFF)
+		return ceiling;
+	return min(rto->rto_ns << rto->backoff, ceiling);
 }
 
-bool mrc_rto_on_timeout(struct mrc_rto *rto)
+bool mrc_rto_on_timeout(struct mrc_rto *rto, u64 waited_ns)
 {
-	u32 allowed = rto->linear_cnt + rto->exp_cnt;
-
-	if (rto->exp_cnt < MRC_RTO_EXP_INFINITE && rto->retries >= allowed)
+	rto->waited_ns = min(rto->waited_ns + min(waited_ns, MRC_RTO_MAX_NS),
+			     U64_MAX - MRC_RTO_MAX_NS);
+	if (rto->waited_ns >= rto->budget_ns &&
+	    rto->retries >= rto->linear_cnt + rto->exp_cnt)
 		return true;
 	if (rto->retries < U32_MAX)
 		rto->retries++;
-	if (rto->retries > rto->linear_cnt &&
-	    rto->backoff < MRC_RTO_MAX_BACKOFF)
+	if (rto->backoff < MRC_RTO_MAX_BACKOFF &&
+	    mrc_rto_timeout_ns(rto) < max(rto->rto_ns, rto->attr_ns))
 		rto->backoff++;
 	return false;
 }
 
 void mrc_rto_on_progress(struct mrc_rto *rto)
 {
+	rto->waited_ns = 0;
 	rto->retries = 0;
 	rto->backoff = 0;
 }

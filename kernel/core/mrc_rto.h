@@ -3,18 +3,21 @@
  * MRC retransmission timeout: timer encoding, RTT estimator, backoff and
  * retry accounting. Integer math only; all times in nanoseconds.
  *
+ * Two rules, kept apart (Documentation/multipath.rst): the timer that
+ * resends follows the path's round trip; the QP's timeout and retry
+ * attributes only bound how long it keeps trying.
+ *
  * Timeout attribute. MRC reads the local ACK timeout t (0..31, as passed
  * to ibv_modify_qp) as 1.024 us * 2^t, not IB's 4.096 us * 2^t:
  *
  *   t' = MRC_RTO_DEFAULT_TIMEOUT (14: 16.78 ms) when t == 0,
  *        min(t, MRC_RTO_MAX_TIMEOUT) otherwise (OCP mrc.h caps t at 24)
- *   attr = clamp(1024 ns << t', MRC_RTO_MIN_NS, MRC_RTO_MAX_NS)
+ *   attr = max(clamp(1024 ns << t', MRC_RTO_MIN_NS, MRC_RTO_MAX_NS),
+ *              MRC_RTO_FLOOR_NS)
  *
  * IB reads t == 0 as "wait forever"; MRC always runs a timer, so 0 picks
- * the default that perftest also uses. As in IB, the attribute is the
- * least time to wait for an acknowledgment, not the most: a path whose
- * round trip grows past it (a queue, a slow spine) must not make every
- * packet in flight time out.
+ * the default that perftest also uses. No attribute is read below the
+ * timer's floor (below).
  *
  * Estimator (RFC 6298 with alpha = 1/8, beta = 1/4, clock granularity
  * G = 1.024 us, the unit of the wire timestamps), for an RTT sample R:
@@ -22,12 +25,16 @@
  *   first sample:  SRTT = R, RTTVAR = R / 2
  *   later samples: RTTVAR = 3/4 RTTVAR + 1/4 |SRTT - R|  (old SRTT)
  *                  SRTT   = 7/8 SRTT + 1/8 R
- *   RTO = max(attr, clamp(SRTT + max(G, 4 RTTVAR), MRC_RTO_FLOOR_NS,
- *                         MRC_RTO_MAX_NS))
+ *   RTO = clamp(SRTT + max(G, 4 RTTVAR), MRC_RTO_FLOOR_NS, MRC_RTO_MAX_NS)
  *
- * MRC_RTO_FLOOR_NS (4 ms) bounds the estimate from below because the
- * CPUs that run a software transport stall for milliseconds under load,
- * and a timeout shorter than a stall fires spuriously.
+ * and before the first sample RTO = min(attr, MRC_RTO_INIT_NS). The RTO
+ * does not depend on the attribute: rdma_cm sets about half a second
+ * (t = 19), NCCL four (t = 22), and a timer that waited that long would
+ * turn every tail loss into a stall of the application.
+ *
+ * MRC_RTO_FLOOR_NS (4 ms) bounds the RTO from below because the CPUs
+ * that run a software transport stall for milliseconds under load, and
+ * a timeout shorter than a stall fires spuriously.
  *
  * The timer that waits out the RTO runs on the timer wheel
  * (mrc_req_arm_rto()): it fires within a tick of the value computed
@@ -37,22 +44,34 @@
  * one tick more.
  *
  * SRTT and RTTVAR are kept scaled by 8 and 4 so the updates need only
- * shifts. Before the first sample RTO = attr: the attribute is both the
- * initial value and the floor of the estimate. Callers take samples only
- * from packets sent once (Karn's rule).
+ * shifts. Callers take samples only from packets sent once (Karn's
+ * rule).
  *
- * Backoff and retries. The armed timer is
+ * Backoff. The armed timer is
  *
- *   timer = min(RTO << backoff, MRC_RTO_MAX_NS)
+ *   timer = min(RTO << backoff, max(RTO, attr), MRC_RTO_MAX_NS)
  *
- * Each expiry counts a retry. The first linear_cnt retries keep the
- * interval, later ones double it (backoff++); the expiry after
- * linear_cnt + exp_cnt retries reports exhaustion (IBV_WC_RETRY_EXC_ERR).
- * ibv_modify_qp's retry_cnt (0..7) means linear_cnt = 0 and
- * exp_cnt = retry_cnt: retry_cnt retries, each interval twice the last.
- * The OCP attribute sets linear_cnt (0..7) and exp_cnt (0..25, 25 =
- * retry forever) directly. An acknowledgment that makes progress resets
- * retries and backoff.
+ * Each expiry doubles the wait (backoff++) until it reaches the
+ * attribute: a path that stays silent is tried again no less often than
+ * a NIC with that attribute would. An RTO above the attribute (a round
+ * trip longer than it) is never cut.
+ *
+ * Budget. The attributes bound the time without progress, as the
+ * expiries of a NIC's timer would take:
+ *
+ *   budget = attr * (linear_cnt + 1) + attr * (2^(exp_cnt + 1) - 2)
+ *
+ * ibv_modify_qp's retry_cnt (0..7) sets linear_cnt = retry_cnt and
+ * exp_cnt = 0, so budget = attr * (retry_cnt + 1). The OCP attribute sets
+ * linear_cnt (0..7) and exp_cnt (0..25, 25 = retry forever) directly:
+ * linear_cnt waits of attr, then exp_cnt doubling ones. The caller
+ * reports how long each expired interval really lasted (a timer-wheel
+ * timer fires late by up to a tick or two). Exhaustion
+ * (IBV_WC_RETRY_EXC_ERR) takes both the budget spent since the last
+ * progress and linear_cnt + exp_cnt retries: a round trip longer than
+ * the attribute gets as many tries as a NIC timer at that round trip
+ * would, not a single one. An acknowledgment that makes progress resets
+ * the time, the retry count and the backoff.
  *
  * No locking inside: the caller serialises all calls on a struct mrc_rto.
  */
@@ -67,7 +86,8 @@
 #define MRC_RTO_MAX_TIMEOUT	24	/* OCP cap: 1.024 us * 2^24 = 17.18 s */
 #define MRC_RTO_MIN_NS		(MRC_TS_UNIT_NS << 7)	/* 131 us */
 #define MRC_RTO_MAX_NS		(MRC_TS_UNIT_NS << MRC_RTO_MAX_TIMEOUT)
-#define MRC_RTO_FLOOR_NS	4000000ULL	/* lowest estimate, 4 ms */
+#define MRC_RTO_FLOOR_NS	4000000ULL	/* lowest timer, 4 ms */
+#define MRC_RTO_INIT_NS		(MRC_TS_UNIT_NS << MRC_RTO_DEFAULT_TIMEOUT)
 #define MRC_RTO_MAX_RETRY_CNT	7	/* ibv retry_cnt, OCP linear_cnt */
 #define MRC_RTO_EXP_INFINITE	25	/* OCP exp_cnt: retry forever */
 
@@ -76,10 +96,13 @@
  * @srtt8: smoothed RTT times 8, ns
  * @rttvar4: RTT variation times 4, ns
  * @rto_ns: current RTO before backoff
- * @attr_ns: floor and initial value, from the timeout attribute
+ * @attr_ns: the timeout attribute, at least %MRC_RTO_FLOOR_NS: the most
+ *	the backoff waits, and the unit of the budget
+ * @budget_ns: time without progress allowed, U64_MAX for no limit
+ * @waited_ns: time the timer waited since the last progress
  * @retries: expiries since the last progress (saturating)
- * @linear_cnt: retries at a fixed interval
- * @exp_cnt: retries with doubling intervals after those
+ * @linear_cnt: attribute intervals in the budget, after the first
+ * @exp_cnt: doubling attribute intervals in the budget after those
  * @backoff: doublings applied to @rto_ns
  * @has_sample: an RTT sample has been taken
  */
@@ -88,6 +111,8 @@ struct mrc_rto {
 	u64 rttvar4;
 	u64 rto_ns;
 	u64 attr_ns;
+	u64 budget_ns;
+	u64 waited_ns;
 	u32 retries;
 	u8 linear_cnt;
 	u8 exp_cnt;
@@ -100,7 +125,8 @@ struct mrc_rto {
  * @timeout: attribute t; 0 selects %MRC_RTO_DEFAULT_TIMEOUT
  *
  * Return: 1.024 us * 2^t in ns, t capped at %MRC_RTO_MAX_TIMEOUT, clamped
- * to [%MRC_RTO_MIN_NS, %MRC_RTO_MAX_NS].
+ * to [%MRC_RTO_MIN_NS, %MRC_RTO_MAX_NS]. (The timer reads it no lower
+ * than %MRC_RTO_FLOOR_NS.)
  */
 u64 mrc_rto_from_ib_timeout(u8 timeout);
 
@@ -108,7 +134,8 @@ u64 mrc_rto_from_ib_timeout(u8 timeout);
  * mrc_rto_init() - set up a timer from the ibv_modify_qp attributes
  * @rto: timer state
  * @timeout: ACK timeout attribute (see mrc_rto_from_ib_timeout())
- * @retry_cnt: retries before reporting failure, 0..7
+ * @retry_cnt: attribute intervals after the first that the QP keeps
+ *	trying for before it reports failure, 0..7
  *
  * Forgets any RTT samples, retries and backoff.
  *
@@ -121,15 +148,16 @@ int mrc_rto_init(struct mrc_rto *rto, u8 timeout, u8 retry_cnt);
  * @rto: timer state
  * @timeout: ACK timeout attribute (see mrc_rto_from_ib_timeout())
  *
- * Keeps the RTT estimate and applies the new floor to the RTO.
+ * Keeps the RTT estimate; changes the backoff's ceiling and the budget.
  */
 void mrc_rto_set_timeout(struct mrc_rto *rto, u8 timeout);
 
 /**
  * mrc_rto_set_retry() - set the OCP linear and exponential retry limits
  * @rto: timer state
- * @linear_cnt: retries at a fixed interval, 0..7
- * @exp_cnt: retries with doubling intervals, 0..25 (25: without limit)
+ * @linear_cnt: attribute intervals after the first, 0..7
+ * @exp_cnt: doubling attribute intervals after those, 0..25 (25: without
+ *	limit)
  *
  * Return: 0, or -EINVAL for a value out of range.
  */
@@ -153,20 +181,22 @@ u64 mrc_rto_timeout_ns(const struct mrc_rto *rto);
 /**
  * mrc_rto_on_timeout() - account for an expiry of the timer
  * @rto: timer state
+ * @waited_ns: how long the interval that expired lasted
  *
- * Counts a retry and applies the backoff for the next interval.
+ * Counts a retry and the time, and applies the backoff for the next
+ * interval.
  *
- * Return: true when retries are exhausted: the caller stops retrying
- * and completes with a retry-exceeded error; false to retransmit and
- * re-arm with mrc_rto_timeout_ns().
+ * Return: true when the budget and the retries are spent: the caller
+ * stops retrying and completes with a retry-exceeded error; false to
+ * retransmit and re-arm with mrc_rto_timeout_ns().
  */
-bool mrc_rto_on_timeout(struct mrc_rto *rto);
+bool mrc_rto_on_timeout(struct mrc_rto *rto, u64 waited_ns);
 
 /**
  * mrc_rto_on_progress() - an acknowledgment advanced the send window
  * @rto: timer state
  *
- * Resets the retry count and the backoff.
+ * Resets the time waited, the retry count and the backoff.
  */
 void mrc_rto_on_progress(struct mrc_rto *rto);
 
@@ -213,6 +243,17 @@ static inline u64 mrc_rto_rttvar_ns(const struct mrc_rto *rto)
 static inline u64 mrc_rto_base_ns(const struct mrc_rto *rto)
 {
 	return rto->rto_ns;
+}
+
+/**
+ * mrc_rto_budget_ns() - time without progress before failure
+ * @rto: timer state
+ *
+ * Return: the budget in ns, U64_MAX when retrying forever.
+ */
+static inline u64 mrc_rto_budget_ns(const struct mrc_rto *rto)
+{
+	return rto->budget_ns;
 }
 
 /**

@@ -181,7 +181,8 @@ struct mrc_ah {
  * @path_mtu: the path MTU attribute
  * @access: remote access flags the QP allows (IB_ACCESS_REMOTE_*)
  * @timeout: the timeout attribute (mrc_rto.h)
- * @retry_cnt: retransmissions before IBV_WC_RETRY_EXC_ERR
+ * @retry_cnt: timeout attributes more, after the first, that the QP
+ *	keeps trying for before IBV_WC_RETRY_EXC_ERR (mrc_rto.h)
  * @rnr_retry: RNR NACKs before IBV_WC_RNR_RETRY_EXC_ERR (7: no limit)
  * @min_rnr_timer: RNR timer code our RNR NACKs carry
  * @max_rd_atomic: READs and atomics this QP may have outstanding
@@ -214,6 +215,7 @@ struct mrc_ah {
  * @rto_timer: the retransmission timer, a timer-wheel timer
  *	(mrc_req_arm_rto())
  * @rto_armed: @rto_timer is pending
+ * @rto_armed_at: jiffies when @rto_timer was last started
  * @rd_atomic_out: READs and atomics outstanding
  * @sq_err: a WQE failed: transmit no more
  * @rd_pending: READ responses asked for and not yet placed
@@ -323,6 +325,7 @@ struct mrc_qp {
 	struct mrc_rto rto;
 	struct timer_list rto_timer;
 	bool rto_armed;
+	unsigned long rto_armed_at;
 	u32 rd_atomic_out;
 	bool sq_err;
 	u32 rd_pending;

@@ -52,7 +52,8 @@ void mrc_req_arm_rto(struct mrc_qp *qp, bool restart)
 	ticks = max_t(u64, DIV_ROUND_UP_ULL(mrc_rto_timeout_ns(&qp->rto),
 					    TICK_NSEC), 2) +
 		mrc_dack_rto_slack(qp);
-	mod_timer(&qp->rto_timer, jiffies + (unsigned long)ticks);
+	qp->rto_armed_at = jiffies;
+	mod_timer(&qp->rto_timer, qp->rto_armed_at + (unsigned long)ticks);
 	qp->rto_armed = true;
 }
 
@@ -185,7 +186,8 @@ void mrc_rto_fire(struct timer_list *timer)
 		 qp->ibqp.qp_num, mrc_txwin_oldest_unacked(&qp->txwin),
 		 mrc_txwin_next_psn(&qp->txwin), qp->sq.own, qp->sq_send,
 		 qp->sq_fetch, qp->rd_pending, qp->cc.cwnd, qp->rd_atomic_out);
-	if (mrc_rto_on_timeout(&qp->rto)) {
+	if (mrc_rto_on_timeout(&qp->rto,
+			       jiffies_to_nsecs(jiffies - qp->rto_armed_at))) {
 		struct mrc_swqe *w = &qp->swqe[qp->sq.own & qp->sq.mask];
 
 		/*

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * KUnit tests for the MRC retransmission timeout: attribute encoding,
- * clamps, the RFC 6298 estimator, backoff and retry exhaustion.
+ * clamps, the RFC 6298 estimator, backoff, and the budget the timeout
+ * and retry attributes set.
  */
 #include <kunit/test.h>
 #include <linux/limits.h>
@@ -29,7 +30,7 @@ static void timeout_encoding(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, MRC_RTO_MAX_NS, 17179869184ULL);
 }
 
-static void init_uses_attribute(struct kunit *test)
+static void init_before_a_sample(struct kunit *test)
 {
 	struct mrc_rto rto;
 
@@ -42,11 +43,41 @@ static void init_uses_attribute(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mrc_rto_retries(&rto), 0U);
 	/* Re-init forgets samples and retries. */
 	mrc_rto_sample(&rto, 3 * MS);
-	mrc_rto_on_timeout(&rto);
+	mrc_rto_on_timeout(&rto, 4 * MS);
 	KUNIT_ASSERT_EQ(test, mrc_rto_init(&rto, 0, 0), 0);
 	KUNIT_EXPECT_EQ(test, mrc_rto_base_ns(&rto), T14_NS);
 	KUNIT_EXPECT_EQ(test, mrc_rto_retries(&rto), 0U);
 	KUNIT_EXPECT_EQ(test, mrc_rto_srtt_ns(&rto), 0ULL);
+	/* A long attribute: the first wait is still the default's. */
+	KUNIT_ASSERT_EQ(test, mrc_rto_init(&rto, 19, 7), 0);
+	KUNIT_EXPECT_EQ(test, mrc_rto_base_ns(&rto), MRC_RTO_INIT_NS);
+	/* A short one: no lower than the floor. */
+	KUNIT_ASSERT_EQ(test, mrc_rto_init(&rto, 8, 7), 0);
+	KUNIT_EXPECT_EQ(test, mrc_rto_base_ns(&rto), MRC_RTO_FLOOR_NS);
+}
+
+/*
+ * rdma_cm's timeout (t = 19, 537 ms) with a 273 us round trip: the timer
+ * follows the round trip, not the attribute (it waited 537 ms before).
+ */
+static void rdma_cm_attribute_does_not_hold_the_timer(struct kunit *test)
+{
+	struct mrc_rto rto;
+	unsigned int i;
+
+	KUNIT_ASSERT_EQ(test, mrc_rto_init(&rto, 19, 7), 0);
+	for (i = 0; i < 20; i++)
+		mrc_rto_sample(&rto, 273000);
+	KUNIT_EXPECT_EQ(test, mrc_rto_timeout_ns(&rto), MRC_RTO_FLOOR_NS);
+	/* ... and keeps trying for 8 attributes, backing off up to one. */
+	KUNIT_EXPECT_EQ(test, mrc_rto_budget_ns(&rto), 8 * (1024ULL << 19));
+	for (i = 0; i < 8; i++) {
+		u64 ns = mrc_rto_timeout_ns(&rto);
+
+		KUNIT_ASSERT_FALSE(test, mrc_rto_on_timeout(&rto, ns));
+	}
+	/* 4 ms doubled 7 times is 512 ms; the 8th doubling stops at 537. */
+	KUNIT_EXPECT_EQ(test, mrc_rto_timeout_ns(&rto), 1024ULL << 19);
 }
 
 static void estimator_rfc6298_steps(struct kunit *test)
@@ -104,7 +135,7 @@ static void estimate_is_clamped(struct kunit *test)
 	unsigned int i;
 
 	KUNIT_ASSERT_EQ(test, mrc_rto_init(&rto, 14, 7), 0);
-	/* The attribute is a floor: a long round trip raises the RTO. */
+	/* A long round trip raises the RTO past the attribute. */
 	mrc_rto_sample(&rto, 100 * MS);
 	KUNIT_EXPECT_EQ(test, mrc_rto_base_ns(&rto), 300 * MS);
 	/* Absurd samples are capped without overflowing. */
@@ -112,20 +143,25 @@ static void estimate_is_clamped(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mrc_rto_base_ns(&rto), MRC_RTO_MAX_NS);
 	KUNIT_EXPECT_LE(test, mrc_rto_srtt_ns(&rto), MRC_RTO_MAX_NS);
 
-	/* Short round trips: never below the attribute. */
+	/* Short round trips: down to the floor, below the attribute. */
 	KUNIT_ASSERT_EQ(test, mrc_rto_init(&rto, 14, 7), 0);
 	for (i = 0; i < 100; i++)
 		mrc_rto_sample(&rto, 10000);
 	KUNIT_EXPECT_EQ(test, mrc_rto_srtt_ns(&rto), 10000ULL);
-	KUNIT_EXPECT_EQ(test, mrc_rto_base_ns(&rto), T14_NS);
-
-	/* An attribute below the estimate's floor: 4 ms once sampled. */
-	KUNIT_ASSERT_EQ(test, mrc_rto_init(&rto, 8, 7), 0);
-	KUNIT_EXPECT_EQ(test, mrc_rto_base_ns(&rto), 262144ULL);
-	mrc_rto_sample(&rto, 10000);
 	KUNIT_EXPECT_EQ(test, mrc_rto_base_ns(&rto), MRC_RTO_FLOOR_NS);
+
+	/*
+	 * A round trip past the attribute: the timer is not cut to it, and
+	 * one expiry does not spend the budget (8 x 4 ms): retry_cnt 7 still
+	 * gives 7 retries.
+	 */
+	KUNIT_ASSERT_EQ(test, mrc_rto_init(&rto, 8, 7), 0);
 	mrc_rto_sample(&rto, 50 * MS);
-	KUNIT_EXPECT_GT(test, mrc_rto_base_ns(&rto), 50 * MS);
+	KUNIT_EXPECT_EQ(test, mrc_rto_timeout_ns(&rto), 150 * MS);
+	for (i = 0; i < 7; i++)
+		KUNIT_EXPECT_FALSE(test, mrc_rto_on_timeout(&rto, 150 * MS));
+	KUNIT_EXPECT_EQ(test, mrc_rto_timeout_ns(&rto), 150 * MS);
+	KUNIT_EXPECT_TRUE(test, mrc_rto_on_timeout(&rto, 150 * MS));
 }
 
 static void set_timeout_keeps_estimate(struct kunit *test)
@@ -134,48 +170,75 @@ static void set_timeout_keeps_estimate(struct kunit *test)
 	unsigned int i;
 
 	KUNIT_ASSERT_EQ(test, mrc_rto_init(&rto, 14, 7), 0);
-	mrc_rto_set_timeout(&rto, 10);
-	KUNIT_EXPECT_EQ(test, mrc_rto_base_ns(&rto), 1024ULL << 10);
+	mrc_rto_set_timeout(&rto, 12);
+	KUNIT_EXPECT_EQ(test, mrc_rto_base_ns(&rto), 1024ULL << 12);
 	mrc_rto_set_timeout(&rto, 14);
 	for (i = 0; i < 100; i++)
 		mrc_rto_sample(&rto, 5 * MS);
 	mrc_rto_set_timeout(&rto, 12);
 	KUNIT_EXPECT_EQ(test, mrc_rto_base_ns(&rto), 5 * MS + MRC_TS_UNIT_NS);
 	mrc_rto_set_timeout(&rto, 20);
-	KUNIT_EXPECT_EQ(test, mrc_rto_base_ns(&rto), 1024ULL << 20);
+	KUNIT_EXPECT_EQ(test, mrc_rto_base_ns(&rto), 5 * MS + MRC_TS_UNIT_NS);
 	KUNIT_EXPECT_EQ(test, mrc_rto_srtt_ns(&rto), 5 * MS);
+	/* The attribute changes the budget: 8 of 1.07 s. */
+	KUNIT_EXPECT_EQ(test, mrc_rto_budget_ns(&rto), 8 * (1024ULL << 20));
 }
 
-static void backoff_and_exhaustion(struct kunit *test)
+/* Expire the timer with the interval it was armed with; return it. */
+static u64 expire(struct mrc_rto *rto, bool *spent)
 {
+	u64 ns = mrc_rto_timeout_ns(rto);
+
+	*spent = mrc_rto_on_timeout(rto, ns);
+	return ns;
+}
+
+static void backoff_up_to_the_attribute(struct kunit *test)
+{
+	static const u64 want[] = { 4 * MS, 8 * MS, 16 * MS, T14_NS, T14_NS,
+				    T14_NS };
 	struct mrc_rto rto;
 	unsigned int i;
+	bool spent;
+	u64 sum = 0;
 
-	/* ibv retry_cnt 3: three retries, each interval doubled. */
+	/*
+	 * ibv retry_cnt 3: 4 attributes of 16.78 ms in all (67.1 ms). The
+	 * round trip is short: 4 ms, doubled up to the attribute.
+	 */
 	KUNIT_ASSERT_EQ(test, mrc_rto_init(&rto, 14, 3), 0);
-	for (i = 1; i <= 3; i++) {
-		KUNIT_EXPECT_FALSE(test, mrc_rto_on_timeout(&rto));
-		KUNIT_EXPECT_EQ(test, mrc_rto_retries(&rto), i);
-		KUNIT_EXPECT_EQ(test, mrc_rto_timeout_ns(&rto), T14_NS << i);
+	KUNIT_EXPECT_EQ(test, mrc_rto_budget_ns(&rto), 4 * T14_NS);
+	for (i = 0; i < 100; i++)
+		mrc_rto_sample(&rto, MS);
+	for (i = 0; i < ARRAY_SIZE(want); i++) {
+		KUNIT_EXPECT_EQ(test, expire(&rto, &spent), want[i]);
+		sum += want[i];
+		KUNIT_EXPECT_EQ(test, spent, sum >= 4 * T14_NS);
 	}
-	KUNIT_EXPECT_TRUE(test, mrc_rto_on_timeout(&rto));
-	KUNIT_EXPECT_TRUE(test, mrc_rto_on_timeout(&rto));
-	KUNIT_EXPECT_EQ(test, mrc_rto_retries(&rto), 3U);
+	/* 4 + 8 + 16 + 3 * 16.78 ms: the sixth expiry spent it. */
+	KUNIT_EXPECT_TRUE(test, spent);
+	KUNIT_EXPECT_EQ(test, mrc_rto_retries(&rto), 5U);
+
 	/* Progress starts over. */
 	mrc_rto_on_progress(&rto);
 	KUNIT_EXPECT_EQ(test, mrc_rto_retries(&rto), 0U);
-	KUNIT_EXPECT_EQ(test, mrc_rto_timeout_ns(&rto), T14_NS);
-	KUNIT_EXPECT_FALSE(test, mrc_rto_on_timeout(&rto));
+	KUNIT_EXPECT_EQ(test, mrc_rto_timeout_ns(&rto), 4 * MS);
+	KUNIT_EXPECT_FALSE(test, mrc_rto_on_timeout(&rto, 4 * MS));
 
-	/* retry_cnt 0: the first expiry is fatal. */
+	/* retry_cnt 0: one attribute; before a sample, one expiry. */
 	KUNIT_ASSERT_EQ(test, mrc_rto_init(&rto, 14, 0), 0);
-	KUNIT_EXPECT_TRUE(test, mrc_rto_on_timeout(&rto));
+	KUNIT_EXPECT_TRUE(test, mrc_rto_on_timeout(&rto, T14_NS));
+
+	/* A timer that fired late counts the time it really waited. */
+	KUNIT_ASSERT_EQ(test, mrc_rto_init(&rto, 14, 1), 0);
+	mrc_rto_sample(&rto, MS);
+	KUNIT_EXPECT_FALSE(test, mrc_rto_on_timeout(&rto, 20 * MS));
+	KUNIT_EXPECT_TRUE(test, mrc_rto_on_timeout(&rto, 20 * MS));
 
 	/* The backed-off timer stops at MRC_RTO_MAX_NS. */
-	KUNIT_ASSERT_EQ(test, mrc_rto_init(&rto, 23, 7), 0);
-	KUNIT_EXPECT_FALSE(test, mrc_rto_on_timeout(&rto));
-	KUNIT_EXPECT_EQ(test, mrc_rto_timeout_ns(&rto), MRC_RTO_MAX_NS);
-	KUNIT_EXPECT_FALSE(test, mrc_rto_on_timeout(&rto));
+	KUNIT_ASSERT_EQ(test, mrc_rto_init(&rto, 24, 7), 0);
+	for (i = 0; i < 20; i++)
+		KUNIT_ASSERT_FALSE(test, expire(&rto, &spent) > MRC_RTO_MAX_NS);
 	KUNIT_EXPECT_EQ(test, mrc_rto_timeout_ns(&rto), MRC_RTO_MAX_NS);
 }
 
@@ -183,29 +246,32 @@ static void ocp_linear_then_exponential(struct kunit *test)
 {
 	struct mrc_rto rto;
 	unsigned int i;
+	bool spent;
+	u64 sum = 0;
 
 	KUNIT_ASSERT_EQ(test, mrc_rto_init(&rto, 14, 7), 0);
 	KUNIT_EXPECT_EQ(test, mrc_rto_set_retry(&rto, 8, 0), -EINVAL);
 	KUNIT_EXPECT_EQ(test, mrc_rto_set_retry(&rto, 0, 26), -EINVAL);
+	/* linear 2, exp 3: 1 + 2 attributes, then 2 + 4 + 8 of them. */
 	KUNIT_ASSERT_EQ(test, mrc_rto_set_retry(&rto, 2, 3), 0);
-	for (i = 0; i < 2; i++) {
-		KUNIT_EXPECT_FALSE(test, mrc_rto_on_timeout(&rto));
-		KUNIT_EXPECT_EQ(test, mrc_rto_timeout_ns(&rto), T14_NS);
-	}
-	for (i = 1; i <= 3; i++) {
-		KUNIT_EXPECT_FALSE(test, mrc_rto_on_timeout(&rto));
-		KUNIT_EXPECT_EQ(test, mrc_rto_timeout_ns(&rto), T14_NS << i);
-	}
-	KUNIT_EXPECT_TRUE(test, mrc_rto_on_timeout(&rto));
+	KUNIT_EXPECT_EQ(test, mrc_rto_budget_ns(&rto), 17 * T14_NS);
+	do {
+		sum += expire(&rto, &spent);
+	} while (!spent && sum < 100 * T14_NS);
+	KUNIT_EXPECT_TRUE(test, spent);
+	KUNIT_EXPECT_GE(test, sum, 17 * T14_NS);
+	KUNIT_EXPECT_LT(test, sum, 18 * T14_NS);
 
-	/* exp_cnt 25 retries forever; the timer saturates. */
+	/* exp_cnt 25 retries forever; the timer stays at the attribute. */
 	KUNIT_ASSERT_EQ(test, mrc_rto_set_retry(&rto, 7, MRC_RTO_EXP_INFINITE),
 			0);
+	KUNIT_EXPECT_EQ(test, mrc_rto_budget_ns(&rto), U64_MAX);
 	mrc_rto_on_progress(&rto);
 	for (i = 0; i < 1000; i++)
-		KUNIT_ASSERT_FALSE(test, mrc_rto_on_timeout(&rto));
+		KUNIT_ASSERT_FALSE(test, mrc_rto_on_timeout(&rto,
+							    MRC_RTO_MAX_NS));
 	KUNIT_EXPECT_EQ(test, mrc_rto_retries(&rto), 1000U);
-	KUNIT_EXPECT_EQ(test, mrc_rto_timeout_ns(&rto), MRC_RTO_MAX_NS);
+	KUNIT_EXPECT_EQ(test, mrc_rto_timeout_ns(&rto), T14_NS);
 }
 
 static void timestamp_units(struct kunit *test)
@@ -221,12 +287,13 @@ static void timestamp_units(struct kunit *test)
 
 static struct kunit_case mrc_rto_cases[] = {
 	KUNIT_CASE(timeout_encoding),
-	KUNIT_CASE(init_uses_attribute),
+	KUNIT_CASE(init_before_a_sample),
+	KUNIT_CASE(rdma_cm_attribute_does_not_hold_the_timer),
 	KUNIT_CASE(estimator_rfc6298_steps),
 	KUNIT_CASE(estimator_converges),
 	KUNIT_CASE(estimate_is_clamped),
 	KUNIT_CASE(set_timeout_keeps_estimate),
-	KUNIT_CASE(backoff_and_exhaustion),
+	KUNIT_CASE(backoff_up_to_the_attribute),
 	KUNIT_CASE(ocp_linear_then_exponential),
 	KUNIT_CASE(timestamp_units),
 	{}

@@ -121,7 +121,7 @@ static void mrc_qp_apply(struct mrc_qp *qp, const struct ib_qp_attr *attr,
 	}
 	if (mask & IB_QP_RETRY_CNT) {
 		qp->retry_cnt = attr->retry_cnt;
-		mrc_rto_set_retry(&qp->rto, 0, attr->retry_cnt);
+		mrc_rto_set_retry(&qp->rto, attr->retry_cnt, 0);
 	}
 	if (mask & IB_QP_RNR_RETRY)
 		qp->rnr_retry = attr->rnr_retry;
