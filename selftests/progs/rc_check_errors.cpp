@@ -7,6 +7,8 @@
 
 #include "rc_check_scenarios.h"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 
@@ -115,6 +117,14 @@ Err scenario_no_remote_write(Env& env, Rng& rng) {
     return expect_quiet(e.p);
 }
 
+// The QP gives up once it has tried, without an answer, for the timeout
+// attribute (1.024 us * 2^t, no less than the timer's 4 ms floor) times
+// retry_cnt + 1, as a NIC does; never before (Documentation/multipath.rst).
+double retry_budget_ms(const Options& opt) {
+    const double attr_ms = std::max(1.024e-3 * double(1ULL << opt.timeout), 4.0);
+    return attr_ms * (opt.retry_cnt + 1);
+}
+
 Err scenario_retry_exceeded(Env& env, Rng& rng) {
     ErrPair e;
     if (auto err = make_err_pair(env, rng, kDefaultAccess, 0, &e))
@@ -124,11 +134,20 @@ Err scenario_retry_exceeded(Env& env, Rng& rng) {
     std::fflush(stdout);
     if (auto err = wait_go(env.opt))
         return err;
+    const auto t0 = std::chrono::steady_clock::now();
     if (auto err =
             post_rdma(e.p.a, IBV_WR_RDMA_WRITE, 1, {e.a->sge(0, kLen)}, e.b->addr(0), e.b->rkey()))
         return err;
     if (auto err = expect_wc(e.p.a, Queue::kSend, env.opt.wait_ms, {1, IBV_WC_RETRY_EXC_ERR}))
         return err;
+    const double took =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    const double budget = retry_budget_ms(env.opt);
+    std::printf("# retry-exceeded: timeout %u retry_cnt %u failed after %.1f ms (budget %.1f ms)\n",
+                env.opt.timeout, env.opt.retry_cnt, took, budget);
+    if (took < budget)
+        return fail("retry-exceeded: failed after %.1f ms, before the %.1f ms the attributes allow",
+                    took, budget);
     if (auto err = expect_flushed(env, e, 2))
         return err;
     return expect_quiet(e.p);

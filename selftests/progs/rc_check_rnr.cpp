@@ -23,10 +23,11 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 constexpr int kLocal = IBV_ACCESS_LOCAL_WRITE;
-// Local ACK timeout 18: 1.024 us * 2^18 = 268 ms before the first RTT
-// sample, so only RNR retries can recover within milliseconds. (Without
-// them, the RTO falls to a few ms once NACKs gave RTT samples and runs out
-// of retries during the delay: the SEND fails instead.)
+// Local ACK timeout 18: 1.024 us * 2^18 = 268 ms, so the QP keeps trying
+// for 8 x 268 ms (retry_cnt 7) without progress, far longer than any RNR
+// delay here: a SEND can only fail by its RNR retries. (The
+// retransmission timer itself follows the RTT and is off during each RNR
+// wait.)
 constexpr uint8_t kSlowTimeout = 18;
 constexpr int kPostDelayMs = 50;
 // An RNR round is an RTT plus the 0.01 ms timer: well under a millisecond
