@@ -267,9 +267,12 @@ static void retransmit(struct req *q)
 	}
 }
 
-static void timeout(struct req *q)
+/* The timer fired @late quarter-intervals late (a timer wheel's tick). */
+static void timeout(struct req *q, u8 late)
 {
-	if (mrc_rto_on_timeout(&q->rto)) {
+	u64 waited = mrc_rto_timeout_ns(&q->rto);
+
+	if (mrc_rto_on_timeout(&q->rto, waited + (waited >> 2) * late)) {
 		restart(q);
 		return;
 	}
@@ -318,9 +321,11 @@ static void check_req(const struct req *q)
 		   q->cc.ssthresh >= MRC_CWND_MIN,
 		   "cwnd %u ssthresh %u max %u", q->cc.cwnd, q->cc.ssthresh,
 		   q->cc.max);
-	FUZZ_CHECK(t >= MRC_RTO_MIN_NS && t <= MRC_RTO_MAX_NS &&
-		   q->rto.rto_ns >= q->rto.attr_ns &&
-		   q->rto.rto_ns <= MRC_RTO_MAX_NS,
+	FUZZ_CHECK(t >= MRC_RTO_FLOOR_NS && t <= MRC_RTO_MAX_NS &&
+		   q->rto.rto_ns >= MRC_RTO_FLOOR_NS &&
+		   q->rto.rto_ns <= MRC_RTO_MAX_NS &&
+		   q->rto.attr_ns >= MRC_RTO_FLOOR_NS &&
+		   t <= max(q->rto.rto_ns, q->rto.attr_ns),
 		   "RTO %llu (base %llu, attribute %llu)", (unsigned long long)t,
 		   (unsigned long long)q->rto.rto_ns,
 		   (unsigned long long)q->rto.attr_ns);
@@ -344,7 +349,7 @@ static void run_op(struct req *q, struct fin *in)
 		retransmit(q);
 		break;
 	case 4:
-		timeout(q);
+		timeout(q, fin_u8(in) & 7);
 		break;
 	case 5:
 		if (mrc_rnr_resume(&q->rnr, q->now))
