@@ -43,21 +43,24 @@ static void mrc_rto_update(struct mrc_rto *rto)
  * attr * (linear_cnt + 1) + attr * (2^(exp_cnt + 1) - 2). With attr at
  * most 2^34 ns and exp_cnt at most 24 the sum stays below 2^60.
  */
-static void mrc_rto_update_budget(struct mrc_rto *rto)
+u64 mrc_rto_budget_ns(const struct mrc_rto *rto)
 {
-	if (rto->exp_cnt >= MRC_RTO_EXP_INFINITE) {
-		rto->budget_ns = U64_MAX;
-		return;
-	}
-	rto->budget_ns = rto->attr_ns * (rto->linear_cnt + 1) +
-			 rto->attr_ns * ((2ULL << rto->exp_cnt) - 2);
+	if (rto->exp_cnt >= MRC_RTO_EXP_INFINITE)
+		return U64_MAX;
+	return rto->attr_ns * (rto->linear_cnt + 1) +
+	       rto->attr_ns * ((2ULL << rto->exp_cnt) - 2);
+}
+
+/* The longest wait the backoff reaches: the attribute, or a longer RTO. */
+static u64 mrc_rto_ceiling_ns(const struct mrc_rto *rto)
+{
+	return max(rto->rto_ns, rto->attr_ns);
 }
 
 void mrc_rto_set_timeout(struct mrc_rto *rto, u8 timeout)
 {
 	rto->attr_ns = max(mrc_rto_from_ib_timeout(timeout), MRC_RTO_FLOOR_NS);
 	mrc_rto_update(rto);
-	mrc_rto_update_budget(rto);
 }
 
 int mrc_rto_set_retry(struct mrc_rto *rto, u8 linear_cnt, u8 exp_cnt)
@@ -66,7 +69,6 @@ int mrc_rto_set_retry(struct mrc_rto *rto, u8 linear_cnt, u8 exp_cnt)
 		return -EINVAL;
 	rto->linear_cnt = linear_cnt;
 	rto->exp_cnt = exp_cnt;
-	mrc_rto_update_budget(rto);
 	return 0;
 }
 
@@ -102,7 +104,7 @@ void mrc_rto_sample(struct mrc_rto *rto, u64 rtt_ns)
 
 u64 mrc_rto_timeout_ns(const struct mrc_rto *rto)
 {
-	u64 ceiling = min(max(rto->rto_ns, rto->attr_ns), MRC_RTO_MAX_NS);
+	u64 ceiling = mrc_rto_ceiling_ns(rto);
 
 	if (rto->backoff >= MRC_RTO_MAX_BACKOFF)
 		return ceiling;
@@ -113,13 +115,13 @@ bool mrc_rto_on_timeout(struct mrc_rto *rto, u64 waited_ns)
 {
 	rto->waited_ns = min(rto->waited_ns + min(waited_ns, MRC_RTO_MAX_NS),
 			     U64_MAX - MRC_RTO_MAX_NS);
-	if (rto->waited_ns >= rto->budget_ns &&
+	if (rto->waited_ns >= mrc_rto_budget_ns(rto) &&
 	    rto->retries >= rto->linear_cnt + rto->exp_cnt)
 		return true;
 	if (rto->retries < U32_MAX)
 		rto->retries++;
 	if (rto->backoff < MRC_RTO_MAX_BACKOFF &&
-	    mrc_rto_timeout_ns(rto) < max(rto->rto_ns, rto->attr_ns))
+	    mrc_rto_timeout_ns(rto) < mrc_rto_ceiling_ns(rto))
 		rto->backoff++;
 	return false;
 }

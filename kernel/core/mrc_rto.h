@@ -98,7 +98,6 @@
  * @rto_ns: current RTO before backoff
  * @attr_ns: the timeout attribute, at least %MRC_RTO_FLOOR_NS: the most
  *	the backoff waits, and the unit of the budget
- * @budget_ns: time without progress allowed, U64_MAX for no limit
  * @waited_ns: time the timer waited since the last progress
  * @retries: expiries since the last progress (saturating)
  * @linear_cnt: attribute intervals in the budget, after the first
@@ -111,7 +110,6 @@ struct mrc_rto {
 	u64 rttvar4;
 	u64 rto_ns;
 	u64 attr_ns;
-	u64 budget_ns;
 	u64 waited_ns;
 	u32 retries;
 	u8 linear_cnt;
@@ -179,6 +177,14 @@ void mrc_rto_sample(struct mrc_rto *rto, u64 rtt_ns);
 u64 mrc_rto_timeout_ns(const struct mrc_rto *rto);
 
 /**
+ * mrc_rto_budget_ns() - time without progress before failure
+ * @rto: timer state
+ *
+ * Return: the budget in ns (see above), U64_MAX when retrying forever.
+ */
+u64 mrc_rto_budget_ns(const struct mrc_rto *rto);
+
+/**
  * mrc_rto_on_timeout() - account for an expiry of the timer
  * @rto: timer state
  * @waited_ns: how long the interval that expired lasted
@@ -243,17 +249,6 @@ static inline u64 mrc_rto_rttvar_ns(const struct mrc_rto *rto)
 static inline u64 mrc_rto_base_ns(const struct mrc_rto *rto)
 {
 	return rto->rto_ns;
-}
-
-/**
- * mrc_rto_budget_ns() - time without progress before failure
- * @rto: timer state
- *
- * Return: the budget in ns, U64_MAX when retrying forever.
- */
-static inline u64 mrc_rto_budget_ns(const struct mrc_rto *rto)
-{
-	return rto->budget_ns;
 }
 
 /**
