@@ -133,3 +133,22 @@ enum mrc_encap_verdict mrc_encap_check(const u8 *p, unsigned int len,
 		return MRC_ENCAP_BAD;
 	return other_src ? MRC_ENCAP_WRONG_SRC : MRC_ENCAP_OK;
 }
+
+/**
+ * mrc_encap_ce() - whether the outermost header was marked CE
+ * @p: the outer headers (as for mrc_encap_check())
+ * @len: their length in bytes
+ *
+ * Routers mark the header they forward by, the outermost, and Linux's
+ * SRv6 decapsulation does not carry the mark to the inner header (nor
+ * does any seg6 path of 6.1): the receiver reads it here.
+ *
+ * Return: true when @p starts with an IPv6 header whose ECN field is CE.
+ */
+bool mrc_encap_ce(const u8 *p, unsigned int len)
+{
+	if (len < MRC_IPV6_LEN || (p[0] >> 4) != 6)
+		return false;
+	/* Traffic class: the low nibble of byte 0, the high one of byte 1. */
+	return ((p[1] >> 4) & 0x3) == 0x3;
+}

@@ -177,14 +177,17 @@ static void mrc_comp_read_rtt(struct mrc_qp *qp, u32 psn)
 }
 
 /*
- * A READ response: place it by its PSN and count it.
+ * A READ response: place it by its PSN and count it. READ data flows
+ * towards the requester, whose window paces it: a CE mark on a response
+ * is a mark on its data, as the CE count of an ACK is for WRITEs, and
+ * counts against the window and the EV it came back on.
  *
  * Return: true when the oldest PSNs are now all accounted for (progress:
  * the caller restarts the retransmission timer, or a READ-only stream
  * would time out every RTO however fast its responses arrive).
  */
 static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
-			       const void *payload)
+			       const void *payload, bool ce)
 {
 	struct mrc_swqe *w = mrc_req_wqe_of(qp, pkt->psn);
 	u32 bit = pkt->psn & (MRC_QP_WINDOW - 1);
@@ -217,7 +220,14 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	}
 	set_bit(bit, qp->rd_got);
 	mrc_comp_read_rtt(qp, pkt->psn);
-	mrc_ev_on_delivered(&qp->evs, pkt->ev, false, 0);
+	mrc_ev_on_delivered(&qp->evs, pkt->ev, ce, 0);
+	if (ce) {
+		if (pkt->ev < qp->evs.count)
+			qp->evs.st[pkt->ev].c[MRC_EVS_ECN_MARKS]++;
+		mrc_cwnd_on_congestion(&qp->cc,
+				       mrc_txwin_oldest_unacked(&qp->txwin),
+				       mrc_txwin_next_psn(&qp->txwin));
+	}
 	while (mrc_psn_before(w->rd_low, w->first_psn + w->sent) &&
 	       test_bit(w->rd_low & (MRC_QP_WINDOW - 1), qp->rd_got))
 		w->rd_low++;
@@ -268,12 +278,13 @@ static void mrc_comp_atomic_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt)
  * @qp: the QP
  * @pkt: validated headers
  * @payload: the payload (READ responses)
+ * @ce: it arrived marked CE (READ responses: the data's own mark)
  *
  * Return: true when the requester has work now (window space opened for
  * WQEs not fully sent, or PSNs to retransmit): the caller kicks it.
  */
 bool mrc_comp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
-		 const void *payload)
+		 const void *payload, bool ce)
 {
 	bool kick = false, run = false;
 
@@ -288,7 +299,7 @@ bool mrc_comp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	case MRC_OP_READ_RESP:
 		/* Even a response already had by its re-request shows this. */
 		mrc_mp_check_undo(qp, pkt->psn, pkt->ev, pkt->ev_seq);
-		kick = mrc_comp_read_resp(qp, pkt, payload);
+		kick = mrc_comp_read_resp(qp, pkt, payload, ce);
 		break;
 	case MRC_OP_ATOMIC_RESP:
 		kick = mrc_comp_ack(qp, pkt);
@@ -334,5 +345,5 @@ bool mrc_comp_rx_carried(struct mrc_qp *qp, const struct mrc_pkt *req)
 		.rx_sport = req->rx_sport,
 	};
 
-	return mrc_comp_rx(qp, &ack, NULL);
+	return mrc_comp_rx(qp, &ack, NULL, false);
 }

@@ -74,7 +74,7 @@ void mrc_mp_queue(struct mrc_qp *qp, struct sk_buff *skb,
 	mrc_txwin_set_ev(&qp->txwin, pkt->psn, pkt->ev, pkt->ev_seq);
 	mrc_ev_acct_tx(qp, pkt->ev, skb, retx ? MRC_EV_TX_RETX : MRC_EV_TX_DATA,
 		       retx ? 0 : pkt->payload_len);
-	mrc_tx_queue_ev(qp, skb, pkt->ev);
+	mrc_tx_queue_ev(qp, skb, pkt->ev, true);
 }
 
 /*
@@ -384,7 +384,7 @@ static void mrc_mp_send_probe(struct mrc_qp *qp, u16 idx, u32 id)
 	if (!skb)
 		return;
 	mrc_ev_acct_tx(qp, idx, skb, MRC_EV_TX_PROBE, 0);
-	mrc_tx_queue_ev(qp, skb, idx);
+	mrc_tx_queue_ev(qp, skb, idx, false);
 	qp->probes_sent++;
 }
 
@@ -447,7 +447,7 @@ void mrc_mp_probe_rx(struct mrc_qp *qp, const struct mrc_pkt *req)
 		skb = mrc_tx_alloc(qp, &pkt, &payload);
 		if (skb) {
 			mrc_ev_acct_answer(qp, req->ev, skb, MRC_EV_TX_OTHER, 0);
-			mrc_tx_queue_answer(qp, skb, req);
+			mrc_tx_queue_answer(qp, skb, req, false);
 		}
 	}
 	spin_unlock(&qp->lock);

@@ -478,7 +478,7 @@ void mrc_req_rnr_reset(struct mrc_qp *qp);
 
 /* mrc_comp.c: completer */
 bool mrc_comp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
-		 const void *payload);
+		 const void *payload, bool ce);
 bool mrc_comp_rx_carried(struct mrc_qp *qp, const struct mrc_pkt *req);
 
 /* mrc_resp.c: responder */
@@ -495,8 +495,9 @@ void *mrc_tx_put_gso(struct mrc_qp *qp, struct sk_buff *skb, u32 offset,
 		     struct mrc_pkt *pkt);
 void mrc_tx_queue(struct mrc_qp *qp, struct sk_buff *skb);
 void mrc_tx_queue_answer(struct mrc_qp *qp, struct sk_buff *skb,
-			 const struct mrc_pkt *req);
-void mrc_tx_queue_ev(struct mrc_qp *qp, struct sk_buff *skb, u16 idx);
+			 const struct mrc_pkt *req, bool data);
+void mrc_tx_queue_ev(struct mrc_qp *qp, struct sk_buff *skb, u16 idx,
+		     bool data);
 const struct mrc_srv6_route *mrc_tx_answer_srv6_route(const struct mrc_qp *qp,
 						      u16 idx);
 const struct mrc_srv6_route *mrc_tx_ev_srv6_route(const struct mrc_qp *qp,

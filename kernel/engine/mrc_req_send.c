@@ -408,7 +408,7 @@ static int mrc_req_send_gso(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
 		kfree_skb(skb);
 	} else {
 		mrc_ev_acct_tx(qp, ev, skb, MRC_EV_TX_DATA, data);
-		mrc_tx_queue_ev(qp, skb, ev);
+		mrc_tx_queue_ev(qp, skb, ev, true);
 	}
 out:
 	w->sent += n;

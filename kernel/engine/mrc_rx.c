@@ -84,6 +84,7 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 	struct mrc_qp *qp;
 	struct mrc_pkt pkt;
 	unsigned int len;
+	bool outer_ce = false;
 	const u8 *data;
 	bool ce;
 
@@ -100,7 +101,7 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 	mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_PKTS);
 	if (skb_linearize(skb))
 		goto malformed;
-	switch (mrc_net_rx_encap(skb)) {
+	switch (mrc_net_rx_encap(skb, &outer_ce)) {
 	case MRC_ENCAP_BAD:
 		mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_BAD_ENCAP);
 		goto put_dev;
@@ -138,6 +139,8 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 		mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_WRONG_PEER);
 		goto put_qp;
 	}
+	/* An SRv6 EV's mark is on the outer header the kernel stripped. */
+	ce |= outer_ce;
 	if (pkt.opcode == MRC_OP_UD_SEND) {
 		u8 grh[40];
 		u8 net_type = mrc_rx_grh(skb, grh);
@@ -165,7 +168,7 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 		mrc_mp_probe_rx(qp, &pkt);
 	else if (mrc_rx_is_request(pkt.opcode))
 		mrc_rx_request(qp, &pkt, data + pkt.hdr_len, ce);
-	else if (mrc_comp_rx(qp, &pkt, data + pkt.hdr_len))
+	else if (mrc_comp_rx(qp, &pkt, data + pkt.hdr_len, ce))
 		mrc_req_kick(qp);
 	mrc_tx_flush_now(qp);
 

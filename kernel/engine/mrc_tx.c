@@ -200,6 +200,7 @@ const struct mrc_srv6_route *mrc_tx_answer_srv6_route(const struct mrc_qp *qp,
  * @skb: from mrc_tx_alloc(): an ACK, NACK, READ or atomic response, or a
  *	probe reply
  * @req: the request it answers (its EV index and UDP source port)
+ * @data: READ responses: ECN-capable, as data is (mrc_net.h)
  *
  * The answer goes back on the request's UDP source port. When our own EV
  * of the request's index is an SRv6 route, not DENIED, it takes that
@@ -208,13 +209,14 @@ const struct mrc_srv6_route *mrc_tx_answer_srv6_route(const struct mrc_qp *qp,
  * costs exactly its EVs. Otherwise the plain route.
  */
 void mrc_tx_queue_answer(struct mrc_qp *qp, struct sk_buff *skb,
-			 const struct mrc_pkt *req)
+			 const struct mrc_pkt *req, bool data)
 {
 	struct mrc_path *path = mrc_skb_path(skb);
 	u16 idx = req->ev;
 	u32 label;
 
 	*path = qp->path;
+	path->ect = data;
 	path->sport = htons(req->rx_sport);
 	path->srv6 = mrc_tx_answer_srv6_route(qp, idx);
 	if (path->srv6) {
@@ -230,18 +232,21 @@ void mrc_tx_queue_answer(struct mrc_qp *qp, struct sk_buff *skb,
  * @qp: the QP
  * @skb: from mrc_tx_alloc()
  * @idx: the EV, below @qp->evs.count
+ * @data: a request or its data, ECN-capable (mrc_net.h); not a probe
  *
  * The EV is its UDP source port and, over IPv6, its flow label (an STEV
  * EV's other half); an EV without a flow label (UDP, or 0) leaves the
  * QP's own. An SRv6 EV also has its source route, which the QP holds
  * until it goes.
  */
-void mrc_tx_queue_ev(struct mrc_qp *qp, struct sk_buff *skb, u16 idx)
+void mrc_tx_queue_ev(struct mrc_qp *qp, struct sk_buff *skb, u16 idx,
+		     bool data)
 {
 	struct mrc_path *path = mrc_skb_path(skb);
 	u32 label = mrc_ev_flow_label(&qp->evs, idx);
 
 	*path = qp->path;
+	path->ect = data;
 	path->sport = htons(mrc_ev_sport(&qp->evs, idx));
 	if (label && !path->v4)
 		path->flow_label = label;

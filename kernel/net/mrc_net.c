@@ -159,7 +159,7 @@ static int mrc_xmit6(struct net_device *ndev, struct sock *sk, __be16 dport,
 		return PTR_ERR(dst);
 	}
 	udp_tunnel6_xmit_skb(dst, sk, skb, dst->dev, &path->saddr,
-			     &path->daddr, path->tclass, path->hop_limit,
+			     &path->daddr, mrc_net_dsfield(path), path->hop_limit,
 			     cpu_to_be32(path->flow_label), path->sport, dport,
 			     false);
 	return 0;
@@ -206,7 +206,7 @@ static int mrc_xmit4(struct net_device *ndev, struct sock *sk, __be16 dport,
 		kfree_skb(skb);
 		return PTR_ERR(rt);
 	}
-	udp_tunnel_xmit_skb(rt, sk, skb, saddr, daddr, path->tclass,
+	udp_tunnel_xmit_skb(rt, sk, skb, saddr, daddr, mrc_net_dsfield(path),
 			    path->hop_limit, htons(IP_DF), path->sport, dport,
 			    false, false);
 	return 0;
@@ -391,6 +391,8 @@ static int mrc_net_link_hlen(const struct net_device *dev)
  * mrc_net_rx_encap() - judge a received packet's stripped outer headers
  * @skb: a packet at the MRC socket, linear, its network header the
  *	inner one
+ * @ce: set when the verdict is MRC_ENCAP_OK and the outermost header
+ *	was marked CE (mrc_encap_ce()); left alone otherwise
  *
  * SRv6 decapsulation (End.DT6, or an SRH whose last segment is this
  * host) pulls the outer headers but leaves them in the linear head,
@@ -408,9 +410,10 @@ static int mrc_net_link_hlen(const struct net_device *dev)
  * Return: the verdict of mrc_encap_check(); MRC_ENCAP_NONE when no outer
  * header is there.
  */
-enum mrc_encap_verdict mrc_net_rx_encap(const struct sk_buff *skb)
+enum mrc_encap_verdict mrc_net_rx_encap(const struct sk_buff *skb, bool *ce)
 {
 	const u8 *mac, *outer, *inner, *src = NULL;
+	enum mrc_encap_verdict v;
 	int hlen;
 
 	if (!skb->dev || !skb_mac_header_was_set(skb))
@@ -427,8 +430,10 @@ enum mrc_encap_verdict mrc_net_rx_encap(const struct sk_buff *skb)
 		src = ip_hdr(skb)->version == 4 ?
 		      (const u8 *)&ip_hdr(skb)->saddr :
 		      ipv6_hdr(skb)->saddr.s6_addr;
-	return mrc_encap_check(outer, inner - outer, ip_hdr(skb)->version,
-			       src);
+	v = mrc_encap_check(outer, inner - outer, ip_hdr(skb)->version, src);
+	if (v == MRC_ENCAP_OK && mrc_encap_ce(outer, inner - outer))
+		*ce = true;
+	return v;
 }
 
 /* The link state that makes an MRC port ACTIVE (core/mrc_link_params.c). */

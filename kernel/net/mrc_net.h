@@ -12,6 +12,7 @@
 #include <linux/ipv6.h>
 #include <linux/netdevice.h>
 #include <linux/udp.h>
+#include <net/inet_ecn.h>
 #include <net/net_namespace.h>
 
 #include "core/mrc_encap_check.h"
@@ -26,8 +27,10 @@ struct mrc_net;
  * @daddr: the peer's address (from the destination GID)
  * @flow_label: IPv6 flow label (also the outer header's with @srv6)
  * @v4: the peer is reached over IPv4 (RoCE v2 IPv4-mapped GID)
+ * @ect: data: the IP header says ECT(0), so that a congested queue marks
+ *	it CE rather than drop it (both headers of an SRv6 EV)
  * @sport: UDP source port (per-QP entropy)
- * @tclass: traffic class / TOS
+ * @tclass: traffic class / TOS; its ECN bits are not used
  * @hop_limit: hop limit / TTL
  *
  * A queued packet carries its path in the skb's control block: 48 bytes.
@@ -38,10 +41,18 @@ struct mrc_path {
 	struct in6_addr daddr;
 	u32 flow_label:20;
 	u32 v4:1;
+	u32 ect:1;
 	__be16 sport;
 	u8 tclass;
 	u8 hop_limit;
 };
+
+/* The TOS / traffic class byte the outermost IP header carries. */
+static inline u8 mrc_net_dsfield(const struct mrc_path *path)
+{
+	return (path->tclass & ~INET_ECN_MASK) |
+	       (path->ect ? INET_ECN_ECT_0 : INET_ECN_NOT_ECT);
+}
 
 /* Bytes of the IP and UDP headers mrc_net_xmit() puts before a packet. */
 static inline u32 mrc_net_hdr_len(const struct mrc_path *path)
@@ -93,7 +104,7 @@ struct mrc_net *mrc_net_get(struct net *net, u16 port);
 void mrc_net_put(struct mrc_net *mn);
 
 struct net_device *mrc_net_rx_dev(struct sk_buff *skb);
-enum mrc_encap_verdict mrc_net_rx_encap(const struct sk_buff *skb);
+enum mrc_encap_verdict mrc_net_rx_encap(const struct sk_buff *skb, bool *ce);
 int mrc_net_srv6_uplink(struct net_device *ndev,
 			const struct mrc_srv6_route *r);
 unsigned int mrc_net_srv6_payload_mtu(struct net_device *ndev,

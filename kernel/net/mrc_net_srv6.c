@@ -25,7 +25,14 @@
 #include "core/mrc_link_params.h"
 #include "net/mrc_net.h"
 
-/* The inner UDP and IPv6 headers; the UDP checksum is final. */
+/*
+ * The inner UDP and IPv6 headers; the UDP checksum is final. Data says
+ * ECT(0) in the inner header as in the outer (mrc_net_dsfield()): routers
+ * mark the outer one; a decapsulator that follows RFC 6040 (ip6tnl)
+ * copies CE inwards and drops a CE packet whose inner header is not ECT;
+ * seg6 copies nothing, so the receiver reads the outer header itself
+ * (mrc_encap_ce()).
+ */
 static void mrc_srv6_push_inner(const struct mrc_path *path, __be16 dport,
 				struct sk_buff *skb)
 {
@@ -50,7 +57,7 @@ static void mrc_srv6_push_inner(const struct mrc_path *path, __be16 dport,
 
 	ip6h = skb_push(skb, sizeof(*ip6h));
 	skb_reset_network_header(skb);
-	ip6_flow_hdr(ip6h, path->tclass, cpu_to_be32(path->flow_label));
+	ip6_flow_hdr(ip6h, mrc_net_dsfield(path), cpu_to_be32(path->flow_label));
 	ip6h->payload_len = htons(len);
 	ip6h->nexthdr = IPPROTO_UDP;
 	ip6h->hop_limit = path->hop_limit ? path->hop_limit : 64;
@@ -65,7 +72,7 @@ static void mrc_srv6_push_outer(const struct mrc_path *path,
 	struct ipv6hdr *hdr = skb_push(skb, sizeof(*hdr));
 
 	skb_reset_network_header(skb);
-	ip6_flow_hdr(hdr, path->tclass, cpu_to_be32(path->flow_label));
+	ip6_flow_hdr(hdr, mrc_net_dsfield(path), cpu_to_be32(path->flow_label));
 	hdr->payload_len = htons(skb->len - sizeof(*hdr));
 	hdr->nexthdr = IPPROTO_IPV6;
 	hdr->hop_limit = ip6_dst_hoplimit(dst);
@@ -95,7 +102,7 @@ static int mrc_srv6_push_srh(const struct mrc_path *path, struct sk_buff *skb)
 	if (err)
 		return err;
 	hdr = ipv6_hdr(skb);
-	ip6_flow_hdr(hdr, path->tclass, cpu_to_be32(path->flow_label));
+	ip6_flow_hdr(hdr, mrc_net_dsfield(path), cpu_to_be32(path->flow_label));
 	hdr->saddr = path->saddr;
 	return 0;
 }

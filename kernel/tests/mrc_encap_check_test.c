@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * KUnit tests for the checks of stripped outer headers: which header
- * chains deliver their inner packet, which SRHs are malformed, and which
- * outer sources may wrap an inner packet.
+ * chains deliver their inner packet, which SRHs are malformed, which
+ * outer sources may wrap an inner packet, and the outer CE mark.
  */
 #include <kunit/test.h>
 
@@ -274,6 +274,42 @@ static void outer_source(struct kunit *test)
 			MRC_ENCAP_OK);
 }
 
+/* The traffic class spans bytes 0 and 1: 0x6T TC.. with ECN its low bits. */
+static void set_tclass(u8 *h, u8 tclass)
+{
+	h[0] = 0x60 | (tclass >> 4);
+	h[1] = (h[1] & 0x0f) | (tclass << 4);
+}
+
+static void outer_ce(struct kunit *test)
+{
+	struct chain c = {};
+	u8 *outer, *inner;
+
+	outer = put_ipv6(&c, NH_IPV6);
+	inner = put_ipv6(&c, NH_IPV6);
+	/* ECT(0), ECT(1), Not-ECT: no mark; with a DSCP beside it too. */
+	set_tclass(outer, 0x02);
+	KUNIT_EXPECT_FALSE(test, mrc_encap_ce(c.b, c.len));
+	set_tclass(outer, 0x01);
+	KUNIT_EXPECT_FALSE(test, mrc_encap_ce(c.b, c.len));
+	set_tclass(outer, 0xb8);
+	KUNIT_EXPECT_FALSE(test, mrc_encap_ce(c.b, c.len));
+	set_tclass(outer, 0xbb);
+	KUNIT_EXPECT_TRUE(test, mrc_encap_ce(c.b, c.len));
+	set_tclass(outer, 0x03);
+	KUNIT_EXPECT_TRUE(test, mrc_encap_ce(c.b, c.len));
+	/* Only the outermost header counts: routers mark that one. */
+	set_tclass(outer, 0x02);
+	set_tclass(inner, 0x03);
+	KUNIT_EXPECT_FALSE(test, mrc_encap_ce(c.b, c.len));
+	/* Too short, or not IPv6: no mark. */
+	set_tclass(outer, 0x03);
+	KUNIT_EXPECT_FALSE(test, mrc_encap_ce(c.b, 39));
+	outer[0] = 0x45;
+	KUNIT_EXPECT_FALSE(test, mrc_encap_ce(c.b, c.len));
+}
+
 static struct kunit_case mrc_encap_check_cases[] = {
 	KUNIT_CASE(not_ipv6),
 	KUNIT_CASE(container),
@@ -281,6 +317,7 @@ static struct kunit_case mrc_encap_check_cases[] = {
 	KUNIT_CASE(header_limit),
 	KUNIT_CASE(srh_malformed),
 	KUNIT_CASE(outer_source),
+	KUNIT_CASE(outer_ce),
 	{}
 };
 
