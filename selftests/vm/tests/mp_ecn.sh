@@ -6,6 +6,10 @@
 # EVs that carried them (path_ecn_marks), never more than the routers
 # made. WRITE data's marks come back in the ACKs' CE counts; READ
 # responses carry their own, which the requester reads.
+# A tbf hands its child a GSO packet larger than its burst one segment at
+# a time: with a burst of two packets the routers mark packets, not
+# whole GSO runs, and their counts compare with the receiver's.
+MP_TBF_BURST=3k
 . ../lib.sh
 . ../mp_topo.sh
 . ../mp_lib.sh
@@ -42,6 +46,7 @@ codel_sum() {
 	echo "$n"
 }
 
+probes_a() { cat /sys/class/infiniband/mrcA/ports/1/hw_counters/path_probes 2>/dev/null || echo 0; }
 ecn_b() { cat /sys/class/infiniband/mrcB/ports/1/hw_counters/path_ecn_marks; }
 
 # marked TAG DEV PROG: PROG from hostB (the requester) through queues
@@ -50,6 +55,7 @@ ecn_b() { cat /sys/class/infiniband/mrcB/ports/1/hw_counters/path_ecn_marks; }
 marked() {
 	local tag=$1 dev=$2 prog=$3 m0 d0 e0 m d e
 	m0=$(codel_sum "$dev" marked) d0=$(codel_sum "$dev" dropped) e0=$(ecn_b)
+	p0=$(probes_a)
 	pair "$tag: $prog -n 300 through the marking queues" 180 \
 		"$prog" -d mrcA -x "$GA4" -n 300 -F -- \
 		"$prog" -d mrcB -x "$GB4" -n 300 -F "$MP_A4"
@@ -58,6 +64,7 @@ marked() {
 	e=$(($(ecn_b) - e0))
 	check "$tag: the routers marked CE ($m), the data being ECN-capable" \
 		test "$m" -gt 0
+	echo "# $tag: hostA sent $(($(probes_a) - p0)) probes"
 	check "$tag: ... and dropped fewer than they marked ($d)" \
 		test "$d" -lt "$m"
 	check "$tag: hostB's EVs counted marks, at most the routers' ($e of $m)" \
