@@ -284,7 +284,8 @@ static unsigned int mrc_get_aeth(struct mrc_pkt *pkt, const u8 *p)
 	pkt->aeth.ce_count = p[11];
 	pkt->aeth.ev_seq = get_unaligned_be32(p + 12);
 	pkt->aeth.timestamp = get_unaligned_be32(p + 16);
-	pkt->aeth.window = get_unaligned_be32(p + 20);
+	pkt->aeth.svc_time = get_unaligned_be16(p + 20);
+	pkt->aeth.window = get_unaligned_be16(p + 22);
 	if (pkt->opcode == MRC_OP_NACK && pkt->aeth.syndrome == MRC_SYN_RNR) {
 		u32 code = pkt->aeth.msn;
 
@@ -410,7 +411,8 @@ static u8 *mrc_put_ext(const struct mrc_pkt *pkt, unsigned int ext, u8 *p)
 		p[11] = pkt->aeth.ce_count;
 		put_unaligned_be32(pkt->aeth.ev_seq, p + 12);
 		put_unaligned_be32(pkt->aeth.timestamp, p + 16);
-		put_unaligned_be32(pkt->aeth.window, p + 20);
+		put_unaligned_be16(pkt->aeth.svc_time, p + 20);
+		put_unaligned_be16(pkt->aeth.window, p + 22);
 		p += MRC_AETH_LEN;
 	}
 	if (ext & MRC_EXT_ATOMIC_ACK) {

@@ -75,6 +75,12 @@ enum mrc_syndrome {
  * mrc_rnr.h) in the AETH word that otherwise holds the MSN.
  */
 #define MRC_AETH_RNR_TIMER_MAX	31
+/*
+ * AETH service time: the responder's time from a request's arrival to
+ * its ACK, in the timestamp's 1.024 us units; this value or more means
+ * too long to measure (the sender takes no RTT sample from it).
+ */
+#define MRC_SVC_TIME_OVER	0xffff
 
 /* Extension headers, as a mask in the opcode table. */
 #define MRC_EXT_DPH		0x01
@@ -101,7 +107,7 @@ enum mrc_syndrome {
  * @atomic: address, R_Key and operands of an atomic request
  * @aeth: acknowledgment: cumulative PSN, MSN (in an RNR NACK, @rnr_timer
  *	instead), echoed EV, sequence and timestamp, syndrome, CE marks
- *	counted, receive window
+ *	counted, the responder's service time, receive window
  * @atomic_orig: the original value an atomic response returns
  * @sack: selective acknowledgment: @nwords 64-bit words of received PSNs
  *	from @base_psn on
@@ -111,6 +117,8 @@ enum mrc_syndrome {
  * @payload_len: payload bytes; decode's output, encode's input
  * @rx_sport: not a header field: the UDP source port (the EV) the packet
  *	came with, recorded on receive so answers go back on it
+ * @rx_ts: not a header field: when the packet arrived (mrc_now_ts()), 0
+ *	when unknown; its ACK reports the time since as service time
  *
  * Only the extensions of @opcode are meaningful; the rest are zero after
  * mrc_wire_decode(). Encode computes the header length itself and checks
@@ -150,7 +158,8 @@ struct mrc_pkt {
 		u8 ce_count;
 		u32 ev_seq;
 		u32 timestamp;
-		u32 window;
+		u16 svc_time;	/* 1.024 us units; MRC_SVC_TIME_OVER: too long */
+		u16 window;
 		u8 rnr_timer;	/* RNR NACK only: timer code, 0..31 */
 	} aeth;
 	u64 atomic_orig;
@@ -168,6 +177,7 @@ struct mrc_pkt {
 	unsigned int hdr_len;
 	unsigned int payload_len;
 	u16 rx_sport;
+	u32 rx_ts;
 };
 
 /* Why a packet was rejected; one name per value for tracing. */

@@ -5,16 +5,22 @@
  */
 #include "engine/mrc_qp.h"
 
-/* Return: the RTT sample in 1.024 us units, 0 when there is none. */
+/*
+ * The network's round trip: the responder's time between the request
+ * and its ACK (a held ACK's wait, a busy CPU) is taken out.
+ *
+ * Return: the RTT sample in 1.024 us units, 0 when there is none.
+ */
 static u32 mrc_comp_sample_rtt(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 {
 	u32 elapsed;
 
-	if (!pkt->aeth.timestamp)
+	if (!pkt->aeth.timestamp || pkt->aeth.svc_time >= MRC_SVC_TIME_OVER)
 		return 0;
 	elapsed = mrc_now_ts() - pkt->aeth.timestamp;
 	if (elapsed >= (1U << 24))
 		return 0;
+	elapsed -= min_t(u32, pkt->aeth.svc_time, elapsed);
 	mrc_rto_sample(&qp->rto, mrc_ts_to_ns(elapsed));
 	return max(elapsed, 1U);
 }

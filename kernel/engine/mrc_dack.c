@@ -65,7 +65,7 @@ bool mrc_dack_hold(struct mrc_qp *qp, const struct mrc_pkt *req)
 	d->psn = req->psn;
 	d->ev_seq = req->ev_seq;
 	d->timestamp = req->timestamp;
-	d->rx_ts = mrc_now_ts();
+	d->rx_ts = req->rx_ts ? req->rx_ts : mrc_now_ts();
 	if (!timer_pending(&d->timer))
 		mod_timer(&d->timer, jiffies + 1);
 	return true;
@@ -85,7 +85,7 @@ void mrc_dack_on_post(struct mrc_qp *qp)
 	d->pingpong = d->ar_seen && time_before_eq(jiffies, d->ar_jiffies + 1);
 }
 
-/* The held ACK's request, with its timestamp moved on by the hold. */
+/* The held ACK's request: its service time will include the hold. */
 static void mrc_dack_req(const struct mrc_dack *d, struct mrc_pkt *req)
 {
 	memset(req, 0, sizeof(*req));
@@ -93,9 +93,8 @@ static void mrc_dack_req(const struct mrc_dack *d, struct mrc_pkt *req)
 	req->ev = d->ev;
 	req->ev_seq = d->ev_seq;
 	req->rx_sport = d->sport;
-	/* The peer's RTT sample then measures the network, not our program. */
-	if (d->timestamp)
-		req->timestamp = d->timestamp + (mrc_now_ts() - d->rx_ts);
+	req->timestamp = d->timestamp;
+	req->rx_ts = d->rx_ts;
 }
 
 /**
@@ -225,6 +224,18 @@ unsigned long mrc_dack_rto_slack(struct mrc_qp *qp)
 	return d->carried_seen && time_before(jiffies, d->carried_jiffies + HZ);
 }
 
+/*
+ * The time since @req arrived, held ACKs' wait included: the peer takes
+ * it out of its RTT sample, which then measures the network, not our
+ * program (OCP's responder service time).
+ */
+static u16 mrc_ack_svc_time(const struct mrc_pkt *req)
+{
+	if (!req->rx_ts)
+		return 0;
+	return min_t(u32, mrc_now_ts() - req->rx_ts, MRC_SVC_TIME_OVER);
+}
+
 /**
  * mrc_ack_fill_aeth() - acknowledge, in @pkt's AETH, what has arrived
  * @qp: the QP, with @qp->lock held
@@ -254,8 +265,9 @@ void mrc_ack_fill_aeth(struct mrc_qp *qp, const struct mrc_pkt *req,
 	 */
 	pkt->aeth.timestamp = (req->flags & MRC_FLAG_RETX) &&
 			      syndrome != MRC_SYN_RNR ? 0 : req->timestamp;
-	pkt->aeth.window = mrc_rxwin_size(&qp->rxwin) -
-			   mrc_rxwin_held(&qp->rxwin);
+	pkt->aeth.svc_time = mrc_ack_svc_time(req);
+	pkt->aeth.window = min_t(u32, mrc_rxwin_size(&qp->rxwin) -
+				 mrc_rxwin_held(&qp->rxwin), U16_MAX);
 	qp->unacked = 0;
 	qp->ce_count = 0;
 	qp->dack.pending = false;

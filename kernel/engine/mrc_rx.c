@@ -135,6 +135,7 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 	}
 
 	pkt.rx_sport = ntohs(udp_hdr(skb)->source);
+	pkt.rx_ts = mrc_now_ts();
 	if (!mrc_rx_saddr(skb, &saddr, &ce)) {
 		mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_WRONG_PEER);
 		goto put_qp;

@@ -656,6 +656,7 @@ static void mk_carrier(struct mrc_pkt *pkt, u8 op, unsigned int payload)
 	pkt->aeth.ce_count = 1;
 	pkt->aeth.ev_seq = 99;
 	pkt->aeth.timestamp = 0x1234;
+	pkt->aeth.svc_time = 0x77;
 	pkt->aeth.window = 512;
 }
 
@@ -678,7 +679,8 @@ static void ack_rides_on_every_request(struct kunit *test)
 		/* The AETH follows the opcode's own extensions. */
 		at = mrc_wire_hdr_len(&plain);
 		KUNIT_EXPECT_EQ(test, get_unaligned_be32(buf + at), 0x20U);
-		KUNIT_EXPECT_EQ(test, get_unaligned_be32(buf + at + 20), 512U);
+		KUNIT_EXPECT_EQ(test, get_unaligned_be16(buf + at + 20), 0x77U);
+		KUNIT_EXPECT_EQ(test, get_unaligned_be16(buf + at + 22), 512U);
 		KUNIT_EXPECT_EQ_MSG(test, mrc_wire_decode(buf, len, TEST_MTU, &out),
 				    MRC_WIRE_OK, "%s", mrc_wire_opcode_name(op));
 		in.hdr_len = out.hdr_len;
