@@ -3,15 +3,16 @@
  * CC profiles: a congestion control algorithm by name and its parameters.
  * "mrc-window" is the algorithm QPs run today; its parameters default to
  * core/mrc_cwnd.h's constants. "uet-1.0-nscc" (OCP's one common name) is
- * stored and validated so controllers can be written against it, but
- * cannot go ONLINE until NSCC is implemented. OCP gives NSCC's parameters
- * types and units but no ranges; ours are mrc_genl_ccprof.c's policy
- * (control-plane.rst). This file is the model; its netlink is there.
+ * UEC's NSCC, its defaults those of core/mrc_nscc.c. OCP gives NSCC's
+ * parameters types and units but no ranges; ours are mrc_genl_ccprof.c's
+ * policy (control-plane.rst). This file is the model; its netlink is
+ * there.
  */
 #include <linux/string.h>
 
 #include "ctl/mrc_prof.h"
 #include "core/mrc_cwnd.h"
+#include "core/mrc_nscc.h"
 
 /* The window's queueing-delay target in ns (the core counts 1.024 us). */
 #define MRC_CC_WIN_QDELAY_DEFAULT_NS	(MRC_CWND_QDELAY_TARGET_TS * 1024U)
@@ -58,6 +59,61 @@ bool mrc_ccprof_param_is_u8(int type)
 	return type == MRC_CC_NSCC_DISABLE_QA || type == MRC_CC_NSCC_QA_GATE;
 }
 
+/* Q16 fixed point of a byte count, and back, rounded. */
+static u32 mrc_ccprof_q16(u32 bytes)
+{
+	return (u32)min_t(u64, (u64)bytes << 16, (1U << 31) - 1);
+}
+
+static u32 mrc_ccprof_from_q16(u32 q16)
+{
+	return (q16 + (1U << 15)) >> 16;
+}
+
+/* NSCC's defaults, in the profile's units. */
+static void mrc_ccprof_nscc_defaults(struct mrc_ccprof *cc)
+{
+	struct mrc_nscc_params p;
+
+	mrc_nscc_default_params(&p);
+	cc->param[MRC_CC_NSCC_DISABLE_QA] = p.disable_qa;
+	cc->param[MRC_CC_NSCC_ADJUST_BYTES] = p.adjust_bytes;
+	cc->param[MRC_CC_NSCC_ADJUST_PERIOD_NS] = p.adjust_period_ns;
+	cc->param[MRC_CC_NSCC_BASE_RTT_NS] = p.base_rtt_ns;
+	cc->param[MRC_CC_NSCC_ETA_Q16] = mrc_ccprof_q16(p.eta);
+	cc->param[MRC_CC_NSCC_FI_Q16] = mrc_ccprof_q16(p.fi);
+	cc->param[MRC_CC_NSCC_FI_SCALE_Q16] = p.fi_scale_q16;
+	cc->param[MRC_CC_NSCC_GAMMA_Q16] = p.gamma_q16;
+	cc->param[MRC_CC_NSCC_MAX_MD_JUMP_Q16] = p.max_md_jump_q16;
+	cc->param[MRC_CC_NSCC_MAX_CWND] = p.max_cwnd;
+	cc->param[MRC_CC_NSCC_QA_GATE] = p.qa_gate;
+	cc->param[MRC_CC_NSCC_QA_THRESHOLD_NS] = p.qa_threshold_ns;
+	cc->param[MRC_CC_NSCC_TARGET_DELAY_NS] = p.target_ns;
+}
+
+/**
+ * mrc_ccprof_nscc_params() - an NSCC profile's parameters for a QP
+ * @cc: a profile of uet-1.0-nscc
+ * @p: filled in; fi and eta, bytes in the profile's Q16, rounded
+ */
+void mrc_ccprof_nscc_params(const struct mrc_ccprof *cc,
+			    struct mrc_nscc_params *p)
+{
+	p->disable_qa = cc->param[MRC_CC_NSCC_DISABLE_QA];
+	p->adjust_bytes = cc->param[MRC_CC_NSCC_ADJUST_BYTES];
+	p->adjust_period_ns = cc->param[MRC_CC_NSCC_ADJUST_PERIOD_NS];
+	p->base_rtt_ns = cc->param[MRC_CC_NSCC_BASE_RTT_NS];
+	p->eta = mrc_ccprof_from_q16(cc->param[MRC_CC_NSCC_ETA_Q16]);
+	p->fi = mrc_ccprof_from_q16(cc->param[MRC_CC_NSCC_FI_Q16]);
+	p->fi_scale_q16 = cc->param[MRC_CC_NSCC_FI_SCALE_Q16];
+	p->gamma_q16 = cc->param[MRC_CC_NSCC_GAMMA_Q16];
+	p->max_md_jump_q16 = cc->param[MRC_CC_NSCC_MAX_MD_JUMP_Q16];
+	p->max_cwnd = cc->param[MRC_CC_NSCC_MAX_CWND];
+	p->qa_gate = cc->param[MRC_CC_NSCC_QA_GATE];
+	p->qa_threshold_ns = cc->param[MRC_CC_NSCC_QA_THRESHOLD_NS];
+	p->target_ns = cc->param[MRC_CC_NSCC_TARGET_DELAY_NS];
+}
+
 static void mrc_ccprof_set_alg(struct mrc_ccprof *cc, u8 alg)
 {
 	int i;
@@ -66,6 +122,8 @@ static void mrc_ccprof_set_alg(struct mrc_ccprof *cc, u8 alg)
 	for (i = 0; i < __MRC_CC_MAX; i++)
 		cc->param[i] = mrc_cc_params[i].alg == alg ?
 			       mrc_cc_params[i].def : 0;
+	if (alg == MRC_CC_ALG_NSCC)
+		mrc_ccprof_nscc_defaults(cc);
 }
 
 /**
@@ -169,27 +227,33 @@ int mrc_ccprof_set_param(struct mrc_ccprof *cc, int type, u32 val,
  * @cc: the profile, after mrc_ccprof_set_param()
  * @why: set to why not
  *
- * Return: 0, or -EINVAL (mrc-window: a minimum above the initial window).
+ * Return: 0, or -EINVAL (mrc-window: a minimum above the initial window;
+ * NSCC: mrc_nscc_check_params()).
  */
 int mrc_ccprof_check_params(const struct mrc_ccprof *cc, const char **why)
 {
+	struct mrc_nscc_params p;
+
 	if (cc->alg == MRC_CC_ALG_WINDOW &&
 	    cc->param[MRC_CC_WIN_MIN_PKTS] > cc->param[MRC_CC_WIN_INIT_PKTS]) {
 		*why = "minimum window is larger than the initial window";
 		return -EINVAL;
 	}
-	return 0;
+	if (cc->alg != MRC_CC_ALG_NSCC)
+		return 0;
+	mrc_ccprof_nscc_params(cc, &p);
+	return mrc_nscc_check_params(&p, why);
 }
 
 /**
  * mrc_ccprof_alg_runnable() - whether QPs can run an algorithm
  * @alg: enum mrc_cc_alg
  *
- * Return: true when a profile of @alg may go ONLINE.
+ * Return: true when a profile of @alg may go ONLINE: both can.
  */
 bool mrc_ccprof_alg_runnable(u8 alg)
 {
-	return alg != MRC_CC_ALG_NSCC;
+	return alg < MRC_CC_ALG_COUNT;
 }
 
 static int mrc_ccprof_can_online(const struct mrc_prof *prof,
@@ -197,11 +261,7 @@ static int mrc_ccprof_can_online(const struct mrc_prof *prof,
 {
 	const struct mrc_ccprof *cc = container_of(prof, struct mrc_ccprof, p);
 
-	if (!mrc_ccprof_alg_runnable(cc->alg)) {
-		*why = "uet-1.0-nscc is not implemented yet";
-		return -EOPNOTSUPP;
-	}
-	return 0;
+	return mrc_ccprof_check_params(cc, why);
 }
 
 static void mrc_ccprof_reset(struct mrc_prof *prof)

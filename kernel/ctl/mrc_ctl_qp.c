@@ -53,9 +53,9 @@ static int mrc_ctl_qp_init_evs(struct mrc_qp *qp, const struct mrc_evprof *evp,
 }
 
 /*
- * The window algorithm's parameters of @cc for @qp's congestion window.
- * Validation at CCPROF_SET keeps them in range (control-plane.rst); a
- * profile of another algorithm cannot be ONLINE.
+ * @qp runs @cc's algorithm with its parameters. Validation at CCPROF_SET
+ * and ONLINE keeps them in range (control-plane.rst); checked again here
+ * because a QP must never run a window that does not make sense.
  */
 static int mrc_ctl_qp_init_cc(struct mrc_qp *qp, const struct mrc_ccprof *cc)
 {
@@ -65,15 +65,23 @@ static int mrc_ctl_qp_init_cc(struct mrc_qp *qp, const struct mrc_ccprof *cc)
 		.qdelay_ts = DIV_ROUND_UP(cc->param[MRC_CC_WIN_QDELAY_TARGET_NS],
 					  1024),
 	};
+	struct mrc_nscc_params np;
+	const char *why;
 	int err;
 
+	if (cc->alg == MRC_CC_ALG_NSCC) {
+		mrc_ccprof_nscc_params(cc, &np);
+		err = mrc_nscc_check_params(&np, &why);
+		if (!err)
+			mrc_cc_use_nscc(qp, &np);
+		return err;
+	}
 	if (cc->alg != MRC_CC_ALG_WINDOW)
 		return -EINVAL;
 	err = mrc_cwnd_check_params(&p);
 	if (err)
 		return err;
-	qp->cc_params = p;
-	mrc_cwnd_init_with(&qp->cc, &p, MRC_QP_WINDOW, 0);
+	mrc_cc_use_window(qp, &p);
 	return 0;
 }
 

@@ -59,7 +59,7 @@ static const struct nla_policy mrc_cc_param_policy[MRC_CC_MAX + 1] = {
 							      &mrc_cc_q16_unit),
 	[MRC_CC_NSCC_MAX_CWND] = NLA_POLICY_FULL_RANGE(NLA_U32,
 						       &mrc_cc_cwnd_bytes),
-	[MRC_CC_NSCC_QA_GATE] = { .type = NLA_U8 },
+	[MRC_CC_NSCC_QA_GATE] = NLA_POLICY_MAX(NLA_U8, 31),
 	[MRC_CC_NSCC_QA_THRESHOLD_NS] = NLA_POLICY_FULL_RANGE(NLA_U32,
 							      &mrc_cc_u32_any),
 	[MRC_CC_NSCC_TARGET_DELAY_NS] = NLA_POLICY_FULL_RANGE(NLA_U32,

@@ -156,8 +156,8 @@ struct mrc_evprof_why {
 };
 
 enum mrc_cc_alg {
-	MRC_CC_ALG_WINDOW,	/* "mrc-window": today's algorithm */
-	MRC_CC_ALG_NSCC,	/* "uet-1.0-nscc": stored and validated only */
+	MRC_CC_ALG_WINDOW,	/* "mrc-window": the AIMD window, the default */
+	MRC_CC_ALG_NSCC,	/* "uet-1.0-nscc": UEC 1.0 NSCC */
 	MRC_CC_ALG_COUNT
 };
 
@@ -274,6 +274,9 @@ int mrc_ccprof_may_set_params(const struct mrc_ccprof *cc, const char **why);
 int mrc_ccprof_set_param(struct mrc_ccprof *cc, int type, u32 val,
 			 const char **why);
 int mrc_ccprof_check_params(const struct mrc_ccprof *cc, const char **why);
+struct mrc_nscc_params;
+void mrc_ccprof_nscc_params(const struct mrc_ccprof *cc,
+			    struct mrc_nscc_params *p);
 
 /* mrc_ctl_qp.c */
 struct mrc_qp *mrc_ctl_qp_next(struct mrc_ctl_dev *ctl, struct mrc_qp *qp);

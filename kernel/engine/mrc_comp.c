@@ -35,7 +35,8 @@ static void mrc_comp_nack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 		/* Congestion on the EV's path, not a failure of it. */
 		if (pkt->aeth.ev < qp->evs.count)
 			qp->evs.st[pkt->aeth.ev].c[MRC_EVS_TRIMS]++;
-		mrc_txwin_mark_lost(&qp->txwin, pkt->psn);
+		if (mrc_txwin_mark_lost(&qp->txwin, pkt->psn))
+			mrc_cc_on_trim(qp);
 		return;
 	case MRC_SYN_PSN_SEQ_ERR:
 		/* One hole, inside the window: never the whole window. */
@@ -83,7 +84,7 @@ static void mrc_comp_check_spurious_rto(struct mrc_qp *qp,
 	if (!pkt->aeth.timestamp ||
 	    !mrc_psn_before(pkt->aeth.timestamp, qp->rto_ts))
 		return;
-	mrc_cwnd_undo(&qp->cc);
+	mrc_cc_undo(qp);
 	mrc_txwin_clear_lost(&qp->txwin);
 	qp->spurious_rto++;
 }
@@ -126,14 +127,15 @@ static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	nlost = mrc_txwin_lost(&qp->txwin);
 	if (news)
 		mrc_mp_on_ack(qp, pkt, rtt);
-	lost = mrc_txwin_lost(&qp->txwin) > nlost;
-	if (acked) {
+	nlost = mrc_txwin_lost(&qp->txwin) - nlost;
+	lost = nlost > 0;
+	if (acked)
 		mrc_rto_on_progress(&qp->rto);
-		mrc_cwnd_on_ack(&qp->cc, acked);
-	}
-	if (lost || (news && pkt->aeth.ce_count))
-		mrc_cwnd_on_congestion(&qp->cc, mrc_txwin_oldest_unacked(&qp->txwin),
-				       mrc_txwin_next_psn(&qp->txwin));
+	if (acked || news)
+		mrc_cc_on_ack(qp, acked, news && pkt->aeth.ce_count,
+			      mrc_ts_to_ns(rtt));
+	if (lost)
+		mrc_cc_on_loss(qp, nlost);
 	return acked || lost || mrc_txwin_lost(&qp->txwin);
 }
 
@@ -169,17 +171,21 @@ static void mrc_comp_read_holes(struct mrc_qp *qp, struct mrc_swqe *w,
  * READ responses echo no timestamp: time one from its request's
  * transmission, unless that was repeated (Karn). The sample includes the
  * responses sent before it in its chunk, which the timeout must cover.
+ *
+ * Return: the sample in ns, 0 for none.
  */
-static void mrc_comp_read_rtt(struct mrc_qp *qp, u32 psn)
+static u64 mrc_comp_read_rtt(struct mrc_qp *qp, u32 psn)
 {
 	const struct mrc_tx_entry *e = mrc_txwin_entry(&qp->txwin, psn);
 	u32 elapsed;
 
 	if (!e || e->tx_count != 1)
-		return;
+		return 0;
 	elapsed = mrc_now_ts() - e->ts;
-	if (elapsed < (1U << 24))
-		mrc_rto_sample(&qp->rto, mrc_ts_to_ns(elapsed));
+	if (elapsed >= (1U << 24))
+		return 0;
+	mrc_rto_sample(&qp->rto, mrc_ts_to_ns(elapsed));
+	return max_t(u64, mrc_ts_to_ns(elapsed), 1);
 }
 
 /*
@@ -198,7 +204,7 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	struct mrc_swqe *w = mrc_req_wqe_of(qp, pkt->psn);
 	u32 bit = pkt->psn & (MRC_QP_WINDOW - 1);
 	u32 offset, plen, acked;
-	u64 one = 1;
+	u64 one = 1, rtt_ns;
 	int status;
 
 	/*
@@ -225,15 +231,10 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		return true;
 	}
 	set_bit(bit, qp->rd_got);
-	mrc_comp_read_rtt(qp, pkt->psn);
+	rtt_ns = mrc_comp_read_rtt(qp, pkt->psn);
 	mrc_ev_on_delivered(&qp->evs, pkt->ev, ce, 0);
-	if (ce) {
-		if (pkt->ev < qp->evs.count)
-			qp->evs.st[pkt->ev].c[MRC_EVS_ECN_MARKS]++;
-		mrc_cwnd_on_congestion(&qp->cc,
-				       mrc_txwin_oldest_unacked(&qp->txwin),
-				       mrc_txwin_next_psn(&qp->txwin));
-	}
+	if (ce && pkt->ev < qp->evs.count)
+		qp->evs.st[pkt->ev].c[MRC_EVS_ECN_MARKS]++;
 	while (mrc_psn_before(w->rd_low, w->first_psn + w->sent) &&
 	       test_bit(w->rd_low & (MRC_QP_WINDOW - 1), qp->rd_got))
 		w->rd_low++;
@@ -241,11 +242,10 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		qp->rd_pending--;
 	mrc_txwin_on_sack(&qp->txwin, pkt->psn, 1, &one);
 	acked = mrc_txwin_ack_sacked_prefix(&qp->txwin);
-	if (acked) {
-		/* Responses clock a READ stream as ACKs clock writes. */
+	/* Responses clock a READ stream as ACKs clock writes. */
+	if (acked)
 		mrc_rto_on_progress(&qp->rto);
-		mrc_cwnd_on_ack(&qp->cc, acked);
-	}
+	mrc_cc_on_ack(qp, acked, ce, rtt_ns);
 	if (++w->got == w->npkts) {
 		w->state = MRC_SWQE_DONE;
 		return true;

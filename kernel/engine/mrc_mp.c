@@ -323,9 +323,7 @@ void mrc_mp_on_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 rtt_ts)
 	if (rtt_ts) {
 		qdelay = mrc_ev_queue_delay(&qp->evs, pkt->aeth.ev, rtt_ts,
 					    mrc_now_ts());
-		if (mrc_cwnd_on_delay(&qp->cc, qdelay,
-				      mrc_txwin_oldest_unacked(&qp->txwin),
-				      mrc_txwin_next_psn(&qp->txwin)))
+		if (mrc_cc_on_delay(qp, qdelay))
 			qp->delay_cuts++;
 	}
 	/*
@@ -485,7 +483,7 @@ static int mrc_mp_put_attrs(struct sk_buff *msg, struct mrc_qp *qp)
 		{ "probes_sent", qp->probes_sent, true },
 		{ "probe_replies", qp->probe_replies, true },
 		{ "ev_retransmits", qp->ev_retx, true },
-		{ "cwnd", qp->cc.cwnd },
+		{ "cwnd", mrc_cc_cwnd(qp) },
 		{ "srtt_us", div_u64(mrc_rto_srtt_ns(&qp->rto), NSEC_PER_USEC) },
 		{ "rto_us", div_u64(mrc_rto_timeout_ns(&qp->rto), NSEC_PER_USEC) },
 		{ "rto_fired", qp->rto_fired, true },

@@ -12,13 +12,13 @@
 #include <linux/uidgid.h>
 #include <linux/skbuff.h>
 
+#include "engine/mrc_cc.h"
 #include "engine/mrc_dack.h"
 #include "engine/mrc_ev_acct.h"
 #include "engine/mrc_obj.h"
 #include "net/mrc_net.h"
 #include "core/mrc_atomic_cache.h"
 #include "core/mrc_clock.h"
-#include "core/mrc_cwnd.h"
 #include "core/mrc_ev.h"
 #include "core/mrc_loss_undo.h"
 #include "core/mrc_rnr.h"
@@ -221,8 +221,7 @@ struct mrc_ah {
  * @rd_pending: READ responses asked for and not yet placed
  * @rd_pin: lowest PSN a response may still use
  * @rd_pin_valid: @rd_pin holds a value
- * @cc: congestion window
- * @cc_params: the window parameters of the QP's CC profile
+ * @cc: congestion control, by the QP's CC profile (mrc_cc.h)
  * @rto_ts: when the last timeout fired
  * @rto_undo: that timeout may still prove spurious
  * @rto_spread: resend the oldest PSN on several EVs
@@ -331,8 +330,7 @@ struct mrc_qp {
 	u32 rd_pending;
 	u32 rd_pin;
 	bool rd_pin_valid;
-	struct mrc_cwnd cc;
-	struct mrc_cwnd_params cc_params;
+	struct mrc_qp_cc cc;
 	u32 rto_ts;
 	bool rto_undo;
 	bool rto_spread;

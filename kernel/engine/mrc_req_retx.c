@@ -106,7 +106,7 @@ void mrc_req_retransmit(struct mrc_qp *qp)
 	 * the burst the bottleneck just dropped. Acknowledgments clock out
 	 * the rest. One always goes when nothing is in flight.
 	 */
-	u32 budget = max_t(u32, mrc_cwnd_room(&qp->cc, in_flight), !in_flight);
+	u32 budget = max_t(u32, mrc_cc_room(qp, in_flight), !in_flight);
 
 	while (budget && mrc_tx_acct_room(qp->tx_acct) &&
 	       mrc_txwin_next_retransmit(&qp->txwin, &psn)) {
@@ -199,7 +199,7 @@ void mrc_rto_fire(struct timer_list *timer)
 	pr_debug("mrc: qp %u rto: una %u nxt %u own %u send %u fetch %u rd_pending %u cwnd %u rd_out %u\n",
 		 qp->ibqp.qp_num, mrc_txwin_oldest_unacked(&qp->txwin),
 		 mrc_txwin_next_psn(&qp->txwin), qp->sq.own, qp->sq_send,
-		 qp->sq_fetch, qp->rd_pending, qp->cc.cwnd, qp->rd_atomic_out);
+		 qp->sq_fetch, qp->rd_pending, mrc_cc_cwnd(qp), qp->rd_atomic_out);
 	if (mrc_rto_on_timeout(&qp->rto,
 			       jiffies_to_nsecs(jiffies - qp->rto_armed_at))) {
 		struct mrc_swqe *w = &qp->swqe[qp->sq.own & qp->sq.mask];
@@ -220,7 +220,7 @@ void mrc_rto_fire(struct timer_list *timer)
 		mrc_req_complete(qp);
 		goto out;
 	}
-	mrc_cwnd_on_timeout(&qp->cc, mrc_txwin_next_psn(&qp->txwin));
+	mrc_cc_on_timeout(qp);
 	qp->rto_fired++;
 	qp->rto_ts = mrc_now_ts();
 	qp->rto_undo = true;

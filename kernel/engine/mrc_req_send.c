@@ -80,9 +80,8 @@ static u32 mrc_req_window_room(struct mrc_qp *qp)
 	 * (that would count every READ twice). rd_pending exceeds the
 	 * outstanding PSNs only when an ACK overtook responses still to come.
 	 */
-	return min(room, mrc_cwnd_room(&qp->cc,
-				       max(mrc_txwin_outstanding(&qp->txwin),
-					   qp->rd_pending)));
+	return min(room, mrc_cc_room(qp, max(mrc_txwin_outstanding(&qp->txwin),
+					     qp->rd_pending)));
 }
 
 /*
@@ -417,7 +416,7 @@ out:
 
 static u32 mrc_req_run_max(struct mrc_qp *qp)
 {
-	return clamp_t(u32, qp->cc.cwnd / MRC_GSO_RUNS_PER_WINDOW, 1,
+	return clamp_t(u32, mrc_cc_cwnd(qp) / MRC_GSO_RUNS_PER_WINDOW, 1,
 		       MRC_GSO_MAX_PKTS);
 }
 
@@ -444,7 +443,7 @@ int mrc_req_transmit(struct mrc_qp *qp, u32 idx)
 		 * flight, no packet leaving would kick the requester again.
 		 */
 		u32 n = min3(w->npkts - w->sent, (u32)MRC_READ_CHUNK,
-			     max(qp->cc.cwnd / 4, 1U));
+			     max(mrc_cc_cwnd(qp) / 4, 1U));
 
 		if (mrc_req_window_room(qp) < n ||
 		    !mrc_tx_acct_room(qp->tx_acct))

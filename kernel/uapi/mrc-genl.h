@@ -348,7 +348,7 @@ enum mrc_genl_cc_param {
 	MRC_CC_NSCC_GAMMA_Q16,		/* u32: 1..65536 (0 < gamma <= 1) */
 	MRC_CC_NSCC_MAX_MD_JUMP_Q16,	/* u32: 1..65536 */
 	MRC_CC_NSCC_MAX_CWND,		/* u32: 4096..2^31 bytes */
-	MRC_CC_NSCC_QA_GATE,		/* u8: 0..255 */
+	MRC_CC_NSCC_QA_GATE,		/* u8: 0..31 (a shift) */
 	MRC_CC_NSCC_QA_THRESHOLD_NS,	/* u32: 1..u32 max */
 	MRC_CC_NSCC_TARGET_DELAY_NS,	/* u32: 1..u32 max */
 	/* mrc-window (today's algorithm, core/mrc_cwnd.h) */

@@ -94,8 +94,7 @@ static void mrc_qp_reset_locked(struct mrc_qp *qp)
 	qp->rto_spread = false;
 	qp->ar_valid = false;
 	mrc_dack_reset(qp);
-	mrc_cwnd_init_with(&qp->cc, &qp->cc_params, MRC_QP_WINDOW,
-			   qp->sq_psn);
+	mrc_cc_restart(qp, qp->sq_psn);
 }
 
 /*
@@ -135,8 +134,7 @@ static void mrc_qp_apply(struct mrc_qp *qp, const struct ib_qp_attr *attr,
 		qp->sq_psn = attr->sq_psn;
 		mrc_txwin_reset(&qp->txwin, qp->sq_psn);
 		mrc_loss_undo_init(&qp->undo);
-		mrc_cwnd_init_with(&qp->cc, &qp->cc_params, MRC_QP_WINDOW,
-				   qp->sq_psn);
+		mrc_cc_restart(qp, qp->sq_psn);
 		mrc_req_rnr_reset(qp);
 	}
 	if (mask & IB_QP_RQ_PSN) {

@@ -245,8 +245,8 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->probe_timer.function = mrc_mp_probe_fire;
 	hrtimer_init(&qp->rnr_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	qp->rnr_timer.function = mrc_req_rnr_fire;
-	mrc_cwnd_default_params(&qp->cc_params);
-	mrc_cwnd_init_with(&qp->cc, &qp->cc_params, MRC_QP_WINDOW, 0);
+	mrc_cwnd_default_params(&qp->cc.win_params);
+	mrc_cc_restart(qp, 0);
 	qp->path_mtu = IB_MTU_1024;
 
 	qp->mtu = mrc_payload_mtu(READ_ONCE(mdev->ndev->mtu));

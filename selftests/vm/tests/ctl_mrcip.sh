@@ -108,11 +108,17 @@ check_output "changing an online profile: exit 2, says to take it offline" 'offl
 check "set it offline, change it" bash -c \
 	"mrc-ip ccprofile set dev mrc0 id 4 state offline && mrc-ip ccprofile set dev mrc0 id 4 min-pkts 2"
 check_output "... min-pkts 2" '^2$' jq 'd[0]["min-pkts"]' mrc-ip -j ccprofile show dev mrc0 id 4
-check_output "uet-1.0-nscc cannot go online yet: exit 2, says so" 'not implemented' \
-	bash -c "mrc-ip ccprofile add dev mrc0 id 7 alg uet-1.0-nscc gamma 0.5 2>&1; [ \$? -eq 2 ]"
-# Shown as the kernel stores it, Q16 fixed point (0.5 is 32768).
-check_output "... but is stored, offline, with its gamma (Q16 0.5)" '^offline 32768$' \
-	jq 'd[0]["state"], d[0]["gamma"]' mrc-ip -j ccprofile show dev mrc0 id 7
+check_output "uet-1.0-nscc with qa-gate 32 (a shift of 0..31): exit 2, names it" \
+	'QA_GATE' \
+	bash -c "mrc-ip ccprofile add dev mrc0 id 7 alg uet-1.0-nscc qa-gate 32 2>&1; [ \$? -eq 2 ]"
+check "uet-1.0-nscc with gamma 0.5 goes online" \
+	mrc-ip ccprofile add dev mrc0 id 7 alg uet-1.0-nscc gamma 0.5
+# Shown as the kernel stores it, Q16 fixed point (0.5 is 32768); the
+# parameters not given keep NSCC's defaults (base RTT 1 ms).
+check_output "... online, with its gamma (Q16 0.5) and the default base RTT" \
+	'^online 32768 1000000$' \
+	jq 'd[0]["state"], d[0]["gamma"], d[0]["base-rtt"]' mrc-ip -j ccprofile show dev mrc0 id 7
+check "... offline again" mrc-ip ccprofile set dev mrc0 id 7 state offline
 check "ccprofile del 4 and 7" bash -c \
 	"mrc-ip ccprofile del dev mrc0 id 4 && mrc-ip ccprofile del dev mrc0 id 7"
 

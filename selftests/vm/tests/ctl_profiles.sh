@@ -37,9 +37,9 @@ check_output "DEV_GET reports the OCP controller API version 1.0.1" \
 check_output "DEV_GET reports the limits" '"MRC_LIMIT_CC_PROFILES": 64' \
 	mrc_genl DEV_GET $D
 check_output "mrc-ip dev show -d: the CC algorithms, which QPs can run (JSON)" \
-	'"cc_algs": ?"mrc-window,uet-1.0-nscc", ?"cc_runnable": ?"mrc-window"' \
+	'"cc_algs": ?"mrc-window,uet-1.0-nscc", ?"cc_runnable": ?"mrc-window,uet-1.0-nscc"' \
 	mrc-ip -d -j dev show dev mrc0
-check_output "... and in text" 'cc_algs mrc-window,uet-1.0-nscc cc_runnable mrc-window' \
+check_output "... and in text" 'cc_algs mrc-window,uet-1.0-nscc cc_runnable mrc-window,uet-1.0-nscc' \
 	mrc-ip -d dev show dev mrc0
 check_output "the built-in CC profile 0 is the default" \
 	'"MRC_ATTR_DEV_DEFAULT_CCPROF": 0' mrc_genl DEV_GET $D
@@ -102,14 +102,17 @@ check_output "uet-1.0-nscc parameters are stored" \
 	'"MRC_CC_NSCC_GAMMA_Q16": 32768' mrc_genl CCPROF_NEW $D PROF_ID=u64:7 \
 	CCPROF={ MRC_CCPROF_ALG=str:uet-1.0-nscc MRC_CCPROF_PARAMS={ \
 	MRC_CC_NSCC_GAMMA_Q16=u32:32768 MRC_CC_NSCC_BASE_RTT_NS=u32:5000 } }
-check_genl_error "uet-1.0-nscc cannot go ONLINE yet" EOPNOTSUPP \
-	"not implemented" CCPROF_SET $D PROF_ID=u64:7 PROF_STATE=u8:2
 check_genl_error "a window parameter on an NSCC profile" EINVAL \
 	"another algorithm" CCPROF_SET $D PROF_ID=u64:7 \
 	CCPROF={ MRC_CCPROF_PARAMS={ MRC_CC_WIN_INIT_PKTS=u32:16 } }
 check_genl_error "gamma above 1.0 (Q16 65537)" ERANGE "range" \
 	CCPROF_SET $D PROF_ID=u64:7 \
 	CCPROF={ MRC_CCPROF_PARAMS={ MRC_CC_NSCC_GAMMA_Q16=u32:65537 } }
+check_genl_error "a QuickAdapt gate of 32 (a shift of the window)" ERANGE "range" \
+	CCPROF_SET $D PROF_ID=u64:7 \
+	CCPROF={ MRC_CCPROF_PARAMS={ MRC_CC_NSCC_QA_GATE=u8:32 } }
+check_output "uet-1.0-nscc goes ONLINE" '"MRC_ATTR_PROF_STATE": 2' \
+	mrc_genl CCPROF_SET $D PROF_ID=u64:7 PROF_STATE=u8:2
 check_genl_error "a minimum window above the initial one" EINVAL \
 	"minimum window" CCPROF_SET $D PROF_ID=u64:1 \
 	CCPROF={ MRC_CCPROF_PARAMS={ MRC_CC_WIN_MIN_PKTS=u32:100 } }
