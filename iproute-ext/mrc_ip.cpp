@@ -193,13 +193,32 @@ private:
             return f;
         }
         std::vector<Record> rows;
+        std::optional<Record> cc;
         int stats = cmd == MRC_CMD_EVPROF_EV_GET ? c.options.stats : std::max(1, c.options.stats);
         for (const EvTable& t : parts) {
+            if (t.cc) {
+                cc = qp_cc_record(*t.cc);
+            }
             for (const EvEntry& e : t.evs) {
                 rows.push_back(ev_record(e, stats));
             }
         }
-        print_table(out_, rows, oo(c));
+        OutputOptions o = oo(c);
+        if (cc && o.json && c.options.stats > 0) {
+            // -s -j: {"cc": {...}, "evs": [...]}; plain -j keeps the array.
+            nlohmann::ordered_json j;
+            j["cc"] = to_json(*cc);
+            j["evs"] = nlohmann::ordered_json::array();
+            for (const Record& r : rows) {
+                j["evs"].push_back(to_json(r));
+            }
+            print_json(out_, j, o.pretty);
+            return f;
+        }
+        if (cc && !o.json) {
+            print_records(out_, {*cc}, o);
+        }
+        print_table(out_, rows, o);
         return f;
     }
 

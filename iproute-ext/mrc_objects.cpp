@@ -228,6 +228,33 @@ std::optional<CcProf> parse_ccprof_reply(const nlmsghdr* nlh, std::string* why) 
     });
 }
 
+namespace {
+
+QpCc parse_qp_cc(const nlattr* nest) {
+    std::array<nlattr*, MRC_QP_CC_MAX + 1> ct{};
+    parse_nest(nest, ct, MRC_QP_CC_MAX);
+    QpCc cc;
+    if (ct[MRC_QP_CC_ALG] != nullptr) {
+        cc.alg = get_str(ct[MRC_QP_CC_ALG]);
+    }
+    for (int t = MRC_QP_CC_PROFILE; t <= MRC_QP_CC_MAX; t++) {
+        const nlattr* a = ct[t];
+        if (a == nullptr) {
+            continue;
+        }
+        if (nla_len(a) == 8) {
+            cc.values.emplace_back(t, nla_get_u64(const_cast<nlattr*>(a)));
+        } else if (nla_len(a) == 4) {
+            cc.values.emplace_back(t, nla_get_u32(const_cast<nlattr*>(a)));
+        } else {
+            throw Bad{"malformed QP congestion control attribute"};
+        }
+    }
+    return cc;
+}
+
+}  // namespace
+
 std::optional<EvTable> parse_ev_table_reply(const nlmsghdr* nlh, std::string* why) {
     return guarded<EvTable>(why, [&] {
         Top tb{};
@@ -240,6 +267,9 @@ std::optional<EvTable> parse_ev_table_reply(const nlmsghdr* nlh, std::string* wh
         t.prof_id = opt<uint64_t>(tb[MRC_ATTR_PROF_ID]);
         t.qpn = opt<uint32_t>(tb[MRC_ATTR_QPN]);
         t.first = opt<uint32_t>(tb[MRC_ATTR_EV_FIRST]).value_or(0);
+        if (const nlattr* c = tb[MRC_ATTR_QP_CC]) {
+            t.cc = parse_qp_cc(c);
+        }
         if (const nlattr* l = tb[MRC_ATTR_EVS]) {
             nlattr* a = nullptr;
             int rem = 0;

@@ -59,6 +59,13 @@ struct EvEntry {
     std::vector<std::pair<int, uint64_t>> stats;  // enum mrc_genl_stat, value
 };
 
+// A QP's congestion control (QP_EV_GET's first message), in the kernel's
+// order: enum mrc_genl_qp_cc_attr, value; the algorithm's name apart.
+struct QpCc {
+    std::string alg;
+    std::vector<std::pair<int, uint64_t>> values;
+};
+
 // One message of EVPROF_EV_GET, QP_EV_GET or STATS_GET.
 struct EvTable {
     std::string dev;
@@ -66,6 +73,7 @@ struct EvTable {
     std::optional<uint32_t> qpn;
     uint32_t first = 0;
     std::vector<EvEntry> evs;  // indexes filled from first when absent
+    std::optional<QpCc> cc;
 };
 
 struct EvEvent {

@@ -311,6 +311,39 @@ std::string uplink_name(uint32_t ifindex) {
 
 }  // namespace
 
+Record qp_cc_record(const QpCc& cc) {
+    static const std::map<int, const char*> names = {
+        {MRC_QP_CC_PROFILE, "cc_profile"},     {MRC_QP_CC_CWND_PKTS, "cwnd_pkts"},
+        {MRC_QP_CC_CWND_BYTES, "cwnd_bytes"},  {MRC_QP_CC_SRTT_NS, "srtt_ns"},
+        {MRC_QP_CC_BASE_RTT_NS, "base_rtt_ns"}, {MRC_QP_CC_DELAY_NS, "delay_ns"},
+        {MRC_QP_CC_AVG_DELAY_NS, "avg_delay_ns"}, {MRC_QP_CC_ACKED_BYTES, "acked_bytes"},
+        {MRC_QP_CC_ECN_BYTES, "ecn_bytes"},    {MRC_QP_CC_QA_CUTS, "qa_cuts"},
+        {MRC_QP_CC_MD_CUTS, "md_cuts"},
+    };
+    Record r;
+    r.add("cc", cc.alg.empty() ? std::string{"-"} : cc.alg);
+    uint64_t acked = 0;
+    uint64_t ecn = 0;
+    bool has_ecn = false;
+    for (const auto& [t, v] : cc.values) {
+        auto n = names.find(t);
+        r.add(n != names.end() ? n->second : "attr" + std::to_string(t), v);
+        if (t == MRC_QP_CC_ACKED_BYTES) {
+            acked = v;
+        } else if (t == MRC_QP_CC_ECN_BYTES) {
+            ecn = v;
+            has_ecn = true;
+        }
+    }
+    if (has_ecn) {
+        // Parts per million of the bytes acknowledged that came CE-marked.
+        r.add("ecn_ppm", acked ? static_cast<uint64_t>(static_cast<double>(ecn) * 1e6 /
+                                                        static_cast<double>(acked))
+                               : uint64_t{0});
+    }
+    return r;
+}
+
 Record ev_record(const EvEntry& e, int stats) {
     Record r;
     r.add("index", uint64_t{e.index.value_or(0)});
@@ -488,6 +521,10 @@ void print_line(std::ostream& out, const Record& r, bool json) {
         out << line_of(r) << '\n';
     }
     out.flush();
+}
+
+void print_json(std::ostream& out, const nlohmann::ordered_json& j, bool pretty) {
+    dump_json(out, j, pretty);
 }
 
 }  // namespace mrc_ip

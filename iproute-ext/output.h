@@ -45,6 +45,8 @@ Record ccprof_record(const CcProf& c);
 Record ev_record(const EvEntry& e, int stats);
 Record event_record(const EvEvent& e);
 Record probe_record(const ProbeAnswer& p);
+// A QP's congestion control state (mrc-ip qp show).
+Record qp_cc_record(const QpCc& cc);
 
 // How the printers write a string value (names come from the kernel as
 // bytes): valid UTF-8 as it is, but a backslash as two and a byte that is
@@ -61,6 +63,8 @@ nlohmann::ordered_json to_json(const Record& r);
 void print_records(std::ostream& out, const std::vector<Record>& recs, const OutputOptions& o);
 // An EV table: aligned columns under a header line, or a JSON array.
 void print_table(std::ostream& out, const std::vector<Record>& rows, const OutputOptions& o);
+// A JSON value as the printers write one (-p: indented).
+void print_json(std::ostream& out, const nlohmann::ordered_json& j, bool pretty);
 // One record as one line of text or JSON, flushed (monitor).
 void print_line(std::ostream& out, const Record& r, bool json);
 

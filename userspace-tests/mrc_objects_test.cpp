@@ -186,6 +186,26 @@ TEST(EvTableReplyTest, EntriesWithStatsAndFirstIndex) {
     EXPECT_EQ(ev_state_name(*t->evs[1].state), "denied");
 }
 
+TEST(EvTableReplyTest, QpCongestionControl) {
+    ReplyBuilder r(MRC_CMD_QP_EV_GET);
+    r.str(MRC_ATTR_DEV_NAME, "mrc0").u32(MRC_ATTR_QPN, 17);
+    r.begin(MRC_ATTR_QP_CC).str(MRC_QP_CC_ALG, "uet-1.0-nscc").u64(MRC_QP_CC_PROFILE, 3);
+    r.u32(MRC_QP_CC_CWND_BYTES, 65536).u64(MRC_QP_CC_ECN_BYTES, 4096).end();
+    std::string why;
+    auto t = parse_ev_table_reply(r.hdr(), &why);
+    ASSERT_TRUE(t) << why;
+    EXPECT_TRUE(t->evs.empty());
+    ASSERT_TRUE(t->cc);
+    EXPECT_EQ(t->cc->alg, "uet-1.0-nscc");
+    EXPECT_EQ(t->cc->values, (std::vector<std::pair<int, uint64_t>>{{MRC_QP_CC_PROFILE, 3},
+                                                                    {MRC_QP_CC_CWND_BYTES, 65536},
+                                                                    {MRC_QP_CC_ECN_BYTES, 4096}}));
+    ReplyBuilder bad(MRC_CMD_QP_EV_GET);
+    bad.str(MRC_ATTR_DEV_NAME, "mrc0").begin(MRC_ATTR_QP_CC).u16(MRC_QP_CC_MD_CUTS, 1).end();
+    EXPECT_FALSE(parse_ev_table_reply(bad.hdr(), &why));
+    EXPECT_EQ(why, "malformed QP congestion control attribute");
+}
+
 TEST(EventTest, StateChange) {
     ReplyBuilder r(MRC_CMD_EV_EVENT);
     r.str(MRC_ATTR_DEV_NAME, "mrc0").u32(MRC_ATTR_QPN, 0x12).u64(MRC_ATTR_PROF_ID, 1);

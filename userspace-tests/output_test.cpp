@@ -355,6 +355,17 @@ TEST(OutputTest, EventLinesAreJsonLines) {
     EXPECT_EQ(n, 2);
 }
 
+TEST(OutputTest, QpCongestionControl) {
+    QpCc cc{"uet-1.0-nscc",
+            {{MRC_QP_CC_CWND_PKTS, 64}, {MRC_QP_CC_ACKED_BYTES, 400000}, {MRC_QP_CC_ECN_BYTES, 1000}}};
+    std::vector<Record> r{qp_cc_record(cc)};
+    EXPECT_EQ(text_of(r),
+              "cc uet-1.0-nscc cwnd_pkts 64 acked_bytes 400000 ecn_bytes 1000 ecn_ppm 2500\n");
+    expect_same(r);
+    QpCc win{"mrc-window", {{MRC_QP_CC_CWND_PKTS, 32}}};
+    EXPECT_EQ(text_of({qp_cc_record(win)}), "cc mrc-window cwnd_pkts 32\n");
+}
+
 TEST(OutputTest, ProbeResults) {
     std::vector<Record> r{probe_record({1, 8500, 1, false}), probe_record({2, {}, {}, true})};
     EXPECT_EQ(text_of(r), "probe 1 result ok rtt 8500 port 1\nprobe 2 result timeout\n");

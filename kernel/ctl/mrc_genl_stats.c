@@ -348,10 +348,66 @@ static struct mrc_qp *mrc_genl_qp_readable(struct netlink_callback *cb,
 	return qp;
 }
 
+static int mrc_genl_put_cc_report(struct sk_buff *skb,
+				  const struct mrc_cc_report *r, u64 prof_id)
+{
+	const char *alg = mrc_ccprof_alg_name(r->nscc ? MRC_CC_ALG_NSCC :
+							MRC_CC_ALG_WINDOW);
+	struct nlattr *cc = nla_nest_start(skb, MRC_ATTR_QP_CC);
+
+	if (!cc || nla_put_string(skb, MRC_QP_CC_ALG, alg) ||
+	    nla_put_u64_64bit(skb, MRC_QP_CC_PROFILE, prof_id, MRC_QP_CC_PAD) ||
+	    nla_put_u32(skb, MRC_QP_CC_CWND_PKTS, r->cwnd_pkts) ||
+	    nla_put_u32(skb, MRC_QP_CC_CWND_BYTES, r->cwnd_bytes) ||
+	    nla_put_u64_64bit(skb, MRC_QP_CC_SRTT_NS, r->srtt_ns, MRC_QP_CC_PAD))
+		return -EMSGSIZE;
+	if (r->nscc &&
+	    (nla_put_u32(skb, MRC_QP_CC_BASE_RTT_NS, r->base_rtt_ns) ||
+	     nla_put_u32(skb, MRC_QP_CC_DELAY_NS, r->delay_ns) ||
+	     nla_put_u32(skb, MRC_QP_CC_AVG_DELAY_NS, r->avg_delay_ns) ||
+	     nla_put_u64_64bit(skb, MRC_QP_CC_ACKED_BYTES, r->acked_bytes,
+			       MRC_QP_CC_PAD) ||
+	     nla_put_u64_64bit(skb, MRC_QP_CC_ECN_BYTES, r->ecn_bytes,
+			       MRC_QP_CC_PAD) ||
+	     nla_put_u32(skb, MRC_QP_CC_QA_CUTS, r->qa_cuts) ||
+	     nla_put_u32(skb, MRC_QP_CC_MD_CUTS, r->md_cuts)))
+		return -EMSGSIZE;
+	nla_nest_end(skb, cc);
+	return 0;
+}
+
+/* QP_EV_GET's first message: the QP's congestion control. */
+static int mrc_genl_qp_cc_msg(struct sk_buff *skb, struct netlink_callback *cb,
+			      struct mrc_dev *mdev, struct mrc_qp *qp)
+{
+	struct mrc_cc_report r;
+	u64 prof_id;
+	void *hdr;
+
+	spin_lock_bh(&qp->lock);
+	mrc_cc_report(qp, &r);
+	prof_id = qp->cc_profile_id;
+	spin_unlock_bh(&qp->lock);
+	hdr = mrc_genlmsg_put(skb, NETLINK_CB(cb->skb).portid,
+			      cb->nlh->nlmsg_seq, NLM_F_MULTI,
+			      genl_dumpit_info(cb)->op.cmd);
+	if (!hdr)
+		return -EMSGSIZE;
+	if (mrc_genl_put_dev(skb, mdev) ||
+	    nla_put_u32(skb, MRC_ATTR_QPN, qp->ibqp.qp_num) ||
+	    mrc_genl_put_cc_report(skb, &r, prof_id)) {
+		genlmsg_cancel(skb, hdr);
+		return -EMSGSIZE;
+	}
+	genlmsg_end(skb, hdr);
+	return 0;
+}
+
 /**
  * mrc_genl_qp_ev_dumpit() - QP_EV_GET: one QP's EVs and their counters
  * @skb: the message being filled
- * @cb: args[0] is the next EV index, args[1] set when done
+ * @cb: args[0] is the next EV index, args[1] set when done, args[2] set
+ *	once the first message, the QP's congestion control, is out
  *
  * Only the QP's owner and CAP_NET_ADMIN may read it.
  *
@@ -379,9 +435,16 @@ int mrc_genl_qp_ev_dumpit(struct sk_buff *skb, struct netlink_callback *cb)
 		ret = -ENOENT;
 		goto put;
 	}
+	if (!cb->args[2]) {
+		ret = mrc_genl_qp_cc_msg(skb, cb, mdev, qp);
+		if (ret)
+			goto put_qp;
+		cb->args[2] = 1;
+	}
 	r = kcalloc(MRC_GENL_STATS_CHUNK, sizeof(*r), GFP_KERNEL);
 	ret = r ? mrc_genl_qp_ev_round(skb, cb, mdev, qp, r) : -ENOMEM;
 	kfree(r);
+put_qp:
 	mrc_qp_put(qp);
 put:
 	ib_device_put(&mdev->ib_dev);

@@ -149,6 +149,9 @@ enum mrc_genl_attr {
 	MRC_ATTR_PROF_ACCESS,		/* u8: enum mrc_genl_prof_access, max 3 */
 	MRC_ATTR_PROF_ACCESS_GID,	/* u32: the group of ACCESS_GROUP */
 
+	/* QP_EV_GET's first message: the QP's congestion control state. */
+	MRC_ATTR_QP_CC,			/* nest: enum mrc_genl_qp_cc_attr */
+
 	__MRC_ATTR_MAX,
 	MRC_ATTR_MAX = __MRC_ATTR_MAX - 1
 };
@@ -375,6 +378,29 @@ enum mrc_genl_probe_attr {
 	MRC_PROBE_TIMED_OUT,		/* flag, reply */
 	__MRC_PROBE_MAX,
 	MRC_PROBE_MAX = __MRC_PROBE_MAX - 1
+};
+
+/*
+ * Inside MRC_ATTR_QP_CC, a snapshot. Both algorithms report the window;
+ * NSCC also its delays and the bytes acknowledged with and without CE.
+ */
+enum mrc_genl_qp_cc_attr {
+	MRC_QP_CC_UNSPEC,
+	MRC_QP_CC_PAD,
+	MRC_QP_CC_ALG,			/* string: MRC_CCPROF_ALG's names */
+	MRC_QP_CC_PROFILE,		/* u64: the CC profile's id */
+	MRC_QP_CC_CWND_PKTS,		/* u32: window, packets */
+	MRC_QP_CC_CWND_BYTES,		/* u32: window, bytes */
+	MRC_QP_CC_SRTT_NS,		/* u64: smoothed RTT of the timer */
+	MRC_QP_CC_BASE_RTT_NS,		/* u32, NSCC: lowest RTT seen */
+	MRC_QP_CC_DELAY_NS,		/* u32, NSCC: last queueing delay */
+	MRC_QP_CC_AVG_DELAY_NS,		/* u32, NSCC: its moving average */
+	MRC_QP_CC_ACKED_BYTES,		/* u64, NSCC: acknowledged, all time */
+	MRC_QP_CC_ECN_BYTES,		/* u64, NSCC: of them, CE-marked */
+	MRC_QP_CC_QA_CUTS,		/* u32, NSCC: QuickAdapt cuts */
+	MRC_QP_CC_MD_CUTS,		/* u32, NSCC: multiplicative decreases */
+	__MRC_QP_CC_MAX,
+	MRC_QP_CC_MAX = __MRC_QP_CC_MAX - 1
 };
 
 /* Inside MRC_ATTR_STATS; every member u64 (nla_put_u64_64bit). */
