@@ -76,6 +76,50 @@ marked WRITE ethA ib_write_bw
 check "fq_codel ecn under the tbf towards hostB" codel ethB
 marked READ ethB ib_read_bw
 
+# NSCC (CC profile uet-1.0-nscc) through the same marking queues: the
+# QP's state in mrc-ip -s qp show says NSCC runs, counts the bytes that
+# came back marked and cut its window for them; every byte arrives.
+for dev in mrcA mrcB; do
+	check "$dev: CC profile 5, uet-1.0-nscc with its defaults" \
+		ip netns exec "host${dev#mrc}" mrc-ip ccprofile add dev "$dev" \
+		id 5 alg uet-1.0-nscc
+done
+# cc_of KEY: KEY of the congestion control of hostB's newest RC QP.
+cc_of() {
+	local qpn
+	qpn=$(rdma -j res show qp link mrcB/1 | python3 -c '
+import json, sys
+print([q["lqpn"] for q in json.load(sys.stdin) if q["type"] == "RC"][-1])') &&
+	ip netns exec hostB mrc-ip -s -j qp show dev mrcB qpn "$qpn" |
+		python3 -c 'import json, sys
+print(json.load(sys.stdin)["cc"].get(sys.argv[1], ""))' "$1"
+}
+marks_counted() { [ "$(cc_of ecn_bytes)" -gt 0 ]; }
+cut_for_marks() { [ $(($(cc_of md_cuts) + $(cc_of qa_cuts))) -gt 0 ]; }
+m0=$(codel_sum ethA marked)
+pair_start 240 ib_write_bw -d mrcA -x "$GA4" -D 60 -f 1 -F -- \
+	env MRC_CC_PROFILE=5 ib_write_bw -d mrcB -x "$GB4" -D 60 -f 1 -F "$MP_A4"
+check "NSCC WRITE: the routers mark and hostB's QP counts marked bytes" \
+	wait_until 60 marks_counted
+alg_and_profile() { echo "$(cc_of cc) $(cc_of cc_profile)"; }
+window_in_bounds() {
+	local w
+	w=$(cc_of cwnd_bytes)
+	[ "$w" -ge 1024 ] && [ "$w" -le 262144 ] && echo ok || echo "$w"
+}
+check_output "... its QP runs uet-1.0-nscc on CC profile 5" '^uet-1.0-nscc 5$' \
+	alg_and_profile
+check "... and NSCC cut its window for them (MD or QuickAdapt)" \
+	wait_until 30 cut_for_marks
+check_output "... a window of 1 MTU to 256 KiB" '^ok$' window_in_bounds
+pair_stop
+pair_finish "NSCC WRITE: ib_write_bw ran to its end"
+echo "# NSCC: the routers marked $(($(codel_sum ethA marked) - m0))" | diag
+check "NSCC: mrc-rc-check verifies every byte through the marking queues" \
+	env MRC_CC_PROFILE=5 timeout 600 "$MRC_BUILD/selftests/progs/mrc-rc-check" \
+	--dev-a mrcA --gid-a "$GA4" --dev-b mrcB --gid-b "$GB4" \
+	write send read atomic order
+
 mp_teardown
 check_dmesg_clean
 done_testing
