@@ -109,7 +109,7 @@ check "set it offline, change it" bash -c \
 	"mrc-ip ccprofile set dev mrc0 id 4 state offline && mrc-ip ccprofile set dev mrc0 id 4 min-pkts 2"
 check_output "... min-pkts 2" '^2$' jq 'd[0]["min-pkts"]' mrc-ip -j ccprofile show dev mrc0 id 4
 check_output "uet-1.0-nscc with qa-gate 32 (a shift of 0..31): exit 2, names it" \
-	'QA_GATE' \
+	'attribute qa-gate' \
 	bash -c "mrc-ip ccprofile add dev mrc0 id 7 alg uet-1.0-nscc qa-gate 32 2>&1; [ \$? -eq 2 ]"
 check "uet-1.0-nscc with gamma 0.5 goes online" \
 	mrc-ip ccprofile add dev mrc0 id 7 alg uet-1.0-nscc gamma 0.5

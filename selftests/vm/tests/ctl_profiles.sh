@@ -111,8 +111,10 @@ check_genl_error "gamma above 1.0 (Q16 65537)" ERANGE "range" \
 check_genl_error "a QuickAdapt gate of 32 (a shift of the window)" ERANGE "range" \
 	CCPROF_SET $D PROF_ID=u64:7 \
 	CCPROF={ MRC_CCPROF_PARAMS={ MRC_CC_NSCC_QA_GATE=u8:32 } }
-check_output "uet-1.0-nscc goes ONLINE" '"MRC_ATTR_PROF_STATE": 2' \
+check "uet-1.0-nscc goes ONLINE" \
 	mrc_genl CCPROF_SET $D PROF_ID=u64:7 PROF_STATE=u8:2
+check_output "... and reads back ONLINE" '"MRC_ATTR_PROF_STATE": 2' \
+	mrc_genl CCPROF_GET $D PROF_ID=u64:7
 check_genl_error "a minimum window above the initial one" EINVAL \
 	"minimum window" CCPROF_SET $D PROF_ID=u64:1 \
 	CCPROF={ MRC_CCPROF_PARAMS={ MRC_CC_WIN_MIN_PKTS=u32:100 } }
