@@ -135,20 +135,36 @@ enum mrc_encap_verdict mrc_encap_check(const u8 *p, unsigned int len,
 }
 
 /**
- * mrc_encap_ce() - whether the outermost header was marked CE
+ * mrc_encap_tclass() - the outermost header's traffic class
  * @p: the outer headers (as for mrc_encap_check())
  * @len: their length in bytes
  *
- * Routers mark the header they forward by, the outermost, and Linux's
- * SRv6 decapsulation does not carry the mark to the inner header (nor
- * does any seg6 path of 6.1): the receiver reads it here.
+ * Routers mark the header they forward by, the outermost: CE, and the
+ * DSCP a trimming switch gives what it cut. Linux's SRv6 decapsulation
+ * carries neither to the inner header (no seg6 path of 6.1 does): the
+ * receiver reads them here.
+ *
+ * Return: the traffic class (DSCP << 2 | ECN), or -1 when @p does not
+ * start with an IPv6 header.
+ */
+int mrc_encap_tclass(const u8 *p, unsigned int len)
+{
+	if (len < MRC_IPV6_LEN || (p[0] >> 4) != 6)
+		return -1;
+	/* The low nibble of byte 0, the high one of byte 1. */
+	return ((p[0] & 0x0f) << 4) | (p[1] >> 4);
+}
+
+/**
+ * mrc_encap_ce() - whether the outermost header was marked CE
+ * @p: the outer headers (as for mrc_encap_check())
+ * @len: their length in bytes
  *
  * Return: true when @p starts with an IPv6 header whose ECN field is CE.
  */
 bool mrc_encap_ce(const u8 *p, unsigned int len)
 {
-	if (len < MRC_IPV6_LEN || (p[0] >> 4) != 6)
-		return false;
-	/* Traffic class: the low nibble of byte 0, the high one of byte 1. */
-	return ((p[1] >> 4) & 0x3) == 0x3;
+	int tclass = mrc_encap_tclass(p, len);
+
+	return tclass >= 0 && (tclass & 0x3) == 0x3;
 }

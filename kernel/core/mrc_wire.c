@@ -307,8 +307,9 @@ static unsigned int mrc_get_sack(struct mrc_pkt *pkt, const u8 *p)
 	return MRC_SACKH_BASE_LEN + 8 * pkt->sack.nwords;
 }
 
-enum mrc_wire_err mrc_wire_decode(const void *buf, size_t len,
-				  unsigned int mtu, struct mrc_pkt *pkt)
+static enum mrc_wire_err mrc_wire_decode_flags(const void *buf, size_t len,
+					       unsigned int mtu, u16 add_flags,
+					       struct mrc_pkt *pkt)
 {
 	const struct mrc_opcode_info *op;
 	unsigned int need, hdr_len, ext;
@@ -325,7 +326,7 @@ enum mrc_wire_err mrc_wire_decode(const void *buf, size_t len,
 	if (!op)
 		return MRC_WIRE_E_OPCODE;
 
-	pkt->flags = get_unaligned_be16(b + 2);
+	pkt->flags = get_unaligned_be16(b + 2) | add_flags;
 	pkt->dqpn = get_unaligned_be32(b + 4);
 	pkt->psn = get_unaligned_be32(b + 8);
 	pkt->ev = get_unaligned_be16(b + 12);
@@ -375,6 +376,18 @@ enum mrc_wire_err mrc_wire_decode(const void *buf, size_t len,
 	}
 
 	return mrc_check(pkt, op, mtu);
+}
+
+enum mrc_wire_err mrc_wire_decode(const void *buf, size_t len,
+				  unsigned int mtu, struct mrc_pkt *pkt)
+{
+	return mrc_wire_decode_flags(buf, len, mtu, 0, pkt);
+}
+
+enum mrc_wire_err mrc_wire_decode_trimmed(const void *buf, size_t len,
+					  unsigned int mtu, struct mrc_pkt *pkt)
+{
+	return mrc_wire_decode_flags(buf, len, mtu, MRC_FLAG_TRIM, pkt);
 }
 
 static u8 *mrc_put_ext(const struct mrc_pkt *pkt, unsigned int ext, u8 *p)

@@ -256,6 +256,23 @@ enum mrc_wire_err mrc_wire_decode(const void *buf, size_t len,
 				  unsigned int mtu, struct mrc_pkt *pkt);
 
 /**
+ * mrc_wire_decode_trimmed() - decode a packet a switch trimmed
+ * @buf: UDP payload
+ * @len: its length in bytes
+ * @mtu: largest payload accepted
+ * @pkt: filled in on success; undefined on failure
+ *
+ * For a packet that came with the trim DSCP: a switch cut its payload
+ * and left its headers, the TRIM flag unset. It is decoded as if the
+ * flag were set, so the rules for trimmed packets apply (a data packet,
+ * no payload left).
+ *
+ * Return: as mrc_wire_decode().
+ */
+enum mrc_wire_err mrc_wire_decode_trimmed(const void *buf, size_t len,
+					  unsigned int mtu, struct mrc_pkt *pkt);
+
+/**
  * mrc_wire_encode() - write the MRC headers of a packet
  * @pkt: headers to write; @pkt->payload_len is the payload that will follow
  * @mtu: largest payload allowed

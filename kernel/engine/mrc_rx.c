@@ -15,6 +15,38 @@
 #include "engine/mrc_qp.h"
 #include "core/mrc_link_params.h"
 
+/*
+ * The DSCP trimming switches give the packets they cut, -1 for none. A
+ * packet that comes with it is read as trimmed (mrc_wire_decode_trimmed()):
+ * it must be a DSCP that nothing else sends. A trimmed packet whose UDP
+ * length still counts the payload never gets here: the UDP layer drops it.
+ */
+static int mrc_rx_trim_dscp = -1;
+
+static int mrc_rx_trim_dscp_set(const char *val, const struct kernel_param *kp)
+{
+	int dscp, err;
+
+	err = kstrtoint(val, 0, &dscp);
+	if (err)
+		return err;
+	if (dscp < -1 || dscp > 63) {
+		pr_err("mrc: trim_dscp %d is not a DSCP (0..63, or -1 for none)\n",
+		       dscp);
+		return -EINVAL;
+	}
+	WRITE_ONCE(mrc_rx_trim_dscp, dscp);
+	return 0;
+}
+
+static const struct kernel_param_ops mrc_rx_trim_dscp_ops = {
+	.set = mrc_rx_trim_dscp_set,
+	.get = param_get_int,
+};
+module_param_cb(trim_dscp, &mrc_rx_trim_dscp_ops, &mrc_rx_trim_dscp, 0644);
+MODULE_PARM_DESC(trim_dscp,
+		 "DSCP of packets trimmed by switches, 0..63; -1: none (default)");
+
 static bool mrc_rx_is_request(u8 opcode)
 {
 	switch (opcode) {
@@ -58,16 +90,29 @@ static u8 mrc_rx_grh(struct sk_buff *skb, u8 *grh)
  * delivers those, and passing one on would let an IPv6 sender pose as
  * the IPv4 peer of a QP.
  */
-static bool mrc_rx_saddr(struct sk_buff *skb, struct in6_addr *saddr, bool *ce)
+static bool mrc_rx_saddr(struct sk_buff *skb, struct in6_addr *saddr)
 {
 	if (ip_hdr(skb)->version == 4) {
 		ipv6_addr_set_v4mapped(ip_hdr(skb)->saddr, saddr);
-		*ce = INET_ECN_is_ce(ip_hdr(skb)->tos);
 		return true;
 	}
 	*saddr = ipv6_hdr(skb)->saddr;
-	*ce = INET_ECN_is_ce(ipv6_get_dsfield(ipv6_hdr(skb)));
 	return !ipv6_addr_v4mapped(saddr);
+}
+
+/* The traffic class (DSCP << 2 | ECN) of the packet's own IP header. */
+static u8 mrc_rx_tclass(struct sk_buff *skb)
+{
+	return ip_hdr(skb)->version == 4 ? ip_hdr(skb)->tos :
+					   ipv6_get_dsfield(ipv6_hdr(skb));
+}
+
+/* Whether traffic class @tclass says a switch trimmed the packet. */
+static bool mrc_rx_trimmed(u8 tclass)
+{
+	int dscp = READ_ONCE(mrc_rx_trim_dscp);
+
+	return dscp >= 0 && tclass >> 2 == dscp;
 }
 
 /**
@@ -84,8 +129,9 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 	struct mrc_qp *qp;
 	struct mrc_pkt pkt;
 	unsigned int len;
-	bool outer_ce = false;
+	int outer = -1;
 	const u8 *data;
+	u8 tclass;
 	bool ce;
 
 	mdev = mrc_dev_get_by_netdev(skb->dev);
@@ -101,7 +147,7 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 	mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_PKTS);
 	if (skb_linearize(skb))
 		goto malformed;
-	switch (mrc_net_rx_encap(skb, &outer_ce)) {
+	switch (mrc_net_rx_encap(skb, &outer)) {
 	case MRC_ENCAP_BAD:
 		mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_BAD_ENCAP);
 		goto put_dev;
@@ -117,12 +163,20 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 		goto malformed;
 	data = skb_transport_header(skb) + sizeof(struct udphdr);
 	len -= sizeof(struct udphdr);
-	if (mrc_wire_decode(data, len, MRC_MAX_PAYLOAD_MTU, &pkt))
+	/*
+	 * Routers mark the header they forward by: an SRv6 EV's CE and trim
+	 * DSCP are on the outer header the kernel stripped.
+	 */
+	tclass = outer >= 0 ? outer : mrc_rx_tclass(skb);
+	ce = INET_ECN_is_ce(tclass) || INET_ECN_is_ce(mrc_rx_tclass(skb));
+	if (mrc_rx_trimmed(tclass) ?
+	    mrc_wire_decode_trimmed(data, len, MRC_MAX_PAYLOAD_MTU, &pkt) :
+	    mrc_wire_decode(data, len, MRC_MAX_PAYLOAD_MTU, &pkt))
 		goto malformed;
 
 	/* QPN 0xffffff is the endpoint itself: probes, without a QP. */
 	if (pkt.dqpn == MRC_QPN_ENDPOINT) {
-		if (mrc_rx_saddr(skb, &saddr, &ce))
+		if (mrc_rx_saddr(skb, &saddr))
 			mrc_ep_probe_rx(mdev, skb, &pkt, &saddr);
 		else
 			mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_WRONG_PEER);
@@ -136,12 +190,10 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 
 	pkt.rx_sport = ntohs(udp_hdr(skb)->source);
 	pkt.rx_ts = mrc_now_ts();
-	if (!mrc_rx_saddr(skb, &saddr, &ce)) {
+	if (!mrc_rx_saddr(skb, &saddr)) {
 		mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_WRONG_PEER);
 		goto put_qp;
 	}
-	/* An SRv6 EV's mark is on the outer header the kernel stripped. */
-	ce |= outer_ce;
 	if (pkt.opcode == MRC_OP_UD_SEND) {
 		u8 grh[40];
 		u8 net_type = mrc_rx_grh(skb, grh);

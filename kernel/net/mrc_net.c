@@ -391,8 +391,8 @@ static int mrc_net_link_hlen(const struct net_device *dev)
  * mrc_net_rx_encap() - judge a received packet's stripped outer headers
  * @skb: a packet at the MRC socket, linear, its network header the
  *	inner one
- * @ce: set when the verdict is MRC_ENCAP_OK and the outermost header
- *	was marked CE (mrc_encap_ce()); left alone otherwise
+ * @tclass: set to the outermost header's traffic class when the verdict
+ *	is MRC_ENCAP_OK (mrc_encap_tclass()); left alone otherwise
  *
  * SRv6 decapsulation (End.DT6, or an SRH whose last segment is this
  * host) pulls the outer headers but leaves them in the linear head,
@@ -410,7 +410,7 @@ static int mrc_net_link_hlen(const struct net_device *dev)
  * Return: the verdict of mrc_encap_check(); MRC_ENCAP_NONE when no outer
  * header is there.
  */
-enum mrc_encap_verdict mrc_net_rx_encap(const struct sk_buff *skb, bool *ce)
+enum mrc_encap_verdict mrc_net_rx_encap(const struct sk_buff *skb, int *tclass)
 {
 	const u8 *mac, *outer, *inner, *src = NULL;
 	enum mrc_encap_verdict v;
@@ -431,8 +431,8 @@ enum mrc_encap_verdict mrc_net_rx_encap(const struct sk_buff *skb, bool *ce)
 		      (const u8 *)&ip_hdr(skb)->saddr :
 		      ipv6_hdr(skb)->saddr.s6_addr;
 	v = mrc_encap_check(outer, inner - outer, ip_hdr(skb)->version, src);
-	if (v == MRC_ENCAP_OK && mrc_encap_ce(outer, inner - outer))
-		*ce = true;
+	if (v == MRC_ENCAP_OK)
+		*tclass = mrc_encap_tclass(outer, inner - outer);
 	return v;
 }
 

@@ -297,6 +297,10 @@ static void outer_ce(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, mrc_encap_ce(c.b, c.len));
 	set_tclass(outer, 0xbb);
 	KUNIT_EXPECT_TRUE(test, mrc_encap_ce(c.b, c.len));
+	/* The whole class, DSCP included, is the outermost header's. */
+	set_tclass(inner, 0x02);
+	KUNIT_EXPECT_EQ(test, mrc_encap_tclass(c.b, c.len), 0xbb);
+	KUNIT_EXPECT_EQ(test, mrc_encap_tclass(c.b, 39), -1);
 	set_tclass(outer, 0x03);
 	KUNIT_EXPECT_TRUE(test, mrc_encap_ce(c.b, c.len));
 	/* Only the outermost header counts: routers mark that one. */

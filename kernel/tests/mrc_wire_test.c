@@ -577,6 +577,42 @@ static void trim_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_TRIM);
 }
 
+/*
+ * A switch that trims leaves the headers and sets its DSCP, not the TRIM
+ * flag: read with mrc_wire_decode_trimmed(), the headers alone decode
+ * as a trimmed packet; with payload left, or not a data packet, they do
+ * not.
+ */
+static void decoded_as_trimmed(struct kunit *test)
+{
+	u8 *buf = kunit_kzalloc(test, 8192, GFP_KERNEL);
+	struct mrc_pkt in, out;
+	unsigned int len, hdr;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	mk_pkt(&in, MRC_OP_WRITE, 1024);
+	in.dph.msg_len = 4096;
+	in.reth.len = 4096;
+	in.dph.offset = 1024;
+	in.flags = 0;
+	len = encode(test, &in, buf, 8192);
+	hdr = mrc_wire_hdr_len(&in);
+	KUNIT_EXPECT_NE(test, mrc_wire_decode(buf, hdr, TEST_MTU, &out),
+			MRC_WIRE_OK);
+	KUNIT_EXPECT_EQ(test, mrc_wire_decode_trimmed(buf, hdr, TEST_MTU, &out),
+			MRC_WIRE_OK);
+	KUNIT_EXPECT_TRUE(test, out.flags & MRC_FLAG_TRIM);
+	KUNIT_EXPECT_EQ(test, out.payload_len, 0U);
+	KUNIT_EXPECT_EQ(test, out.psn, in.psn);
+	KUNIT_EXPECT_EQ(test, mrc_wire_decode_trimmed(buf, len, TEST_MTU, &out),
+			MRC_WIRE_E_TRIM);
+
+	mk_pkt(&in, MRC_OP_ACK, 0);
+	len = encode(test, &in, buf, 8192);
+	KUNIT_EXPECT_EQ(test, mrc_wire_decode_trimmed(buf, len, TEST_MTU, &out),
+			MRC_WIRE_E_TRIM);
+}
+
 static void ud_send_rules(struct kunit *test)
 {
 	struct mrc_pkt p;
@@ -760,6 +796,7 @@ static struct kunit_case mrc_wire_cases[] = {
 	KUNIT_CASE(rnr_timer_decode_validation),
 	KUNIT_CASE(sack_rules),
 	KUNIT_CASE(trim_rules),
+	KUNIT_CASE(decoded_as_trimmed),
 	KUNIT_CASE(ud_send_rules),
 	KUNIT_CASE(encode_needs_room),
 	KUNIT_CASE(names_cover_every_value),
