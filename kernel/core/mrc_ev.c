@@ -264,6 +264,30 @@ u16 mrc_ev_choose_retx(struct mrc_ev_table *t)
 }
 
 /**
+ * mrc_ev_choose_other() - the EV for resending what a trim cut
+ * @t: the table
+ * @avoid: the EV the packet was trimmed on
+ *
+ * A trim says @avoid's path is congested: the resend takes the next GOOD
+ * EV after it, or @avoid itself when no other is GOOD.
+ *
+ * Return: an EV index.
+ */
+u16 mrc_ev_choose_other(struct mrc_ev_table *t, u16 avoid)
+{
+	u16 n, i;
+
+	if (avoid >= t->count)
+		return mrc_ev_choose_retx(t);
+	for (n = 1; n < t->count; n++) {
+		i = (avoid + n) % t->count;
+		if (t->ev[i].state == MRC_EV_GOOD)
+			return i;
+	}
+	return avoid;
+}
+
+/**
  * mrc_ev_on_send() - account a packet sent on an EV
  * @t: the table
  * @idx: the EV (below @t->count)

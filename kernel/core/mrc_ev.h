@@ -185,6 +185,7 @@ void mrc_ev_destroy(struct mrc_ev_table *t);
 void mrc_ev_reset(struct mrc_ev_table *t);
 u16 mrc_ev_choose(struct mrc_ev_table *t);
 u16 mrc_ev_choose_retx(struct mrc_ev_table *t);
+u16 mrc_ev_choose_other(struct mrc_ev_table *t, u16 avoid);
 u16 mrc_ev_choose_spread(struct mrc_ev_table *t);
 u32 mrc_ev_on_send(struct mrc_ev_table *t, u16 idx);
 void mrc_ev_on_delivered(struct mrc_ev_table *t, u16 idx, bool ce,

@@ -108,7 +108,7 @@ static bool mrc_txwin_sack_one(struct mrc_txwin *win, u32 psn)
 	if (e->flags & MRC_TXE_SACKED)
 		return false;
 	if (e->flags & MRC_TXE_LOST) {
-		e->flags &= ~MRC_TXE_LOST;
+		e->flags &= ~(MRC_TXE_LOST | MRC_TXE_TRIMMED);
 		win->nlost--;
 	}
 	if (!win->nsacked || mrc_psn_after(e->ts, win->sacked_ts))
@@ -195,6 +195,14 @@ bool mrc_txwin_mark_lost(struct mrc_txwin *win, u32 psn)
 	return mrc_txwin_lose(win, psn);
 }
 
+bool mrc_txwin_mark_trimmed(struct mrc_txwin *win, u32 psn)
+{
+	if (!mrc_txwin_mark_lost(win, psn))
+		return false;
+	mrc_txe(win, psn)->flags |= MRC_TXE_TRIMMED;
+	return true;
+}
+
 u32 mrc_txwin_mark_all_lost(struct mrc_txwin *win)
 {
 	u32 psn, n = 0;
@@ -212,7 +220,7 @@ u32 mrc_txwin_clear_lost(struct mrc_txwin *win)
 		struct mrc_tx_entry *e = mrc_txe(win, psn);
 
 		if (e->flags & MRC_TXE_LOST) {
-			e->flags &= ~MRC_TXE_LOST;
+			e->flags &= ~(MRC_TXE_LOST | MRC_TXE_TRIMMED);
 			win->nlost--;
 		}
 	}
@@ -304,7 +312,7 @@ int mrc_txwin_on_retransmit(struct mrc_txwin *win, u32 psn, u16 ev, u32 ts)
 		e->flags &= ~MRC_TXE_LOST;
 		win->nlost--;
 	}
-	e->flags &= ~MRC_TXE_CONT;
+	e->flags &= ~(MRC_TXE_CONT | MRC_TXE_TRIMMED);
 	e->ev = ev;
 	e->ts = ts;
 	if (e->tx_count < U8_MAX)

@@ -31,12 +31,13 @@
 #define MRC_TXE_SACKED		0x01	/* reported received by a SACK */
 #define MRC_TXE_LOST		0x02	/* retransmission pending */
 #define MRC_TXE_CONT		0x04	/* sent in the PSN before's transmission */
+#define MRC_TXE_TRIMMED		0x08	/* lost to a trim: resend on another EV */
 
 /**
  * struct mrc_tx_entry - per-PSN send state
  * @ts: time of the last transmission, 1.024 us units
  * @ev: EV index of the last transmission
- * @flags: %MRC_TXE_SACKED, %MRC_TXE_LOST, %MRC_TXE_CONT
+ * @flags: %MRC_TXE_SACKED, %MRC_TXE_LOST, %MRC_TXE_CONT, %MRC_TXE_TRIMMED
  * @tx_count: transmissions so far (1 after the first), saturating
  * @ev_seq: per-EV sequence number of the last transmission
  */
@@ -197,6 +198,19 @@ u32 mrc_txwin_ack_sacked_prefix(struct mrc_txwin *win);
  * Return: true if @psn was outstanding, not SACKED and not already LOST.
  */
 bool mrc_txwin_mark_lost(struct mrc_txwin *win, u32 psn);
+
+/**
+ * mrc_txwin_mark_trimmed() - mark one PSN lost to a trim
+ * @win: the window
+ * @psn: the PSN a trim NACK names
+ *
+ * As mrc_txwin_mark_lost(), and the entry says MRC_TXE_TRIMMED until the
+ * PSN is sent again: its path is congested, not failed, and the resend
+ * should take another.
+ *
+ * Return: true if @psn was outstanding, not SACKED and not already LOST.
+ */
+bool mrc_txwin_mark_trimmed(struct mrc_txwin *win, u32 psn);
 
 /**
  * mrc_txwin_mark_all_lost() - mark every outstanding, un-SACKED PSN lost

@@ -158,14 +158,21 @@ void mrc_cc_on_loss(struct mrc_qp *qp, u32 lost)
  * mrc_cc_on_trim() - a switch trimmed one of our packets
  * @qp: the QP
  *
- * The window algorithm has no trim rule: a trim is resent, not a loss.
+ * A trim is a queue at the switch that cut it: NSCC's trim rule, and for
+ * the window a congestion signal like a CE mark (halved once per window).
+ * The packet itself is resent, not counted lost.
  */
 void mrc_cc_on_trim(struct mrc_qp *qp)
 {
-	if (qp->cc.alg != MRC_QP_CC_NSCC)
+	if (qp->cc.alg == MRC_QP_CC_NSCC) {
+		mrc_nscc_on_trim(&qp->cc.nscc, qp->mtu,
+				 mrc_cc_bytes(qp, mrc_cc_inflight(qp)),
+				 ktime_get_ns());
 		return;
-	mrc_nscc_on_trim(&qp->cc.nscc, qp->mtu,
-			 mrc_cc_bytes(qp, mrc_cc_inflight(qp)), ktime_get_ns());
+	}
+	mrc_cwnd_on_congestion(&qp->cc.win,
+			       mrc_txwin_oldest_unacked(&qp->txwin),
+			       mrc_txwin_next_psn(&qp->txwin));
 }
 
 /**

@@ -32,10 +32,14 @@ static void mrc_comp_nack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 
 	switch (pkt->aeth.syndrome) {
 	case MRC_SYN_TRIMMED:
-		/* Congestion on the EV's path, not a failure of it. */
+		/*
+		 * Congestion on the EV's path, not a failure of it: resent at
+		 * once on another EV, the EV penalised as for a CE mark
+		 * (mrc_mp_on_ack()), never blamed.
+		 */
 		if (pkt->aeth.ev < qp->evs.count)
 			qp->evs.st[pkt->aeth.ev].c[MRC_EVS_TRIMS]++;
-		if (mrc_txwin_mark_lost(&qp->txwin, pkt->psn))
+		if (mrc_txwin_mark_trimmed(&qp->txwin, pkt->psn))
 			mrc_cc_on_trim(qp);
 		return;
 	case MRC_SYN_PSN_SEQ_ERR:
@@ -189,6 +193,24 @@ static u64 mrc_comp_read_rtt(struct mrc_qp *qp, u32 psn)
 }
 
 /*
+ * A READ response a switch trimmed: the path of its request's EV is
+ * congested, not failed. The PSN is asked for again at once, on another
+ * EV (mrc_txwin_mark_trimmed()), and the EV is penalised as for a CE mark.
+ *
+ * Return: true when the requester has a PSN to ask for again.
+ */
+static bool mrc_comp_read_trimmed(struct mrc_qp *qp, const struct mrc_pkt *pkt)
+{
+	if (pkt->ev < qp->evs.count)
+		qp->evs.st[pkt->ev].c[MRC_EVS_TRIMS]++;
+	mrc_ev_on_delivered(&qp->evs, pkt->ev, true, 0);
+	if (!mrc_txwin_mark_trimmed(&qp->txwin, pkt->psn))
+		return false;
+	mrc_cc_on_trim(qp);
+	return true;
+}
+
+/*
  * A READ response: place it by its PSN and count it. READ data flows
  * towards the requester, whose window paces it: a CE mark on a response
  * is a mark on its data, as the CE count of an ACK is for WRITEs, and
@@ -219,6 +241,8 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 			 qp->ibqp.qp_num, pkt->psn, !!w, qp->sq.own, qp->sq_send);
 		return false;
 	}
+	if (pkt->flags & MRC_FLAG_TRIM)
+		return mrc_comp_read_trimmed(qp, pkt);
 	offset = (pkt->psn - w->first_psn) * qp->mtu;
 	plen = min(qp->mtu, w->length - min(offset, w->length));
 	if (pkt->payload_len != plen)

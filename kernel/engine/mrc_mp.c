@@ -29,9 +29,18 @@
  */
 void mrc_mp_pick_ev(struct mrc_qp *qp, struct mrc_pkt *pkt)
 {
-	mrc_mp_same_ev(qp, pkt, pkt->flags & MRC_FLAG_RETX ?
-				mrc_ev_choose_retx(&qp->evs) :
-				mrc_ev_choose(&qp->evs));
+	const struct mrc_tx_entry *e;
+	u16 idx;
+
+	if (!(pkt->flags & MRC_FLAG_RETX)) {
+		idx = mrc_ev_choose(&qp->evs);
+	} else {
+		e = mrc_txwin_entry(&qp->txwin, pkt->psn);
+		idx = e && (e->flags & MRC_TXE_TRIMMED) ?
+		      mrc_ev_choose_other(&qp->evs, e->ev) :
+		      mrc_ev_choose_retx(&qp->evs);
+	}
+	mrc_mp_same_ev(qp, pkt, idx);
 }
 
 /**
@@ -298,6 +307,13 @@ static void mrc_mp_ev_gaps(struct mrc_qp *qp, u32 reo)
 	}
 }
 
+/* A trim NACK: a queue on the echoed EV's path, as a CE mark is. */
+static bool mrc_mp_is_trim(const struct mrc_pkt *pkt)
+{
+	return pkt->opcode == MRC_OP_NACK &&
+	       pkt->aeth.syndrome == MRC_SYN_TRIMMED;
+}
+
 static void mrc_mp_blame_cb(void *ctx, u32 psn)
 {
 	struct mrc_qp *qp = ctx;
@@ -331,8 +347,8 @@ void mrc_mp_on_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 rtt_ts)
 	 * paths that hash fewer EVs, or are faster, take more of the load.
 	 */
 	mrc_ev_on_delivered(&qp->evs, idx,
-			    pkt->aeth.ce_count || qdelay > MRC_EV_QDELAY_PENALTY_TS,
-			    rtt_ts);
+			    pkt->aeth.ce_count || qdelay > MRC_EV_QDELAY_PENALTY_TS ||
+			    mrc_mp_is_trim(pkt), rtt_ts);
 	if (idx < qp->evs.count) {
 		qp->evs.st[idx].c[MRC_EVS_ECN_MARKS] += pkt->aeth.ce_count;
 		qp->evs.st[idx].c[MRC_EVS_QDELAY_PENALTIES] +=

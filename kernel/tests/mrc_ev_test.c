@@ -345,6 +345,23 @@ static void all_bad_still_chooses(struct kunit *test)
 	mrc_ev_destroy(&t);
 }
 
+/* A trim's resend takes the next GOOD EV, its own only when alone. */
+static void trim_resend_takes_another_ev(struct kunit *test)
+{
+	struct mrc_ev_table t;
+
+	setup(test, &t, 4, 0);
+	KUNIT_EXPECT_EQ(test, mrc_ev_choose_other(&t, 1), 2);
+	KUNIT_EXPECT_EQ(test, mrc_ev_choose_other(&t, 3), 0);
+	mrc_ev_on_loss(&t, 2, 1, MRC_EV_WHY_LOSS_GAP);
+	KUNIT_EXPECT_EQ(test, mrc_ev_choose_other(&t, 1), 3);
+	mrc_ev_on_loss(&t, 0, 1, MRC_EV_WHY_LOSS_GAP);
+	mrc_ev_on_loss(&t, 3, 1, MRC_EV_WHY_LOSS_GAP);
+	KUNIT_EXPECT_EQ(test, mrc_ev_choose_other(&t, 1), 1);
+	KUNIT_EXPECT_LT(test, mrc_ev_choose_other(&t, 9), 4);
+	mrc_ev_destroy(&t);
+}
+
 static void probes_bring_ev_back(struct kunit *test)
 {
 	struct mrc_ev_table t;
@@ -545,6 +562,7 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(queue_delay_per_ev_base),
 	KUNIT_CASE(reset_forgets_paths_keeps_denied),
 	KUNIT_CASE(all_bad_still_chooses),
+	KUNIT_CASE(trim_resend_takes_another_ev),
 	KUNIT_CASE(probes_bring_ev_back),
 	KUNIT_CASE(unanswered_probe_restarts_count),
 	KUNIT_CASE(denied_ev_is_never_chosen),

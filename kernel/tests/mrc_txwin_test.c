@@ -304,6 +304,24 @@ static void mark_lost_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->ts, 299U);
 }
 
+/* A trimmed PSN is lost and says so until it is sent again or SACKed. */
+static void trimmed_until_resent(struct kunit *test)
+{
+	struct mrc_txwin *win = new_win(test, 10, 16);
+
+	push_n(test, win, 4);		/* 10 .. 13 */
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_mark_trimmed(win, 14));
+	KUNIT_EXPECT_TRUE(test, mrc_txwin_mark_trimmed(win, 11));
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_mark_trimmed(win, 11));
+	KUNIT_EXPECT_EQ(test, flags_of(win, 11), MRC_TXE_LOST | MRC_TXE_TRIMMED);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_lost(win), 1U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_retransmit(win, 11, 3, 50), 0);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 11), 0);
+	KUNIT_EXPECT_TRUE(test, mrc_txwin_mark_trimmed(win, 12));
+	sack_range(win, 12, 12);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 12), MRC_TXE_SACKED);
+}
+
 static void mark_all_lost_on_timeout(struct kunit *test)
 {
 	struct mrc_txwin *win = new_win(test, 0, 8);
@@ -675,6 +693,7 @@ static struct kunit_case mrc_txwin_cases[] = {
 	KUNIT_CASE(detect_losses_dupthresh),
 	KUNIT_CASE(ack_releases_scoreboard),
 	KUNIT_CASE(mark_lost_rules),
+	KUNIT_CASE(trimmed_until_resent),
 	KUNIT_CASE(mark_all_lost_on_timeout),
 	KUNIT_CASE(clear_lost_after_spurious_timeout),
 	KUNIT_CASE(detect_losses_reordering_window),
