@@ -104,15 +104,24 @@ void mrc_req_retransmit(struct mrc_qp *qp)
 	 * Retransmissions obey the congestion window like new data: a
 	 * timeout marks everything lost, and resending it all at once is
 	 * the burst the bottleneck just dropped. Acknowledgments clock out
-	 * the rest. One always goes when nothing is in flight.
+	 * the rest. One always goes when nothing is in flight. A trimmed
+	 * PSN goes at once, outside the window: the switch took its payload
+	 * out of the network, and the window's cut for the trim applies to
+	 * new data; waiting for room would leave the oldest PSN to the timer.
 	 */
 	u32 budget = max_t(u32, mrc_cc_room(qp, in_flight), !in_flight);
+	bool trimmed;
 
-	while (budget && mrc_tx_acct_room(qp->tx_acct) &&
+	while (mrc_tx_acct_room(qp->tx_acct) &&
 	       mrc_txwin_next_retransmit(&qp->txwin, &psn)) {
 		struct mrc_swqe *w = mrc_req_wqe_of(qp, psn);
 
-		budget--;
+		trimmed = mrc_txwin_entry(&qp->txwin, psn)->flags &
+			  MRC_TXE_TRIMMED;
+		if (!budget && !trimmed)
+			break;
+		if (!trimmed)
+			budget--;
 		copies = 1;
 		if (psn == una && qp->rto_spread)
 			copies = min_t(u32, MRC_RTO_SPREAD, qp->evs.count);
