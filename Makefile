@@ -22,7 +22,7 @@ JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 600
 
 .PHONY: all deps module userspace install install-module install-userspace \
-	stage check demo bench fuzz clean soak
+	stage check demo bench fuzz clean soak trimq
 
 all: module userspace
 
@@ -49,11 +49,18 @@ install-module: module
 install-userspace: userspace
 	DESTDIR=$(DESTDIR) cmake --install $(CMAKE_BUILD)
 
+# The test-only trimming qdisc (selftests/trimq): the stage has it, an
+# install never does.
+trimq: deps
+	$(MAKE) -C $(KDIR) M=$(TOP)/selftests/trimq -j$(JOBS) modules
+
 # A fresh install tree for the test VM, with module dependency files made
 # here on the host.
-stage: all
+stage: all trimq
 	rm -rf $(STAGE)
 	$(MAKE) --no-print-directory install DESTDIR=$(STAGE)
+	install -D -m 0644 selftests/trimq/sch_mrc_trim.ko \
+		$(STAGE)/lib/modules/$(KVER)/extra/sch_mrc_trim.ko
 	$(TOP)/scripts/depmod-stage.sh $(STAGE) $(KVER)
 
 # When make started, so that run-all.sh's total includes the build.
@@ -83,4 +90,5 @@ fuzz: deps
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(TOP) clean
+	-$(MAKE) -C $(KDIR) M=$(TOP)/selftests/trimq clean
 	rm -rf $(BUILD)

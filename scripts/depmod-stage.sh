@@ -18,6 +18,8 @@ cp -al "$sys/kernel" "$tmp/lib/modules/$kver/" 2>/dev/null ||
 	ln -s "$sys/kernel" "$tmp/lib/modules/$kver/kernel"
 cp "$sys"/modules.order "$sys"/modules.builtin* "$tmp/lib/modules/$kver/"
 cp -r "$dst/updates" "$tmp/lib/modules/$kver/updates"
+# Test-only modules (make stage: selftests/trimq).
+[ ! -d "$dst/extra" ] || cp -r "$dst/extra" "$tmp/lib/modules/$kver/extra"
 depmod -b "$tmp" "$kver"
 for f in "$tmp/lib/modules/$kver"/modules.*; do
 	case $(basename "$f") in
