@@ -4,7 +4,8 @@
  * mrc_rx.c hands them over, and hold it to what mrc_wire.h promises:
  *
  * - decode reads only the @len bytes it was given (ASan) and names a
- *   verdict that has a name;
+ *   verdict that has a name; decoded as trimmed (the trim DSCP), an
+ *   accepted packet has TRIM set and no payload;
  * - an accepted packet's lengths add up, its payload fits the MTU;
  * - the encoder accepts every packet the decoder accepted ("applies the
  *   same validation as decode"), writes exactly mrc_wire_hdr_len() bytes
@@ -161,6 +162,18 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 		   strcmp(mrc_wire_err_name(err), "?"), "verdict %d", err);
 	if (err == MRC_WIRE_OK)
 		check_accepted(data, size, &pkt);
+	/*
+	 * The same bytes as if they came with the trim DSCP: a trimmed
+	 * packet, whatever its flags say, and then one the checks hold to.
+	 */
+	err = mrc_wire_decode_trimmed(data, size, FUZZ_MTU, &pkt);
+	FUZZ_CHECK((unsigned int)err < MRC_WIRE_E_COUNT, "verdict %d", err);
+	if (err == MRC_WIRE_OK) {
+		FUZZ_CHECK((pkt.flags & MRC_FLAG_TRIM) && !pkt.payload_len,
+			   "trimmed: flags %#x payload %u", pkt.flags,
+			   pkt.payload_len);
+		check_accepted(data, size, &pkt);
+	}
 	if (size && data[0] != MRC_WIRE_VERSION << 4)
 		check_encoder(data + 1, size - 1);
 	return 0;
