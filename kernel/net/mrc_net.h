@@ -105,7 +105,7 @@ void mrc_net_put(struct mrc_net *mn);
 
 struct net_device *mrc_net_rx_dev(struct sk_buff *skb);
 enum mrc_encap_verdict mrc_net_rx_encap(const struct sk_buff *skb,
-				       int *tclass);
+					int *tclass);
 int mrc_net_srv6_uplink(struct net_device *ndev,
 			const struct mrc_srv6_route *r);
 unsigned int mrc_net_srv6_payload_mtu(struct net_device *ndev,
