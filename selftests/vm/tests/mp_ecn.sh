@@ -60,9 +60,9 @@ marked() {
 	local tag=$1 dev=$2 prog=$3 m0 d0 e0 l0 m d e l
 	m0=$(codel_sum "$dev" marked) d0=$(codel_sum "$dev" dropped) e0=$(ecn_b)
 	l0=$(losses_b)
-	pair "$tag: $prog -n 300 through the marking queues" 180 \
-		"$prog" -d mrcA -x "$GA4" -n 300 -F -- \
-		"$prog" -d mrcB -x "$GB4" -n 300 -F "$MP_A4"
+	pair "$tag: $prog -n 150 through the marking queues" 180 \
+		"$prog" -d mrcA -x "$GA4" -n 150 -F -- \
+		"$prog" -d mrcB -x "$GB4" -n 150 -F "$MP_A4"
 	m=$(($(codel_sum "$dev" marked) - m0))
 	d=$(($(codel_sum "$dev" dropped) - d0))
 	e=$(($(ecn_b) - e0))
