@@ -51,6 +51,12 @@ u64 mrc_rto_budget_ns(const struct mrc_rto *rto)
 	       rto->attr_ns * ((2ULL << rto->exp_cnt) - 2);
 }
 
+/* The longest wait the backoff reaches: the attribute, or a longer RTO. */
+static u64 mrc_rto_ceiling_ns(const struct mrc_rto *rto)
+{
+	return max(rto->rto_ns, rto->attr_ns);
+}
+
 void mrc_rto_set_timeout(struct mrc_rto *rto, u8 timeout)
 {
 	rto->attr_ns = max(mrc_rto_from_ib_timeout(timeout), MRC_RTO_FLOOR_NS);
@@ -96,30 +102,13 @@ void mrc_rto_sample(struct mrc_rto *rto, u64 rtt_ns)
 	mrc_rto_update(rto);
 }
 
-/* @base with the backoff, up to the attribute (or @base when longer). */
-static u64 mrc_rto_backed_off(const struct mrc_rto *rto, u64 base)
+u64 mrc_rto_timeout_ns(const struct mrc_rto *rto)
 {
-	u64 ceiling = max(base, rto->attr_ns);
+	u64 ceiling = mrc_rto_ceiling_ns(rto);
 
 	if (rto->backoff >= MRC_RTO_MAX_BACKOFF)
 		return ceiling;
-	return min(base << rto->backoff, ceiling);
-}
-
-u64 mrc_rto_timeout_ns(const struct mrc_rto *rto)
-{
-	return mrc_rto_backed_off(rto, rto->rto_ns);
-}
-
-u64 mrc_rto_path_timeout_ns(const struct mrc_rto *rto, u64 path_srtt_ns)
-{
-	u64 ns;
-
-	if (!path_srtt_ns || !rto->has_sample)
-		return mrc_rto_timeout_ns(rto);
-	ns = min(path_srtt_ns, MRC_RTO_MAX_NS) + max(MRC_TS_UNIT_NS, rto->rttvar4);
-	return mrc_rto_backed_off(rto, clamp(ns, MRC_RTO_FLOOR_NS,
-					     MRC_RTO_MAX_NS));
+	return min(rto->rto_ns << rto->backoff, ceiling);
 }
 
 bool mrc_rto_on_timeout(struct mrc_rto *rto, u64 waited_ns)
@@ -131,9 +120,8 @@ bool mrc_rto_on_timeout(struct mrc_rto *rto, u64 waited_ns)
 		return true;
 	if (rto->retries < U32_MAX)
 		rto->retries++;
-	/* Until any RTO, the floor up, would stand at the attribute. */
 	if (rto->backoff < MRC_RTO_MAX_BACKOFF &&
-	    (MRC_RTO_FLOOR_NS << rto->backoff) < rto->attr_ns)
+	    mrc_rto_timeout_ns(rto) < mrc_rto_ceiling_ns(rto))
 		rto->backoff++;
 	return false;
 }

@@ -27,9 +27,7 @@
  *                  SRTT   = 7/8 SRTT + 1/8 R
  *   RTO = clamp(SRTT + max(G, 4 RTTVAR), MRC_RTO_FLOOR_NS, MRC_RTO_MAX_NS)
  *
- * and before the first sample RTO = min(attr, MRC_RTO_INIT_NS). The timer
- * of a packet on a path with its own SRTT uses that SRTT in place of the
- * QP's (mrc_rto_path_timeout_ns()). The RTO
+ * and before the first sample RTO = min(attr, MRC_RTO_INIT_NS). The RTO
  * does not depend on the attribute: rdma_cm sets about half a second
  * (t = 19), NCCL four (t = 22), and a timer that waited that long would
  * turn every tail loss into a stall of the application.
@@ -53,10 +51,10 @@
  *
  *   timer = min(RTO << backoff, max(RTO, attr), MRC_RTO_MAX_NS)
  *
- * Each expiry doubles the wait (backoff++) until even an RTO at the
- * floor would reach the attribute: a path that stays silent is tried
- * again no less often than a NIC with that attribute would. An RTO above
- * the attribute (a round trip longer than it) is never cut.
+ * Each expiry doubles the wait (backoff++) until it reaches the
+ * attribute: a path that stays silent is tried again no less often than
+ * a NIC with that attribute would. An RTO above the attribute (a round
+ * trip longer than it) is never cut.
  *
  * Budget. The attributes bound the time without progress, as the
  * expiries of a NIC's timer would take:
@@ -185,23 +183,6 @@ u64 mrc_rto_timeout_ns(const struct mrc_rto *rto);
  * Return: the budget in ns (see above), U64_MAX when retrying forever.
  */
 u64 mrc_rto_budget_ns(const struct mrc_rto *rto);
-
-/**
- * mrc_rto_path_timeout_ns() - interval to arm the timer with, for a packet
- *	on one path
- * @rto: timer state
- * @path_srtt_ns: the smoothed RTT of the path the oldest outstanding
- *	packet took, 0 when that path has no sample yet
- *
- * The QP's estimate mixes every path's samples: a packet on a slower
- * path than most would time out early, one on a faster path late. With
- * the path's own SRTT the RTO is SRTT_path + max(G, 4 RTTVAR) (RTTVAR
- * still the QP's), clamped as the QP's is, with the same backoff and
- * ceiling.
- *
- * Return: that interval; mrc_rto_timeout_ns() when @path_srtt_ns is 0.
- */
-u64 mrc_rto_path_timeout_ns(const struct mrc_rto *rto, u64 path_srtt_ns);
 
 /**
  * mrc_rto_on_timeout() - account for an expiry of the timer

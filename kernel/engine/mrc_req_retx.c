@@ -22,21 +22,6 @@ static bool mrc_req_busy(struct mrc_qp *qp)
 	       mrc_txwin_outstanding(&qp->txwin);
 }
 
-/*
- * The timer for the oldest outstanding PSN follows the path it took: that
- * EV's smoothed RTT when it has one (mrc_rto_path_timeout_ns()).
- */
-static u64 mrc_req_rto_ns(struct mrc_qp *qp)
-{
-	const struct mrc_tx_entry *e;
-	u64 srtt_ns = 0;
-
-	e = mrc_txwin_entry(&qp->txwin, mrc_txwin_oldest_unacked(&qp->txwin));
-	if (e && e->ev < qp->evs.count)
-		srtt_ns = mrc_ts_to_ns(qp->evs.ev[e->ev].srtt >> 3);
-	return mrc_rto_path_timeout_ns(&qp->rto, srtt_ns);
-}
-
 /**
  * mrc_req_arm_rto() - start, restart or stop the retransmission timer
  * @qp: the QP, with @qp->lock held
@@ -64,7 +49,8 @@ void mrc_req_arm_rto(struct mrc_qp *qp, bool restart)
 	}
 	if (qp->rto_armed && !restart)
 		return;
-	ticks = max_t(u64, DIV_ROUND_UP_ULL(mrc_req_rto_ns(qp), TICK_NSEC), 2) +
+	ticks = max_t(u64, DIV_ROUND_UP_ULL(mrc_rto_timeout_ns(&qp->rto),
+					    TICK_NSEC), 2) +
 		mrc_dack_rto_slack(qp);
 	qp->rto_armed_at = jiffies;
 	mod_timer(&qp->rto_timer, qp->rto_armed_at + (unsigned long)ticks);

@@ -274,35 +274,6 @@ static void ocp_linear_then_exponential(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mrc_rto_timeout_ns(&rto), T14_NS);
 }
 
-static void path_timer_follows_its_path(struct kunit *test)
-{
-	u64 qp_ns, fast, slow;
-	struct mrc_rto rto;
-	unsigned int i;
-
-	KUNIT_ASSERT_EQ(test, mrc_rto_init(&rto, 19, 7), 0);
-	/* Before the QP's first sample, the QP's timer. */
-	KUNIT_EXPECT_EQ(test, mrc_rto_path_timeout_ns(&rto, 10 * MS),
-			mrc_rto_timeout_ns(&rto));
-	/* Two paths, 1 and 9 ms: SRTT near 5 ms, RTTVAR near 4. */
-	for (i = 0; i < 200; i++)
-		mrc_rto_sample(&rto, (i & 1 ? 9 : 1) * MS);
-	qp_ns = mrc_rto_timeout_ns(&rto);
-	fast = mrc_rto_path_timeout_ns(&rto, MS);
-	slow = mrc_rto_path_timeout_ns(&rto, 9 * MS);
-	KUNIT_EXPECT_EQ(test, mrc_rto_path_timeout_ns(&rto, 0), qp_ns);
-	KUNIT_EXPECT_LT(test, fast, qp_ns);
-	KUNIT_EXPECT_GT(test, slow, qp_ns);
-	/* The same margin on each path's own SRTT. */
-	KUNIT_EXPECT_EQ(test, slow - fast, 8 * MS);
-	KUNIT_EXPECT_GT(test, slow, 9 * MS + 12 * MS);
-	/* Past the attribute (537 ms): not cut. */
-	KUNIT_EXPECT_GT(test, mrc_rto_path_timeout_ns(&rto, 600 * MS), 600 * MS);
-	/* The backoff applies to it as to the QP's. */
-	KUNIT_EXPECT_FALSE(test, mrc_rto_on_timeout(&rto, qp_ns));
-	KUNIT_EXPECT_EQ(test, mrc_rto_path_timeout_ns(&rto, MS), 2 * fast);
-}
-
 static void timestamp_units(struct kunit *test)
 {
 	u32 echoed = 0xfffffffe, now = 3;
@@ -324,7 +295,6 @@ static struct kunit_case mrc_rto_cases[] = {
 	KUNIT_CASE(set_timeout_keeps_estimate),
 	KUNIT_CASE(backoff_up_to_the_attribute),
 	KUNIT_CASE(ocp_linear_then_exponential),
-	KUNIT_CASE(path_timer_follows_its_path),
 	KUNIT_CASE(timestamp_units),
 	{}
 };
