@@ -19,10 +19,12 @@
 #   BENCH_VM_CPUS    vCPUs per VM (1: the build machines have 2 cores)
 #   BENCH_METRICS    a subset of "tcp tcp_busy write_bw send_bw read_bw
 #                    write_lat mp_cpu mp_bw mp_blackhole mp_loss srv6_bw
-#                    srv6_fail srv6_cpu" (tcp_busy: iperf3 beside a
-#                    spinning process, as perftest polls; mp_*: multipath,
-#                    see mp.sh; srv6_*: on the SRv6 fabric, in one VM of
-#                    2 vCPUs after the others, see srv6.sh)
+#                    srv6_fail srv6_cpu cc_loss cc_fair cc_tcp cc_incast"
+#                    (tcp_busy: iperf3 beside a spinning process, as
+#                    perftest polls; mp_*: multipath, see mp.sh; srv6_*: on
+#                    the SRv6 fabric, in one VM of 2 vCPUs after the
+#                    others, see srv6.sh; cc_*: mrc-window beside NSCC
+#                    through one bottleneck, in one VM of 2 vCPUs, see cc.sh)
 #   BENCH_MP_PATHS   paths of the multipath topology (4)
 #   BENCH_MP_RATE    tbf rate of each path, tc units (10mbit)
 #   BENCH_MP_SECS    seconds of each multipath run (10; blackhole: +5)
@@ -32,6 +34,10 @@
 #   BENCH_MP_LOSS    percent loss of mp_loss (1)
 #   BENCH_SRV6_RATE  tbf rate of each spine of the SRv6 fabric (10mbit)
 #   BENCH_SRV6_SECS  seconds of each SRv6 run (10; srv6_fail: +5)
+#   BENCH_CC_RATE    tbf rate of the cc_* bottleneck (20mbit)
+#   BENCH_CC_SECS    seconds of each cc_* run (10)
+#   BENCH_CC_QUEUES  bottleneck queues of cc_fair, cc_tcp, cc_incast:
+#                    ecn (fq_codel marking), trim (mrc_trim) (ecn,trim)
 #   BENCH_PERF       1: profile every step in both guests (perf record
 #                    -e cpu-clock -a) and log its hottest symbols
 #   BENCH_OUT        output directory (build/bench)
@@ -45,7 +51,7 @@ bwsecs=${BENCH_BW_SECS:-6}
 latiters=${BENCH_LAT_ITERS:-1000}
 tcpsecs=${BENCH_TCP_SECS:-5}
 cpus=${BENCH_VM_CPUS:-1}
-metrics=${BENCH_METRICS:-tcp tcp_busy write_bw send_bw read_bw write_lat mp_cpu mp_bw mp_blackhole mp_loss srv6_bw srv6_fail srv6_cpu}
+metrics=${BENCH_METRICS:-tcp tcp_busy write_bw send_bw read_bw write_lat mp_cpu mp_bw mp_blackhole mp_loss srv6_bw srv6_fail srv6_cpu cc_loss cc_fair cc_tcp cc_incast}
 mppaths=${BENCH_MP_PATHS:-4}
 mprate=${BENCH_MP_RATE:-10mbit}
 mpsecs=${BENCH_MP_SECS:-10}
@@ -55,16 +61,22 @@ mptimeout=${BENCH_MP_TIMEOUT:-14}
 mploss=${BENCH_MP_LOSS:-1}
 perf=${BENCH_PERF:-0}
 read -ra m <<<"${metrics//,/ }"
-# The srv6_* metrics run in a VM of their own (srv6.sh), the rest in two.
-srv6=() two=()
+# The srv6_* and cc_* metrics run in VMs of their own (srv6.sh, cc.sh),
+# the rest in two.
+srv6=() cc=() two=()
 for i in "${m[@]}"; do
 	case $i in
 	srv6_*) srv6+=("$i") ;;
+	cc_*) cc+=("$i") ;;
 	*) two+=("$i") ;;
 	esac
 done
 metrics=$(IFS=,; echo "${two[*]}")
 srv6_metrics=$(IFS=,; echo "${srv6[*]}")
+cc_metrics=$(IFS=,; echo "${cc[*]}")
+ccrate=${BENCH_CC_RATE:-20mbit}
+ccsecs=${BENCH_CC_SECS:-10}
+ccqueues=${BENCH_CC_QUEUES:-ecn,trim}
 srv6rate=${BENCH_SRV6_RATE:-10mbit}
 srv6secs=${BENCH_SRV6_SECS:-10}
 out=${BENCH_OUT:-$top/build/bench}
@@ -76,7 +88,7 @@ case ",$metrics" in
 esac
 
 mkdir -p "$out"
-rm -f "$out"/{server,client,srv6}.log "$out"/results.json
+rm -f "$out"/{server,client,srv6,cc}.log "$out"/results.json
 start=$SECONDS
 load_start=$(cut -d' ' -f1 /proc/loadavg)
 # Other VMs on the host skew absolute figures; note them in the results.
@@ -174,6 +186,21 @@ srv6_vm() {
 	wait $!
 }
 
+# cc_vm: the cc_* steps, in a VM of 2 vCPUs (cc.sh): 31 steps a
+# repetition with every metric.
+cc_vm() {
+	local append="bench.reps=$reps bench.metrics=$cc_metrics"
+	append+=" bench.ccrate=$ccrate bench.ccsecs=$ccsecs bench.ccqueues=$ccqueues"
+	echo "bench: congestion control in one VM (TCG, 2 vCPUs): $cc_metrics"
+	MRC_VM_CPUS=2 MRC_VM_LOGDIR=$out/vm-logs MRC_VM_KEEP_LOG=1 \
+	MRC_VM_APPEND="$append" \
+		"$top/selftests/vm/run-vm.sh" \
+		-t $((600 + reps * 31 * (ccsecs + 60))) -s "$stage" \
+		-n bench-cc "$here/cc.sh" 2>&1 | tee "$out/cc.log" |
+		grep --line-buffered -v '^@cc ' &
+	wait $!
+}
+
 commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null)
 if [ -n "$commit" ] && [ -n "$(git -C "$top" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
 	commit="$commit-dirty"
@@ -196,5 +223,9 @@ fi
 if [ -n "$srv6_metrics" ]; then
 	srv6_vm
 	python3 "$here/srv6_summary.py" "$out/srv6.log" "$out/results.json" && rc=0
+fi
+if [ -n "$cc_metrics" ]; then
+	cc_vm
+	python3 "$here/cc_summary.py" "$out/cc.log" "$out/results.json" && rc=0
 fi
 exit $rc

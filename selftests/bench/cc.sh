@@ -1,0 +1,223 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# shellcheck shell=bash
+# The congestion control benchmarks (the cc_* metrics), run by bench.sh in
+# one VM of 2 vCPUs: mp_topo.sh's topology with one path, a single
+# bottleneck of RATE (router r1's tbf towards hostB), and both CC
+# algorithms side by side in each repetition: mrc-window (CC profile 0)
+# and uet-1.0-nscc (profile 5, its defaults), kernel TCP as the anchor.
+# Data flows from hostA to hostB.
+#
+#   cc_loss    goodput of one WRITE stream (mrc-stream), one READ stream
+#              (ib_read_bw) and one TCP flow (iperf3) at 0, 1 and 2%
+#              random loss on the path (netem, both ways)
+#   cc_fair    2 and 4 WRITE streams at once: Jain's fairness index of
+#              their goodputs in each 1 s window after the first second
+#   cc_tcp     one WRITE stream beside one TCP flow: each one's share
+#   cc_incast  8 WRITE streams at once: the slowest one's goodput against
+#              an even share (its "completion" relative to the ideal) and
+#              the bottleneck's use
+#
+# cc_fair, cc_tcp and cc_incast run over each queue of QUEUES: "ecn"
+# (fq_codel marking CE, target 1 ms, 100 packets) and "trim" (the
+# test-only mrc_trim of selftests/trimq, 16 packets). Each step prints
+# its line and an "@cc {JSON}" line, which cc_summary.py turns into the
+# table; RTOs are counted from MRC's pr_debug line for each.
+
+MP_TBF_BURST=1600		# one packet: queues see packets, not GSO runs
+. ../vm/lib.sh
+. ../vm/mp_topo.sh
+. ../vm/mp_lib.sh
+. ./guest.sh
+
+REPS=$(barg reps)
+REPS=${REPS:-3}
+METRICS=$(barg metrics)
+METRICS=${METRICS:-cc_loss,cc_fair,cc_tcp,cc_incast}
+RATE=$(barg ccrate)		# tbf rate of the bottleneck, tc units
+RATE=${RATE:-20mbit}
+SECS=$(barg ccsecs)		# seconds of each run
+SECS=${SECS:-10}
+QUEUES=$(barg ccqueues)
+QUEUES=${QUEUES:-ecn,trim}
+SIZE=65536			# bytes per RDMA WRITE
+DEPTH=8				# WRITEs outstanding per stream
+TIMEOUT=14			# QP timeout attribute (perftest's default)
+PORT=22000
+STREAM=$MRC_BUILD/selftests/progs/mrc-stream
+STEP_LIMIT=$((SECS + 120))
+STATE=/run/cc-bench
+mkdir -p "$STATE"
+
+# profile_of CC: the CC profile id of an algorithm.
+profile_of() {
+	case $1 in window) echo 0 ;; nscc) echo 5 ;; esac
+}
+
+# queue Q: the bottleneck's queue under r1's tbf towards hostB.
+queue() {
+	mp_path_clear 1 || return
+	case $1 in
+	ecn) tc -n r1 qdisc replace dev ethB parent 1:1 handle 20: \
+		fq_codel ecn target 1ms interval 10ms limit 100 ;;
+	trim) tc -n r1 qdisc replace dev ethB parent 1:1 handle 20: mrc_trim ;;
+	plain) ;;
+	esac
+}
+
+# streams CC N FILE: N WRITE streams at once from hostA to hostB under CC,
+# each its own QP; their JSON results, one per line, in FILE. Non-zero
+# unless every stream gave one.
+streams() {
+	local cc=$1 n=$2 file=$3 j pids=() spids=() rc=0 p
+	p=$(profile_of "$cc")
+	: > "$file"
+	for ((j = 0; j < n; j++)); do
+		ip netns exec hostB env MRC_CC_PROFILE="$p" timeout -k 5 "$STEP_LIMIT" \
+			"$STREAM" server --dev mrcB --gid "$GB4" --port $((PORT + j)) \
+			--size $SIZE --outstanding $DEPTH --timeout $TIMEOUT \
+			--wait-s "$STEP_LIMIT" > /dev/null 2> "$STATE/server$j.err" &
+		spids+=($!)
+	done
+	for ((j = 0; j < n; j++)); do
+		ip netns exec hostA env MRC_CC_PROFILE="$p" timeout -k 5 "$STEP_LIMIT" \
+			"$STREAM" client --dev mrcA --gid "$GA4" --host "$MP_B4" \
+			--port $((PORT + j)) --size $SIZE --outstanding $DEPTH \
+			--timeout $TIMEOUT --seconds "$SECS" --bin-ms 100 \
+			--connect-wait-s 60 > "$STATE/out$j" 2> "$STATE/err$j" &
+		pids+=($!)
+	done
+	for ((j = 0; j < n; j++)); do
+		wait "${pids[j]}" || rc=1
+		jq -ce 'select(.bytes != null)' "$STATE/out$j" >> "$file" 2>/dev/null || rc=1
+	done
+	for p in "${spids[@]}"; do wait "$p"; done
+	return $rc
+}
+
+# tcp_flow SECS FILE: one iperf3 flow from hostA to hostB; its JSON in FILE.
+tcp_flow() {
+	ip netns exec hostB timeout $(($1 + 30)) iperf3 -s -1 -p 5201 > /dev/null 2>&1 &
+	local s=$! rc
+	sleep 0.5
+	ip netns exec hostA timeout $(($1 + 30)) iperf3 -c "$MP_B4" -p 5201 \
+		-t "$1" -J > "$2" 2> /dev/null
+	rc=$?
+	wait $s
+	return $rc
+}
+
+# read_stream CC: ib_read_bw for SECS from hostB (the requester), the data
+# flowing from hostA; its average in MB/s on stdout.
+read_stream() {
+	local p
+	p=$(profile_of "$1")
+	pair_start "$STEP_LIMIT" \
+		env MRC_CC_PROFILE="$p" ib_read_bw -d mrcA -x "$GA4" -D "$SECS" -F -- \
+		env MRC_CC_PROFILE="$p" ib_read_bw -d mrcB -x "$GB4" -D "$SECS" -F "$MP_A4"
+	pair_finish "read" > /dev/null
+	awk '/^ *65536 / { print $4 }' /tmp/cli.log | tail -n1
+}
+
+# record K METRIC CC QUEUE REP EXTRA_JSON: the step's "@cc" line.
+record() {
+	jq -cn --argjson k "$1" --arg metric "$2" --arg cc "$3" --arg queue "$4" \
+		--argjson rep "$5" --argjson extra "$6" --arg rate "$RATE" \
+		--argjson secs "$SECS" --argjson rtos "$(dmesg | grep -c 'mrc: qp [0-9]* rto:')" \
+		'{step: $k, metric: $metric, cc: $cc, queue: $queue, rep: $rep,
+		  rate: $rate, secs: $secs, rto_events: $rtos} + $extra' |
+		sed 's/^/@cc /'
+}
+
+# run_step K METRIC CC QUEUE ARG REP: one step; prints its "@cc" line.
+run_step() {
+	local k=$1 metric=$2 cc=$3 q=$4 arg=$5 rep=$6 f=$STATE/streams t=$STATE/tcp
+	local extra=null mb
+	dmesg -C
+	case $metric in
+	cc_loss)
+		queue plain && { [ "$arg" = 0 ] || mp_path_loss 1 "$arg"; } || return
+		case $cc in
+		tcp) tcp_flow "$SECS" "$t" &&
+			extra=$(jq -c --argjson l "$arg" '{loss: $l, op: "tcp",
+				goodput_mbit: (.end.sum_received.bits_per_second / 1e6)}' "$t") ;;
+		window-read | nscc-read)
+			mb=$(read_stream "${cc%-read}")
+			[ -n "$mb" ] && extra=$(jq -cn --argjson l "$arg" --argjson mb "$mb" \
+				'{loss: $l, op: "read", goodput_mbit: ($mb * 8.388608)}')
+			cc=${cc%-read} ;;
+		*) streams "$cc" 1 "$f" &&
+			extra=$(jq -cs --argjson l "$arg" '{loss: $l, op: "write",
+				goodput_mbit: .[0].goodput_mbit, bytes: .[0].bytes}' "$f") ;;
+		esac ;;
+	cc_fair | cc_incast)
+		queue "$q" && streams "$cc" "$arg" "$f" &&
+			extra=$(jq -cs --argjson n "$arg" '{streams: $n, results:
+				map({bytes, goodput_mbit, start_realtime, bins_mbit})}' "$f") ;;
+	cc_tcp)
+		queue "$q" || return
+		streams "$cc" 1 "$f" & local sp=$!
+		tcp_flow "$SECS" "$t"
+		wait $sp &&
+			extra=$(jq -c --slurpfile s "$f" '{tcp_mbit:
+				(.end.sum_received.bits_per_second / 1e6),
+				mrc_mbit: $s[0].goodput_mbit}' "$t") ;;
+	esac
+	record "$k" "$metric" "$cc" "$q" "$rep" "$extra"
+	[ "$extra" != null ]
+}
+
+modprobe mrc && modprobe sch_mrc_trim limit=16 dscp=11 || exit 1
+echo 11 > /sys/module/mrc/parameters/trim_dscp
+echo 'format "rto: una" +p' > /sys/kernel/debug/dynamic_debug/control
+if ! mp_topology 1 "$RATE"; then
+	echo "cc bench: the topology did not come up" >&2
+	exit 1
+fi
+for h in A B; do
+	ip netns exec "host$h" mrc-ip ccprofile add dev "mrc$h" id 5 \
+		alg uet-1.0-nscc access open || exit 1
+done
+echo "# cc: one path of $RATE (tbf burst $MP_TBF_BURST); $(nproc) vCPUs;" \
+	"$SIZE-byte WRITEs, $DEPTH outstanding per stream; queues $QUEUES"
+
+steps=()
+for ((r = 1; r <= REPS; r++)); do
+	for m in ${METRICS//,/ }; do
+		case $m in
+		cc_loss)
+			for l in 0 1 2; do
+				for v in window nscc window-read nscc-read tcp; do
+					steps+=("$m $v - $l $r")
+				done
+			done ;;
+		cc_fair)
+			for q in ${QUEUES//,/ }; do
+				for n in 2 4; do
+					steps+=("$m window $q $n $r" "$m nscc $q $n $r")
+				done
+			done ;;
+		cc_tcp)
+			for q in ${QUEUES//,/ }; do
+				steps+=("$m window $q - $r" "$m nscc $q - $r")
+			done ;;
+		cc_incast)
+			for q in ${QUEUES//,/ }; do
+				steps+=("$m window $q 8 $r" "$m nscc $q 8 $r")
+			done ;;
+		esac
+	done
+done
+n=${#steps[@]}
+k=0
+fails=0
+for s in "${steps[@]}"; do
+	read -r m v q a r <<<"$s"
+	k=$((k + 1))
+	line=$(run_step "$k" "$m" "$v" "$q" "$a" "$r") || fails=$((fails + 1))
+	line=${line##*@cc }
+	echo "[$k/$n] $m $v $q $a rep $r: $(python3 ./cc_summary.py --line <<<"$line")"
+	echo "@cc $line"
+done
+mp_teardown
+echo "# cc: $n steps, $fails without a figure"
+[ "$fails" -lt "$n" ]

@@ -1,0 +1,236 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+"""The congestion control benchmarks' figures (cc.sh's "@cc {JSON}").
+
+    cc_summary.py --line < RECORD        the figures of one step, a line
+    cc_summary.py LOG RESULTS.json       the table, mrc-window beside NSCC;
+                                         adds the "cc" section to RESULTS.json
+
+Targets (issue 35) are benchmarks' goals, not tests: printed with a "met"
+column, they never change the exit status.
+"""
+import json
+import os
+import statistics
+import sys
+
+import mp_summary
+
+TARGETS = {
+    "loss1_of_clean": (">=", 0.8),   # goodput at 1% loss / without loss
+    "loss2_of_clean": (">=", 0.8),
+    "jain": (">=", 0.95),            # fairness of 2 and 4 streams
+    "tcp_share_min": (">=", 0.3),    # the smaller of MRC's and TCP's shares
+    "incast_slowest": ("<=", 1.5),   # even share / the slowest's goodput
+    "incast_busy": (">=", 0.9),      # bottleneck use under 8 streams
+}
+CCS = ("window", "nscc")
+
+
+def jain(xs):
+    """Jain's index of @xs; None without a positive sum."""
+    s = sum(xs)
+    q = sum(x * x for x in xs)
+    return s * s / (len(xs) * q) if xs and q > 0 else None
+
+
+def windows(results, width_s=1.0, skip_s=1.0):
+    """Each stream's goodput in common 1 s windows.
+
+    mrc-stream bins its own completions from its own start: the bins are
+    placed on the clock by start_realtime and summed into windows that
+    start skip_s after the last stream started. Only windows all streams
+    cover fully count.
+    """
+    starts = [r["start_realtime"] for r in results]
+    t0 = max(starts) + skip_s
+    per = []
+    for r in results:
+        bins = r.get("bins_mbit") or []
+        if not bins:
+            return []
+        w = {}
+        bin_s = 0.1
+        for i, mbit in enumerate(bins):
+            t = r["start_realtime"] + i * bin_s
+            if t < t0:
+                continue
+            w.setdefault(int((t - t0) / width_s), []).append(mbit)
+        per.append(w)
+    full = int(width_s / 0.1 + 0.5)
+    keys = set.intersection(*[{k for k, v in w.items() if len(v) == full}
+                              for w in per]) if per else set()
+    return [[statistics.mean(w[k]) for w in per] for k in sorted(keys)]
+
+
+def figures(rec):
+    """One step's figures; {} when it gave none."""
+    m = rec["metric"]
+    f = {"rtos": rec.get("rto_events")}
+    rate = mp_summary.rate_mbit(rec["rate"])
+    if m == "cc_loss":
+        if rec.get("goodput_mbit") is None:
+            return {}
+        f.update(goodput_mbit=round(rec["goodput_mbit"], 3), loss=rec["loss"],
+                 op=rec["op"])
+        if rec.get("bytes"):
+            f["rtos_per_mb"] = round(rec["rto_events"] / (rec["bytes"] / 1e6), 3)
+    elif m in ("cc_fair", "cc_incast"):
+        res = rec.get("results")
+        if not res:
+            return {}
+        total = sum(r["goodput_mbit"] for r in res)
+        f["total_mbit"] = round(total, 3)
+        mb = sum(r["bytes"] for r in res) / 1e6
+        if mb:
+            f["rtos_per_mb"] = round(rec["rto_events"] / mb, 3)
+        if m == "cc_fair":
+            js = [jain(w) for w in windows(res)]
+            js = [j for j in js if j is not None]
+            f["jain_min"] = round(min(js), 3) if js else None
+            f["jain_median"] = round(statistics.median(js), 3) if js else None
+        else:
+            slowest = min(r["goodput_mbit"] for r in res)
+            f["slowest_vs_ideal"] = (round((total / len(res)) / slowest, 3)
+                                     if slowest > 0 else None)
+            f["busy"] = round(total / rate, 3) if rate else None
+    elif m == "cc_tcp":
+        if rec.get("tcp_mbit") is None or rec.get("mrc_mbit") is None:
+            return {}
+        s = rec["tcp_mbit"] + rec["mrc_mbit"]
+        f.update(mrc_share=round(rec["mrc_mbit"] / s, 3) if s else None,
+                 tcp_share=round(rec["tcp_mbit"] / s, 3) if s else None)
+    return f
+
+
+def line(rec):
+    """One step's line."""
+    f = figures(rec)
+    if not f:
+        return "null (no result)"
+    return ", ".join(f"{k} {v}" for k, v in f.items() if v is not None)
+
+
+def _median(xs):
+    ok = [x for x in xs if x is not None]
+    return round(statistics.median(ok), 3) if ok else None
+
+
+def summarize(records):
+    """Medians per (figure, CC), mrc-window beside NSCC."""
+    by = {}
+    for r in records:
+        f = figures(r)
+        if not f:
+            continue
+        key = r["metric"], r["cc"], r.get("queue", "-")
+        if r["metric"] == "cc_loss":
+            key = r["metric"], r["cc"], f["op"], f["loss"]
+        elif r["metric"] == "cc_fair":
+            key += (r["streams"],)
+        by.setdefault(key, []).append(f)
+
+    def med(key, name):
+        return _median([f.get(name) for f in by.get(key, [])])
+
+    rows, fig = [], {}
+    for cc in CCS + ("tcp",):
+        for op in ("write", "read", "tcp"):
+            clean = med(("cc_loss", cc, op, 0), "goodput_mbit")
+            if clean is None:
+                continue
+            for loss in (1, 2):
+                g = med(("cc_loss", cc, op, loss), "goodput_mbit")
+                ratio = round(g / clean, 3) if g is not None and clean else None
+                fig[f"loss{loss}_{op}_{cc}"] = ratio
+                rows.append((f"{op} at {loss}% loss / none", cc, ratio,
+                             f"loss{loss}_of_clean"))
+            if cc != "tcp":
+                rows.append((f"  {op} RTOs per MB at 2%", cc,
+                             med(("cc_loss", cc, op, 2), "rtos_per_mb"), None))
+    queues = sorted({k[2] for k in by if k[0] != "cc_loss"})
+    for q in queues:
+        for n in (2, 4):
+            for cc in CCS:
+                v = med(("cc_fair", cc, q, n), "jain_min")
+                fig[f"jain{n}_{q}_{cc}"] = v
+                rows.append((f"{q}: Jain of {n} streams (min 1 s window)",
+                             cc, v, "jain"))
+        for cc in CCS:
+            v = _median([min(f["mrc_share"], f["tcp_share"])
+                         for f in by.get(("cc_tcp", cc, q), [])
+                         if f.get("mrc_share") is not None])
+            fig[f"tcp_share_{q}_{cc}"] = v
+            rows.append((f"{q}: smaller share, MRC beside TCP", cc, v,
+                         "tcp_share_min"))
+        for cc in CCS:
+            key = ("cc_incast", cc, q)
+            for name, target in (("slowest_vs_ideal", "incast_slowest"),
+                                 ("busy", "incast_busy"),
+                                 ("rtos_per_mb", None)):
+                v = med(key, name)
+                fig[f"incast_{name}_{q}_{cc}"] = v
+                rows.append((f"{q}: 8:1 incast {name}", cc, v, target))
+
+    def met(v, t):
+        if t is None or v is None:
+            return "-"
+        op, bound = TARGETS[t]
+        return "yes" if (v >= bound if op == ">=" else v <= bound) else "no"
+
+    head = ("congestion control (one VM)", "cc", "median", "target", "met")
+    table = [head] + [(what, cc, "-" if v is None else f"{v:g}",
+                       "" if t is None else " ".join(map(str, TARGETS[t])),
+                       met(v, t)) for what, cc, v, t in rows]
+    widths = [max(len(str(r[i])) for r in table) for i in range(5)]
+    lines = ["  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip()
+             for r in table]
+    behind = sorted({what.strip() for what, cc, v, t in rows
+                     if cc == "nscc" and _behind(fig, what, v, rows)})
+    lines.append("NSCC behind mrc-window on: " + (", ".join(behind) or "nothing"))
+    return {"figures": fig, "targets": TARGETS, "nscc_behind": behind,
+            "samples": {" ".join(map(str, k)): v for k, v in by.items()}}, lines
+
+
+def _behind(fig, what, v, rows):
+    """Whether NSCC's @v is worse than mrc-window's on the row @what."""
+    w = next((x[2] for x in rows if x[0] == what and x[1] == "window"), None)
+    if v is None or w is None:
+        return False
+    lower_better = "slowest" in what or "RTOs" in what or "rtos" in what
+    return v > w if lower_better else v < w
+
+
+def main(argv):
+    if len(argv) == 2 and argv[1] == "--line":
+        print(line(json.load(sys.stdin)))
+        return 0
+    if len(argv) != 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    records = []
+    with open(argv[1], encoding="utf-8", errors="replace") as log:
+        for text in log:
+            if text.startswith("@cc "):
+                try:
+                    records.append(json.loads(text[4:]))
+                except ValueError:
+                    pass
+    if not records:
+        print("cc: no steps recorded", file=sys.stderr)
+        return 1
+    section, lines = summarize(records)
+    section["records"] = records
+    results = {}
+    if os.path.exists(argv[2]):
+        with open(argv[2], encoding="utf-8") as f:
+            results = json.load(f)
+    results["cc"] = section
+    with open(argv[2], "w", encoding="utf-8") as f:
+        json.dump(results, f, indent=1)
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
