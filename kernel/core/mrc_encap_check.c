@@ -154,17 +154,3 @@ int mrc_encap_tclass(const u8 *p, unsigned int len)
 	/* The low nibble of byte 0, the high one of byte 1. */
 	return ((p[0] & 0x0f) << 4) | (p[1] >> 4);
 }
-
-/**
- * mrc_encap_ce() - whether the outermost header was marked CE
- * @p: the outer headers (as for mrc_encap_check())
- * @len: their length in bytes
- *
- * Return: true when @p starts with an IPv6 header whose ECN field is CE.
- */
-bool mrc_encap_ce(const u8 *p, unsigned int len)
-{
-	int tclass = mrc_encap_tclass(p, len);
-
-	return tclass >= 0 && (tclass & 0x3) == 0x3;
-}

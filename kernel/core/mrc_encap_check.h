@@ -20,7 +20,6 @@ enum mrc_encap_verdict {
 };
 
 bool mrc_encap_srh_ok(const u8 *srh, unsigned int len);
-bool mrc_encap_ce(const u8 *p, unsigned int len);
 int mrc_encap_tclass(const u8 *p, unsigned int len);
 enum mrc_encap_verdict mrc_encap_check(const u8 *p, unsigned int len,
 				       u8 inner_version, const u8 *inner_src);

@@ -126,6 +126,12 @@ void mrc_nscc_init(struct mrc_nscc *cc, const struct mrc_nscc_params *p,
 	cc->last_dec_ns = now_ns;
 }
 
+/* Byte counters saturate: a period never holds 4 GiB, but stay safe. */
+static void mrc_nscc_add(u32 *ctr, u32 n)
+{
+	*ctr = min_t(u64, (u64)*ctr + n, U32_MAX);
+}
+
 static void mrc_nscc_set_cwnd(struct mrc_nscc *cc, u64 cwnd)
 {
 	cc->cwnd = (u32)clamp_t(u64, cwnd, cc->mtu, cc->p.max_cwnd);
@@ -252,9 +258,9 @@ void mrc_nscc_on_ack(struct mrc_nscc *cc, const struct mrc_nscc_ack *ack)
 	u32 n = ack->bytes;
 	u32 delay;
 
-	cc->ignored = min_t(u64, (u64)cc->ignored + n, U32_MAX);
-	cc->received = min_t(u64, (u64)cc->received + n, U32_MAX);
-	cc->achieved = min_t(u64, (u64)cc->achieved + n, U32_MAX);
+	mrc_nscc_add(&cc->ignored, n);
+	mrc_nscc_add(&cc->received, n);
+	mrc_nscc_add(&cc->achieved, n);
 	cc->acked_bytes += n;
 	if (ack->ce)
 		cc->marked_bytes += n;
@@ -296,7 +302,7 @@ void mrc_nscc_on_trim(struct mrc_nscc *cc, u32 bytes, u32 inflight,
 		      u64 now_ns)
 {
 	mrc_nscc_update_delay(cc, cc->p.base_rtt_ns);
-	cc->ignored = min_t(u64, (u64)cc->ignored + bytes, U32_MAX);
+	mrc_nscc_add(&cc->ignored, bytes);
 	cc->trigger_qa = true;
 	if (!mrc_nscc_quick_adapt(cc, true, true, 0, inflight, now_ns))
 		mrc_nscc_set_cwnd(cc, cc->cwnd > bytes ? cc->cwnd - bytes : 0);
@@ -309,6 +315,6 @@ void mrc_nscc_on_trim(struct mrc_nscc *cc, u32 bytes, u32 inflight,
  */
 void mrc_nscc_on_loss(struct mrc_nscc *cc, u32 bytes)
 {
-	cc->ignored = min_t(u64, (u64)cc->ignored + bytes, U32_MAX);
+	mrc_nscc_add(&cc->ignored, bytes);
 	mrc_nscc_set_cwnd(cc, cc->cwnd > bytes ? cc->cwnd - bytes : 0);
 }

@@ -22,6 +22,13 @@ static u32 mrc_cc_bytes(const struct mrc_qp *qp, u32 psns)
 	return (u32)min_t(u64, (u64)psns * qp->mtu, U32_MAX);
 }
 
+/* The window's cut for a loss, a mark or a trim: once per window of data. */
+static void mrc_cc_win_congestion(struct mrc_qp *qp)
+{
+	mrc_cwnd_on_congestion(&qp->cc.win, mrc_txwin_oldest_unacked(&qp->txwin),
+			       mrc_txwin_next_psn(&qp->txwin));
+}
+
 /**
  * mrc_cc_use_window() - run the AIMD window with @p
  * @qp: the QP, not yet sending
@@ -115,9 +122,7 @@ void mrc_cc_on_ack(struct mrc_qp *qp, u32 acked, bool ce, u64 rtt_ns)
 	if (acked)
 		mrc_cwnd_on_ack(&qp->cc.win, acked);
 	if (ce)
-		mrc_cwnd_on_congestion(&qp->cc.win,
-				       mrc_txwin_oldest_unacked(&qp->txwin),
-				       mrc_txwin_next_psn(&qp->txwin));
+		mrc_cc_win_congestion(qp);
 }
 
 /**
@@ -149,9 +154,7 @@ void mrc_cc_on_loss(struct mrc_qp *qp, u32 lost)
 		mrc_nscc_on_loss(&qp->cc.nscc, mrc_cc_bytes(qp, lost));
 		return;
 	}
-	mrc_cwnd_on_congestion(&qp->cc.win,
-			       mrc_txwin_oldest_unacked(&qp->txwin),
-			       mrc_txwin_next_psn(&qp->txwin));
+	mrc_cc_win_congestion(qp);
 }
 
 /**
@@ -170,9 +173,7 @@ void mrc_cc_on_trim(struct mrc_qp *qp)
 				 ktime_get_ns());
 		return;
 	}
-	mrc_cwnd_on_congestion(&qp->cc.win,
-			       mrc_txwin_oldest_unacked(&qp->txwin),
-			       mrc_txwin_next_psn(&qp->txwin));
+	mrc_cc_win_congestion(qp);
 }
 
 /**

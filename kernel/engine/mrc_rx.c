@@ -167,8 +167,10 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 	 * Routers mark the header they forward by: an SRv6 EV's CE and trim
 	 * DSCP are on the outer header the kernel stripped.
 	 */
-	tclass = outer >= 0 ? outer : mrc_rx_tclass(skb);
-	ce = INET_ECN_is_ce(tclass) || INET_ECN_is_ce(mrc_rx_tclass(skb));
+	tclass = mrc_rx_tclass(skb);
+	ce = INET_ECN_is_ce(tclass) || (outer >= 0 && INET_ECN_is_ce(outer));
+	if (outer >= 0)
+		tclass = outer;
 	if (mrc_rx_trimmed(tclass) ?
 	    mrc_wire_decode_trimmed(data, len, MRC_MAX_PAYLOAD_MTU, &pkt) :
 	    mrc_wire_decode(data, len, MRC_MAX_PAYLOAD_MTU, &pkt))

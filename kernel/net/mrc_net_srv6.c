@@ -31,7 +31,7 @@
  * mark the outer one; a decapsulator that follows RFC 6040 (ip6tnl)
  * copies CE inwards and drops a CE packet whose inner header is not ECT;
  * seg6 copies nothing, so the receiver reads the outer header itself
- * (mrc_encap_ce()).
+ * (mrc_encap_tclass()).
  */
 static void mrc_srv6_push_inner(const struct mrc_path *path, __be16 dport,
 				struct sk_buff *skb)

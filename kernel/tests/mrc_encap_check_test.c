@@ -281,37 +281,36 @@ static void set_tclass(u8 *h, u8 tclass)
 	h[1] = (h[1] & 0x0f) | (tclass << 4);
 }
 
-static void outer_ce(struct kunit *test)
+static void outer_tclass(struct kunit *test)
 {
 	struct chain c = {};
 	u8 *outer, *inner;
 
 	outer = put_ipv6(&c, NH_IPV6);
 	inner = put_ipv6(&c, NH_IPV6);
-	/* ECT(0), ECT(1), Not-ECT: no mark; with a DSCP beside it too. */
+	/*
+	 * The outermost header's whole class, ECN and DSCP, whatever the
+	 * inner one says: routers mark that one.
+	 */
 	set_tclass(outer, 0x02);
-	KUNIT_EXPECT_FALSE(test, mrc_encap_ce(c.b, c.len));
+	KUNIT_EXPECT_EQ(test, mrc_encap_tclass(c.b, c.len), 0x02);
 	set_tclass(outer, 0x01);
-	KUNIT_EXPECT_FALSE(test, mrc_encap_ce(c.b, c.len));
+	KUNIT_EXPECT_EQ(test, mrc_encap_tclass(c.b, c.len), 0x01);
 	set_tclass(outer, 0xb8);
-	KUNIT_EXPECT_FALSE(test, mrc_encap_ce(c.b, c.len));
+	KUNIT_EXPECT_EQ(test, mrc_encap_tclass(c.b, c.len), 0xb8);
 	set_tclass(outer, 0xbb);
-	KUNIT_EXPECT_TRUE(test, mrc_encap_ce(c.b, c.len));
-	/* The whole class, DSCP included, is the outermost header's. */
 	set_tclass(inner, 0x02);
 	KUNIT_EXPECT_EQ(test, mrc_encap_tclass(c.b, c.len), 0xbb);
-	KUNIT_EXPECT_EQ(test, mrc_encap_tclass(c.b, 39), -1);
 	set_tclass(outer, 0x03);
-	KUNIT_EXPECT_TRUE(test, mrc_encap_ce(c.b, c.len));
-	/* Only the outermost header counts: routers mark that one. */
+	KUNIT_EXPECT_EQ(test, mrc_encap_tclass(c.b, c.len), 0x03);
 	set_tclass(outer, 0x02);
 	set_tclass(inner, 0x03);
-	KUNIT_EXPECT_FALSE(test, mrc_encap_ce(c.b, c.len));
-	/* Too short, or not IPv6: no mark. */
+	KUNIT_EXPECT_EQ(test, mrc_encap_tclass(c.b, c.len), 0x02);
+	/* Too short, or not IPv6: none. */
 	set_tclass(outer, 0x03);
-	KUNIT_EXPECT_FALSE(test, mrc_encap_ce(c.b, 39));
+	KUNIT_EXPECT_EQ(test, mrc_encap_tclass(c.b, 39), -1);
 	outer[0] = 0x45;
-	KUNIT_EXPECT_FALSE(test, mrc_encap_ce(c.b, c.len));
+	KUNIT_EXPECT_EQ(test, mrc_encap_tclass(c.b, c.len), -1);
 }
 
 static struct kunit_case mrc_encap_check_cases[] = {
@@ -321,7 +320,7 @@ static struct kunit_case mrc_encap_check_cases[] = {
 	KUNIT_CASE(header_limit),
 	KUNIT_CASE(srh_malformed),
 	KUNIT_CASE(outer_source),
-	KUNIT_CASE(outer_ce),
+	KUNIT_CASE(outer_tclass),
 	{}
 };
 
