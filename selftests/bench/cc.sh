@@ -13,9 +13,10 @@
 #   cc_fair    2 and 4 WRITE streams at once: Jain's fairness index of
 #              their goodputs in each 1 s window after the first second
 #   cc_tcp     one WRITE stream beside one TCP flow: each one's share
-#   cc_incast  8 WRITE streams at once: the slowest one's goodput against
-#              an even share (its "completion" relative to the ideal) and
-#              the bottleneck's use
+#   cc_incast  8 WRITE streams at once: the slowest one's completion of
+#              equal messages (rate / (8 x its goodput)) against the ideal
+#              (all bytes at the bottleneck's rate), and the bottleneck's
+#              use (wire bytes tc counted while all streams ran / rate)
 #
 # cc_fair, cc_tcp and cc_incast run over each queue of QUEUES: "ecn"
 # (fq_codel marking CE, target 1 ms, 100 packets) and "trim" (the
@@ -39,12 +40,9 @@ SECS=$(barg ccsecs)		# seconds of each run
 SECS=${SECS:-10}
 QUEUES=$(barg ccqueues)
 QUEUES=${QUEUES:-ecn,trim}
-SIZE=65536			# bytes per RDMA WRITE
-DEPTH=8				# WRITEs outstanding per stream
-TIMEOUT=14			# QP timeout attribute (perftest's default)
-PORT=22000
-STREAM=$MRC_BUILD/selftests/progs/mrc-stream
 STEP_LIMIT=$((SECS + 120))
+MP_STREAM_SIZE=65536		# bytes per RDMA WRITE (mp_streams_start)
+MP_STREAM_DEPTH=8		# WRITEs outstanding per stream
 STATE=/run/cc-bench
 mkdir -p "$STATE"
 
@@ -64,34 +62,41 @@ queue() {
 	esac
 }
 
-# streams CC N FILE: N WRITE streams at once from hostA to hostB under CC,
-# each its own QP; their JSON results, one per line, in FILE. Non-zero
-# unless every stream gave one.
+# streams CC N FILE: N WRITE streams at once from hostA to hostB under CC
+# (mp_streams_start); their JSON results, one per line, in FILE, and the
+# bottleneck's wire rate meanwhile in $STATE/wire. Non-zero unless every
+# stream gave one.
 streams() {
-	local cc=$1 n=$2 file=$3 j pids=() spids=() rc=0 p
-	p=$(profile_of "$cc")
-	: > "$file"
-	for ((j = 0; j < n; j++)); do
-		ip netns exec hostB env MRC_CC_PROFILE="$p" timeout -k 5 "$STEP_LIMIT" \
-			"$STREAM" server --dev mrcB --gid "$GB4" --port $((PORT + j)) \
-			--size $SIZE --outstanding $DEPTH --timeout $TIMEOUT \
-			--wait-s "$STEP_LIMIT" > /dev/null 2> "$STATE/server$j.err" &
-		spids+=($!)
-	done
-	for ((j = 0; j < n; j++)); do
-		ip netns exec hostA env MRC_CC_PROFILE="$p" timeout -k 5 "$STEP_LIMIT" \
-			"$STREAM" client --dev mrcA --gid "$GA4" --host "$MP_B4" \
-			--port $((PORT + j)) --size $SIZE --outstanding $DEPTH \
-			--timeout $TIMEOUT --seconds "$SECS" --bin-ms 100 \
-			--connect-wait-s 60 > "$STATE/out$j" 2> "$STATE/err$j" &
-		pids+=($!)
-	done
-	for ((j = 0; j < n; j++)); do
-		wait "${pids[j]}" || rc=1
-		jq -ce 'select(.bytes != null)' "$STATE/out$j" >> "$file" 2>/dev/null || rc=1
-	done
-	for p in "${spids[@]}"; do wait "$p"; done
+	local rc=0
+	mp_streams_start "$STATE" "$2" "$SECS" "$(profile_of "$1")"
+	wire_sample
+	mp_streams_wait "$STATE" || rc=1
+	mp_streams_ended_well $rc "$STATE" >&2
+	cp "$STATE/results" "$3"
 	return $rc
+}
+
+# wire_bytes: bytes the bottleneck (r1's tbf towards hostB) has sent.
+wire_bytes() {
+	tc -n r1 -s qdisc show dev ethB | awk '
+		/^qdisc tbf/ { f = 1; next }
+		f && /Sent/ { print $2; exit }'
+}
+
+# wire_sample: once all streams stream, the bottleneck's wire rate over
+# the middle SECS - 2 seconds, in bits per second, into $STATE/wire (empty
+# if a stream never started).
+wire_sample() {
+	local b0 b1 t0 t1
+	: > "$STATE/wire"
+	mp_streams_running "$STATE" || return 0
+	sleep 1
+	b0=$(wire_bytes) t0=$(date +%s.%N)
+	sleep $((SECS - 2))
+	b1=$(wire_bytes) t1=$(date +%s.%N)
+	[ -n "$b0" ] && [ -n "$b1" ] &&
+		awk -v b="$((b1 - b0))" -v t0="$t0" -v t1="$t1" \
+			'BEGIN { printf "%.0f\n", b * 8 / (t1 - t0) }' > "$STATE/wire"
 }
 
 # tcp_flow SECS FILE: one iperf3 flow from hostA to hostB; its JSON in FILE.
@@ -151,8 +156,9 @@ run_step() {
 		esac ;;
 	cc_fair | cc_incast)
 		queue "$q" && streams "$cc" "$arg" "$f" &&
-			extra=$(jq -cs --argjson n "$arg" '{streams: $n, results:
-				map({bytes, goodput_mbit, start_realtime, bins_mbit})}' "$f") ;;
+			extra=$(jq -cs --argjson n "$arg" --arg wire "$(cat "$STATE/wire")" \
+				'{streams: $n, wire_bps: ($wire | tonumber? // null),
+				  results: map({bytes, goodput_mbit, start_realtime, bins_mbit})}' "$f") ;;
 	cc_tcp)
 		queue "$q" || return
 		streams "$cc" 1 "$f" & local sp=$!
@@ -178,7 +184,7 @@ for h in A B; do
 		alg uet-1.0-nscc access open || exit 1
 done
 echo "# cc: one path of $RATE (tbf burst $MP_TBF_BURST); $(nproc) vCPUs;" \
-	"$SIZE-byte WRITEs, $DEPTH outstanding per stream; queues $QUEUES"
+	"$MP_STREAM_SIZE-byte WRITEs, $MP_STREAM_DEPTH outstanding per stream; queues $QUEUES"
 
 steps=()
 for ((r = 1; r <= REPS; r++)); do

@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -46,6 +47,7 @@ struct Options {
     int connect_wait_ms = 30000;
     int stall_ms = 60000;
     int wait_s = 600;
+    double start_at = 0;  // wall clock to start posting at, 0: at once
 };
 
 void usage(FILE* f) {
@@ -68,7 +70,9 @@ void usage(FILE* f) {
         "  --busy               spin on the CQ instead of waiting for events\n"
         "  --connect-wait-s S   client: retry a refused connection (default 30)\n"
         "  --stall-ms N         fail after N ms without a completion (default 60000)\n"
-        "  --wait-s S           server: how long to wait for the client (default 600)\n");
+        "  --wait-s S           server: how long to wait for the client (default 600)\n"
+        "  --start-at T         client: once connected, start posting at T, in\n"
+        "                       seconds since the epoch (streams started together)\n");
 }
 
 bool parse_u64(const char* s, uint64_t lo, uint64_t hi, uint64_t* out) {
@@ -93,6 +97,28 @@ bool parse_seconds(const char* s, double* out) {
         return false;
     *out = v;
     return true;
+}
+
+bool parse_epoch(const char* s, double* out) {
+    if (!s || !*s)
+        return false;
+    char* end = nullptr;
+    errno = 0;
+    double v = std::strtod(s, &end);
+    if (errno || *end || !(v > 0) || v > 1e11)
+        return false;
+    *out = v;
+    return true;
+}
+
+// Sleeps until the wall clock reads @at (seconds since the epoch); at once
+// if it is past.
+void sleep_until_epoch(double at) {
+    auto now = std::chrono::duration<double>(
+                   std::chrono::system_clock::now().time_since_epoch())
+                   .count();
+    if (at > now)
+        std::this_thread::sleep_for(std::chrono::duration<double>(at - now));
 }
 
 // Returns 0 to run, 2 on a usage error, -1 after --help.
@@ -159,6 +185,12 @@ int parse_args(int argc, char** argv, Options* o) {
             ok = num(1, 3600000) && (o->stall_ms = static_cast<int>(n), true);
         } else if (arg == "--wait-s") {
             ok = num(1, 86400) && (o->wait_s = static_cast<int>(n), true);
+        } else if (arg == "--start-at") {
+            ok = parse_epoch(val, &o->start_at);
+            if (!ok)
+                std::fprintf(stderr, "mrc-stream: --start-at needs seconds since the epoch, not \"%s\"\n",
+                             val ? val : "");
+            i++;
         } else {
             std::fprintf(stderr, "mrc-stream: unknown option \"%s\"\n", arg.c_str());
             ok = false;
@@ -274,6 +306,8 @@ Err run_client(const Options& o) {
     run.timeout = o.timeout;
     run.retry_cnt = o.retry_cnt;
     run.duration_s = o.seconds;
+    if (o.start_at > 0)
+        sleep_until_epoch(o.start_at);
     if (auto err = stream(o, qp, peer, &stats, &run))
         return err;
     if (auto err = send_done(conn))

@@ -68,6 +68,77 @@ mp_stream_started() {
 	done
 }
 
+# mp_streams_start DIR N SECS PROFILE: N mrc-stream WRITE streams at once
+# from hostA to hostB of mp_topology, each its own RC QP under CC profile
+# PROFILE, for SECS seconds: MP_STREAM_SIZE-byte WRITEs (64 KiB),
+# MP_STREAM_DEPTH outstanding (8), QP timeout attribute MP_STREAM_TIMEOUT
+# (14), TCP ports from MP_STREAM_PORT (22000), 100 ms bins. They connect
+# first and start posting together, 1 + N/4 s from now (--start-at), so
+# that no stream's connection waits behind the others' data. Client J
+# writes its JSON to DIR/outJ and its stderr to DIR/errJ; the clients'
+# pids are in MP_STREAM_PIDS.
+mp_streams_start() {
+	local dir=$1 n=$2 secs=$3 prof=$4 j
+	local size=${MP_STREAM_SIZE:-65536} depth=${MP_STREAM_DEPTH:-8}
+	local to=${MP_STREAM_TIMEOUT:-14} port=${MP_STREAM_PORT:-22000}
+	local limit=$((secs + 120)) at
+	local stream=$MRC_BUILD/selftests/progs/mrc-stream
+	at=$(($(date +%s) + 1 + n / 4))
+	MP_STREAM_PIDS=() MP_STREAM_SERVERS=()
+	for ((j = 0; j < n; j++)); do
+		ip netns exec hostB env MRC_CC_PROFILE="$prof" timeout -k 5 "$limit" \
+			"$stream" server --dev mrcB --gid "$GB4" --port $((port + j)) \
+			--size "$size" --outstanding "$depth" --timeout "$to" \
+			--wait-s "$limit" > /dev/null 2> "$dir/server$j.err" &
+		MP_STREAM_SERVERS+=($!)
+	done
+	for ((j = 0; j < n; j++)); do
+		ip netns exec hostA env MRC_CC_PROFILE="$prof" timeout -k 5 "$limit" \
+			"$stream" client --dev mrcA --gid "$GA4" --host "$MP_B4" \
+			--port $((port + j)) --size "$size" --outstanding "$depth" \
+			--timeout "$to" --seconds "$secs" --bin-ms 100 \
+			--connect-wait-s 60 --start-at "$at" \
+			> "$dir/out$j" 2> "$dir/err$j" &
+		MP_STREAM_PIDS+=($!)
+	done
+}
+
+# mp_streams_running DIR: wait until every stream of mp_streams_start
+# streams; fails if one ends first.
+mp_streams_running() {
+	local j
+	for j in "${!MP_STREAM_PIDS[@]}"; do
+		mp_stream_started "${MP_STREAM_PIDS[j]}" "$1/err$j" 60 || return
+	done
+}
+
+# mp_streams_wait DIR: wait for the streams of mp_streams_start; their
+# JSON results, one per line, in DIR/results. Non-zero unless every
+# client ended well and gave one.
+mp_streams_wait() {
+	local dir=$1 j p rc=0
+	: > "$dir/results"
+	for j in "${!MP_STREAM_PIDS[@]}"; do
+		wait "${MP_STREAM_PIDS[j]}" || rc=1
+		jq -ce 'select(.bytes != null)' "$dir/out$j" >> "$dir/results" \
+			2> /dev/null || rc=1
+	done
+	for p in "${MP_STREAM_SERVERS[@]}"; do wait "$p"; done
+	return $rc
+}
+
+# mp_streams_ended_well RC DIR: passes when RC (mp_streams_wait's status)
+# is 0; otherwise prints each client's last complaint from DIR. (A check
+# cannot wait for the streams itself: it runs in a subshell.)
+mp_streams_ended_well() {
+	local f
+	[ "$1" = 0 ] && return
+	for f in "$2"/err*; do
+		echo "${f##*/}: $(grep -v '^mrc-stream client: streaming' "$f" | tail -n 1)"
+	done
+	return 1
+}
+
 # mp_qp_attrs_raw DEV: rdma's JSON dump of DEV's QPs, for
 # mp_qp_attrs_parse. A sample taken while a run is measured stays raw
 # until it ends: the parse (a python3 start under TCG) would take a

@@ -125,6 +125,30 @@ pair_stop
 pair_finish "NSCC WRITE: ib_write_bw ran to its end"
 echo "# NSCC: the routers marked $(($(codel_sum ethA marked) - m0))" | diag
 
+# Sharing: 2 WRITE streams (one QP each) from hostA through the marking
+# queues towards hostB, under each CC. Both run to their end, and
+# neither starves: Jain's index of their goodputs at least 0.9 (the
+# slower gets at least half the faster one's). make bench's cc_fair
+# measures it over 1 s windows against 0.95.
+jain() {
+	jq -s 'map(.goodput_mbit) |
+		if (map(. * .) | add) > 0 then
+			(add * add) / (length * (map(. * .) | add)) * 1000 | floor
+		else 0 end' "$1"
+}
+S=/run/mp_ecn
+mkdir -p "$S"
+for prof in 0 5; do
+	mp_streams_start "$S" 2 4 "$prof"
+	mp_streams_wait "$S"
+	check "CC profile $prof: 2 streams through the marking queues ran to their end" \
+		mp_streams_ended_well $? "$S"
+	j=$(jain "$S/results")
+	check "CC profile $prof: Jain's index of their goodputs 0.$j, at least 0.9" \
+		test "$j" -ge 900
+	jq -c '{goodput_mbit}' "$S/results" | diag
+done
+
 mp_teardown
 check_dmesg_clean
 done_testing

@@ -89,6 +89,28 @@ for dev in mrcA mrcB; do
 		id 5 alg uet-1.0-nscc
 done
 through "NSCC WRITE" ethA ib_write_bw MRC_CC_PROFILE=5
+
+# Incast: 8 WRITE streams (one QP each) from hostA into hostB at once
+# through the trimming queues, under NSCC. Every one runs to its end,
+# the routers trim, the trims are recovered by NACKs (EV timeouts under
+# 1% of them) and no stream starves (each gets at least a third of an
+# even share). make bench's cc_incast measures the slowest completion
+# against the ideal and the bottleneck's use.
+S=/run/mp_trim
+mkdir -p "$S"
+t0=$(trimmed ethB) l0=$(hw mrcA path_loss_timeout)
+mp_streams_start "$S" 8 5 5
+mp_streams_wait "$S"
+check "incast: 8 NSCC streams into hostB ran to their end" \
+	mp_streams_ended_well $? "$S"
+t=$(($(trimmed ethB) - t0)) l=$(($(hw mrcA path_loss_timeout) - l0))
+check "incast: the routers trimmed ($t)" test "$t" -gt 0
+check "incast: EV timeouts ($l) under 1% of the trims" test $((l * 100)) -lt "$t"
+starved=$(jq -s 'map(.goodput_mbit) | (add / length / 3) as $third |
+	map(select(. < $third)) | length' "$S/results")
+check "incast: no stream under a third of an even share ($starved did)" \
+	test "$starved" = 0
+jq -c '{goodput_mbit}' "$S/results" | diag
 check "NSCC: mrc-rc-check verifies every byte through the trimming queues" \
 	env MRC_CC_PROFILE=5 timeout 600 \
 	"$MRC_BUILD/selftests/progs/mrc-rc-check" --dev-a mrcA \
