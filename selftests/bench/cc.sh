@@ -43,6 +43,10 @@ QUEUES=${QUEUES:-ecn,trim}
 STEP_LIMIT=$((SECS + 120))
 MP_STREAM_SIZE=65536		# bytes per RDMA WRITE (mp_streams_start)
 MP_STREAM_DEPTH=8		# WRITEs outstanding per stream
+# The QPs' timeout attribute: 18, 268 ms (2.1 s without progress before
+# IBV_WC_RETRY_EXC_ERR), for a bottleneck of tens of Mbit/s that 8
+# windows fill for most of a second; perftest's 14 suits real links.
+MP_STREAM_TIMEOUT=18
 STATE=/run/cc-bench
 mkdir -p "$STATE"
 

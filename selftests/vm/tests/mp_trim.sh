@@ -96,6 +96,11 @@ through "NSCC WRITE" ethA ib_write_bw MRC_CC_PROFILE=5
 # 1% of them) and no stream starves (each gets at least a third of an
 # even share). make bench's cc_incast measures the slowest completion
 # against the ideal and the bottleneck's use.
+# The QPs' timeout attribute is 18 (268 ms, 2.1 s without progress
+# before IBV_WC_RETRY_EXC_ERR): the 8 windows' first 2 MiB take 0.84 s
+# through a 20 Mbit/s bottleneck, where perftest's 14 (134 ms in all)
+# suits links 5000 times faster. At 14 two of the 8 QPs failed 0.2 s in.
+MP_STREAM_TIMEOUT=18
 S=/run/mp_trim
 mkdir -p "$S"
 t0=$(trimmed ethB) l0=$(hw mrcA path_loss_timeout)
