@@ -114,9 +114,8 @@ bool parse_epoch(const char* s, double* out) {
 // Sleeps until the wall clock reads @at (seconds since the epoch); at once
 // if it is past.
 void sleep_until_epoch(double at) {
-    auto now = std::chrono::duration<double>(
-                   std::chrono::system_clock::now().time_since_epoch())
-                   .count();
+    auto now =
+        std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
     if (at > now)
         std::this_thread::sleep_for(std::chrono::duration<double>(at - now));
 }
@@ -188,7 +187,8 @@ int parse_args(int argc, char** argv, Options* o) {
         } else if (arg == "--start-at") {
             ok = parse_epoch(val, &o->start_at);
             if (!ok)
-                std::fprintf(stderr, "mrc-stream: --start-at needs seconds since the epoch, not \"%s\"\n",
+                std::fprintf(stderr,
+                             "mrc-stream: --start-at needs seconds since the epoch, not \"%s\"\n",
                              val ? val : "");
             i++;
         } else {
