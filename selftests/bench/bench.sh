@@ -186,7 +186,7 @@ srv6_vm() {
 	wait $!
 }
 
-# cc_vm: the cc_* steps, in a VM of 2 vCPUs (cc.sh): 31 steps a
+# cc_vm: the cc_* steps, in a VM of 2 vCPUs (cc.sh): 45 steps a
 # repetition with every metric.
 cc_vm() {
 	local append="bench.reps=$reps bench.metrics=$cc_metrics"
@@ -195,7 +195,7 @@ cc_vm() {
 	MRC_VM_CPUS=2 MRC_VM_LOGDIR=$out/vm-logs MRC_VM_KEEP_LOG=1 \
 	MRC_VM_APPEND="$append" \
 		"$top/selftests/vm/run-vm.sh" \
-		-t $((600 + reps * 31 * (ccsecs + 60))) -s "$stage" \
+		-t $((600 + reps * 45 * (ccsecs + 60))) -s "$stage" \
 		-n bench-cc "$here/cc.sh" 2>&1 | tee "$out/cc.log" |
 		grep --line-buffered -v '^@cc ' &
 	wait $!

@@ -3,9 +3,10 @@
 # The congestion control benchmarks (the cc_* metrics), run by bench.sh in
 # one VM of 2 vCPUs: mp_topo.sh's topology with one path, a single
 # bottleneck of RATE (router r1's tbf towards hostB), and both CC
-# algorithms side by side in each repetition: mrc-window (CC profile 0)
-# and uet-1.0-nscc (profile 5, its defaults), kernel TCP as the anchor.
-# Data flows from hostA to hostB.
+# algorithms side by side in each repetition: mrc-window (CC profile 0),
+# uet-1.0-nscc with its defaults (profile 5, "nscc") and set for the link
+# as admin-guide.rst says (profile 6, "nscc-link", see nscc_link), kernel
+# TCP as the anchor. Data flows from hostA to hostB.
 #
 #   cc_loss    goodput of one WRITE stream (mrc-stream), one READ stream
 #              (ib_read_bw) and one TCP flow (iperf3) at 0, 1 and 2%
@@ -52,7 +53,7 @@ mkdir -p "$STATE"
 
 # profile_of CC: the CC profile id of an algorithm.
 profile_of() {
-	case $1 in window) echo 0 ;; nscc) echo 5 ;; esac
+	case $1 in window) echo 0 ;; nscc) echo 5 ;; nscc-link) echo 6 ;; esac
 }
 
 # queue Q: the bottleneck's queue under r1's tbf towards hostB.
@@ -123,7 +124,11 @@ read_stream() {
 	pair_start "$STEP_LIMIT" \
 		env MRC_CC_PROFILE="$p" ib_read_bw -d mrcA -x "$GA4" -D "$SECS" -F -- \
 		env MRC_CC_PROFILE="$p" ib_read_bw -d mrcB -x "$GB4" -D "$SECS" -F "$MP_A4"
-	pair_finish "read" > /dev/null
+	if ! pair_finish "read" > /dev/null; then
+		echo "cc bench: ib_read_bw failed; its last lines:" >&2
+		tail -n 3 /tmp/srv.log /tmp/cli.log >&2
+		return 1
+	fi
 	awk '/^ *65536 / { print $4 }' /tmp/cli.log | tail -n1
 }
 
@@ -149,7 +154,7 @@ run_step() {
 		tcp) tcp_flow "$SECS" "$t" &&
 			extra=$(jq -c --argjson l "$arg" '{loss: $l, op: "tcp",
 				goodput_mbit: (.end.sum_received.bits_per_second / 1e6)}' "$t") ;;
-		window-read | nscc-read)
+		window-read | nscc-read | nscc-link-read)
 			mb=$(read_stream "${cc%-read}")
 			[ -n "$mb" ] && extra=$(jq -cn --argjson l "$arg" --argjson mb "$mb" \
 				'{loss: $l, op: "read", goodput_mbit: ($mb * 8.388608)}')
@@ -183,9 +188,35 @@ if ! mp_topology 1 "$RATE"; then
 	echo "cc bench: the topology did not come up" >&2
 	exit 1
 fi
+# nscc_link: profile 6's parameters, as admin-guide.rst says: base-rtt
+# and target-delay the path's idle round trip (the least of 16 mrc-ip
+# probes, in 100 us steps), max-cwnd 1.5 times the bottleneck's
+# bandwidth-delay product (at least 4 packets), and a = BDP / 150000 B
+# scaling fi (5 MTU a), eta (0.15 MTU a) and fi-scale (a / 4) as
+# mrc_nscc_default_params() does for its 256 KiB.
+nscc_link() {
+	ip netns exec hostA mrc-ip -j probe dev mrcA to "::ffff:$MP_B4" \
+		ev 4000 count 16 | python3 -c '
+import json, math, sys
+sys.path.insert(0, ".")
+import mp_summary
+rtts = [p["rtt"] for p in json.load(sys.stdin) if p["result"] == "ok"]
+base = max(1, math.ceil(min(rtts) / 1e5)) * 100
+bdp = mp_summary.rate_mbit(sys.argv[1]) * 1e6 / 8 * base * 1e-6
+cwnd = max(int(1.5 * bdp), 4 * 1024)
+a = cwnd / 1.5 / 150000
+print(f"base-rtt {base}us target-delay {base}us adjust-period {base}us"
+      f" qa-threshold {4 * base}us max-cwnd {cwnd} fi {5 * 1024 * a:.3f}"
+      f" eta {0.15 * 1024 * a:.3f} fi-scale {a / 4:.6f}")' "$RATE"
+}
+link=$(nscc_link) || exit 1
+echo "# cc: nscc-link (CC profile 6): $link"
 for h in A B; do
 	ip netns exec "host$h" mrc-ip ccprofile add dev "mrc$h" id 5 \
 		alg uet-1.0-nscc access open || exit 1
+	# shellcheck disable=SC2086 # $link is a list of words
+	ip netns exec "host$h" mrc-ip ccprofile add dev "mrc$h" id 6 \
+		alg uet-1.0-nscc $link access open || exit 1
 done
 echo "# cc: one path of $RATE (tbf burst $MP_TBF_BURST); $(nproc) vCPUs;" \
 	"$MP_STREAM_SIZE-byte WRITEs, $MP_STREAM_DEPTH outstanding per stream; queues $QUEUES"
@@ -196,23 +227,30 @@ for ((r = 1; r <= REPS; r++)); do
 		case $m in
 		cc_loss)
 			for l in 0 1 2; do
-				for v in window nscc window-read nscc-read tcp; do
+				for v in window nscc nscc-link window-read nscc-read \
+					nscc-link-read tcp; do
 					steps+=("$m $v - $l $r")
 				done
 			done ;;
 		cc_fair)
 			for q in ${QUEUES//,/ }; do
 				for n in 2 4; do
-					steps+=("$m window $q $n $r" "$m nscc $q $n $r")
+					for v in window nscc nscc-link; do
+						steps+=("$m $v $q $n $r")
+					done
 				done
 			done ;;
 		cc_tcp)
 			for q in ${QUEUES//,/ }; do
-				steps+=("$m window $q - $r" "$m nscc $q - $r")
+				for v in window nscc nscc-link; do
+					steps+=("$m $v $q - $r")
+				done
 			done ;;
 		cc_incast)
 			for q in ${QUEUES//,/ }; do
-				steps+=("$m window $q 8 $r" "$m nscc $q 8 $r")
+				for v in window nscc nscc-link; do
+					steps+=("$m $v $q 8 $r")
+				done
 			done ;;
 		esac
 	done

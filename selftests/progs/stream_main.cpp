@@ -23,6 +23,8 @@
 #include <thread>
 #include <vector>
 
+#include <unistd.h>
+
 namespace {
 
 using namespace mrc_stream;
@@ -47,7 +49,7 @@ struct Options {
     int connect_wait_ms = 30000;
     int stall_ms = 60000;
     int wait_s = 600;
-    double start_at = 0;  // wall clock to start posting at, 0: at once
+    std::string go_file;  // once connected, wait for this file to exist
 };
 
 void usage(FILE* f) {
@@ -70,9 +72,10 @@ void usage(FILE* f) {
         "  --busy               spin on the CQ instead of waiting for events\n"
         "  --connect-wait-s S   client: retry a refused connection (default 30)\n"
         "  --stall-ms N         fail after N ms without a completion (default 60000)\n"
-        "  --wait-s S           server: how long to wait for the client (default 600)\n"
-        "  --start-at T         client: once connected, start posting at T, in\n"
-        "                       seconds since the epoch (streams started together)\n");
+        "  --wait-s S           server: how long to wait for the client; client: for\n"
+        "                       --go-file (default 600)\n"
+        "  --go-file PATH       client: once connected, say so and wait (at most\n"
+        "                       --wait-s) until PATH exists (streams started together)\n");
 }
 
 bool parse_u64(const char* s, uint64_t lo, uint64_t hi, uint64_t* out) {
@@ -99,25 +102,17 @@ bool parse_seconds(const char* s, double* out) {
     return true;
 }
 
-bool parse_epoch(const char* s, double* out) {
-    if (!s || !*s)
-        return false;
-    char* end = nullptr;
-    errno = 0;
-    double v = std::strtod(s, &end);
-    if (errno || *end || !(v > 0) || v > 1e11)
-        return false;
-    *out = v;
-    return true;
-}
-
-// Sleeps until the wall clock reads @at (seconds since the epoch); at once
-// if it is past.
-void sleep_until_epoch(double at) {
-    auto now =
-        std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-    if (at > now)
-        std::this_thread::sleep_for(std::chrono::duration<double>(at - now));
+// Says on stderr that the client is connected, then waits until @path
+// exists, polling every 10 ms, at most @wait_s seconds.
+Err wait_for_go(const std::string& path, int wait_s) {
+    std::fprintf(stderr, "mrc-stream client: connected, waiting for %s\n", path.c_str());
+    auto end = Clock::now() + std::chrono::seconds(wait_s);
+    while (access(path.c_str(), F_OK) != 0) {
+        if (Clock::now() >= end)
+            return fail("%s did not appear within %d s", path.c_str(), wait_s);
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return std::nullopt;
 }
 
 // Returns 0 to run, 2 on a usage error, -1 after --help.
@@ -184,12 +179,10 @@ int parse_args(int argc, char** argv, Options* o) {
             ok = num(1, 3600000) && (o->stall_ms = static_cast<int>(n), true);
         } else if (arg == "--wait-s") {
             ok = num(1, 86400) && (o->wait_s = static_cast<int>(n), true);
-        } else if (arg == "--start-at") {
-            ok = parse_epoch(val, &o->start_at);
-            if (!ok)
-                std::fprintf(stderr,
-                             "mrc-stream: --start-at needs seconds since the epoch, not \"%s\"\n",
-                             val ? val : "");
+        } else if (arg == "--go-file") {
+            ok = val != nullptr && *val;
+            if (ok)
+                o->go_file = val;
             i++;
         } else {
             std::fprintf(stderr, "mrc-stream: unknown option \"%s\"\n", arg.c_str());
@@ -306,8 +299,9 @@ Err run_client(const Options& o) {
     run.timeout = o.timeout;
     run.retry_cnt = o.retry_cnt;
     run.duration_s = o.seconds;
-    if (o.start_at > 0)
-        sleep_until_epoch(o.start_at);
+    if (!o.go_file.empty())
+        if (auto err = wait_for_go(o.go_file, o.wait_s))
+            return err;
     if (auto err = stream(o, qp, peer, &stats, &run))
         return err;
     if (auto err = send_done(conn))

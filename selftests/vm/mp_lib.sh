@@ -61,8 +61,15 @@ mp_up() {
 # mrc-stream client PID says (on FILE, its stderr) that it streams; fails
 # if it ends first.
 mp_stream_started() {
-	local deadline=$((SECONDS + $3))
-	while ! grep -q '^mrc-stream client: streaming' "$2" 2>/dev/null; do
+	mp_stream_said "$1" "$2" streaming "$3"
+}
+
+# mp_stream_said PID FILE WORD SECS: wait up to SECS s until the
+# mrc-stream client PID says WORD ("connected", "streaming") on FILE,
+# its stderr; fails if it ends first.
+mp_stream_said() {
+	local deadline=$((SECONDS + $4))
+	while ! grep -q "^mrc-stream client: $3" "$2" 2>/dev/null; do
 		kill -0 "$1" 2>/dev/null && [ $SECONDS -lt $deadline ] || return 1
 		sleep 0.1
 	done
@@ -72,18 +79,18 @@ mp_stream_started() {
 # from hostA to hostB of mp_topology, each its own RC QP under CC profile
 # PROFILE, for SECS seconds: MP_STREAM_SIZE-byte WRITEs (64 KiB),
 # MP_STREAM_DEPTH outstanding (8), QP timeout attribute MP_STREAM_TIMEOUT
-# (14), TCP ports from MP_STREAM_PORT (22000), 100 ms bins. They connect
-# first and start posting together, 1 + N/4 s from now (--start-at), so
-# that no stream's connection waits behind the others' data. Client J
-# writes its JSON to DIR/outJ and its stderr to DIR/errJ; the clients'
-# pids are in MP_STREAM_PIDS.
+# (14), TCP ports from MP_STREAM_PORT (22000), 100 ms bins. All connect
+# first and start posting together when mp_streams_start has seen each
+# one connected (--go-file): no connection waits behind the others' data.
+# Client J writes its JSON to DIR/outJ and its stderr to DIR/errJ; the
+# clients' pids are in MP_STREAM_PIDS.
 mp_streams_start() {
 	local dir=$1 n=$2 secs=$3 prof=$4 j
 	local size=${MP_STREAM_SIZE:-65536} depth=${MP_STREAM_DEPTH:-8}
 	local to=${MP_STREAM_TIMEOUT:-14} port=${MP_STREAM_PORT:-22000}
-	local limit=$((secs + 120)) at
+	local limit=$((secs + 120))
 	local stream=$MRC_BUILD/selftests/progs/mrc-stream
-	at=$(($(date +%s) + 1 + n / 4))
+	rm -f "$dir/go"
 	MP_STREAM_PIDS=() MP_STREAM_SERVERS=()
 	for ((j = 0; j < n; j++)); do
 		ip netns exec hostB env MRC_CC_PROFILE="$prof" timeout -k 5 "$limit" \
@@ -97,10 +104,15 @@ mp_streams_start() {
 			"$stream" client --dev mrcA --gid "$GA4" --host "$MP_B4" \
 			--port $((port + j)) --size "$size" --outstanding "$depth" \
 			--timeout "$to" --seconds "$secs" --bin-ms 100 \
-			--connect-wait-s 60 --start-at "$at" \
+			--connect-wait-s 60 --go-file "$dir/go" --wait-s 60 \
 			> "$dir/out$j" 2> "$dir/err$j" &
 		MP_STREAM_PIDS+=($!)
 	done
+	# Go once every client is connected or has ended (within 60 s).
+	for ((j = 0; j < n; j++)); do
+		mp_stream_said "${MP_STREAM_PIDS[j]}" "$dir/err$j" connected 60
+	done
+	touch "$dir/go"
 }
 
 # mp_streams_running DIR: wait until every stream of mp_streams_start
