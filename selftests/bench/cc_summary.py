@@ -75,8 +75,11 @@ def figures(rec):
             return {}
         f.update(goodput_mbit=round(rec["goodput_mbit"], 3), loss=rec["loss"],
                  op=rec["op"])
-        if rec.get("bytes"):
-            f["rtos_per_mb"] = round(rec["rto_events"] / (rec["bytes"] / 1e6), 3)
+        # ib_read_bw reports a rate, not bytes: its MB from the rate.
+        mb = (rec["bytes"] / 1e6 if rec.get("bytes")
+              else rec["goodput_mbit"] * rec["secs"] / 8)
+        if mb:
+            f["rtos_per_mb"] = round(rec["rto_events"] / mb, 3)
     elif m in ("cc_fair", "cc_incast"):
         res = rec.get("results")
         if not res:
