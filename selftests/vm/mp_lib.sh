@@ -146,7 +146,8 @@ mp_streams_ended_well() {
 	local f
 	[ "$1" = 0 ] && return
 	for f in "$2"/err*; do
-		echo "${f##*/}: $(grep -v '^mrc-stream client: streaming' "$f" | tail -n 1)"
+		echo "${f##*/}: $(grep -Ev '^mrc-stream client: (connected|streaming)' "$f" |
+			tail -n 1)"
 	done
 	return 1
 }
