@@ -124,9 +124,11 @@ read_stream() {
 	pair_start "$STEP_LIMIT" \
 		env MRC_CC_PROFILE="$p" ib_read_bw -d mrcA -x "$GA4" -D "$SECS" -F -- \
 		env MRC_CC_PROFILE="$p" ib_read_bw -d mrcB -x "$GB4" -D "$SECS" -F "$MP_A4"
-	if ! pair_finish "read" > /dev/null; then
-		echo "cc bench: ib_read_bw failed; its last lines:" >&2
-		tail -n 3 /tmp/srv.log /tmp/cli.log >&2
+	# pair_finish prints TAP; it waits for the pair, so not in a subshell.
+	pair_finish "read" > "$STATE/read.tap"
+	if grep -q '^not ok' "$STATE/read.tap"; then
+		echo "cc bench: ib_read_bw failed:" >&2
+		cat "$STATE/read.tap" >&2
 		return 1
 	fi
 	awk '/^ *65536 / { print $4 }' /tmp/cli.log | tail -n1
