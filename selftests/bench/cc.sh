@@ -134,13 +134,31 @@ read_stream() {
 	awk '/^ *65536 / { print $4 }' /tmp/cli.log | tail -n1
 }
 
-# record K METRIC CC QUEUE REP EXTRA_JSON: the step's "@cc" line.
+# LOSSES: the loss detectors' device counters (both hosts summed).
+LOSSES="path_loss_gap path_loss_sack path_loss_read path_loss_timeout"
+
+# losses: the LOSSES counters now, as a JSON object.
+losses() {
+	local c d v
+	for c in $LOSSES; do
+		v=0
+		for d in mrcA mrcB; do
+			v=$((v + $(cat "/sys/class/infiniband/$d/ports/1/hw_counters/$c")))
+		done
+		echo "\"$c\": $v"
+	done | paste -sd, | sed 's/^/{/; s/$/}/'
+}
+
+# record K METRIC CC QUEUE REP EXTRA_JSON: the step's "@cc" line; the
+# loss counters' moves since run_step's $STATE/losses.
 record() {
 	jq -cn --argjson k "$1" --arg metric "$2" --arg cc "$3" --arg queue "$4" \
 		--argjson rep "$5" --argjson extra "$6" --arg rate "$RATE" \
 		--argjson secs "$SECS" --argjson rtos "$(dmesg | grep -c 'mrc: qp [0-9]* rto:')" \
+		--argjson l0 "$(cat "$STATE/losses")" --argjson l1 "$(losses)" \
 		'{step: $k, metric: $metric, cc: $cc, queue: $queue, rep: $rep,
-		  rate: $rate, secs: $secs, rto_events: $rtos} + $extra' |
+		  rate: $rate, secs: $secs, rto_events: $rtos,
+		  losses: ($l1 | with_entries(.value -= $l0[.key]))} + $extra' |
 		sed 's/^/@cc /'
 }
 
@@ -149,6 +167,7 @@ run_step() {
 	local k=$1 metric=$2 cc=$3 q=$4 arg=$5 rep=$6 f=$STATE/streams t=$STATE/tcp
 	local extra=null mb
 	dmesg -C
+	losses > "$STATE/losses"
 	case $metric in
 	cc_loss)
 		queue plain && { [ "$arg" = 0 ] || mp_path_loss 1 "$arg"; } || return

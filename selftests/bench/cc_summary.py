@@ -125,7 +125,13 @@ def line(rec):
     f = figures(rec)
     if not f:
         return "null (no result)"
-    return ", ".join(f"{k} {v}" for k, v in f.items() if v is not None)
+    text = ", ".join(f"{k} {v}" for k, v in f.items() if v is not None)
+    # Which detector found the losses (both hosts' device counters).
+    lost = rec.get("losses") or {}
+    if any(lost.values()):
+        text += "; losses " + " ".join(
+            f"{k.removeprefix('path_loss_')} {v}" for k, v in lost.items())
+    return text
 
 
 def _median(xs):
