@@ -95,12 +95,10 @@ def figures(rec):
             f["jain_min"] = round(min(js), 3) if js else None
             f["jain_median"] = round(statistics.median(js), 3) if js else None
         else:
-            # Equal messages, each one's goodput: the slowest completes
-            # in size / slowest; the ideal is all of them over the
-            # bottleneck's rate, n * size / rate.
-            # Over the 1 s windows all streams ran in, so that a stream
-            # that started late and ran alone for a while does not look
-            # fast; none when they never all ran at once.
+            # Equal messages: the slowest completes in size / slowest,
+            # the ideal is n * size / rate. Goodputs are taken over the 1 s
+            # windows all streams ran in (a stream that ran alone for a
+            # while does not look fast); none if they never ran at once.
             ws = windows(res)
             slowest = (min(statistics.mean(w[i] for w in ws)
                            for i in range(len(res))) if ws else 0)
