@@ -31,8 +31,8 @@
 #include "mrc_wire.h"
 
 #define FUZZ_MTU	4096	/* what mrc_rx.c decodes with */
-#define DUPTHRESH	3	/* MRC_DUPTHRESH (mrc_qp.h) */
-#define REO_MIN_TS	8000	/* MRC_REO_MIN_TS (mrc_mp.c) */
+#define DUPTHRESH	1	/* MRC_DUPTHRESH (mrc_qp.h) */
+#define REO_MIN_TS	1000	/* MRC_REO_MIN_TS (mrc_qp.h) */
 #define QDELAY_PENALTY	1500	/* MRC_EV_QDELAY_PENALTY_TS (mrc_mp.c) */
 
 struct req {
@@ -79,6 +79,19 @@ static void do_send(struct req *q, unsigned int n)
 			break;
 		send_on(q, psn, ev);
 	}
+}
+
+/* mrc_loss_wait_ts(): the slower of the QP's and the EV's RTT, plus reordering. */
+static u32 wait_ts(void *arg, u16 ev)
+{
+	struct req *q = arg;
+	u32 rtt = mrc_rto_srtt_ns(&q->rto) >> 10;
+	u32 reo = max_t(u32, rtt / 4, REO_MIN_TS) *
+		  mrc_loss_undo_reo_mult(&q->undo);
+
+	if (ev < q->evs.count)
+		rtt = max_t(u32, rtt, q->evs.ev[ev].srtt >> 3);
+	return rtt + reo;
 }
 
 static void blame(void *ctx, u32 psn)
@@ -154,7 +167,8 @@ static bool nack(struct req *q, const struct mrc_pkt *pkt)
 /* mrc_comp_ack() and mrc_mp_on_ack(), core calls only. */
 static void ack(struct req *q, const struct mrc_pkt *pkt)
 {
-	u32 rtt, acked, nlost, qdelay = 0, reo;
+	struct mrc_loss_clock clk = { .now = q->now, .wait = wait_ts };
+	u32 rtt, acked, nlost, qdelay = 0;
 	struct mrc_loss_rec r;
 	bool lost;
 
@@ -190,9 +204,8 @@ static void ack(struct req *q, const struct mrc_pkt *pkt)
 	}
 	mrc_ev_on_delivered(&q->evs, pkt->aeth.ev,
 			    pkt->aeth.ce_count || qdelay > QDELAY_PENALTY, rtt);
-	reo = max_t(u32, (mrc_rto_srtt_ns(&q->rto) >> 10) / 4, REO_MIN_TS);
 	if (mrc_txwin_sacked(&q->win))
-		mrc_txwin_detect_losses(&q->win, DUPTHRESH, reo, blame, q);
+		mrc_txwin_detect_losses(&q->win, DUPTHRESH, &clk, blame, q);
 	lost = mrc_txwin_lost(&q->win) > nlost;
 	if (acked) {
 		mrc_rto_on_progress(&q->rto);

@@ -23,6 +23,7 @@
 struct ctx {
 	struct mrc_txwin win;
 	u32 now;
+	u32 wait;
 	u32 nlost_cb;
 };
 
@@ -39,6 +40,13 @@ static void on_lost_cb(void *arg, u32 psn)
 	FUZZ_CHECK(!(mrc_txwin_entry(&c->win, psn)->flags & MRC_TXE_CONT),
 		   "detect_losses reported psn %u, sent in another's run", psn);
 	c->nlost_cb++;
+}
+
+static u32 wait_cb(void *arg, u16 ev)
+{
+	struct ctx *c = arg;
+
+	return c->wait + ev;
 }
 
 static void do_ack(struct mrc_txwin *w, u32 cum)
@@ -93,6 +101,7 @@ static void do_retransmit(struct ctx *c, u16 ev)
 
 static void run_op(struct ctx *c, struct fin *in)
 {
+	struct mrc_loss_clock clk = { .wait = wait_cb };
 	struct mrc_txwin *w = &c->win;
 	u32 psn, n, i, i_dup, scan, out = w->nxt - w->una;
 	int ret;
@@ -133,8 +142,12 @@ static void run_op(struct ctx *c, struct fin *in)
 		c->nlost_cb = 0;
 		scan = w->scan;
 		i_dup = fin_u8(in) % 8;
-		psn = fin_u8(in) & 1 ? fin_u16(in) : 0;	/* reo_ts */
-		i = mrc_txwin_detect_losses(w, i_dup, psn, on_lost_cb, c);
+		clk.now = c->now;
+		clk.pending = false;
+		c->wait = fin_u16(in);
+		psn = fin_u8(in) & 1;	/* with the time rule */
+		i = mrc_txwin_detect_losses(w, i_dup, psn ? &clk : NULL,
+					    on_lost_cb, c);
 		FUZZ_CHECK(i >= c->nlost_cb && w->nlost == n + i,
 			   "detect_losses: %u, callback %u, nlost %u -> %u", i,
 			   c->nlost_cb, n, w->nlost);
@@ -150,6 +163,12 @@ static void run_op(struct ctx *c, struct fin *in)
 			FUZZ_CHECK(w->scan_sacked < max_t(u32, i_dup, 1),
 				   "detect_losses stopped at %u, %u SACKED after",
 				   w->scan, w->scan_sacked);
+		/* A hole it waits for is still outstanding, and due later. */
+		if (clk.pending)
+			FUZZ_CHECK(w->scan != w->nxt &&
+				   mrc_psn_before(clk.now, clk.due),
+				   "time rule waits for %u at %u, now %u",
+				   w->scan, clk.due, clk.now);
 		break;
 	case 7:
 		mrc_txwin_mark_ev_lost(w, fin_u8(in));

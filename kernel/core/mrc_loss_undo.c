@@ -15,6 +15,7 @@
 void mrc_loss_undo_init(struct mrc_loss_undo *u)
 {
 	memset(u, 0, sizeof(*u));
+	u->reo_mult = 1;
 }
 
 /**
@@ -40,6 +41,11 @@ void mrc_loss_undo_record(struct mrc_loss_undo *u, u32 psn, u16 ev,
 	r->blamed = blamed;
 	r->bad_ts = bad_ts;
 	r->valid = 1;
+	if (++u->reo_quiet >= MRC_REO_PERSIST) {
+		u->reo_quiet = 0;
+		if (u->reo_mult > 1)
+			u->reo_mult--;
+	}
 }
 
 /**
@@ -128,4 +134,23 @@ unsigned int mrc_loss_undo_rto_verdict(struct mrc_loss_undo *u, u32 echo_ts,
 	u->nrto = 0;
 	u->undone += n;
 	return n;
+}
+
+/**
+ * mrc_loss_undo_widen() - an inferred loss was found spurious
+ * @u: the state
+ * @now: the time now, 1.024 us units
+ * @rtt_ts: the smoothed round trip, 1.024 us units
+ *
+ * Raises the reordering window's multiplier, once per round trip: the
+ * spurious losses of one reordering event come together and count once.
+ */
+void mrc_loss_undo_widen(struct mrc_loss_undo *u, u32 now, u32 rtt_ts)
+{
+	if (u->reo_mult > 1 && now - u->reo_widen_ts < rtt_ts)
+		return;
+	u->reo_widen_ts = now;
+	u->reo_quiet = 0;
+	if (u->reo_mult < MRC_REO_MULT_MAX)
+		u->reo_mult++;
 }

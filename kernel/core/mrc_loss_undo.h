@@ -16,7 +16,15 @@
  * every timeout since that send was spurious, and so were their blames:
  * the EVs they made ASSUMED_BAD are GOOD again. Without this, one stall
  * of the VM or of the ACKs' path took an EV out of use for three probe
- * round trips. Pure logic, tested by KUnit.
+ * round trips.
+ *
+ * Spurious losses also widen the reordering window the loss inference
+ * waits out (RACK's adaptive window, RFC 8985 section 6.2): its base is
+ * multiplied by reo_mult, raised by one (at most once per round trip, up
+ * to MRC_REO_MULT_MAX) for each inferred loss found spurious, and lowered
+ * by one after every MRC_REO_PERSIST inferred losses with none found
+ * spurious. A path or a CPU that reorders by more than the base costs a
+ * few duplicates, then none. Pure logic, tested by KUnit.
  */
 #ifndef MRC_LOSS_UNDO_H
 #define MRC_LOSS_UNDO_H
@@ -25,6 +33,8 @@
 
 #define MRC_LOSS_UNDO_RING	32	/* recent inferred losses remembered */
 #define MRC_LOSS_UNDO_RTO	4	/* blames of one run of timeouts */
+#define MRC_REO_MULT_MAX	8	/* most times the base reordering window */
+#define MRC_REO_PERSIST		16	/* true losses before it narrows again */
 
 /**
  * struct mrc_loss_rec - one inferred loss
@@ -64,6 +74,9 @@ struct mrc_rto_blame {
  * @next: the slot the next record takes
  * @live: records still valid: none, and an answer needs no scan
  * @nrto: entries of @rto in use
+ * @reo_mult: the reordering window's multiplier, 1..MRC_REO_MULT_MAX
+ * @reo_quiet: inferred losses since @reo_mult last changed
+ * @reo_widen_ts: when @reo_mult was last raised
  * @undone: losses found spurious
  */
 struct mrc_loss_undo {
@@ -72,6 +85,9 @@ struct mrc_loss_undo {
 	u8 next;
 	u8 live;
 	u8 nrto;
+	u8 reo_mult;
+	u8 reo_quiet;
+	u32 reo_widen_ts;
 	u64 undone;
 };
 
@@ -84,5 +100,17 @@ void mrc_loss_undo_rto_record(struct mrc_loss_undo *u, u16 ev, u32 bad_ts,
 			      u32 rto_ts);
 unsigned int mrc_loss_undo_rto_verdict(struct mrc_loss_undo *u, u32 echo_ts,
 				       struct mrc_rto_blame *out);
+void mrc_loss_undo_widen(struct mrc_loss_undo *u, u32 now, u32 rtt_ts);
+
+/**
+ * mrc_loss_undo_reo_mult() - the reordering window's multiplier
+ * @u: the state
+ *
+ * Return: 1..MRC_REO_MULT_MAX.
+ */
+static inline u32 mrc_loss_undo_reo_mult(const struct mrc_loss_undo *u)
+{
+	return u->reo_mult;
+}
 
 #endif /* MRC_LOSS_UNDO_H */

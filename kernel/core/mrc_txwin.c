@@ -227,9 +227,30 @@ u32 mrc_txwin_clear_lost(struct mrc_txwin *win)
 	return n;
 }
 
-u32 mrc_txwin_detect_losses(struct mrc_txwin *win, u32 dupthresh, u32 reo_ts,
-			    void (*lost)(void *ctx, u32 psn),
-			    void *ctx)
+/*
+ * Whether the hole @e, before @dupthresh SACKED PSNs, is overdue: sent
+ * before a packet that arrived, and missing for longer than its EV's wait.
+ * If it is not overdue yet but will be, @clk says when.
+ */
+static bool mrc_txwin_overdue(const struct mrc_txwin *win,
+			      const struct mrc_tx_entry *e,
+			      struct mrc_loss_clock *clk, void *ctx)
+{
+	u32 due;
+
+	if (!mrc_psn_before(e->ts, win->sacked_ts))
+		return false;
+	due = e->ts + clk->wait(ctx, e->ev);
+	if (!mrc_psn_before(clk->now, due))
+		return true;
+	clk->due = due;
+	clk->pending = true;
+	return false;
+}
+
+u32 mrc_txwin_detect_losses(struct mrc_txwin *win, u32 dupthresh,
+			    struct mrc_loss_clock *clk,
+			    void (*lost)(void *ctx, u32 psn), void *ctx)
 {
 	struct mrc_tx_entry *e;
 	bool run_lost = false;
@@ -252,7 +273,7 @@ u32 mrc_txwin_detect_losses(struct mrc_txwin *win, u32 dupthresh, u32 reo_ts,
 			if (win->scan_sacked < dupthresh)
 				break;
 			/* Too recent to tell from reordering: look again later. */
-			if (reo_ts && !mrc_psn_before(e->ts + reo_ts, win->sacked_ts))
+			if (clk && !mrc_txwin_overdue(win, e, clk, ctx))
 				break;
 			run_lost = mrc_txwin_lose(win, win->scan);
 			if (run_lost) {

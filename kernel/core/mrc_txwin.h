@@ -235,15 +235,34 @@ u32 mrc_txwin_mark_all_lost(struct mrc_txwin *win);
 u32 mrc_txwin_clear_lost(struct mrc_txwin *win);
 
 /**
+ * struct mrc_loss_clock - the time rule of loss inference
+ * @now: the time now, 1.024 us units
+ * @wait: how long after its transmission a packet sent on EV @ev counts
+ *	as lost once a packet sent after it was SACKed, 1.024 us units: that
+ *	EV's round trip plus the reordering window (RACK, RFC 8985). Called
+ *	with the @ctx given to mrc_txwin_detect_losses().
+ * @due: set when the scan stopped at a PSN that is not overdue yet: when
+ *	it will be, unless a SACK or an acknowledgment comes first
+ * @pending: @due is set
+ */
+struct mrc_loss_clock {
+	u32 now;
+	u32 (*wait)(void *ctx, u16 ev);
+	u32 due;
+	bool pending;
+};
+
+/**
  * mrc_txwin_detect_losses() - infer losses from SACKs
  * @win: the window
  * @dupthresh: SACKED PSNs after a hole that prove it lost (0 counts as 1)
- * @reo_ts: if not 0, a hole must also have been sent at least this long
- *	(1.024 us units) before the newest SACKed packet: reordering across
- *	paths of similar delay is not mistaken for loss
+ * @clk: if not NULL, a hole must also have been sent before the newest
+ *	SACKed packet and be overdue by @clk's rule: reordering across paths
+ *	of different delay is not mistaken for loss. The caller runs the
+ *	scan again at @clk->due when @clk->pending.
  * @lost: if not NULL, told each PSN newly marked, before anything else
  *	changes its entry (to blame its EV)
- * @ctx: passed to @lost
+ * @ctx: passed to @lost and to @clk's wait
  *
  * Marks LOST every outstanding, un-SACKED PSN followed by at least
  * @dupthresh SACKED PSNs, examining each PSN once (see the file comment).
@@ -255,9 +274,9 @@ u32 mrc_txwin_clear_lost(struct mrc_txwin *win);
  *
  * Return: the number of PSNs newly marked.
  */
-u32 mrc_txwin_detect_losses(struct mrc_txwin *win, u32 dupthresh, u32 reo_ts,
-			    void (*lost)(void *ctx, u32 psn),
-			    void *ctx);
+u32 mrc_txwin_detect_losses(struct mrc_txwin *win, u32 dupthresh,
+			    struct mrc_loss_clock *clk,
+			    void (*lost)(void *ctx, u32 psn), void *ctx);
 
 /**
  * mrc_txwin_mark_ev_lost() - mark lost every PSN last sent on an EV

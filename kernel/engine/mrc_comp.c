@@ -6,6 +6,12 @@
 #include "engine/mrc_qp.h"
 
 /*
+ * Later responses that let a missing READ response be judged: a
+ * responder's CPUs may send one request's responses slightly out of order.
+ */
+#define MRC_READ_DUPTHRESH	3
+
+/*
  * The network's round trip: the responder's time between the request
  * and its ACK (a held ACK's wait, a busy CPU) is taken out.
  *
@@ -129,8 +135,10 @@ static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	if (pkt->opcode == MRC_OP_NACK)
 		mrc_comp_nack(qp, pkt);
 	nlost = mrc_txwin_lost(&qp->txwin);
-	if (news)
+	if (news) {
 		mrc_mp_on_ack(qp, pkt, rtt);
+		mrc_loss_on_ack(qp);
+	}
 	nlost = mrc_txwin_lost(&qp->txwin) - nlost;
 	lost = nlost > 0;
 	if (acked)
@@ -145,7 +153,7 @@ static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 
 /*
  * Ask again at once, each PSN once, for responses before @psn that
- * mrc_mp_read_hole_lost() finds lost; the scan stops at the first hole
+ * mrc_loss_read_hole_lost() finds lost; the scan stops at the first hole
  * it cannot judge yet (later responses will), and the timer covers a
  * lost re-request.
  */
@@ -158,10 +166,10 @@ static void mrc_comp_read_holes(struct mrc_qp *qp, struct mrc_swqe *w,
 	if (mrc_psn_before(w->rd_scan, w->rd_low))
 		w->rd_scan = w->rd_low;
 	while (mrc_psn_before(w->rd_scan, psn) &&
-	       psn - w->rd_scan >= MRC_DUPTHRESH) {
+	       psn - w->rd_scan >= MRC_READ_DUPTHRESH) {
 		bit = w->rd_scan & (MRC_QP_WINDOW - 1);
 		if (!test_bit(bit, qp->rd_got)) {
-			if (!mrc_mp_read_hole_lost(qp, w->rd_scan, psn))
+			if (!mrc_loss_read_hole_lost(qp, w->rd_scan, psn))
 				return;
 			mrc_mp_inferred_loss(qp, w->rd_scan,
 					     MRC_EV_WHY_LOSS_READ);
@@ -275,7 +283,7 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		return true;
 	}
 	mrc_comp_read_holes(qp, w, pkt->psn);
-	mrc_mp_read_losses(qp);
+	mrc_loss_on_read_resp(qp);
 	return acked != 0;
 }
 

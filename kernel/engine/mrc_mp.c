@@ -19,7 +19,6 @@
 #define MRC_PROBE_MAX_TS	1000000	/* ~1 s */
 #define MRC_PROBE_BURST		4	/* probes per timer run */
 #define MRC_PROBE_RATE		16	/* most probes per probe interval */
-#define MRC_REO_MIN_TS		8000	/* ~8 ms of reordering tolerated */
 #define MRC_EV_QDELAY_PENALTY_TS 1500	/* ~1.5 ms queued: skip the EV */
 
 /**
@@ -193,6 +192,8 @@ void mrc_mp_check_undo(struct mrc_qp *qp, u32 psn, u16 ev, u32 ev_seq)
 
 	if (!mrc_loss_undo_match(&qp->undo, psn, ev, ev_seq, &r))
 		return;
+	mrc_loss_undo_widen(&qp->undo, mrc_now_ts(),
+			    mrc_rto_srtt_ns(&qp->rto) >> 10);
 	if (r.blamed && mrc_ev_undo_loss(&qp->evs, r.ev, r.bad_ts))
 		pr_debug("mrc: qp %u EV %u: loss of psn %u was spurious, good again\n",
 			 qp->ibqp.qp_num, r.ev, r.psn);
@@ -218,95 +219,6 @@ void mrc_mp_rto_verdict(struct mrc_qp *qp, u32 echo_ts)
 				 qp->ibqp.qp_num, b[i].ev);
 }
 
-/*
- * Reordering tolerated before a hole counts as a loss, in 1.024 us
- * units: a quarter of the smoothed RTT, at least MRC_REO_MIN_TS. Even one
- * path reorders a little when packets of a flow leave from several CPUs;
- * across paths, by as much as their queues differ, which the window cut
- * for queueing delay keeps under MRC_CWND_QDELAY_TARGET_TS.
- */
-static u32 mrc_mp_reo_ts(struct mrc_qp *qp)
-{
-	return max_t(u32, (mrc_rto_srtt_ns(&qp->rto) >> 10) / 4, MRC_REO_MIN_TS);
-}
-
-/*
- * The same across EVs: paths whose queues differ reorder by the
- * difference, up to the spread of the QP's RTT samples, which mix every
- * path's. Twice RTTVAR covers it; a packet overtaken by less than that
- * was most likely only on a slower path, and resending it would cost
- * the wire what it already carries and blame a path that works.
- */
-static u32 mrc_mp_reo_cross_ts(struct mrc_qp *qp)
-{
-	return max_t(u32, mrc_mp_reo_ts(qp),
-		     (2 * mrc_rto_rttvar_ns(&qp->rto)) >> 10);
-}
-
-/**
- * mrc_mp_read_hole_lost() - whether a missing READ response was lost
- * @qp: the QP
- * @hole: a response PSN not received
- * @psn: a later response PSN that arrived
- *
- * Responses to one request travel in order on its EV: a later one of the
- * same request proves the hole lost. One of a later request on the same
- * EV proves it only when that request went more than the reordering
- * window after the hole's: the responder may serve two requests from two
- * CPUs, and their responses cross.
- */
-bool mrc_mp_read_hole_lost(struct mrc_qp *qp, u32 hole, u32 psn)
-{
-	const struct mrc_tx_entry *h = mrc_txwin_entry(&qp->txwin, hole);
-	const struct mrc_tx_entry *a = mrc_txwin_entry(&qp->txwin, psn);
-
-	if (!h || !a || h->ev != a->ev)
-		return false;
-	return h->ev_seq == a->ev_seq ||
-	       mrc_psn_before(h->ts + mrc_mp_reo_ts(qp), a->ts);
-}
-
-/*
- * One EV delivers in order: a PSN sent on it well before one that
- * arrived (more than the reordering window), and not itself reported
- * received, was lost. Cheap unless the peer reports holes, the only time
- * such a PSN can exist.
- */
-static void mrc_mp_ev_gaps(struct mrc_qp *qp, u32 reo)
-{
-	struct mrc_txwin *win = &qp->txwin;
-	u32 una = mrc_txwin_oldest_unacked(win);
-	u32 nxt = mrc_txwin_next_psn(win);
-	const struct mrc_tx_entry *e;
-	struct mrc_ev *ev;
-	u32 psn;
-
-	if (!mrc_txwin_sacked(win))
-		return;
-	for (psn = una; psn != nxt; psn++) {
-		e = mrc_txwin_entry(win, psn);
-		ev = &qp->evs.ev[e->ev];
-		if ((e->flags & MRC_TXE_SACKED) &&
-		    (!ev->delivered || mrc_psn_after(e->ev_seq + 1, ev->del_seq))) {
-			ev->del_seq = e->ev_seq + 1;
-			ev->del_ts = e->ts;
-			ev->delivered = true;
-		}
-	}
-	for (psn = una; psn != nxt; psn++) {
-		e = mrc_txwin_entry(win, psn);
-		ev = &qp->evs.ev[e->ev];
-		if (e->flags & (MRC_TXE_SACKED | MRC_TXE_LOST) || !ev->delivered ||
-		    !mrc_psn_before(e->ev_seq + 1, ev->del_seq) ||
-		    !mrc_psn_before(e->ts + reo, ev->del_ts))
-			continue;
-		if (mrc_txwin_mark_lost(win, psn)) {
-			qp->lost_ev_gap++;
-			mrc_mp_inferred_loss(qp, psn, MRC_EV_WHY_LOSS_GAP);
-		}
-	}
-}
-
 /* A trim NACK: a queue on the echoed EV's path, as a CE mark is. */
 static bool mrc_mp_is_trim(const struct mrc_pkt *pkt)
 {
@@ -314,25 +226,14 @@ static bool mrc_mp_is_trim(const struct mrc_pkt *pkt)
 	       pkt->aeth.syndrome == MRC_SYN_TRIMMED;
 }
 
-static void mrc_mp_blame_cb(void *ctx, u32 psn)
-{
-	struct mrc_qp *qp = ctx;
-
-	qp->lost_sack++;
-	mrc_mp_inferred_loss(qp, psn, MRC_EV_WHY_LOSS_SACK);
-}
-
 /**
- * mrc_mp_on_ack() - credit the echoed EV and look for losses
+ * mrc_mp_on_ack() - credit or penalise the EV an acknowledgment echoes
  * @qp: the QP
  * @pkt: an ACK, SACK, NACK or ATOMIC_RESP, already applied to the window
  * @rtt_ts: its RTT sample in 1.024 us units, 0 for none
- *
- * Return: nothing; losses found are marked in the window.
  */
 void mrc_mp_on_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 rtt_ts)
 {
-	u32 reo = mrc_mp_reo_ts(qp);
 	u16 idx = pkt->aeth.ev;
 	u32 qdelay = 0;
 
@@ -354,33 +255,6 @@ void mrc_mp_on_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 rtt_ts)
 		qp->evs.st[idx].c[MRC_EVS_QDELAY_PENALTIES] +=
 			qdelay > MRC_EV_QDELAY_PENALTY_TS;
 	}
-	mrc_mp_ev_gaps(qp, reo);
-	/*
-	 * Spraying reorders packets across paths by design: a hole counts as
-	 * lost once MRC_DUPTHRESH later PSNs arrived and a packet sent more
-	 * than the reordering window after it did too (RACK's idea).
-	 */
-	if (mrc_txwin_sacked(&qp->txwin))
-		mrc_txwin_detect_losses(&qp->txwin, MRC_DUPTHRESH,
-					mrc_mp_reo_cross_ts(qp),
-					mrc_mp_blame_cb, qp);
-}
-
-/**
- * mrc_mp_read_losses() - look for READ PSNs lost with their request
- * @qp: the QP, after a READ response marked its PSN SACKED
- *
- * A request lost with its path leaves no hole among the responses on its
- * EV: nothing on that EV comes back. Responses to later requests reveal
- * it as SACKs reveal lost data (mrc_mp_on_ack()), and the timer need
- * not wait.
- */
-void mrc_mp_read_losses(struct mrc_qp *qp)
-{
-	if (mrc_txwin_sacked(&qp->txwin))
-		mrc_txwin_detect_losses(&qp->txwin, MRC_DUPTHRESH,
-					mrc_mp_reo_cross_ts(qp),
-					mrc_mp_blame_cb, qp);
 }
 
 static void mrc_mp_send_probe(struct mrc_qp *qp, u16 idx, u32 id)
@@ -507,6 +381,8 @@ static int mrc_mp_put_attrs(struct sk_buff *msg, struct mrc_qp *qp)
 		{ "cwnd_delay_cuts", qp->delay_cuts, true },
 		{ "lost_ev_gap", qp->lost_ev_gap, true },
 		{ "lost_sack", qp->lost_sack, true },
+		{ "reo_us", div_u64(mrc_ts_to_ns(mrc_loss_reo_ts(qp)),
+				    NSEC_PER_USEC) },
 		{ "losses_undone", qp->undo.undone, true },
 		{ "ev_profile", qp->ev_profile_id, true },
 		{ "cc_profile", qp->cc_profile_id, true },

@@ -51,7 +51,12 @@
  */
 #define MRC_TX_LOCAL_MAX	256
 #define MRC_TX_LOCAL_LOW	128
-#define MRC_DUPTHRESH		3	/* SACKed PSNs that prove a loss */
+/*
+ * SACKed PSNs after a hole that let the time rule judge it (mrc_loss.c):
+ * one, as in RACK; the reordering window, not a count, tells a hole from
+ * reordering.
+ */
+#define MRC_DUPTHRESH		1
 
 /* Progress of a send WQE. */
 enum mrc_swqe_state {
@@ -248,9 +253,12 @@ struct mrc_ah {
  * @probe_replies: path probes answered
  * @ev_retx: PSNs resent because their EV failed
  * @lost_ev_gap: losses found by per-EV gaps
- * @lost_sack: losses inferred from SACKs
+ * @lost_sack: losses inferred from SACKs by the time rule
+ * @loss_timer: runs the time rule when the oldest hole falls due
+ * @loss_due: when @loss_timer runs out, 1.024 us units
+ * @loss_armed: @loss_timer is pending
  * @undo: recent inferred losses, to find the spurious ones, and the
- *	reordering window's multiplier
+ *	reordering window's multiplier they raise
  * @rxwin: the receive window
  * @rmsg: incoming messages, MRC_QP_WINDOW entries by RSN
  * @rmsg_sge: SRQ QPs: the SGEs of each @rmsg entry
@@ -358,6 +366,9 @@ struct mrc_qp {
 	u64 ev_retx;
 	u64 lost_ev_gap;
 	u64 lost_sack;
+	struct hrtimer loss_timer;
+	u32 loss_due;
+	bool loss_armed;
 	struct mrc_loss_undo undo;
 
 	/* responder */
@@ -461,13 +472,41 @@ bool mrc_mp_blame(struct mrc_qp *qp, u16 ev, enum mrc_ev_why why);
 void mrc_mp_inferred_loss(struct mrc_qp *qp, u32 psn, enum mrc_ev_why why);
 void mrc_mp_check_undo(struct mrc_qp *qp, u32 psn, u16 ev, u32 ev_seq);
 void mrc_mp_rto_verdict(struct mrc_qp *qp, u32 echo_ts);
-bool mrc_mp_read_hole_lost(struct mrc_qp *qp, u32 hole, u32 psn);
-void mrc_mp_read_losses(struct mrc_qp *qp);
 void mrc_mp_on_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 rtt_ts);
 void mrc_mp_probe_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt);
 void mrc_mp_probe_reply_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt);
 enum hrtimer_restart mrc_mp_probe_fire(struct hrtimer *timer);
 int mrc_mp_fill_res_qp(struct sk_buff *msg, struct ib_qp *ibqp);
+
+/* mrc_loss.c: loss inference */
+bool mrc_loss_read_hole_lost(struct mrc_qp *qp, u32 hole, u32 psn);
+void mrc_loss_on_ack(struct mrc_qp *qp);
+void mrc_loss_on_read_resp(struct mrc_qp *qp);
+enum hrtimer_restart mrc_loss_fire(struct hrtimer *timer);
+
+/*
+ * Least reordering the loss inference tolerates, in 1.024 us units: a
+ * flow's packets leave from several CPUs, whose backlogs drain on their
+ * own.
+ */
+#define MRC_REO_MIN_TS		1000
+
+/**
+ * mrc_loss_reo_ts() - the reordering window, in 1.024 us units
+ * @qp: the QP
+ *
+ * A quarter of the smoothed RTT, at least MRC_REO_MIN_TS, times the
+ * multiplier spurious losses raise (mrc_loss_undo.h).
+ *
+ * Return: the window.
+ */
+static inline u32 mrc_loss_reo_ts(struct mrc_qp *qp)
+{
+	u32 base = max_t(u32, (mrc_rto_srtt_ns(&qp->rto) >> 10) / 4,
+			 MRC_REO_MIN_TS);
+
+	return base * mrc_loss_undo_reo_mult(&qp->undo);
+}
 
 /* mrc_req_rnr.c: receiver-not-ready waits */
 bool mrc_req_rnr_nack(struct mrc_qp *qp, const struct mrc_pkt *pkt);

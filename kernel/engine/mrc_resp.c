@@ -462,22 +462,23 @@ static int mrc_resp_execute(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 /*
  * Whether the request just accepted is acknowledged now. While PSNs are
  * held out of order the cumulative point stands still and the sender
- * learns from SACKs which PSNs it must resend; every MRC_SACK_EVERY
- * packets is soon enough for that, as its loss detection waits out a
- * reordering window of milliseconds (mrc_mp.c). A SACK for every packet
- * would cost, until a lost one is resent, an ACK and a scan of the
- * sender's window per packet: a dead path turned into a storm that
- * delayed the very ACKs the other paths' health is judged by. A PSN
- * that closes a hole is acknowledged at once: the cumulative point then
- * jumps, and the sender's window opens by as much.
- * @held_before is the count of held PSNs before the request ran.
+ * learns from SACKs which PSNs it must resend. The first PSN held, the
+ * one that opens a hole, is SACKed at once: the sender times its loss
+ * inference from it (mrc_loss.c), and a small window may send nothing
+ * after it to carry a later SACK. Then every MRC_SACK_EVERY packets is
+ * soon enough. A SACK for every packet would cost, until a lost one is
+ * resent, an ACK and a scan of the sender's window per packet: a dead
+ * path turned into a storm that delayed the very ACKs the other paths'
+ * health is judged by. A PSN that closes a hole is acknowledged at once:
+ * the cumulative point then jumps, and the sender's window opens by as
+ * much. @held_before is the count of held PSNs before the request ran.
  */
 static bool mrc_resp_ack_due(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 			     u32 held_before)
 {
 	u32 held = mrc_rxwin_held(&qp->rxwin);
 
-	if (held < held_before)
+	if (held < held_before || (held && !held_before))
 		return true;
 	if (++qp->unacked >= (held ? MRC_SACK_EVERY : MRC_ACK_EVERY))
 		return true;

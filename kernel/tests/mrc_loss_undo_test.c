@@ -129,6 +129,41 @@ static void rto_blames_keep_the_first(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, b[i].ev, i);
 }
 
+/*
+ * Spurious losses widen the reordering window, once per round trip and
+ * up to the cap; MRC_REO_PERSIST losses not found spurious narrow it.
+ */
+static void reordering_window_adapts(struct kunit *test)
+{
+	struct mrc_loss_undo u;
+	u32 i;
+
+	mrc_loss_undo_init(&u);
+	KUNIT_EXPECT_EQ(test, mrc_loss_undo_reo_mult(&u), 1U);
+	mrc_loss_undo_widen(&u, 1000, 100);
+	KUNIT_EXPECT_EQ(test, mrc_loss_undo_reo_mult(&u), 2U);
+	/* The same reordering event: within a round trip, once. */
+	mrc_loss_undo_widen(&u, 1099, 100);
+	KUNIT_EXPECT_EQ(test, mrc_loss_undo_reo_mult(&u), 2U);
+	for (i = 0; i < 2 * MRC_REO_MULT_MAX; i++)
+		mrc_loss_undo_widen(&u, 1100 + 100 * i, 100);
+	KUNIT_EXPECT_EQ(test, mrc_loss_undo_reo_mult(&u), MRC_REO_MULT_MAX);
+	for (i = 0; i < MRC_REO_PERSIST - 1; i++)
+		mrc_loss_undo_record(&u, i, 0, i, false, 0);
+	KUNIT_EXPECT_EQ(test, mrc_loss_undo_reo_mult(&u), MRC_REO_MULT_MAX);
+	mrc_loss_undo_record(&u, i, 0, i, false, 0);
+	KUNIT_EXPECT_EQ(test, mrc_loss_undo_reo_mult(&u), MRC_REO_MULT_MAX - 1);
+	for (i = 0; i < MRC_REO_PERSIST * MRC_REO_MULT_MAX; i++)
+		mrc_loss_undo_record(&u, i, 0, i, false, 0);
+	KUNIT_EXPECT_EQ(test, mrc_loss_undo_reo_mult(&u), 1U);
+	/* A widening restarts the count of quiet losses. */
+	for (i = 0; i < MRC_REO_PERSIST - 1; i++)
+		mrc_loss_undo_record(&u, i, 0, i, false, 0);
+	mrc_loss_undo_widen(&u, 0x80000000, 100);
+	mrc_loss_undo_record(&u, i, 0, i, false, 0);
+	KUNIT_EXPECT_EQ(test, mrc_loss_undo_reo_mult(&u), 2U);
+}
+
 static struct kunit_case mrc_loss_undo_cases[] = {
 	KUNIT_CASE(match_needs_psn_ev_and_sequence),
 	KUNIT_CASE(ring_forgets_the_oldest),
@@ -136,6 +171,7 @@ static struct kunit_case mrc_loss_undo_cases[] = {
 	KUNIT_CASE(rto_verdict_takes_back_later_timeouts),
 	KUNIT_CASE(rto_verdict_retransmission_answered),
 	KUNIT_CASE(rto_blames_keep_the_first),
+	KUNIT_CASE(reordering_window_adapts),
 	{}
 };
 

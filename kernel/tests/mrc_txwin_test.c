@@ -216,22 +216,22 @@ static void detect_losses_dupthresh(struct kunit *test)
 
 	push_n(test, win, 20);
 	sack_range(win, 5, 6);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, 0, NULL, NULL), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, NULL, NULL, NULL), 0U);
 	KUNIT_EXPECT_EQ(test, mrc_txwin_lost(win), 0U);
 	sack_range(win, 7, 7);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, 0, NULL, NULL), 5U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, NULL, NULL, NULL), 5U);
 	for (psn = 0; psn < 5; psn++)
 		KUNIT_EXPECT_EQ(test, flags_of(win, psn), MRC_TXE_LOST);
 	KUNIT_EXPECT_EQ(test, mrc_txwin_in_flight(win), 20U - 3 - 5);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, 0, NULL, NULL), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, NULL, NULL, NULL), 0U);
 
 	/* 8 and 9 need three SACKed PSNs after them, not one or two. */
 	sack_range(win, 10, 10);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, 0, NULL, NULL), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, NULL, NULL, NULL), 0U);
 	sack_range(win, 11, 11);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, 0, NULL, NULL), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, NULL, NULL, NULL), 0U);
 	sack_range(win, 12, 12);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, 0, NULL, NULL), 2U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, NULL, NULL, NULL), 2U);
 	KUNIT_EXPECT_EQ(test, flags_of(win, 8), MRC_TXE_LOST);
 	KUNIT_EXPECT_EQ(test, flags_of(win, 9), MRC_TXE_LOST);
 	for (psn = 13; psn < 20; psn++)
@@ -241,12 +241,12 @@ static void detect_losses_dupthresh(struct kunit *test)
 	for (psn = 0; psn < 5; psn++)
 		KUNIT_EXPECT_EQ(test, mrc_txwin_on_retransmit(win, psn, 1, 2), 0);
 	sack_range(win, 13, 16);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, 0, NULL, NULL), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, NULL, NULL, NULL), 0U);
 	KUNIT_EXPECT_EQ(test, mrc_txwin_lost(win), 2U);
 
 	/* dupthresh 0 works as 1: 17 is followed by SACKed 18. */
 	sack_range(win, 18, 18);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 0, 0, NULL, NULL), 1U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 0, NULL, NULL, NULL), 1U);
 	KUNIT_EXPECT_EQ(test, flags_of(win, 17), MRC_TXE_LOST);
 	KUNIT_EXPECT_EQ(test, flags_of(win, 19), 0);
 }
@@ -266,8 +266,8 @@ static void ack_releases_scoreboard(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mrc_txwin_in_flight(win), 5U);
 	/* The acked SACKs no longer count towards loss inference. */
 	sack_range(win, 4, 4);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 2, 0, NULL, NULL), 0U);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 1, 0, NULL, NULL), 2U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 2, NULL, NULL, NULL), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 1, NULL, NULL, NULL), 2U);
 	KUNIT_EXPECT_EQ(test, flags_of(win, 2), MRC_TXE_LOST);
 	KUNIT_EXPECT_EQ(test, flags_of(win, 3), MRC_TXE_LOST);
 	KUNIT_EXPECT_EQ(test, flags_of(win, 5), 0);
@@ -341,19 +341,73 @@ static void mark_all_lost_on_timeout(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, order[6], 7U);
 }
 
-/* With a reordering window, only holes sent well before a SACK count. */
-static void detect_losses_reordering_window(struct kunit *test)
+/* Each EV's wait: EV 7 waits 20 units, any other EV 50. */
+static u32 wait_by_ev(void *ctx, u16 ev)
+{
+	return ev == 7 ? 20 : 50;
+}
+
+/*
+ * The time rule: a hole sent before a SACKed packet is lost once it has
+ * been missing longer than its EV's wait; until then the scan stops at
+ * it and says when it falls due.
+ */
+static void detect_losses_time_rule(struct kunit *test)
 {
 	struct mrc_txwin *win = new_win(test, 0, 64);
+	struct mrc_loss_clock clk = { .now = 1015, .wait = wait_by_ev };
+	u32 psn;
 
-	push_n(test, win, 10);		/* sent at 1000 .. 1009 */
-	sack_range(win, 5, 9);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, 6, NULL, NULL), 3U);
-	KUNIT_EXPECT_EQ(test, flags_of(win, 2), MRC_TXE_LOST);
-	KUNIT_EXPECT_EQ(test, flags_of(win, 3), 0);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, 6, NULL, NULL), 0U);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, 1, NULL, NULL), 2U);
-	KUNIT_EXPECT_EQ(test, flags_of(win, 4), MRC_TXE_LOST);
+	push_n(test, win, 10);		/* sent at 1000 .. 1009 on EV 7 */
+	sack_range(win, 5, 5);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 1, &clk, NULL, NULL), 0U);
+	KUNIT_EXPECT_TRUE(test, clk.pending);
+	KUNIT_EXPECT_EQ(test, clk.due, 1020U);
+	/* Due: holes 0..4 were sent at or before 1020 - 20; 1 and up not. */
+	clk.pending = false;
+	clk.now = 1020;
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 1, &clk, NULL, NULL), 1U);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 0), MRC_TXE_LOST);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 1), 0);
+	KUNIT_EXPECT_EQ(test, clk.due, 1021U);
+	clk.now = 1030;
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 1, &clk, NULL, NULL), 4U);
+	/* 6..9 were sent after the newest SACKed packet: no evidence yet. */
+	clk.pending = false;
+	clk.now = 5000;
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 1, &clk, NULL, NULL), 0U);
+	KUNIT_EXPECT_FALSE(test, clk.pending);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 6), 0);
+	/* A slower EV waits longer: 10 sent at 4990 on EV 3, 11 SACKed. */
+	KUNIT_ASSERT_EQ(test, mrc_txwin_push(win, 3, 4990, &psn), 0);
+	KUNIT_ASSERT_EQ(test, mrc_txwin_push(win, 7, 4991, &psn), 0);
+	sack_range(win, 11, 11);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 1, &clk, NULL, NULL), 4U);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 9), MRC_TXE_LOST);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 10), 0);
+	KUNIT_EXPECT_TRUE(test, clk.pending);
+	KUNIT_EXPECT_EQ(test, clk.due, 5040U);
+	clk.now = 5040;
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 1, &clk, NULL, NULL), 1U);
+}
+
+/* The time rule across the wrap of the 32-bit clock. */
+static void detect_losses_time_rule_wraps(struct kunit *test)
+{
+	struct mrc_txwin *win = new_win(test, 0, 64);
+	struct mrc_loss_clock clk = { .now = 5, .wait = wait_by_ev };
+	u32 psn;
+
+	KUNIT_ASSERT_EQ(test, mrc_txwin_push(win, 7, 0xfffffff0, &psn), 0);
+	KUNIT_ASSERT_EQ(test, mrc_txwin_push(win, 7, 0xfffffff8, &psn), 0);
+	sack_range(win, 1, 1);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 1, &clk, NULL, NULL), 1U);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 0), MRC_TXE_LOST);
+	KUNIT_ASSERT_EQ(test, mrc_txwin_push(win, 7, 2, &psn), 0);
+	KUNIT_ASSERT_EQ(test, mrc_txwin_push(win, 7, 3, &psn), 0);
+	sack_range(win, 3, 3);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 1, &clk, NULL, NULL), 0U);
+	KUNIT_EXPECT_EQ(test, clk.due, 22U);
 }
 
 /* A spurious timeout is taken back: nothing is left to retransmit. */
@@ -502,7 +556,7 @@ static void random_scoreboard(struct kunit *test)
 				mrc_txwin_on_retransmit(win, psn, 0, step);
 			break;
 		}
-		inferred += mrc_txwin_detect_losses(win, 3, 0, NULL, NULL);
+		inferred += mrc_txwin_detect_losses(win, 3, NULL, NULL, NULL);
 		check_scoreboard(test, win, 3);
 	}
 	/* The run exercised loss inference and a full window. */
@@ -545,7 +599,7 @@ static void losses_per_ev(struct kunit *test)
 	mrc_txwin_set_ev(win, 10, 1, 1);	/* not outstanding: ignored */
 
 	sack_range(win, 2, 4);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, 0, blame, &log), 2U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, NULL, blame, &log), 2U);
 	KUNIT_EXPECT_EQ(test, log.n, 2U);
 	KUNIT_EXPECT_EQ(test, log.psn[0], 0U);
 	KUNIT_EXPECT_EQ(test, log.ev[0], 0);
@@ -584,7 +638,7 @@ static void detect_losses_whole_transmissions(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, flags_of(win, 1), MRC_TXE_CONT);
 	sack_range(win, 0, 0);
 	sack_range(win, 8, 11);
-	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, 0, blame, &log), 4U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_detect_losses(win, 3, NULL, blame, &log), 4U);
 	KUNIT_EXPECT_EQ(test, log.n, 1U);
 	KUNIT_EXPECT_EQ(test, log.psn[0], 4U);
 	for (psn = 1; psn < 4; psn++)
@@ -696,7 +750,8 @@ static struct kunit_case mrc_txwin_cases[] = {
 	KUNIT_CASE(trimmed_until_resent),
 	KUNIT_CASE(mark_all_lost_on_timeout),
 	KUNIT_CASE(clear_lost_after_spurious_timeout),
-	KUNIT_CASE(detect_losses_reordering_window),
+	KUNIT_CASE(detect_losses_time_rule),
+	KUNIT_CASE(detect_losses_time_rule_wraps),
 	KUNIT_CASE(detect_losses_whole_transmissions),
 	KUNIT_CASE(retransmit_order),
 	KUNIT_CASE(random_scoreboard),

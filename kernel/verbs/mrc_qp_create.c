@@ -132,6 +132,7 @@ static void mrc_qp_free(struct mrc_qp *qp)
 	timer_shutdown_sync(&qp->rto_timer);
 	timer_shutdown_sync(&qp->dack.timer);
 	hrtimer_cancel(&qp->probe_timer);
+	hrtimer_cancel(&qp->loss_timer);
 	hrtimer_cancel(&qp->rnr_timer);
 	cancel_work_sync(&qp->req_work);
 	skb_queue_purge(&qp->txq);
@@ -243,6 +244,8 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	timer_setup(&qp->dack.timer, mrc_dack_fire, 0);
 	hrtimer_init(&qp->probe_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	qp->probe_timer.function = mrc_mp_probe_fire;
+	hrtimer_init(&qp->loss_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	qp->loss_timer.function = mrc_loss_fire;
 	hrtimer_init(&qp->rnr_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
 	qp->rnr_timer.function = mrc_req_rnr_fire;
 	mrc_cwnd_default_params(&qp->cc.win_params);

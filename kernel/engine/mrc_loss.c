@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * Requester, loss inference: which outstanding PSNs were lost, told from
+ * the SACKs, the per-EV sequences acknowledgments echo and the clock,
+ * before the retransmission timer would tell (Documentation/multipath.rst,
+ * "Loss detection"). Two rules:
+ *
+ * - Per-EV gap: one EV's path delivers in order, so a packet sent on it
+ *   well before one that arrived was lost.
+ * - Time (RACK, RFC 8985): a packet sent before one that arrived is lost
+ *   once it has been missing for longer than its EV's round trip plus the
+ *   reordering window. When the oldest hole is not overdue yet, a timer
+ *   runs the rule again the moment it will be: a small window sends too
+ *   few packets after a hole for a later SACK to come, and waiting for one
+ *   left every loss to the retransmission timeout.
+ *
+ * Losses found here blame the EV that carried the PSN (mrc_mp.c).
+ *
+ * Called with qp->lock held unless noted.
+ */
+#include "engine/mrc_qp.h"
+
+/*
+ * How long a packet sent on @ev may be missing after a later one arrived:
+ * the slower of the QP's and the EV's smoothed RTT (an EV's own samples
+ * are fewer and may be stale; a slow path's are longer than the QP's
+ * mix), plus the reordering window.
+ */
+static u32 mrc_loss_wait_ts(void *ctx, u16 ev)
+{
+	struct mrc_qp *qp = ctx;
+	u32 rtt = mrc_rto_srtt_ns(&qp->rto) >> 10;
+
+	if (ev < qp->evs.count)
+		rtt = max(rtt, qp->evs.ev[ev].srtt >> 3);
+	return rtt + mrc_loss_reo_ts(qp);
+}
+
+/**
+ * mrc_loss_read_hole_lost() - whether a missing READ response was lost
+ * @qp: the QP
+ * @hole: a response PSN not received
+ * @psn: a later response PSN that arrived
+ *
+ * Responses to one request travel in order on its EV: a later one of the
+ * same request proves the hole lost. One of a later request on the same
+ * EV proves it only when that request went more than the reordering
+ * window after the hole's: the responder may serve two requests from two
+ * CPUs, and their responses cross.
+ *
+ * Return: true when @hole is lost.
+ */
+bool mrc_loss_read_hole_lost(struct mrc_qp *qp, u32 hole, u32 psn)
+{
+	const struct mrc_tx_entry *h = mrc_txwin_entry(&qp->txwin, hole);
+	const struct mrc_tx_entry *a = mrc_txwin_entry(&qp->txwin, psn);
+
+	if (!h || !a || h->ev != a->ev)
+		return false;
+	return h->ev_seq == a->ev_seq ||
+	       mrc_psn_before(h->ts + mrc_loss_reo_ts(qp), a->ts);
+}
+
+/*
+ * One EV delivers in order: a PSN sent on it well before one that
+ * arrived (more than the reordering window), and not itself reported
+ * received, was lost. Cheap unless the peer reports holes, the only time
+ * such a PSN can exist.
+ */
+static void mrc_loss_ev_gaps(struct mrc_qp *qp)
+{
+	struct mrc_txwin *win = &qp->txwin;
+	u32 una = mrc_txwin_oldest_unacked(win);
+	u32 nxt = mrc_txwin_next_psn(win);
+	u32 reo = mrc_loss_reo_ts(qp);
+	const struct mrc_tx_entry *e;
+	struct mrc_ev *ev;
+	u32 psn;
+
+	for (psn = una; psn != nxt; psn++) {
+		e = mrc_txwin_entry(win, psn);
+		ev = &qp->evs.ev[e->ev];
+		if ((e->flags & MRC_TXE_SACKED) &&
+		    (!ev->delivered || mrc_psn_after(e->ev_seq + 1, ev->del_seq))) {
+			ev->del_seq = e->ev_seq + 1;
+			ev->del_ts = e->ts;
+			ev->delivered = true;
+		}
+	}
+	for (psn = una; psn != nxt; psn++) {
+		e = mrc_txwin_entry(win, psn);
+		ev = &qp->evs.ev[e->ev];
+		if (e->flags & (MRC_TXE_SACKED | MRC_TXE_LOST) || !ev->delivered ||
+		    !mrc_psn_before(e->ev_seq + 1, ev->del_seq) ||
+		    !mrc_psn_before(e->ts + reo, ev->del_ts))
+			continue;
+		if (mrc_txwin_mark_lost(win, psn)) {
+			qp->lost_ev_gap++;
+			mrc_mp_inferred_loss(qp, psn, MRC_EV_WHY_LOSS_GAP);
+		}
+	}
+}
+
+static void mrc_loss_blame_cb(void *ctx, u32 psn)
+{
+	struct mrc_qp *qp = ctx;
+
+	qp->lost_sack++;
+	mrc_mp_inferred_loss(qp, psn, MRC_EV_WHY_LOSS_SACK);
+}
+
+/* Start the loss timer for @due, unless it runs out no later already. */
+static void mrc_loss_arm(struct mrc_qp *qp, u32 now, u32 due)
+{
+	if (qp->loss_armed && !mrc_psn_after(qp->loss_due, due))
+		return;
+	qp->loss_due = due;
+	qp->loss_armed = true;
+	hrtimer_start(&qp->loss_timer, ns_to_ktime(mrc_ts_to_ns(due - now)),
+		      HRTIMER_MODE_REL_SOFT);
+}
+
+/* The time rule over the holes SACKs revealed; arms the timer for the next. */
+static void mrc_loss_time_rule(struct mrc_qp *qp)
+{
+	struct mrc_loss_clock clk = {
+		.now = mrc_now_ts(),
+		.wait = mrc_loss_wait_ts,
+	};
+
+	if (!mrc_txwin_sacked(&qp->txwin))
+		return;
+	mrc_txwin_detect_losses(&qp->txwin, MRC_DUPTHRESH, &clk,
+				mrc_loss_blame_cb, qp);
+	if (clk.pending && (qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD))
+		mrc_loss_arm(qp, clk.now, clk.due);
+}
+
+/**
+ * mrc_loss_on_ack() - look for losses after an acknowledgment
+ * @qp: the QP, after the ACK, SACK or NACK was applied to the window
+ *
+ * Losses found are marked in the window.
+ */
+void mrc_loss_on_ack(struct mrc_qp *qp)
+{
+	if (!mrc_txwin_sacked(&qp->txwin))
+		return;
+	mrc_loss_ev_gaps(qp);
+	mrc_loss_time_rule(qp);
+}
+
+/**
+ * mrc_loss_on_read_resp() - look for READ PSNs lost with their request
+ * @qp: the QP, after a READ response marked its PSN SACKED
+ *
+ * A request lost with its path leaves no hole among the responses on its
+ * EV: nothing on that EV comes back. Responses to later requests reveal
+ * it as SACKs reveal lost data, and the timer need not wait.
+ */
+void mrc_loss_on_read_resp(struct mrc_qp *qp)
+{
+	mrc_loss_time_rule(qp);
+}
+
+/**
+ * mrc_loss_fire() - a hole the time rule waited for is due
+ * @timer: the QP's loss_timer (softirq context, qp->lock not held)
+ *
+ * Return: HRTIMER_NORESTART; the rule arms the timer again for the next.
+ */
+enum hrtimer_restart mrc_loss_fire(struct hrtimer *timer)
+{
+	struct mrc_qp *qp = container_of(timer, struct mrc_qp, loss_timer);
+	u32 nlost = 0;
+
+	spin_lock(&qp->lock);
+	qp->loss_armed = false;
+	if (qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD) {
+		nlost = mrc_txwin_lost(&qp->txwin);
+		mrc_loss_time_rule(qp);
+		nlost = mrc_txwin_lost(&qp->txwin) - nlost;
+		if (nlost)
+			mrc_cc_on_loss(qp, nlost);
+	}
+	spin_unlock(&qp->lock);
+	if (nlost)
+		mrc_req_kick(qp);
+	return HRTIMER_NORESTART;
+}
