@@ -94,9 +94,13 @@ void mrc_req_retransmit(struct mrc_qp *qp)
 	 * PSN goes at once, outside the window: the switch took its payload
 	 * out of the network, and the window's cut for the trim applies to
 	 * new data; waiting for room would leave the oldest PSN to the timer.
+	 * So does the oldest PSN itself (RFC 6675's fast retransmit): it holds
+	 * the cumulative point, and the window cut for its loss leaves no
+	 * room until SACKs for half the flight come back, which a receiver
+	 * sending one SACK per 16 packets may never send.
 	 */
 	u32 budget = max_t(u32, mrc_cc_room(qp, in_flight), !in_flight);
-	bool trimmed;
+	bool trimmed, head = false;
 
 	while (mrc_tx_acct_room(qp->tx_acct) &&
 	       mrc_txwin_next_retransmit(&qp->txwin, &psn)) {
@@ -104,10 +108,11 @@ void mrc_req_retransmit(struct mrc_qp *qp)
 
 		trimmed = mrc_txwin_entry(&qp->txwin, psn)->flags &
 			  MRC_TXE_TRIMMED;
-		if (!budget && !trimmed)
+		if (!budget && !trimmed && psn != una)
 			break;
-		if (!trimmed)
+		if (!trimmed && budget)
 			budget--;
+		head |= psn == una;
 		copies = 1;
 		if (psn == una && qp->rto_spread)
 			copies = min_t(u32, MRC_RTO_SPREAD, qp->evs.count);
@@ -121,6 +126,9 @@ void mrc_req_retransmit(struct mrc_qp *qp)
 					mrc_now_ts());
 		psn++;
 	}
+	/* As TCP does: the resent head gets a full timeout to be answered. */
+	if (head)
+		mrc_req_arm_rto(qp, true);
 }
 
 /*
