@@ -126,8 +126,12 @@ void mrc_req_retransmit(struct mrc_qp *qp)
 					mrc_now_ts());
 		psn++;
 	}
-	/* As TCP does: the resent head gets a full timeout to be answered. */
-	if (head)
+	/*
+	 * As TCP does, the resent head gets a full timeout to be answered;
+	 * not a READ's: its responses lost at the end of a chunk are asked
+	 * for again only by the timeout (mrc_req_rerequest()).
+	 */
+	if (head && !qp->rd_pending)
 		mrc_req_arm_rto(qp, true);
 }
 
