@@ -117,13 +117,18 @@ tcp_flow() {
 }
 
 # read_stream CC: ib_read_bw for SECS from hostB (the requester), the data
-# flowing from hostA; its average in MB/s on stdout.
+# flowing from hostA; its average in MB/s on stdout. Timeout attribute as
+# the streams' (MP_STREAM_TIMEOUT): at perftest's 14, 16 READs of 64 KiB
+# queued behind 20 Mbit/s once went 134 ms without progress, and the run
+# ended in IBV_WC_RETRY_EXC_ERR without any loss.
 read_stream() {
 	local p
 	p=$(profile_of "$1")
 	pair_start "$STEP_LIMIT" \
-		env MRC_CC_PROFILE="$p" ib_read_bw -d mrcA -x "$GA4" -D "$SECS" -F -- \
-		env MRC_CC_PROFILE="$p" ib_read_bw -d mrcB -x "$GB4" -D "$SECS" -F "$MP_A4"
+		env MRC_CC_PROFILE="$p" ib_read_bw -d mrcA -x "$GA4" -D "$SECS" -F \
+		-u "$MP_STREAM_TIMEOUT" -- \
+		env MRC_CC_PROFILE="$p" ib_read_bw -d mrcB -x "$GB4" -D "$SECS" -F \
+		-u "$MP_STREAM_TIMEOUT" "$MP_A4"
 	# pair_finish prints TAP; it waits for the pair, so not in a subshell.
 	pair_finish "read" > "$STATE/read.tap"
 	if grep -q '^not ok' "$STATE/read.tap"; then
