@@ -141,8 +141,10 @@ static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	}
 	nlost = mrc_txwin_lost(&qp->txwin) - nlost;
 	lost = nlost > 0;
-	if (acked)
+	if (acked) {
 		mrc_rto_on_progress(&qp->rto);
+		mrc_loss_on_progress(qp);
+	}
 	if (acked || news)
 		mrc_cc_on_ack(qp, acked, news && pkt->aeth.ce_count,
 			      mrc_ts_to_ns(rtt));
@@ -360,6 +362,7 @@ bool mrc_comp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	}
 	mrc_req_complete(qp);
 	mrc_req_arm_rto(qp, kick);
+	mrc_loss_arm_tlp(qp);
 	run = mrc_txwin_lost(&qp->txwin) || qp->sq_send != qp->sq_fetch;
 out:
 	spin_unlock(&qp->lock);

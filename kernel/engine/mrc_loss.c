@@ -14,11 +14,31 @@
  *   few packets after a hole for a later SACK to come, and waiting for one
  *   left every loss to the retransmission timeout.
  *
+ * A loss at the tail of a flight leaves no later packet to reveal it. The
+ * requester asks for an answer on a message's last packet and when its
+ * window fills (AR, mrc_req_ask_ack()); when that packet is still
+ * unanswered two round trips after it left, the same timer sends a tail
+ * loss probe (RFC 8985 section 7): the newest PSN not yet SACKed, again.
+ * Its answer, at once (a retransmission asks for one), completes the
+ * flight or SACKs past its holes for the time rule. The retransmission
+ * timeout, which cuts the window to its least and blames the EV, stays
+ * the last resort. The probe's two round trips count from the packet
+ * that asked, not from the last progress: the responder acknowledges
+ * only every 64 packets or when asked, and a probe timed from progress
+ * fired on every quiet stretch of a healthy stream.
+ *
  * Losses found here blame the EV that carried the PSN (mrc_mp.c).
  *
  * Called with qp->lock held unless noted.
  */
 #include "engine/mrc_qp.h"
+
+/*
+ * Least wait for an answer before a tail loss probe, in 1.024 us units:
+ * under the retransmission timeout's floor (4 ms), over the reordering
+ * window's (1 ms).
+ */
+#define MRC_TLP_MIN_TS		2000
 
 /*
  * How long a packet sent on @ev may be missing after a later one arrived:
@@ -163,15 +183,107 @@ void mrc_loss_on_read_resp(struct mrc_qp *qp)
 	mrc_loss_time_rule(qp);
 }
 
+/*
+ * When the tail loss probe is due: two round trips (at least
+ * MRC_TLP_MIN_TS, and a tick more while the peer may hold its ACKs for a
+ * tick) after the last data packet that asked for an answer left, if
+ * that packet is still unanswered and nothing is known lost.
+ *
+ * Return: true and *@due when a probe is to be kept in reserve.
+ */
+static bool mrc_loss_tlp_due(struct mrc_qp *qp, u32 *due)
+{
+	const struct mrc_tx_entry *e;
+	u32 srtt = mrc_rto_srtt_ns(&qp->rto) >> 10;
+
+	if (!qp->ar_valid || qp->tlp_out || !srtt || qp->rnr.waiting ||
+	    mrc_txwin_lost(&qp->txwin))
+		return false;
+	e = mrc_txwin_entry(&qp->txwin, qp->ar_psn);
+	if (!e || (e->flags & MRC_TXE_SACKED))
+		return false;
+	*due = e->ts + max_t(u32, 2 * srtt, MRC_TLP_MIN_TS) +
+	       (u32)((mrc_dack_rto_slack(qp) * TICK_NSEC) >> 10);
+	return true;
+}
+
 /**
- * mrc_loss_fire() - a hole the time rule waited for is due
+ * mrc_loss_arm_tlp() - keep a tail loss probe in reserve
+ * @qp: the QP, after the requester sent or an acknowledgment was applied
+ *
+ * The timer is never moved later: when it runs out early (it was armed
+ * for an earlier packet that asked), it waits for the rest.
+ */
+void mrc_loss_arm_tlp(struct mrc_qp *qp)
+{
+	u32 due;
+
+	if (qp->loss_armed || !mrc_loss_tlp_due(qp, &due))
+		return;
+	mrc_loss_arm(qp, mrc_now_ts(), due);
+}
+
+/* Send the newest PSN not SACKed again; true when one went. */
+static bool mrc_loss_send_tlp(struct mrc_qp *qp)
+{
+	struct mrc_txwin *win = &qp->txwin;
+	u32 una = mrc_txwin_oldest_unacked(win);
+	u32 psn = mrc_txwin_next_psn(win);
+	struct mrc_swqe *w;
+
+	while (psn != una) {
+		if (mrc_txwin_entry(win, --psn)->flags & MRC_TXE_SACKED)
+			continue;
+		w = mrc_req_wqe_of(qp, psn);
+		if (!w)
+			return false;
+		mrc_req_resend(qp, w, psn);
+		mrc_txwin_on_retransmit(win, psn, mrc_txwin_entry(win, psn)->ev,
+					mrc_now_ts());
+		qp->tlp_out = true;
+		qp->tlp_sent++;
+		return true;
+	}
+	return false;
+}
+
+/* The probe's part of the timer: send it if due, else wait for it. */
+static bool mrc_loss_tlp_fire(struct mrc_qp *qp)
+{
+	u32 now = mrc_now_ts(), due;
+
+	if (qp->loss_armed || !mrc_loss_tlp_due(qp, &due))
+		return false;
+	if (mrc_psn_before(now, due)) {
+		mrc_loss_arm(qp, now, due);
+		return false;
+	}
+	return mrc_loss_send_tlp(qp);
+}
+
+/**
+ * mrc_loss_on_progress() - the cumulative point advanced
+ * @qp: the QP
+ *
+ * The next tail of the flight may be probed again.
+ */
+void mrc_loss_on_progress(struct mrc_qp *qp)
+{
+	qp->tlp_out = false;
+}
+
+/**
+ * mrc_loss_fire() - a hole the time rule waited for, or a tail loss
+ *	probe, is due
  * @timer: the QP's loss_timer (softirq context, qp->lock not held)
  *
- * Return: HRTIMER_NORESTART; the rule arms the timer again for the next.
+ * Return: HRTIMER_NORESTART; the time rule or the probe arms the timer
+ * again for what comes next.
  */
 enum hrtimer_restart mrc_loss_fire(struct hrtimer *timer)
 {
 	struct mrc_qp *qp = container_of(timer, struct mrc_qp, loss_timer);
+	bool probed = false;
 	u32 nlost = 0;
 
 	spin_lock(&qp->lock);
@@ -182,9 +294,13 @@ enum hrtimer_restart mrc_loss_fire(struct hrtimer *timer)
 		nlost = mrc_txwin_lost(&qp->txwin) - nlost;
 		if (nlost)
 			mrc_cc_on_loss(qp, nlost);
+		else
+			probed = mrc_loss_tlp_fire(qp);
 	}
 	spin_unlock(&qp->lock);
 	if (nlost)
 		mrc_req_kick(qp);
+	else if (probed)
+		mrc_tx_flush_now(qp);
 	return HRTIMER_NORESTART;
 }

@@ -381,6 +381,7 @@ static int mrc_mp_put_attrs(struct sk_buff *msg, struct mrc_qp *qp)
 		{ "cwnd_delay_cuts", qp->delay_cuts, true },
 		{ "lost_ev_gap", qp->lost_ev_gap, true },
 		{ "lost_sack", qp->lost_sack, true },
+		{ "tlp_sent", qp->tlp_sent, true },
 		{ "reo_us", div_u64(mrc_ts_to_ns(mrc_loss_reo_ts(qp)),
 				    NSEC_PER_USEC) },
 		{ "losses_undone", qp->undo.undone, true },

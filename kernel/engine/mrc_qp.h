@@ -257,6 +257,8 @@ struct mrc_ah {
  * @loss_timer: runs the time rule when the oldest hole falls due
  * @loss_due: when @loss_timer runs out, 1.024 us units
  * @loss_armed: @loss_timer is pending
+ * @tlp_out: a tail loss probe left since the cumulative point last moved
+ * @tlp_sent: tail loss probes sent
  * @undo: recent inferred losses, to find the spurious ones, and the
  *	reordering window's multiplier they raise
  * @rxwin: the receive window
@@ -369,6 +371,8 @@ struct mrc_qp {
 	struct hrtimer loss_timer;
 	u32 loss_due;
 	bool loss_armed;
+	bool tlp_out;
+	u64 tlp_sent;
 	struct mrc_loss_undo undo;
 
 	/* responder */
@@ -455,6 +459,7 @@ int mrc_req_transmit(struct mrc_qp *qp, u32 idx);
 /* mrc_req_retx.c */
 void mrc_req_arm_rto(struct mrc_qp *qp, bool restart);
 void mrc_req_retransmit(struct mrc_qp *qp);
+void mrc_req_resend(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn);
 void mrc_rto_fire(struct timer_list *timer);
 
 /* mrc_req_complete.c */
@@ -482,6 +487,8 @@ int mrc_mp_fill_res_qp(struct sk_buff *msg, struct ib_qp *ibqp);
 bool mrc_loss_read_hole_lost(struct mrc_qp *qp, u32 hole, u32 psn);
 void mrc_loss_on_ack(struct mrc_qp *qp);
 void mrc_loss_on_read_resp(struct mrc_qp *qp);
+void mrc_loss_arm_tlp(struct mrc_qp *qp);
+void mrc_loss_on_progress(struct mrc_qp *qp);
 enum hrtimer_restart mrc_loss_fire(struct hrtimer *timer);
 
 /*

@@ -142,6 +142,7 @@ void mrc_req_run(struct mrc_qp *qp)
 			mrc_req_progress(qp);
 		mrc_req_complete(qp);
 		mrc_req_arm_rto(qp, false);
+		mrc_loss_arm_tlp(qp);
 		/* Packets leave now that no held ACK could ride on. */
 		if (!skb_queue_empty(&qp->txq))
 			mrc_dack_send(qp);

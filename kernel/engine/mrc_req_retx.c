@@ -57,8 +57,15 @@ void mrc_req_arm_rto(struct mrc_qp *qp, bool restart)
 	qp->rto_armed = true;
 }
 
-/* Build and queue PSN @psn of @w again. */
-static void mrc_req_resend(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn)
+/**
+ * mrc_req_resend() - build and queue a PSN again
+ * @qp: the QP, with @qp->lock held
+ * @w: the send WQE that owns @psn
+ * @psn: the PSN
+ *
+ * Only the packet: the caller records the transmission in the window.
+ */
+void mrc_req_resend(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn)
 {
 	switch (w->wqe.opcode) {
 	case IB_WR_RDMA_READ:
