@@ -3,7 +3,7 @@
  * Requester, loss inference: which outstanding PSNs were lost, told from
  * the SACKs, the per-EV sequences acknowledgments echo and the clock,
  * before the retransmission timer would tell (Documentation/multipath.rst,
- * "Loss detection"). Two rules:
+ * "Loss recovery, fastest first"). Two rules:
  *
  * - Per-EV gap: one EV's path delivers in order, so a packet sent on it
  *   well before one that arrived was lost.
@@ -129,9 +129,14 @@ static void mrc_loss_blame_cb(void *ctx, u32 psn)
 	mrc_mp_inferred_loss(qp, psn, MRC_EV_WHY_LOSS_SACK);
 }
 
-/* Start the loss timer for @due, unless it runs out no later already. */
+/*
+ * Start the loss timer for @due (at once when that has passed), unless it
+ * runs out no later already.
+ */
 static void mrc_loss_arm(struct mrc_qp *qp, u32 now, u32 due)
 {
+	if (!mrc_psn_after(due, now))
+		due = now;
 	if (qp->loss_armed && !mrc_psn_after(qp->loss_due, due))
 		return;
 	qp->loss_due = due;
