@@ -228,7 +228,10 @@ void mrc_loss_arm_tlp(struct mrc_qp *qp)
 	mrc_loss_arm(qp, mrc_now_ts(), due);
 }
 
-/* Send the newest PSN not SACKed again; true when one went. */
+/*
+ * Send the newest PSN not SACKed again; true when one went. One attempt
+ * per advance of the cumulative point, whether a packet could go or not.
+ */
 static bool mrc_loss_send_tlp(struct mrc_qp *qp)
 {
 	struct mrc_txwin *win = &qp->txwin;
@@ -236,6 +239,7 @@ static bool mrc_loss_send_tlp(struct mrc_qp *qp)
 	u32 psn = mrc_txwin_next_psn(win);
 	struct mrc_swqe *w;
 
+	qp->tlp_out = true;
 	while (psn != una) {
 		if (mrc_txwin_entry(win, --psn)->flags & MRC_TXE_SACKED)
 			continue;
@@ -245,7 +249,6 @@ static bool mrc_loss_send_tlp(struct mrc_qp *qp)
 		mrc_req_resend(qp, w, psn);
 		mrc_txwin_on_retransmit(win, psn, mrc_txwin_entry(win, psn)->ev,
 					mrc_now_ts());
-		qp->tlp_out = true;
 		qp->tlp_sent++;
 		return true;
 	}
