@@ -135,6 +135,8 @@ static void mrc_loss_blame_cb(void *ctx, u32 psn)
  */
 static void mrc_loss_arm(struct mrc_qp *qp, u32 now, u32 due)
 {
+	if (qp->timers_off)
+		return;
 	if (!mrc_psn_after(due, now))
 		due = now;
 	if (qp->loss_armed && !mrc_psn_after(qp->loss_due, due))

@@ -116,7 +116,7 @@ static void mrc_mp_arm_probe(struct mrc_qp *qp)
 {
 	u64 period;
 
-	if (qp->probe_armed)
+	if (qp->probe_armed || qp->timers_off)
 		return;
 	period = mrc_mp_probe_period_ns(qp, mrc_mp_probe_interval_ts(qp));
 	hrtimer_start(&qp->probe_timer, ns_to_ktime(period),

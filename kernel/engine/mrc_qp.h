@@ -176,6 +176,8 @@ struct mrc_ah {
  * @modify_lock: serialises modify, query and destroy; taken before @lock
  * @post_lock: serialises kernel consumers' posts, from any context
  * @state: IB QP state
+ * @timers_off: the QP is being freed: its hrtimers are not started again
+ *	(a running timer or requester run may still try), set under @lock
  * @type: IB_QPT_RC, IB_QPT_UD or IB_QPT_GSI
  * @is_user: the rings are mapped into a process
  * @owner: a user QP's creator (its effective uid at create), whom ctl/
@@ -288,6 +290,7 @@ struct mrc_qp {
 	struct mutex modify_lock; /* serialises modify, query and destroy */
 	spinlock_t post_lock; /* kernel consumers' posts, any context */
 	enum ib_qp_state state;
+	bool timers_off;
 	enum ib_qp_type type;
 	bool is_user;
 	kuid_t owner;

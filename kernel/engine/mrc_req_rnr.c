@@ -45,8 +45,9 @@ bool mrc_req_rnr_nack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	mrc_rto_on_progress(&qp->rto);
 	timer_delete(&qp->rto_timer);
 	qp->rto_armed = false;
-	hrtimer_start(&qp->rnr_timer, ns_to_ktime(wait_ns),
-		      HRTIMER_MODE_REL_SOFT);
+	if (!qp->timers_off)
+		hrtimer_start(&qp->rnr_timer, ns_to_ktime(wait_ns),
+			      HRTIMER_MODE_REL_SOFT);
 	return false;
 }
 

@@ -128,7 +128,15 @@ static void mrc_qp_free(struct mrc_qp *qp)
 
 	/* First, so that no DENY is pushed into EVs about to go. */
 	mrc_ctl_qp_unbind(qp->mdev, qp);
-	/* Shut down, not deleted: the work below cannot re-arm it. */
+	/*
+	 * Shut down, not deleted: the work below cannot re-arm them. The
+	 * hrtimers have no shutdown: a loss timer running now blames an EV
+	 * and may start the probe timer, and a requester run starts the
+	 * loss timer; timers_off stops both before the cancels.
+	 */
+	spin_lock_bh(&qp->lock);
+	qp->timers_off = true;
+	spin_unlock_bh(&qp->lock);
 	timer_shutdown_sync(&qp->rto_timer);
 	timer_shutdown_sync(&qp->dack.timer);
 	hrtimer_cancel(&qp->probe_timer);
