@@ -4,16 +4,27 @@
 
 _tap_n=0
 _tap_failed=0
+_tap_last=$SECONDS
+
+# _tap_took: a point that took 3 s or more says how long, to show where
+# the suite's time goes.
+_tap_took() {
+	[ $((SECONDS - _tap_last)) -lt 3 ] ||
+		echo "# took $((SECONDS - _tap_last)) s"
+	_tap_last=$SECONDS
+}
 
 ok() {
 	_tap_n=$((_tap_n + 1))
 	echo "ok $_tap_n - $*"
+	_tap_took
 }
 
 not_ok() {
 	_tap_n=$((_tap_n + 1))
 	_tap_failed=$((_tap_failed + 1))
 	echo "not ok $_tap_n - $*"
+	_tap_took
 }
 
 diag() {

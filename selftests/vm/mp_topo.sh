@@ -43,33 +43,50 @@ _mp() {
 	"$@" || { echo "mp_topo: failed: $*" >&2; return 1; }
 }
 
+# _mp_batch NS [tc]: the ip (or tc) commands on stdin in namespace NS
+# (empty: this one), in one process. Under TCG each process costs a
+# tenth of a second or more (Documentation/testing.rst).
+_mp_batch() {
+	local out where=()
+	[ -n "$1" ] && where=(-n "$1")
+	out=$("${2:-ip}" "${where[@]}" -batch - 2>&1) ||
+		{ echo "mp_topo: ${1:-init}: $out" >&2; return 1; }
+}
+
+# _mp_ns NS [KEY=VALUE...]: a namespace, its loopback up, its sysctls
+# set (no reverse path filter, and KEY=VALUE...).
 _mp_ns() {
-	_mp ip netns add "$1" &&
-	_mp ip -n "$1" link set lo up &&
-	_mp ip netns exec "$1" sysctl -qw net.ipv4.conf.all.rp_filter=0 \
-		net.ipv4.conf.default.rp_filter=0
+	local ns=$1
+	shift
+	_mp ip netns add "$ns" &&
+	_mp ip -n "$ns" link set lo up &&
+	_mp ip netns exec "$ns" sysctl -qw net.ipv4.conf.all.rp_filter=0 \
+		net.ipv4.conf.default.rp_filter=0 "$@"
 }
 
 _mp_switch() {
-	_mp_ns "$1" &&
-	_mp ip netns exec "$1" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 \
+	_mp_ns "$1" net.ipv6.conf.all.disable_ipv6=1 \
 		net.ipv6.conf.default.disable_ipv6=1 &&
-	_mp ip -n "$1" link add br0 type bridge forward_delay 0 \
-		mcast_snooping 0 &&
-	_mp ip -n "$1" link set br0 up
+	printf '%s\n' "link add br0 type bridge forward_delay 0 mcast_snooping 0" \
+		"link set br0 up" | _mp_batch "$1"
 }
 
 # _mp_port SW PORT: enslave PORT to SW's bridge and bring it up.
 _mp_port() {
-	_mp ip -n "$1" link set "$2" master br0 &&
-	_mp ip -n "$1" link set "$2" up
+	printf '%s\n' "link set $2 master br0" "link set $2 up" |
+		_mp_batch "$1"
+}
+
+# _mp_addr_cmds DEV ADDR4/LEN ADDR6/LEN: the batch lines that give DEV
+# both addresses and bring it up.
+_mp_addr_cmds() {
+	printf '%s\n' "addr add $2 dev $1" "addr add $3 dev $1 nodad" \
+		"link set $1 up"
 }
 
 # _mp_addr NS DEV ADDR4/LEN ADDR6/LEN
 _mp_addr() {
-	_mp ip -n "$1" addr add "$3" dev "$2" &&
-	_mp ip -n "$1" -6 addr add "$4" dev "$2" nodad &&
-	_mp ip -n "$1" link set "$2" up
+	_mp_addr_cmds "$2" "$3" "$4" | _mp_batch "$1"
 }
 
 _mp_check_index() {
@@ -83,18 +100,19 @@ _mp_check_index() {
 
 _mp_router() {
 	local i=$1 r=r$1
-	_mp_ns "$r" || return
 	# Addresses survive mp_path_down, so mp_path_up needs only the link.
-	_mp ip netns exec "$r" sysctl -qw net.ipv4.ip_forward=1 \
-		net.ipv6.conf.all.forwarding=1 \
+	_mp_ns "$r" net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1 \
 		net.ipv6.conf.all.keep_addr_on_down=1 \
 		net.ipv6.conf.default.keep_addr_on_down=1 || return
-	_mp ip link add ethA netns "$r" type veth peer name "p$i" netns swA &&
-	_mp ip link add ethB netns "$r" type veth peer name "p$i" netns swB &&
+	printf '%s\n' "link add ethA netns $r type veth peer name p$i netns swA" \
+		"link add ethB netns $r type veth peer name p$i netns swB" |
+		_mp_batch "" &&
 	_mp_port swA "p$i" && _mp_port swB "p$i" &&
-	_mp_addr "$r" ethA "$(mp_raddr "$i" a4)/24" "$(mp_raddr "$i" a6)/64" &&
-	_mp_addr "$r" ethB "$(mp_raddr "$i" b4)/24" "$(mp_raddr "$i" b6)/64" &&
-	_mp_qdisc "$i"
+	{
+		_mp_addr_cmds ethA "$(mp_raddr "$i" a4)/24" "$(mp_raddr "$i" a6)/64"
+		_mp_addr_cmds ethB "$(mp_raddr "$i" b4)/24" "$(mp_raddr "$i" b6)/64"
+	} | _mp_batch "$r" &&
+	_mp_qdisc "$i" new
 }
 
 # _mp_host NS ADDR4 ADDR6 SWITCH PEER-NET4 PEER-NET6 SIDE: a host, its
@@ -107,7 +125,8 @@ _mp_host() {
 # _mp_host_in: _mp_host in the existing namespace NS.
 _mp_host_in() {
 	local ns=$1
-	_mp ip link add eth0 netns "$ns" type veth peer name host netns "$4" &&
+	echo "link add eth0 netns $ns type veth peer name host netns $4" |
+		_mp_batch "" &&
 	_mp_port "$4" host &&
 	_mp_addr "$ns" eth0 "$2/24" "$3/64" &&
 	_mp_routes "$ns" eth0 "$5" "$6" "$7"
@@ -124,8 +143,8 @@ _mp_routes() {
 		nh4+=(nexthop via "$(mp_raddr "$i" "${side}4")" dev "$dev")
 		nh6+=(nexthop via "$(mp_raddr "$i" "${side}6")" dev "$dev")
 	done
-	_mp ip -n "$ns" route add "$3" "${nh4[@]}" &&
-	_mp ip -n "$ns" -6 route add "$4" "${nh6[@]}"
+	printf '%s\n' "route add $3 ${nh4[*]}" "route add $4 ${nh6[*]}" |
+		_mp_batch "$ns"
 }
 
 # _mp_ping NS ADDR...: each address answers a ping from NS (retried for a
@@ -148,16 +167,24 @@ _mp_ping() {
 }
 
 # Every router reaches both hosts and both hosts reach every nexthop, so
-# every neighbour entry the ECMP routes need is resolved.
+# every neighbour entry the ECMP routes need is resolved. The namespaces
+# ping side by side: each mostly waits for its first replies.
 _mp_resolve() {
-	local i a=() b=()
+	local i a=() b=() pids=() p rc=0
 	for ((i = 1; i <= MP_N; i++)); do
-		_mp_ping "r$i" "$MP_A4" "$MP_A6" "$MP_B4" "$MP_B6" || return
+		_mp_ping "r$i" "$MP_A4" "$MP_A6" "$MP_B4" "$MP_B6" &
+		pids+=($!)
 		a+=("$(mp_raddr "$i" a4)" "$(mp_raddr "$i" a6)")
 		b+=("$(mp_raddr "$i" b4)" "$(mp_raddr "$i" b6)")
 	done
-	_mp_ping hostA "${a[@]}" "$MP_B4" "$MP_B6" &&
-	_mp_ping hostB "${b[@]}" "$MP_A4" "$MP_A6"
+	_mp_ping hostA "${a[@]}" "$MP_B4" "$MP_B6" &
+	pids+=($!)
+	_mp_ping hostB "${b[@]}" "$MP_A4" "$MP_A6" &
+	pids+=($!)
+	for p in "${pids[@]}"; do
+		wait "$p" || rc=1
+	done
+	return $rc
 }
 
 # _mp_gid DEV ADDR-REGEX: the GID index, once the RDMA core has it.
@@ -231,53 +258,52 @@ mp_topology() {
 # pick a broken router), and TCP (perftest's and mrc-stream's connection
 # setup and result exchange) takes router N, which tests never break.
 _mp_control_plane() {
-	local ns side i a lladdr
+	local ns side peer i a lladdr neigh cmds
 	for ns in hostA hostB; do
-		side=a
-		[ "$ns" = hostB ] && side=b
+		side=a peer=B
+		[ "$ns" = hostB ] && side=b peer=A
+		neigh=$(ip -n "$ns" neigh show dev eth0) || return
+		cmds=()
 		for ((i = 1; i <= MP_N; i++)); do
 			for a in "$(mp_raddr "$i" "${side}4")" "$(mp_raddr "$i" "${side}6")"; do
-				lladdr=$(ip -n "$ns" neigh show "$a" dev eth0 |
-					awk '{ for (j = 1; j < NF; j++) if ($j == "lladdr") print $(j + 1) }')
+				lladdr=$(awk -v a="$a" '$1 == a {
+					for (j = 2; j < NF; j++) if ($j == "lladdr") print $(j + 1) }' <<<"$neigh")
 				[ -n "$lladdr" ] || { echo "mp_topo: $ns: no neighbour $a" >&2; return 1; }
-				_mp ip -n "$ns" neigh replace "$a" lladdr "$lladdr" dev eth0 \
-					nud permanent || return
+				cmds+=("neigh replace $a lladdr $lladdr dev eth0 nud permanent")
 			done
 		done
+		a=MP_NET_${peer}4
+		cmds+=("rule add ipproto tcp table 100"
+		       "route add ${!a} via $(mp_raddr "$MP_N" "${side}4") table 100")
+		a=MP_NET_${peer}6
+		cmds+=("route add ${!a} via $(mp_raddr "$MP_N" "${side}6") table 100")
+		printf '%s\n' "${cmds[@]}" | _mp_batch "$ns" &&
+		# A rule has no address to tell its family by: its own process.
+		_mp ip -n "$ns" -6 rule add ipproto tcp table 100 || return
 	done
-	_mp ip -n hostA rule add ipproto tcp table 100 &&
-	_mp ip -n hostA -6 rule add ipproto tcp table 100 &&
-	_mp ip -n hostB rule add ipproto tcp table 100 &&
-	_mp ip -n hostB -6 rule add ipproto tcp table 100 &&
-	_mp ip -n hostA route add "$MP_NET_B4" via "$(mp_raddr "$MP_N" a4)" table 100 &&
-	_mp ip -n hostA -6 route add "$MP_NET_B6" via "$(mp_raddr "$MP_N" a6)" table 100 &&
-	_mp ip -n hostB route add "$MP_NET_A4" via "$(mp_raddr "$MP_N" b4)" table 100 &&
-	_mp ip -n hostB -6 route add "$MP_NET_A6" via "$(mp_raddr "$MP_N" b6)" table 100
 }
 
-# _mp_qdisc I: rebuild router I's egress qdiscs: tbf at the topology's
-# rate at the root, netem (loss, delay) as its child; netem alone at the
-# root on an unshaped topology.
+# _mp_qdisc I [new]: rebuild router I's egress qdiscs: tbf at the
+# topology's rate at the root, netem (loss, delay) as its child; netem
+# alone at the root on an unshaped topology. "new": the links were just
+# made, with no qdisc of ours to delete.
 _mp_qdisc() {
-	local i=$1 dev loss delay netem=()
+	local i=$1 dev loss delay netem='' cmds=()
 	loss=$(cat "$_MP_STATE/r$i.loss" 2>/dev/null)
 	delay=$(cat "$_MP_STATE/r$i.delay" 2>/dev/null)
-	[ -n "$delay" ] && netem+=(delay "${delay}ms")
-	[ -n "$loss" ] && netem+=(loss "${loss}%")
+	[ -n "$delay" ] && netem+=" delay ${delay}ms"
+	[ -n "$loss" ] && netem+=" loss ${loss}%"
 	for dev in ethA ethB; do
-		tc -n "r$i" qdisc del dev "$dev" root 2>/dev/null
+		[ "${2:-}" = new ] || tc -n "r$i" qdisc del dev "$dev" root 2>/dev/null
 		if [ -n "$MP_RATE" ]; then
-			_mp tc -n "r$i" qdisc add dev "$dev" root handle 1: \
-				tbf rate "$MP_RATE" burst "$MP_TBF_BURST" \
-				latency "$MP_TBF_LATENCY" || return
-			[ ${#netem[@]} -eq 0 ] ||
-				_mp tc -n "r$i" qdisc add dev "$dev" parent 1:1 \
-					handle 10: netem "${netem[@]}" || return
-		elif [ ${#netem[@]} -gt 0 ]; then
-			_mp tc -n "r$i" qdisc add dev "$dev" root handle 10: \
-				netem "${netem[@]}" || return
+			cmds+=("qdisc add dev $dev root handle 1: tbf rate $MP_RATE burst $MP_TBF_BURST latency $MP_TBF_LATENCY")
+			[ -z "$netem" ] ||
+				cmds+=("qdisc add dev $dev parent 1:1 handle 10: netem$netem")
+		elif [ -n "$netem" ]; then
+			cmds+=("qdisc add dev $dev root handle 10: netem$netem")
 		fi
 	done
+	[ ${#cmds[@]} -eq 0 ] || printf '%s\n' "${cmds[@]}" | _mp_batch "r$i" tc
 }
 
 # mp_path_down I / mp_path_up I: take router I's B-side link down (a
