@@ -6,12 +6,6 @@
 #include "engine/mrc_qp.h"
 
 /*
- * Later responses that let a missing READ response be judged: a
- * responder's CPUs may send one request's responses slightly out of order.
- */
-#define MRC_READ_DUPTHRESH	3
-
-/*
  * The network's round trip: the responder's time between the request
  * and its ACK (a held ACK's wait, a busy CPU) is taken out.
  *
@@ -167,8 +161,7 @@ static void mrc_comp_read_holes(struct mrc_qp *qp, struct mrc_swqe *w,
 	/* Below rd_low every response is placed, and its bit reused. */
 	if (mrc_psn_before(w->rd_scan, w->rd_low))
 		w->rd_scan = w->rd_low;
-	while (mrc_psn_before(w->rd_scan, psn) &&
-	       psn - w->rd_scan >= MRC_READ_DUPTHRESH) {
+	while (mrc_psn_before(w->rd_scan, psn)) {
 		bit = w->rd_scan & (MRC_QP_WINDOW - 1);
 		if (!test_bit(bit, qp->rd_got)) {
 			if (!mrc_loss_read_hole_lost(qp, w->rd_scan, psn))
@@ -277,8 +270,10 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	mrc_txwin_on_sack(&qp->txwin, pkt->psn, 1, &one);
 	acked = mrc_txwin_ack_sacked_prefix(&qp->txwin);
 	/* Responses clock a READ stream as ACKs clock writes. */
-	if (acked)
+	if (acked) {
 		mrc_rto_on_progress(&qp->rto);
+		mrc_loss_on_progress(qp);
+	}
 	mrc_cc_on_ack(qp, acked, ce, rtt_ns);
 	if (++w->got == w->npkts) {
 		w->state = MRC_SWQE_DONE;

@@ -27,6 +27,13 @@
  * only every 64 packets or when asked, and a probe timed from progress
  * fired on every quiet stretch of a healthy stream.
  *
+ * A READ request is answered by its chunk's last response. When that is
+ * missing two round trips after the request left, the probe asks again
+ * for the newest response missing, on the EV the chunk went on: the
+ * answer comes after whatever that EV still carries, so the responses
+ * missing when it arrives were lost (the READ hole check), and a probe
+ * that was not needed costs one response, not a verdict.
+ *
  * Losses found here blame the EV that carried the PSN (mrc_mp.c).
  *
  * Called with qp->lock held unless noted.
@@ -39,6 +46,12 @@
  * window's (1 ms).
  */
 #define MRC_TLP_MIN_TS		2000
+
+/*
+ * Later responses of one request that let a missing one be judged: a
+ * responder's CPUs may send one request's responses slightly out of order.
+ */
+#define MRC_READ_DUPTHRESH	3
 
 /*
  * How long a packet sent on @ev may be missing after a later one arrived:
@@ -62,11 +75,13 @@ static u32 mrc_loss_wait_ts(void *ctx, u16 ev)
  * @hole: a response PSN not received
  * @psn: a later response PSN that arrived
  *
- * Responses to one request travel in order on its EV: a later one of the
- * same request proves the hole lost. One of a later request on the same
- * EV proves it only when that request went more than the reordering
- * window after the hole's: the responder may serve two requests from two
- * CPUs, and their responses cross.
+ * Responses to one request travel in order on its EV, but a responder's
+ * CPUs may send them slightly out of order: MRC_READ_DUPTHRESH later ones
+ * of the same request prove the hole lost. One of a later request on the
+ * same EV proves it on its own when that request went more than the
+ * reordering window after the hole's (a tail loss probe's does): the
+ * responder may serve two requests from two CPUs, and their responses
+ * cross.
  *
  * Return: true when @hole is lost.
  */
@@ -77,8 +92,9 @@ bool mrc_loss_read_hole_lost(struct mrc_qp *qp, u32 hole, u32 psn)
 
 	if (!h || !a || h->ev != a->ev)
 		return false;
-	return h->ev_seq == a->ev_seq ||
-	       mrc_psn_before(h->ts + mrc_loss_reo_ts(qp), a->ts);
+	if (mrc_psn_before(h->ts + mrc_loss_reo_ts(qp), a->ts))
+		return true;
+	return h->ev_seq == a->ev_seq && psn - hole >= MRC_READ_DUPTHRESH;
 }
 
 /*
@@ -193,8 +209,8 @@ void mrc_loss_on_read_resp(struct mrc_qp *qp)
 /*
  * When the tail loss probe is due: two round trips (at least
  * MRC_TLP_MIN_TS, and a tick more while the peer may hold its ACKs for a
- * tick) after the last data packet that asked for an answer left, if
- * that packet is still unanswered and nothing is known lost.
+ * tick) after the last packet that asked for an answer left, if it is
+ * still unanswered and nothing is known lost.
  *
  * Return: true and *@due when a probe is to be kept in reserve.
  */
@@ -203,11 +219,14 @@ static bool mrc_loss_tlp_due(struct mrc_qp *qp, u32 *due)
 	const struct mrc_tx_entry *e;
 	u32 srtt = mrc_rto_srtt_ns(&qp->rto) >> 10;
 
-	if (!qp->ar_valid || qp->tlp_out || !srtt || qp->rnr.waiting ||
+	if (!qp->tlp_valid || qp->tlp_out || !srtt || qp->rnr.waiting ||
 	    mrc_txwin_lost(&qp->txwin))
 		return false;
-	e = mrc_txwin_entry(&qp->txwin, qp->ar_psn);
+	e = mrc_txwin_entry(&qp->txwin, qp->tlp_end);
 	if (!e || (e->flags & MRC_TXE_SACKED))
+		return false;
+	e = mrc_txwin_entry(&qp->txwin, qp->tlp_psn);
+	if (!e)
 		return false;
 	*due = e->ts + max_t(u32, 2 * srtt, MRC_TLP_MIN_TS) +
 	       (u32)((mrc_dack_rto_slack(qp) * TICK_NSEC) >> 10);
@@ -231,24 +250,30 @@ void mrc_loss_arm_tlp(struct mrc_qp *qp)
 }
 
 /*
- * Send the newest PSN not SACKed again; true when one went. One attempt
- * per advance of the cumulative point, whether a packet could go or not.
+ * Send the newest PSN not SACKed again (ask again for it, on its EV, if
+ * it is a READ response); true when one went. One attempt per advance of
+ * the cumulative point, whether a packet could go or not.
  */
 static bool mrc_loss_send_tlp(struct mrc_qp *qp)
 {
 	struct mrc_txwin *win = &qp->txwin;
 	u32 una = mrc_txwin_oldest_unacked(win);
 	u32 psn = mrc_txwin_next_psn(win);
+	const struct mrc_tx_entry *e;
 	struct mrc_swqe *w;
 
 	qp->tlp_out = true;
 	while (psn != una) {
-		if (mrc_txwin_entry(win, --psn)->flags & MRC_TXE_SACKED)
+		e = mrc_txwin_entry(win, --psn);
+		if (e->flags & MRC_TXE_SACKED)
 			continue;
 		w = mrc_req_wqe_of(qp, psn);
 		if (!w)
 			return false;
-		mrc_req_resend(qp, w, psn);
+		if (w->wqe.opcode == IB_WR_RDMA_READ)
+			mrc_req_probe_read(qp, w, psn, e->ev);
+		else
+			mrc_req_resend(qp, w, psn);
 		mrc_txwin_on_retransmit(win, psn, mrc_txwin_entry(win, psn)->ev,
 					mrc_now_ts());
 		qp->tlp_sent++;

@@ -259,6 +259,11 @@ struct mrc_ah {
  * @loss_timer: runs the time rule when the oldest hole falls due
  * @loss_due: when @loss_timer runs out, 1.024 us units
  * @loss_armed: @loss_timer is pending
+ * @tlp_psn: the last packet that asked for an answer: a data packet
+ *	with AR, or a READ request (its first response PSN)
+ * @tlp_end: the PSN whose arrival answers @tlp_psn: itself, or the READ
+ *	request's last response
+ * @tlp_valid: @tlp_psn and @tlp_end hold values
  * @tlp_out: a tail loss probe left since the cumulative point last moved
  * @tlp_sent: tail loss probes sent
  * @undo: recent inferred losses, to find the spurious ones, and the
@@ -374,6 +379,9 @@ struct mrc_qp {
 	struct hrtimer loss_timer;
 	u32 loss_due;
 	bool loss_armed;
+	u32 tlp_psn;
+	u32 tlp_end;
+	bool tlp_valid;
 	bool tlp_out;
 	u64 tlp_sent;
 	struct mrc_loss_undo undo;
@@ -455,6 +463,8 @@ struct mrc_swqe *mrc_req_wqe_of(struct mrc_qp *qp, u32 psn);
 int mrc_req_send_data(struct mrc_qp *qp, struct mrc_swqe *w, u32 k, bool retx);
 int mrc_req_send_read(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,
 		      u32 npkts, bool retx);
+void mrc_req_probe_read(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,
+			u16 ev);
 int mrc_req_send_atomic(struct mrc_qp *qp, struct mrc_swqe *w, bool retx);
 void mrc_req_compute_pin(struct mrc_qp *qp);
 int mrc_req_transmit(struct mrc_qp *qp, u32 idx);

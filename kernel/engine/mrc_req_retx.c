@@ -135,8 +135,9 @@ void mrc_req_retransmit(struct mrc_qp *qp)
 	}
 	/*
 	 * As TCP does, the resent head gets a full timeout to be answered;
-	 * not a READ's: its responses lost at the end of a chunk are asked
-	 * for again only by the timeout (mrc_req_rerequest()).
+	 * not a READ's: the timeout stays the last resort for responses lost
+	 * at the end of a chunk when the tail loss probe (mrc_loss.c) was
+	 * lost too, and is not held off (mrc_req_rerequest()).
 	 */
 	if (head && !qp->rd_pending)
 		mrc_req_arm_rto(qp, true);

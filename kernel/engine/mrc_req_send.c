@@ -177,6 +177,9 @@ static void mrc_req_ask_ack(struct mrc_qp *qp, struct mrc_pkt *pkt)
 	if (pkt->flags & MRC_FLAG_AR) {
 		qp->ar_psn = pkt->psn;
 		qp->ar_valid = true;
+		qp->tlp_psn = pkt->psn;
+		qp->tlp_end = pkt->psn;
+		qp->tlp_valid = true;
 	}
 }
 
@@ -214,18 +217,12 @@ int mrc_req_send_data(struct mrc_qp *qp, struct mrc_swqe *w, u32 k, bool retx)
 	return 0;
 }
 
-/**
- * mrc_req_send_read() - queue a READ request for some response PSNs
- * @qp: the QP
- * @w: the READ WQE
- * @psn: first response PSN asked for
- * @npkts: response PSNs asked for
- * @retx: a repeated request
- *
- * Return: 0 or -ENOMEM.
+/*
+ * Build and queue a READ request for @npkts response PSNs from @psn, on
+ * EV @ev, or on one chosen for it when @ev is negative.
  */
-int mrc_req_send_read(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,
-		      u32 npkts, bool retx)
+static int mrc_req_read_on(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,
+			   u32 npkts, bool retx, int ev)
 {
 	u32 offset = (psn - w->first_psn) * qp->mtu;
 	struct mrc_pkt pkt = {};
@@ -247,7 +244,9 @@ int mrc_req_send_read(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,
 	 * would carry the QP's READs. A new request opens a run, as a run
 	 * of WRITE packets does, and takes the spread.
 	 */
-	if (retx)
+	if (ev >= 0)
+		mrc_mp_same_ev(qp, &pkt, ev);
+	else if (retx)
 		mrc_mp_pick_ev(qp, &pkt);
 	else
 		mrc_mp_pick_ev_run(qp, &pkt);
@@ -262,8 +261,54 @@ int mrc_req_send_read(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,
 	for (i = 0; retx && i < npkts; i++)
 		mrc_txwin_on_retransmit(&qp->txwin, psn + i, pkt.ev,
 					pkt.timestamp);
+	/* Answered by its last response (mrc_loss.c's tail probe). */
+	qp->tlp_psn = psn;
+	qp->tlp_end = psn + npkts - 1;
+	qp->tlp_valid = true;
 	mrc_mp_queue(qp, skb, &pkt);
 	return 0;
+}
+
+/**
+ * mrc_req_send_read() - queue a READ request for some response PSNs
+ * @qp: the QP
+ * @w: the READ WQE
+ * @psn: first response PSN asked for
+ * @npkts: response PSNs asked for
+ * @retx: a repeated request
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int mrc_req_send_read(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,
+		      u32 npkts, bool retx)
+{
+	return mrc_req_read_on(qp, w, psn, npkts, retx, -1);
+}
+
+/**
+ * mrc_req_probe_read() - ask again for one READ response, on @ev
+ * @qp: the QP, with @qp->lock held
+ * @w: the READ WQE
+ * @psn: a response PSN not received
+ * @ev: the EV its first request went on
+ *
+ * A tail loss probe for a READ chunk (mrc_loss.c). The responder answers
+ * on the request's EV, and one EV delivers in order: the answer comes
+ * after whatever the chunk's stream still carries, and responses of the
+ * chunk missing when it arrives were lost (mrc_loss_read_hole_lost()).
+ * An EV no longer GOOD may carry nothing: the probe then takes the EV a
+ * retransmission would.
+ */
+void mrc_req_probe_read(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,
+			u16 ev)
+{
+	if (!mrc_req_rd_owns(w, psn) ||
+	    test_bit(psn & (MRC_QP_WINDOW - 1), qp->rd_got))
+		return;
+	if (ev >= qp->evs.count || qp->evs.ev[ev].state != MRC_EV_GOOD)
+		mrc_req_read_on(qp, w, psn, 1, true, -1);
+	else
+		mrc_req_read_on(qp, w, psn, 1, true, ev);
 }
 
 /**

@@ -93,6 +93,7 @@ static void mrc_qp_reset_locked(struct mrc_qp *qp)
 	qp->rto_undo = false;
 	qp->rto_spread = false;
 	qp->ar_valid = false;
+	qp->tlp_valid = false;
 	mrc_dack_reset(qp);
 	mrc_cc_restart(qp, qp->sq_psn);
 }
