@@ -73,11 +73,14 @@ demo: stage
 	@$(TOP)/selftests/vm/run-vm.sh -t 600 $(TOP)/selftests/vm/demo/demo.sh
 
 # Long soaks, outside make check (Documentation/testing.rst): path cuts
-# under traffic, SOAK_CUTS of them (make check runs 4).
+# under traffic, SOAK_CUTS of them (make check runs 4), and SOAK_CHURN
+# rounds of QPs killed mid-stream (make check runs 8).
 SOAK_CUTS ?= 30
+SOAK_CHURN ?= 64
 soak: stage
-	@MRC_VM_ENV="MRC_CUTS=$(SOAK_CUTS)" MRC_SUITES=vm \
-		MRC_VM_TESTS=mp_cut_loop $(TOP)/selftests/run-all.sh
+	@MRC_VM_ENV="MRC_CUTS=$(SOAK_CUTS) MRC_CHURN_ROUNDS=$(SOAK_CHURN)" \
+		MRC_SUITES=vm MRC_VM_TESTS="mp_cut_loop qp_churn" \
+		$(TOP)/selftests/run-all.sh
 
 # Benchmarks report figures (table + build/bench/results.json); they do
 # not pass or fail. BENCH_REPS=N sets the repetitions (default 3).

@@ -4,7 +4,7 @@
 #
 #   MRC_SUITES   suites to run (default "kunit style layers spec gtest fuzz vm")
 #   FUZZ_SECONDS time each fuzzing harness runs (default 20)
-#   MRC_VM_TESTS glob of VM tests to run (default "*")
+#   MRC_VM_TESTS globs of VM tests to run, space-separated (default "*")
 #   MRC_VM_JOBS  VMs booted side by side (default 1)
 #
 # Each test case counts once: KUnit cases, GoogleTest tests (via CTest)
@@ -322,11 +322,16 @@ vm_run_group() {
 # more: two 2-vCPU VMs on two host CPUs each run at half speed, as a
 # descheduled vCPU leaves the other spinning on its locks.
 run_vm() {
-	local t name group rc jobs
-	local -a groups=() members order
+	local t name group rc jobs pat
+	local -a groups=() members order pats tests
 	local -A in_group=()
 	echo "== VM tests (Debian $("$here/vm/kver.sh")) =="
-	for t in "$here"/vm/tests/${MRC_VM_TESTS:-*}.sh; do
+	read -ra pats <<<"${MRC_VM_TESTS:-*}"
+	# shellcheck disable=SC2231 # each pattern is a glob
+	mapfile -t tests < <(for pat in "${pats[@]}"; do
+		printf '%s\n' "$here"/vm/tests/$pat.sh
+	done)
+	for t in "${tests[@]}"; do
 		name=$(basename "$t" .sh)
 		# "# vm-default: no": run only when MRC_VM_TESTS names it.
 		if [ -z "${MRC_VM_TESTS:-}" ] &&
