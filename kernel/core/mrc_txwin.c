@@ -52,6 +52,7 @@ void mrc_txwin_reset(struct mrc_txwin *win, u32 start_psn)
 	win->nsacked = 0;
 	win->nlost = 0;
 	win->scan_sacked = 0;
+	win->held = false;
 }
 
 int mrc_txwin_push(struct mrc_txwin *win, u16 ev, u32 ts, u32 *psn)
@@ -71,10 +72,12 @@ int mrc_txwin_push(struct mrc_txwin *win, u16 ev, u32 ts, u32 *psn)
 
 u32 mrc_txwin_on_ack(struct mrc_txwin *win, u32 cum_psn)
 {
-	u32 n = cum_psn - win->una;
 	struct mrc_tx_entry *e;
-	u32 psn;
+	u32 n, psn;
 
+	if (win->held && mrc_psn_in_range(win->hold, win->una, cum_psn))
+		cum_psn = win->hold;
+	n = cum_psn - win->una;
 	/* Stale ACKs wrap to huge values, so one test covers both ends. */
 	if (!n || n > win->nxt - win->una)
 		return 0;

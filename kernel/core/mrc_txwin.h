@@ -63,6 +63,8 @@ struct mrc_tx_entry {
  * @retx_hint: no LOST entry lies in [@una, @retx_hint)
  * @sacked_ts: newest send time among the entries SACKed so far
  *	(meaningful while @nsacked is not zero)
+ * @hold: acknowledgments retire no PSN from here on (while @held)
+ * @held: @hold holds a value
  */
 struct mrc_txwin {
 	struct mrc_tx_entry *ent;
@@ -76,6 +78,8 @@ struct mrc_txwin {
 	u32 scan_sacked;
 	u32 retx_hint;
 	u32 sacked_ts;
+	u32 hold;
+	bool held;
 };
 
 /**
@@ -116,12 +120,30 @@ void mrc_txwin_reset(struct mrc_txwin *win, u32 start_psn);
 int mrc_txwin_push(struct mrc_txwin *win, u16 ev, u32 ts, u32 *psn);
 
 /**
+ * mrc_txwin_hold() - keep PSNs outstanding whatever acknowledges them
+ * @win: the window
+ * @held: whether to hold
+ * @psn: the first PSN kept, when @held
+ *
+ * A PSN may be acknowledged before what it stands for arrived: the
+ * responder acknowledges a READ request's PSNs as it sends their
+ * responses. Held PSNs stay in the window, with the EV and time that
+ * loss detection needs, until the hold moves past them.
+ */
+static inline void mrc_txwin_hold(struct mrc_txwin *win, bool held, u32 psn)
+{
+	win->held = held;
+	win->hold = psn;
+}
+
+/**
  * mrc_txwin_on_ack() - apply a cumulative acknowledgment
  * @win: the window
  * @cum_psn: every PSN before it was received
  *
  * A stale @cum_psn (before una) or one beyond nxt is ignored: una never
- * moves backwards nor past PSNs not sent yet.
+ * moves backwards nor past PSNs not sent yet, nor past a hold
+ * (mrc_txwin_hold()).
  *
  * Return: the number of PSNs newly acknowledged (0 if ignored).
  */

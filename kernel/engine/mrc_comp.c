@@ -105,6 +105,33 @@ static bool mrc_comp_ack_news(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 }
 
 /*
+ * The responder acknowledges a READ request's PSNs as it sends their
+ * responses, which may come later or be lost: the window keeps them from
+ * the oldest READ's first response not received on (mrc_txwin_hold()),
+ * so that the READ hole check, the tail loss probe and the timer still
+ * know which EV and time each went with. Called before the window takes
+ * an acknowledgment.
+ */
+static void mrc_comp_hold_reads(struct mrc_qp *qp)
+{
+	struct mrc_swqe *w;
+	u32 idx;
+
+	for (idx = qp->sq.own; qp->rd_atomic_out && idx != qp->sq_fetch;
+	     idx++) {
+		w = &qp->swqe[idx & qp->sq.mask];
+		if (!w->sent)
+			break;
+		if (w->wqe.opcode == IB_WR_RDMA_READ &&
+		    w->state != MRC_SWQE_DONE) {
+			mrc_txwin_hold(&qp->txwin, true, w->rd_low);
+			return;
+		}
+	}
+	mrc_txwin_hold(&qp->txwin, false, 0);
+}
+
+/*
  * Apply an ACK, SACK, NACK or atomic response. The window takes any
  * acknowledgment (it ignores PSNs outside [una, nxt)), but only one that
  * passes the acceptable-ACK rule may take an RTT sample, credit or
@@ -120,6 +147,7 @@ static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	if (news)
 		rtt = mrc_comp_sample_rtt(qp, pkt);
 	mrc_mp_check_undo(qp, pkt->psn, pkt->aeth.ev, pkt->aeth.ev_seq);
+	mrc_comp_hold_reads(qp);
 	acked = mrc_txwin_on_ack(&qp->txwin, pkt->aeth.cum_psn);
 	if (acked)
 		mrc_comp_check_spurious_rto(qp, pkt);
@@ -268,6 +296,7 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	if (qp->rd_pending)
 		qp->rd_pending--;
 	mrc_txwin_on_sack(&qp->txwin, pkt->psn, 1, &one);
+	mrc_comp_hold_reads(qp);
 	acked = mrc_txwin_ack_sacked_prefix(&qp->txwin);
 	/* Responses clock a READ stream as ACKs clock writes. */
 	if (acked) {

@@ -145,11 +145,15 @@ void mrc_req_retransmit(struct mrc_qp *qp)
 
 /*
  * Responses the responder acknowledged executing but that never arrived:
- * ask again for each READ packet and atomic still missing.
+ * ask again for each atomic still missing, and for each READ response
+ * missing whose PSN the window does not resend (a SACK from the
+ * responder covered it; the window holds a READ's PSNs against its ACKs,
+ * mrc_comp.c).
  */
 static void mrc_req_rerequest(struct mrc_qp *qp)
 {
 	u32 una = mrc_txwin_oldest_unacked(&qp->txwin);
+	const struct mrc_tx_entry *e;
 	u32 idx, psn;
 
 	for (idx = qp->sq.own; idx != qp->sq_fetch; idx++) {
@@ -169,10 +173,13 @@ static void mrc_req_rerequest(struct mrc_qp *qp)
 		 * may belong to a PSN a window later: a response to such a
 		 * PSN asked for again would mark the newer PSN received.
 		 */
-		for (psn = w->rd_low; mrc_req_rd_owns(w, psn) &&
-		     mrc_psn_before(psn, una); psn++)
+		for (psn = w->rd_low; mrc_req_rd_owns(w, psn); psn++) {
+			e = mrc_txwin_entry(&qp->txwin, psn);
+			if (e && !(e->flags & MRC_TXE_SACKED))
+				continue;
 			if (!test_bit(psn & (MRC_QP_WINDOW - 1), qp->rd_got))
 				mrc_req_send_read(qp, w, psn, 1, true);
+		}
 	}
 }
 

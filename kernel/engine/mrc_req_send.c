@@ -75,10 +75,10 @@ static u32 mrc_req_window_room(struct mrc_qp *qp)
 		room = min(room, MRC_QP_WINDOW - (nxt - qp->rd_pin));
 	/*
 	 * READ responses in flight load the path as much as requests. Their
-	 * PSNs stay outstanding until placed, which is also when rd_pending
-	 * drops, so the window counts the larger of the two, not their sum
-	 * (that would count every READ twice). rd_pending exceeds the
-	 * outstanding PSNs only when an ACK overtook responses still to come.
+	 * PSNs stay outstanding until placed (the window holds them against
+	 * the responder's ACKs), which is also when rd_pending drops, so the
+	 * window counts the larger of the two, not their sum (that would
+	 * count every READ twice).
 	 */
 	return min(room, mrc_cc_room(qp, max(mrc_txwin_outstanding(&qp->txwin),
 					     qp->rd_pending)));

@@ -738,6 +738,42 @@ static void response_sack_releases_psn(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mrc_txwin_sacked(win), 1U);
 }
 
+/*
+ * A READ of 4 responses at [0xfffffffe, 2) and a WRITE at 2. The
+ * responder's ACK covers all 5 PSNs before the responses arrive: held
+ * from the first response missing, the READ's PSNs stay outstanding with
+ * their EV, and so does everything after them; each response that comes
+ * lets the window retire up to the next one missing.
+ */
+static void hold_keeps_read_psns(struct kunit *test)
+{
+	struct mrc_txwin *win = new_win(test, 0xfffffffe, 64);
+	u64 one = 1;
+
+	push_n(test, win, 5);
+	mrc_txwin_hold(win, true, 0xfffffffe);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_ack(win, 3), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_outstanding(win), 5U);
+	KUNIT_EXPECT_NOT_NULL(test, mrc_txwin_entry(win, 0xffffffff));
+	/* The first and third responses arrive; the hold moves to the second. */
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_sack(win, 0xfffffffe, 1, &one), 1U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_sack(win, 0, 1, &one), 1U);
+	mrc_txwin_hold(win, true, 0xffffffff);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_ack_sacked_prefix(win), 1U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_ack(win, 3), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_oldest_unacked(win), 0xffffffffU);
+	/* A hold behind una (a stale one) holds nothing. */
+	mrc_txwin_hold(win, true, 0xfffffff0);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_ack(win, 3), 4U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_outstanding(win), 0U);
+	/* Released, an ACK retires what the hold kept. */
+	push_n(test, win, 2);
+	mrc_txwin_hold(win, true, 3);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_ack(win, 5), 0U);
+	mrc_txwin_hold(win, false, 0);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_on_ack(win, 5), 2U);
+}
+
 static struct kunit_case mrc_txwin_cases[] = {
 	KUNIT_CASE(init_checks_size),
 	KUNIT_CASE(push_assigns_psns),
@@ -759,6 +795,7 @@ static struct kunit_case mrc_txwin_cases[] = {
 	KUNIT_CASE(ack_acceptable_rule),
 	KUNIT_CASE(nack_names_one_hole),
 	KUNIT_CASE(response_sack_releases_psn),
+	KUNIT_CASE(hold_keeps_read_psns),
 	{}
 };
 
