@@ -247,7 +247,7 @@ static bool mrc_comp_read_trimmed(struct mrc_qp *qp, const struct mrc_pkt *pkt)
  * is a mark on its data, as the CE count of an ACK is for WRITEs, and
  * counts against the window and the EV it came back on.
  *
- * Return: true when the oldest PSNs are now all accounted for (progress:
+ * Return: true when a response was placed, or the WQE ended (progress:
  * the caller restarts the retransmission timer, or a READ-only stream
  * would time out every RTO however fast its responses arrive).
  */
@@ -298,11 +298,15 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	mrc_txwin_on_sack(&qp->txwin, pkt->psn, 1, &one);
 	mrc_comp_hold_reads(qp);
 	acked = mrc_txwin_ack_sacked_prefix(&qp->txwin);
-	/* Responses clock a READ stream as ACKs clock writes. */
-	if (acked) {
-		mrc_rto_on_progress(&qp->rto);
+	/*
+	 * Responses clock a READ stream as ACKs clock writes: each new one
+	 * is progress for the timer, also while the window holds an older
+	 * one missing (the responder is alive; the hole checks and the
+	 * probe look for that one).
+	 */
+	mrc_rto_on_progress(&qp->rto);
+	if (acked)
 		mrc_loss_on_progress(qp);
-	}
 	mrc_cc_on_ack(qp, acked, ce, rtt_ns);
 	if (++w->got == w->npkts) {
 		w->state = MRC_SWQE_DONE;
@@ -310,7 +314,7 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	}
 	mrc_comp_read_holes(qp, w, pkt->psn);
 	mrc_loss_on_read_resp(qp);
-	return acked != 0;
+	return true;
 }
 
 static void mrc_comp_atomic_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt)
