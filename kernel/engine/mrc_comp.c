@@ -107,10 +107,11 @@ static bool mrc_comp_ack_news(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 /*
  * The responder acknowledges a READ request's PSNs as it sends their
  * responses, which may come later or be lost: the window keeps them from
- * the oldest READ's first response not received on (mrc_txwin_hold()),
- * so that the READ hole check, the tail loss probe and the timer still
- * know which EV and time each went with. Called before the window takes
- * an acknowledgment.
+ * the oldest unfinished READ's first response not received on
+ * (mrc_txwin_hold()), so that the READ hole check, the tail loss probe
+ * and the timer still know which EV and time each went with. Called
+ * before the window takes an acknowledgment, and after a READ's response
+ * or an atomic's result changed what is held.
  */
 static void mrc_comp_hold_reads(struct mrc_qp *qp)
 {
@@ -129,6 +130,20 @@ static void mrc_comp_hold_reads(struct mrc_qp *qp)
 		}
 	}
 	mrc_txwin_hold(&qp->txwin, false, 0);
+}
+
+/*
+ * Retire the oldest PSNs reported received, up to the hold. Every change
+ * of the hold needs it: responses spread over many EVs may all arrive for
+ * the next READ before the last one of the READ held, and nothing else
+ * would retire that READ's PSNs once the hold moves past them.
+ *
+ * Return: the number of PSNs retired.
+ */
+static u32 mrc_comp_retire(struct mrc_qp *qp)
+{
+	mrc_comp_hold_reads(qp);
+	return mrc_txwin_ack_sacked_prefix(&qp->txwin);
 }
 
 /*
@@ -156,6 +171,7 @@ static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 				  pkt->sack.nwords, pkt->sack.bitmap);
 	if (pkt->opcode == MRC_OP_NACK)
 		mrc_comp_nack(qp, pkt);
+	acked += mrc_comp_retire(qp);
 	nlost = mrc_txwin_lost(&qp->txwin);
 	if (news) {
 		mrc_mp_on_ack(qp, pkt, rtt);
@@ -258,6 +274,7 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	u32 bit = pkt->psn & (MRC_QP_WINDOW - 1);
 	u32 offset, plen, acked;
 	u64 one = 1, rtt_ns;
+	bool done;
 	int status;
 
 	/*
@@ -296,8 +313,10 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	if (qp->rd_pending)
 		qp->rd_pending--;
 	mrc_txwin_on_sack(&qp->txwin, pkt->psn, 1, &one);
-	mrc_comp_hold_reads(qp);
-	acked = mrc_txwin_ack_sacked_prefix(&qp->txwin);
+	done = ++w->got == w->npkts;
+	if (done)
+		w->state = MRC_SWQE_DONE;
+	acked = mrc_comp_retire(qp);
 	/*
 	 * Responses clock a READ stream as ACKs clock writes: each new one
 	 * is progress for the timer, also while the window holds an older
@@ -308,10 +327,8 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	if (acked)
 		mrc_loss_on_progress(qp);
 	mrc_cc_on_ack(qp, acked, ce, rtt_ns);
-	if (++w->got == w->npkts) {
-		w->state = MRC_SWQE_DONE;
+	if (done)
 		return true;
-	}
 	mrc_comp_read_holes(qp, w, pkt->psn);
 	mrc_loss_on_read_resp(qp);
 	return true;
@@ -337,7 +354,7 @@ static void mrc_comp_atomic_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	 * PSN no WQE owns, and at last fail a WQE never posted.
 	 */
 	mrc_txwin_on_sack(&qp->txwin, pkt->psn, 1, &one);
-	if (mrc_txwin_ack_sacked_prefix(&qp->txwin))
+	if (mrc_comp_retire(qp))
 		mrc_rto_on_progress(&qp->rto);
 }
 
