@@ -147,6 +147,33 @@ static u32 mrc_comp_retire(struct mrc_qp *qp)
 }
 
 /*
+ * Apply a SACK, but for the PSNs of READs: their responses report them
+ * received (mrc_comp_read_resp()), not the responder's SACK of the
+ * request, which comes before the responses and says nothing of their
+ * fate. The loss rules then judge a missing response as they judge data.
+ */
+static void mrc_comp_sack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
+{
+	u32 nwords = min_t(u32, pkt->sack.nwords, MRC_SACK_MAX_WORDS);
+	u64 bitmap[MRC_SACK_MAX_WORDS], word;
+	const struct mrc_swqe *w;
+	unsigned int i, b;
+	u32 psn;
+
+	for (i = 0; i < nwords; i++) {
+		bitmap[i] = pkt->sack.bitmap[i];
+		for (word = bitmap[i]; word; word &= word - 1) {
+			b = __ffs64(word);
+			psn = pkt->sack.base_psn + 64 * i + b;
+			w = mrc_req_wqe_of(qp, psn);
+			if (w && w->wqe.opcode == IB_WR_RDMA_READ)
+				bitmap[i] &= ~BIT_ULL(b);
+		}
+	}
+	mrc_txwin_on_sack(&qp->txwin, pkt->sack.base_psn, nwords, bitmap);
+}
+
+/*
  * Apply an ACK, SACK, NACK or atomic response. The window takes any
  * acknowledgment (it ignores PSNs outside [una, nxt)), but only one that
  * passes the acceptable-ACK rule may take an RTT sample, credit or
@@ -167,8 +194,7 @@ static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	if (acked)
 		mrc_comp_check_spurious_rto(qp, pkt);
 	if (pkt->opcode == MRC_OP_SACK)
-		mrc_txwin_on_sack(&qp->txwin, pkt->sack.base_psn,
-				  pkt->sack.nwords, pkt->sack.bitmap);
+		mrc_comp_sack(qp, pkt);
 	if (pkt->opcode == MRC_OP_NACK)
 		mrc_comp_nack(qp, pkt);
 	acked += mrc_comp_retire(qp);

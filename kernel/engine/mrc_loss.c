@@ -197,13 +197,15 @@ void mrc_loss_on_ack(struct mrc_qp *qp)
  * mrc_loss_on_read_resp() - look for READ PSNs lost with their request
  * @qp: the QP, after a READ response marked its PSN SACKED
  *
- * A request lost with its path leaves no hole among the responses on its
- * EV: nothing on that EV comes back. Responses to later requests reveal
- * it as SACKs reveal lost data, and the timer need not wait.
+ * A request lost with its path, or all its responses, leaves no hole
+ * among the responses on its EV: nothing on that EV comes back. Only
+ * responses report a READ's PSNs received (mrc_comp.c), so responses to
+ * later requests reveal it by both rules, as SACKs reveal lost data, and
+ * the timer need not wait.
  */
 void mrc_loss_on_read_resp(struct mrc_qp *qp)
 {
-	mrc_loss_time_rule(qp);
+	mrc_loss_on_ack(qp);
 }
 
 /*

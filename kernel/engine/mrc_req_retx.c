@@ -137,49 +137,32 @@ void mrc_req_retransmit(struct mrc_qp *qp)
 	 * As TCP does, the resent head gets a full timeout to be answered;
 	 * not a READ's: the timeout stays the last resort for responses lost
 	 * at the end of a chunk when the tail loss probe (mrc_loss.c) was
-	 * lost too, and is not held off (mrc_req_rerequest()).
+	 * lost too, and is not held off.
 	 */
 	if (head && !qp->rd_pending)
 		mrc_req_arm_rto(qp, true);
 }
 
 /*
- * Responses the responder acknowledged executing but that never arrived:
- * ask again for each atomic still missing, and for each READ response
- * missing whose PSN the window does not resend (a SACK from the
- * responder covered it; the window holds a READ's PSNs against its ACKs,
- * mrc_comp.c).
+ * Atomics the responder acknowledged executing but whose result never
+ * arrived: their PSNs left the window, so ask again for each. A READ's
+ * PSNs stay in the window until their responses arrive (mrc_comp.c): the
+ * timeout marks the missing ones lost and they are resent with the rest.
  */
-static void mrc_req_rerequest(struct mrc_qp *qp)
+static void mrc_req_reask_atomics(struct mrc_qp *qp)
 {
 	u32 una = mrc_txwin_oldest_unacked(&qp->txwin);
-	const struct mrc_tx_entry *e;
-	u32 idx, psn;
+	u32 idx;
 
 	for (idx = qp->sq.own; idx != qp->sq_fetch; idx++) {
 		struct mrc_swqe *w = &qp->swqe[idx & qp->sq.mask];
 
 		if (!w->sent)
 			break;
-		if (!mrc_swqe_awaits_response(w))
-			continue;
-		if (w->wqe.opcode != IB_WR_RDMA_READ) {
-			if (mrc_psn_before(w->first_psn, una))
-				mrc_req_send_atomic(qp, w, true);
-			continue;
-		}
-		/*
-		 * Below rd_low every response is placed and its rd_got bit
-		 * may belong to a PSN a window later: a response to such a
-		 * PSN asked for again would mark the newer PSN received.
-		 */
-		for (psn = w->rd_low; mrc_req_rd_owns(w, psn); psn++) {
-			e = mrc_txwin_entry(&qp->txwin, psn);
-			if (e && !(e->flags & MRC_TXE_SACKED))
-				continue;
-			if (!test_bit(psn & (MRC_QP_WINDOW - 1), qp->rd_got))
-				mrc_req_send_read(qp, w, psn, 1, true);
-		}
+		if (mrc_swqe_awaits_response(w) &&
+		    w->wqe.opcode != IB_WR_RDMA_READ &&
+		    mrc_psn_before(w->first_psn, una))
+			mrc_req_send_atomic(qp, w, true);
 	}
 }
 
@@ -249,7 +232,7 @@ void mrc_rto_fire(struct timer_list *timer)
 	mrc_req_blame_oldest(qp);
 	qp->rto_spread = !mrc_ev_has_proven(&qp->evs);
 	mrc_txwin_mark_all_lost(&qp->txwin);
-	mrc_req_rerequest(qp);
+	mrc_req_reask_atomics(qp);
 out:
 	spin_unlock(&qp->lock);
 	mrc_req_kick(qp);
