@@ -353,9 +353,8 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	if (acked)
 		mrc_loss_on_progress(qp);
 	mrc_cc_on_ack(qp, acked, ce, rtt_ns);
-	if (done)
-		return true;
-	mrc_comp_read_holes(qp, w, pkt->psn);
+	if (!done)
+		mrc_comp_read_holes(qp, w, pkt->psn);
 	mrc_loss_on_read_resp(qp);
 	return true;
 }

@@ -32,7 +32,9 @@
  * for the newest response missing, on the EV the chunk went on: the
  * answer comes after whatever that EV still carries, so the responses
  * missing when it arrives were lost (the READ hole check), and a probe
- * that was not needed costs one response, not a verdict.
+ * that was not needed costs one response, not a verdict. Once answered,
+ * the probe waits on the newest response still missing: a re-request's
+ * answer has no later response on its EV to reveal its loss.
  *
  * Losses found here blame the EV that carried the PSN (mrc_mp.c).
  *
@@ -193,6 +195,39 @@ void mrc_loss_on_ack(struct mrc_qp *qp)
 	mrc_loss_time_rule(qp);
 }
 
+/*
+ * Once the READ request the tail loss probe waits on is answered, wait on
+ * the newest READ response still missing. A re-request sent before it
+ * may be the one unanswered, and no later response on its EV would ever
+ * reveal its loss; without a probe only the timeout would.
+ */
+static void mrc_loss_retarget_tlp(struct mrc_qp *qp)
+{
+	struct mrc_txwin *win = &qp->txwin;
+	u32 una = mrc_txwin_oldest_unacked(win);
+	u32 psn = mrc_txwin_next_psn(win);
+	const struct mrc_tx_entry *e;
+	const struct mrc_swqe *w;
+
+	if (qp->tlp_valid) {
+		e = mrc_txwin_entry(win, qp->tlp_end);
+		if (e && !(e->flags & MRC_TXE_SACKED))
+			return;
+	}
+	while (psn != una) {
+		e = mrc_txwin_entry(win, --psn);
+		if (e->flags & MRC_TXE_SACKED)
+			continue;
+		w = mrc_req_wqe_of(qp, psn);
+		if (w && w->wqe.opcode == IB_WR_RDMA_READ) {
+			qp->tlp_psn = psn;
+			qp->tlp_end = psn;
+			qp->tlp_valid = true;
+		}
+		return;
+	}
+}
+
 /**
  * mrc_loss_on_read_resp() - look for READ PSNs lost with their request
  * @qp: the QP, after a READ response marked its PSN SACKED
@@ -206,6 +241,7 @@ void mrc_loss_on_ack(struct mrc_qp *qp)
 void mrc_loss_on_read_resp(struct mrc_qp *qp)
 {
 	mrc_loss_on_ack(qp);
+	mrc_loss_retarget_tlp(qp);
 }
 
 /*
