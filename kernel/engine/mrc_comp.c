@@ -160,6 +160,12 @@ static void mrc_comp_sack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	unsigned int i, b;
 	u32 psn;
 
+	/* No READ sent and not completed: no PSN to leave out. */
+	if (!qp->rd_atomic_out) {
+		mrc_txwin_on_sack(&qp->txwin, pkt->sack.base_psn, nwords,
+				  pkt->sack.bitmap);
+		return;
+	}
 	for (i = 0; i < nwords; i++) {
 		bitmap[i] = pkt->sack.bitmap[i];
 		for (word = bitmap[i]; word; word &= word - 1) {

@@ -195,6 +195,22 @@ void mrc_loss_on_ack(struct mrc_qp *qp)
 	mrc_loss_time_rule(qp);
 }
 
+/* The newest outstanding PSN not reported received, if any: the tail. */
+static bool mrc_loss_newest_unsacked(struct mrc_qp *qp, u32 *psn)
+{
+	struct mrc_txwin *win = &qp->txwin;
+	u32 una = mrc_txwin_oldest_unacked(win);
+	u32 p = mrc_txwin_next_psn(win);
+
+	while (p != una) {
+		if (!(mrc_txwin_entry(win, --p)->flags & MRC_TXE_SACKED)) {
+			*psn = p;
+			return true;
+		}
+	}
+	return false;
+}
+
 /*
  * Once the READ request the tail loss probe waits on is answered, wait on
  * the newest READ response still missing. A re-request sent before it
@@ -203,28 +219,22 @@ void mrc_loss_on_ack(struct mrc_qp *qp)
  */
 static void mrc_loss_retarget_tlp(struct mrc_qp *qp)
 {
-	struct mrc_txwin *win = &qp->txwin;
-	u32 una = mrc_txwin_oldest_unacked(win);
-	u32 psn = mrc_txwin_next_psn(win);
 	const struct mrc_tx_entry *e;
 	const struct mrc_swqe *w;
+	u32 psn;
 
 	if (qp->tlp_valid) {
-		e = mrc_txwin_entry(win, qp->tlp_end);
+		e = mrc_txwin_entry(&qp->txwin, qp->tlp_end);
 		if (e && !(e->flags & MRC_TXE_SACKED))
 			return;
 	}
-	while (psn != una) {
-		e = mrc_txwin_entry(win, --psn);
-		if (e->flags & MRC_TXE_SACKED)
-			continue;
-		w = mrc_req_wqe_of(qp, psn);
-		if (w && w->wqe.opcode == IB_WR_RDMA_READ) {
-			qp->tlp_psn = psn;
-			qp->tlp_end = psn;
-			qp->tlp_valid = true;
-		}
+	if (!mrc_loss_newest_unsacked(qp, &psn))
 		return;
+	w = mrc_req_wqe_of(qp, psn);
+	if (w && w->wqe.opcode == IB_WR_RDMA_READ) {
+		qp->tlp_psn = psn;
+		qp->tlp_end = psn;
+		qp->tlp_valid = true;
 	}
 }
 
@@ -295,29 +305,23 @@ void mrc_loss_arm_tlp(struct mrc_qp *qp)
 static bool mrc_loss_send_tlp(struct mrc_qp *qp)
 {
 	struct mrc_txwin *win = &qp->txwin;
-	u32 una = mrc_txwin_oldest_unacked(win);
-	u32 psn = mrc_txwin_next_psn(win);
-	const struct mrc_tx_entry *e;
 	struct mrc_swqe *w;
+	u32 psn;
 
 	qp->tlp_out = true;
-	while (psn != una) {
-		e = mrc_txwin_entry(win, --psn);
-		if (e->flags & MRC_TXE_SACKED)
-			continue;
-		w = mrc_req_wqe_of(qp, psn);
-		if (!w)
-			return false;
-		if (w->wqe.opcode == IB_WR_RDMA_READ)
-			mrc_req_probe_read(qp, w, psn, e->ev);
-		else
-			mrc_req_resend(qp, w, psn);
-		mrc_txwin_on_retransmit(win, psn, mrc_txwin_entry(win, psn)->ev,
-					mrc_now_ts());
-		qp->tlp_sent++;
-		return true;
-	}
-	return false;
+	if (!mrc_loss_newest_unsacked(qp, &psn))
+		return false;
+	w = mrc_req_wqe_of(qp, psn);
+	if (!w)
+		return false;
+	if (w->wqe.opcode == IB_WR_RDMA_READ)
+		mrc_req_probe_read(qp, w, psn, mrc_txwin_entry(win, psn)->ev);
+	else
+		mrc_req_resend(qp, w, psn);
+	mrc_txwin_on_retransmit(win, psn, mrc_txwin_entry(win, psn)->ev,
+				mrc_now_ts());
+	qp->tlp_sent++;
+	return true;
 }
 
 /* The probe's part of the timer: send it if due, else wait for it. */
