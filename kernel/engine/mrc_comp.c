@@ -228,11 +228,13 @@ static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
  * mrc_loss_read_hole_lost() finds lost; the scan stops at the first hole
  * it cannot judge yet (later responses will), and the timer covers a
  * lost re-request.
+ *
+ * Return: how many were found lost.
  */
-static void mrc_comp_read_holes(struct mrc_qp *qp, struct mrc_swqe *w,
-				u32 psn)
+static u32 mrc_comp_read_holes(struct mrc_qp *qp, struct mrc_swqe *w,
+			       u32 psn)
 {
-	u32 bit;
+	u32 bit, n = 0;
 
 	/* Below rd_low every response is placed, and its bit reused. */
 	if (mrc_psn_before(w->rd_scan, w->rd_low))
@@ -241,13 +243,15 @@ static void mrc_comp_read_holes(struct mrc_qp *qp, struct mrc_swqe *w,
 		bit = w->rd_scan & (MRC_QP_WINDOW - 1);
 		if (!test_bit(bit, qp->rd_got)) {
 			if (!mrc_loss_read_hole_lost(qp, w->rd_scan, psn))
-				return;
+				break;
 			mrc_mp_inferred_loss(qp, w->rd_scan,
 					     MRC_EV_WHY_LOSS_READ);
 			mrc_req_send_read(qp, w, w->rd_scan, 1, true);
+			n++;
 		}
 		w->rd_scan++;
 	}
+	return n;
 }
 
 /*
@@ -304,7 +308,7 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 {
 	struct mrc_swqe *w = mrc_req_wqe_of(qp, pkt->psn);
 	u32 bit = pkt->psn & (MRC_QP_WINDOW - 1);
-	u32 offset, plen, acked;
+	u32 offset, plen, acked, lost = 0, nlost;
 	u64 one = 1, rtt_ns;
 	bool done;
 	int status;
@@ -360,8 +364,13 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		mrc_loss_on_progress(qp);
 	mrc_cc_on_ack(qp, acked, ce, rtt_ns);
 	if (!done)
-		mrc_comp_read_holes(qp, w, pkt->psn);
+		lost = mrc_comp_read_holes(qp, w, pkt->psn);
+	nlost = mrc_txwin_lost(&qp->txwin);
 	mrc_loss_on_read_resp(qp);
+	lost += mrc_txwin_lost(&qp->txwin) - nlost;
+	/* A lost response is congestion on its path, as lost data is. */
+	if (lost)
+		mrc_cc_on_loss(qp, lost);
 	return true;
 }
 
