@@ -466,13 +466,13 @@ int mrc_req_send_read(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,
 void mrc_req_probe_read(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,
 			u16 ev);
 int mrc_req_send_atomic(struct mrc_qp *qp, struct mrc_swqe *w, bool retx);
+void mrc_req_resend(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn);
 void mrc_req_compute_pin(struct mrc_qp *qp);
 int mrc_req_transmit(struct mrc_qp *qp, u32 idx);
 
 /* mrc_req_retx.c */
 void mrc_req_arm_rto(struct mrc_qp *qp, bool restart);
 void mrc_req_retransmit(struct mrc_qp *qp);
-void mrc_req_resend(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn);
 void mrc_rto_fire(struct timer_list *timer);
 
 /* mrc_req_complete.c */

@@ -58,33 +58,6 @@ void mrc_req_arm_rto(struct mrc_qp *qp, bool restart)
 }
 
 /**
- * mrc_req_resend() - build and queue a PSN again
- * @qp: the QP, with @qp->lock held
- * @w: the send WQE that owns @psn
- * @psn: the PSN
- *
- * Only the packet: the caller records the transmission in the window.
- */
-void mrc_req_resend(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn)
-{
-	switch (w->wqe.opcode) {
-	case IB_WR_RDMA_READ:
-		if (mrc_req_rd_owns(w, psn) &&
-		    !test_bit(psn & (MRC_QP_WINDOW - 1), qp->rd_got))
-			mrc_req_send_read(qp, w, psn, 1, true);
-		break;
-	case IB_WR_ATOMIC_CMP_AND_SWP:
-	case IB_WR_ATOMIC_FETCH_AND_ADD:
-		if (w->state != MRC_SWQE_DONE)
-			mrc_req_send_atomic(qp, w, true);
-		break;
-	default:
-		mrc_req_send_data(qp, w, psn - w->first_psn, true);
-		break;
-	}
-}
-
-/**
  * mrc_req_retransmit() - send again every PSN the window marks lost
  * @qp: the QP, with @qp->lock held
  */
