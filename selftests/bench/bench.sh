@@ -37,7 +37,8 @@
 #   BENCH_CC_RATE    tbf rate of the cc_* bottleneck (20mbit)
 #   BENCH_CC_SECS    seconds of each cc_* run (10)
 #   BENCH_CC_QUEUES  bottleneck queues of cc_fair, cc_tcp, cc_incast:
-#                    ecn (fq_codel marking), trim (mrc_trim) (ecn,trim)
+#                    ecn (fq_codel marking), red (RED marking, one
+#                    FIFO), trim (mrc_trim) (ecn,red,trim)
 #   BENCH_PERF       1: profile every step in both guests (perf record
 #                    -e cpu-clock -a) and log its hottest symbols
 #   BENCH_OUT        output directory (build/bench)
@@ -76,7 +77,7 @@ srv6_metrics=$(IFS=,; echo "${srv6[*]}")
 cc_metrics=$(IFS=,; echo "${cc[*]}")
 ccrate=${BENCH_CC_RATE:-20mbit}
 ccsecs=${BENCH_CC_SECS:-10}
-ccqueues=${BENCH_CC_QUEUES:-ecn,trim}
+ccqueues=${BENCH_CC_QUEUES:-ecn,red,trim}
 srv6rate=${BENCH_SRV6_RATE:-10mbit}
 srv6secs=${BENCH_SRV6_SECS:-10}
 out=${BENCH_OUT:-$top/build/bench}

@@ -20,8 +20,9 @@
 #              use (wire bytes tc counted while all streams ran / rate)
 #
 # cc_fair, cc_tcp and cc_incast run over each queue of QUEUES: "ecn"
-# (fq_codel marking CE, target 1 ms, 100 packets) and "trim" (the
-# test-only mrc_trim of selftests/trimq, 16 packets). Each step prints
+# (fq_codel marking CE, target 1 ms, 100 packets), "red" (one FIFO that
+# marks CE as a datacenter switch's WRED does, see red_queue) and "trim"
+# (the test-only mrc_trim of selftests/trimq, 16 packets). Each step prints
 # its line and an "@cc {JSON}" line, which cc_summary.py turns into the
 # table; RTOs are counted from MRC's pr_debug line for each.
 
@@ -40,7 +41,7 @@ RATE=${RATE:-20mbit}
 SECS=$(barg ccsecs)		# seconds of each run
 SECS=${SECS:-10}
 QUEUES=$(barg ccqueues)
-QUEUES=${QUEUES:-ecn,trim}
+QUEUES=${QUEUES:-ecn,red,trim}
 STEP_LIMIT=$((SECS + 120))
 MP_STREAM_SIZE=65536		# bytes per RDMA WRITE (mp_streams_start)
 MP_STREAM_DEPTH=8		# WRITEs outstanding per stream
@@ -56,12 +57,31 @@ profile_of() {
 	case $1 in window) echo 0 ;; nscc) echo 5 ;; nscc-link) echo 6 ;; esac
 }
 
+# red_queue: RED with ECN as one FIFO, shallow as a switch port's: marks
+# from an average of 3 ms of the bottleneck's rate, every packet marked
+# (or dropped, when not ECN-capable) with probability 0.2 at 9 ms, and
+# 24 ms of room. Unlike fq_codel it does not share by flow, so an MRC
+# QP's EVs count as one flow's packets against a TCP flow's.
+red_queue() {
+	local ms
+	ms=$(python3 -c '
+import sys
+sys.path.insert(0, ".")
+import mp_summary
+print(int(mp_summary.rate_mbit(sys.argv[1]) * 1e6 / 8 / 1000))' "$RATE") || return
+	tc -n r1 qdisc replace dev ethB parent 1:1 handle 20: red \
+		limit $((24 * ms)) min $((3 * ms)) max $((9 * ms)) avpkt 1100 \
+		burst $(((2 * 3 + 9) * ms / (3 * 1100) + 1)) probability 0.2 \
+		bandwidth "$RATE" ecn
+}
+
 # queue Q: the bottleneck's queue under r1's tbf towards hostB.
 queue() {
 	mp_path_clear 1 || return
 	case $1 in
 	ecn) tc -n r1 qdisc replace dev ethB parent 1:1 handle 20: \
 		fq_codel ecn target 1ms interval 10ms limit 100 ;;
+	red) red_queue ;;
 	trim) tc -n r1 qdisc replace dev ethB parent 1:1 handle 20: mrc_trim ;;
 	plain) ;;
 	esac
