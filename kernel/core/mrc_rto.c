@@ -111,10 +111,15 @@ u64 mrc_rto_timeout_ns(const struct mrc_rto *rto)
 	return min(rto->rto_ns << rto->backoff, ceiling);
 }
 
-bool mrc_rto_on_timeout(struct mrc_rto *rto, u64 waited_ns)
+static void mrc_rto_add_wait(struct mrc_rto *rto, u64 waited_ns)
 {
 	rto->waited_ns = min(rto->waited_ns + min(waited_ns, MRC_RTO_MAX_NS),
 			     U64_MAX - MRC_RTO_MAX_NS);
+}
+
+bool mrc_rto_on_timeout(struct mrc_rto *rto, u64 waited_ns)
+{
+	mrc_rto_add_wait(rto, waited_ns);
 	if (rto->waited_ns >= mrc_rto_budget_ns(rto) &&
 	    rto->retries >= rto->linear_cnt + rto->exp_cnt)
 		return true;
@@ -124,6 +129,11 @@ bool mrc_rto_on_timeout(struct mrc_rto *rto, u64 waited_ns)
 	    mrc_rto_timeout_ns(rto) < mrc_rto_ceiling_ns(rto))
 		rto->backoff++;
 	return false;
+}
+
+void mrc_rto_on_probe(struct mrc_rto *rto, u64 waited_ns)
+{
+	mrc_rto_add_wait(rto, waited_ns);
 }
 
 void mrc_rto_on_progress(struct mrc_rto *rto)

@@ -199,6 +199,16 @@ u64 mrc_rto_budget_ns(const struct mrc_rto *rto);
 bool mrc_rto_on_timeout(struct mrc_rto *rto, u64 waited_ns);
 
 /**
+ * mrc_rto_on_probe() - the timer expired and a tail loss probe went instead
+ * @rto: timer state
+ * @waited_ns: how long the interval that expired lasted
+ *
+ * The time counts towards the budget, as a timeout's does; the retries and
+ * the backoff stay: the probe is no retransmission of the window.
+ */
+void mrc_rto_on_probe(struct mrc_rto *rto, u64 waited_ns);
+
+/**
  * mrc_rto_on_progress() - an acknowledgment advanced the send window
  * @rto: timer state
  *

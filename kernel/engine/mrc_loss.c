@@ -235,6 +235,13 @@ static void mrc_loss_retarget_tlp(struct mrc_qp *qp)
 		qp->tlp_psn = psn;
 		qp->tlp_end = psn;
 		qp->tlp_valid = true;
+		/*
+		 * The probe before, if any, was answered: one for the new
+		 * target may go. A chunk's lost last response holds the
+		 * window, and with the window full nothing else would move
+		 * the cumulative point before the timeout.
+		 */
+		qp->tlp_out = false;
 	}
 }
 
@@ -336,6 +343,25 @@ static bool mrc_loss_tlp_fire(struct mrc_qp *qp)
 		return false;
 	}
 	return mrc_loss_send_tlp(qp);
+}
+
+/**
+ * mrc_loss_probe_before_rto() - send the tail loss probe now, if one is kept
+ * @qp: the QP, whose retransmission timer expired
+ *
+ * The probe waits two round trips from the packet that asked; the timeout
+ * follows the round trip closely when the delay is steady (a queue's), and
+ * may come first. The probe still goes first, as TCP's does when its RTO
+ * is the nearer (RFC 8985 section 7.2): a timeout cuts the window to its
+ * least and blames the EV for what one probe usually recovers.
+ *
+ * Return: true when the probe went: the timeout is put off, once.
+ */
+bool mrc_loss_probe_before_rto(struct mrc_qp *qp)
+{
+	u32 due;
+
+	return mrc_loss_tlp_due(qp, &due) && mrc_loss_send_tlp(qp);
 }
 
 /**

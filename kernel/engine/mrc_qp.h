@@ -501,6 +501,7 @@ bool mrc_loss_read_hole_lost(struct mrc_qp *qp, u32 hole, u32 psn);
 void mrc_loss_on_ack(struct mrc_qp *qp);
 void mrc_loss_on_read_resp(struct mrc_qp *qp);
 void mrc_loss_arm_tlp(struct mrc_qp *qp);
+bool mrc_loss_probe_before_rto(struct mrc_qp *qp);
 void mrc_loss_on_progress(struct mrc_qp *qp);
 enum hrtimer_restart mrc_loss_fire(struct hrtimer *timer);
 

@@ -174,6 +174,12 @@ void mrc_rto_fire(struct timer_list *timer)
 	if ((qp->state != IB_QPS_RTS && qp->state != IB_QPS_SQD) ||
 	    !mrc_req_busy(qp) || qp->rnr.waiting)
 		goto out;
+	if (mrc_loss_probe_before_rto(qp)) {
+		mrc_rto_on_probe(&qp->rto,
+				 jiffies_to_nsecs(jiffies - qp->rto_armed_at));
+		mrc_req_arm_rto(qp, true);
+		goto out;
+	}
 	pr_debug("mrc: qp %u rto: una %u nxt %u own %u send %u fetch %u rd_pending %u cwnd %u rd_out %u\n",
 		 qp->ibqp.qp_num, mrc_txwin_oldest_unacked(&qp->txwin),
 		 mrc_txwin_next_psn(&qp->txwin), qp->sq.own, qp->sq_send,

@@ -242,6 +242,32 @@ static void backoff_up_to_the_attribute(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mrc_rto_timeout_ns(&rto), MRC_RTO_MAX_NS);
 }
 
+/*
+ * A tail loss probe sent when the timer expired: its wait counts towards
+ * the budget, so a peer that is gone still fails the QP in time, but the
+ * interval neither backs off nor counts a retry.
+ */
+static void probe_counts_time_not_retries(struct kunit *test)
+{
+	struct mrc_rto rto;
+
+	KUNIT_ASSERT_EQ(test, mrc_rto_init(&rto, 14, 1), 0);
+	mrc_rto_sample(&rto, MS);
+	mrc_rto_on_probe(&rto, 4 * MS);
+	KUNIT_EXPECT_EQ(test, mrc_rto_retries(&rto), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_rto_timeout_ns(&rto), 4 * MS);
+	/* 2 x 16.78 ms in all: 4 ms probing, 8 + 16 + 8 ms of timeouts. */
+	KUNIT_EXPECT_FALSE(test, mrc_rto_on_timeout(&rto, 8 * MS));
+	KUNIT_EXPECT_FALSE(test, mrc_rto_on_timeout(&rto, 16 * MS));
+	KUNIT_EXPECT_TRUE(test, mrc_rto_on_timeout(&rto, 8 * MS));
+	/* Without the probe's 4 ms the same timeouts fall short. */
+	KUNIT_ASSERT_EQ(test, mrc_rto_init(&rto, 14, 1), 0);
+	mrc_rto_sample(&rto, MS);
+	KUNIT_EXPECT_FALSE(test, mrc_rto_on_timeout(&rto, 8 * MS));
+	KUNIT_EXPECT_FALSE(test, mrc_rto_on_timeout(&rto, 16 * MS));
+	KUNIT_EXPECT_FALSE(test, mrc_rto_on_timeout(&rto, 8 * MS));
+}
+
 static void ocp_linear_then_exponential(struct kunit *test)
 {
 	struct mrc_rto rto;
@@ -294,6 +320,7 @@ static struct kunit_case mrc_rto_cases[] = {
 	KUNIT_CASE(estimate_is_clamped),
 	KUNIT_CASE(set_timeout_keeps_estimate),
 	KUNIT_CASE(backoff_up_to_the_attribute),
+	KUNIT_CASE(probe_counts_time_not_retries),
 	KUNIT_CASE(ocp_linear_then_exponential),
 	KUNIT_CASE(timestamp_units),
 	{}
