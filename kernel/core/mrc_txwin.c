@@ -300,6 +300,19 @@ u32 mrc_txwin_mark_ev_lost(struct mrc_txwin *win, u16 ev)
 	return n;
 }
 
+bool mrc_txwin_read_hole_lost(const struct mrc_txwin *win, u32 hole, u32 psn,
+			      u16 ev, u32 ev_seq, u32 reo)
+{
+	const struct mrc_tx_entry *h = mrc_txwin_entry(win, hole);
+	const struct mrc_tx_entry *a = mrc_txwin_entry(win, psn);
+
+	if (!h || !a || a->ev != ev || a->ev_seq != ev_seq || h->ev != ev)
+		return false;
+	if (mrc_psn_before(h->ts + reo, a->ts))
+		return true;
+	return h->ev_seq == ev_seq && psn - hole >= MRC_TXWIN_READ_DUPTHRESH;
+}
+
 bool mrc_txwin_next_retransmit(struct mrc_txwin *win, u32 *psn)
 {
 	u32 p = *psn;

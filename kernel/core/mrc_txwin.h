@@ -309,6 +309,36 @@ u32 mrc_txwin_detect_losses(struct mrc_txwin *win, u32 dupthresh,
  */
 u32 mrc_txwin_mark_ev_lost(struct mrc_txwin *win, u16 ev);
 
+/* Later responses of one READ request that prove an earlier one lost. */
+#define MRC_TXWIN_READ_DUPTHRESH	3
+
+/**
+ * mrc_txwin_read_hole_lost() - whether a missing READ response was lost
+ * @win: the window
+ * @hole: a response PSN not received
+ * @psn: a later response PSN that arrived
+ * @ev: the EV of the request that response answers (echoed; untrusted)
+ * @ev_seq: that request's sequence number on @ev (echoed; untrusted)
+ * @reo: the reordering window, 1.024 us units
+ *
+ * Responses to one request travel in order on its EV, but a responder's
+ * CPUs may send them slightly out of order: MRC_TXWIN_READ_DUPTHRESH
+ * later ones of the same request prove the hole lost. One of a later
+ * request on the same EV proves it on its own when that request went
+ * more than @reo after the hole's (a tail loss probe's does): the
+ * responder may serve two requests from two CPUs, and their responses
+ * cross.
+ *
+ * Only an answer to @psn's latest request proves anything: the window
+ * knows the EV and time of that request alone. An answer to an earlier
+ * one (the re-request was spurious; the first answer was only late)
+ * says nothing about the EV the re-request took.
+ *
+ * Return: true when @hole is lost.
+ */
+bool mrc_txwin_read_hole_lost(const struct mrc_txwin *win, u32 hole, u32 psn,
+			      u16 ev, u32 ev_seq, u32 reo);
+
 /**
  * mrc_txwin_next_retransmit() - find the next PSN to retransmit
  * @win: the window

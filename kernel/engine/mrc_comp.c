@@ -224,7 +224,7 @@ static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 }
 
 /*
- * Ask again at once, each PSN once, for responses before @psn that
+ * Ask again at once, each PSN once, for responses before @pkt's PSN that
  * mrc_loss_read_hole_lost() finds lost; the scan stops at the first hole
  * it cannot judge yet (later responses will), and the timer covers a
  * lost re-request.
@@ -232,17 +232,17 @@ static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
  * Return: how many were found lost.
  */
 static u32 mrc_comp_read_holes(struct mrc_qp *qp, struct mrc_swqe *w,
-			       u32 psn)
+			       const struct mrc_pkt *pkt)
 {
 	u32 bit, n = 0;
 
 	/* Below rd_low every response is placed, and its bit reused. */
 	if (mrc_psn_before(w->rd_scan, w->rd_low))
 		w->rd_scan = w->rd_low;
-	while (mrc_psn_before(w->rd_scan, psn)) {
+	while (mrc_psn_before(w->rd_scan, pkt->psn)) {
 		bit = w->rd_scan & (MRC_QP_WINDOW - 1);
 		if (!test_bit(bit, qp->rd_got)) {
-			if (!mrc_loss_read_hole_lost(qp, w->rd_scan, psn))
+			if (!mrc_loss_read_hole_lost(qp, w->rd_scan, pkt))
 				break;
 			mrc_mp_inferred_loss(qp, w->rd_scan,
 					     MRC_EV_WHY_LOSS_READ);
@@ -364,7 +364,7 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		mrc_loss_on_progress(qp);
 	mrc_cc_on_ack(qp, acked, ce, rtt_ns);
 	if (!done)
-		lost = mrc_comp_read_holes(qp, w, pkt->psn);
+		lost = mrc_comp_read_holes(qp, w, pkt);
 	nlost = mrc_txwin_lost(&qp->txwin);
 	mrc_loss_on_read_resp(qp);
 	lost += mrc_txwin_lost(&qp->txwin) - nlost;

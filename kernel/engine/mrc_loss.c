@@ -50,12 +50,6 @@
 #define MRC_TLP_MIN_TS		2000
 
 /*
- * Later responses of one request that let a missing one be judged: a
- * responder's CPUs may send one request's responses slightly out of order.
- */
-#define MRC_READ_DUPTHRESH	3
-
-/*
  * How long a packet sent on @ev may be missing after a later one arrived:
  * the slower of the QP's and the EV's smoothed RTT (an EV's own samples
  * are fewer and may be stale; a slow path's are longer than the QP's
@@ -75,28 +69,15 @@ static u32 mrc_loss_wait_ts(void *ctx, u16 ev)
  * mrc_loss_read_hole_lost() - whether a missing READ response was lost
  * @qp: the QP
  * @hole: a response PSN not received
- * @psn: a later response PSN that arrived
+ * @resp: a later response that arrived
  *
- * Responses to one request travel in order on its EV, but a responder's
- * CPUs may send them slightly out of order: MRC_READ_DUPTHRESH later ones
- * of the same request prove the hole lost. One of a later request on the
- * same EV proves it on its own when that request went more than the
- * reordering window after the hole's (a tail loss probe's does): the
- * responder may serve two requests from two CPUs, and their responses
- * cross.
- *
- * Return: true when @hole is lost.
+ * Return: true when @hole is lost (mrc_txwin_read_hole_lost()).
  */
-bool mrc_loss_read_hole_lost(struct mrc_qp *qp, u32 hole, u32 psn)
+bool mrc_loss_read_hole_lost(struct mrc_qp *qp, u32 hole,
+			     const struct mrc_pkt *resp)
 {
-	const struct mrc_tx_entry *h = mrc_txwin_entry(&qp->txwin, hole);
-	const struct mrc_tx_entry *a = mrc_txwin_entry(&qp->txwin, psn);
-
-	if (!h || !a || h->ev != a->ev)
-		return false;
-	if (mrc_psn_before(h->ts + mrc_loss_reo_ts(qp), a->ts))
-		return true;
-	return h->ev_seq == a->ev_seq && psn - hole >= MRC_READ_DUPTHRESH;
+	return mrc_txwin_read_hole_lost(&qp->txwin, hole, resp->psn, resp->ev,
+					resp->ev_seq, mrc_loss_reo_ts(qp));
 }
 
 /*

@@ -497,7 +497,8 @@ enum hrtimer_restart mrc_mp_probe_fire(struct hrtimer *timer);
 int mrc_mp_fill_res_qp(struct sk_buff *msg, struct ib_qp *ibqp);
 
 /* mrc_loss.c: loss inference */
-bool mrc_loss_read_hole_lost(struct mrc_qp *qp, u32 hole, u32 psn);
+bool mrc_loss_read_hole_lost(struct mrc_qp *qp, u32 hole,
+			     const struct mrc_pkt *resp);
 void mrc_loss_on_ack(struct mrc_qp *qp);
 void mrc_loss_on_read_resp(struct mrc_qp *qp);
 void mrc_loss_arm_tlp(struct mrc_qp *qp);

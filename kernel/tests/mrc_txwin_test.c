@@ -652,6 +652,49 @@ static void detect_losses_whole_transmissions(struct kunit *test)
 }
 
 /*
+ * The READ hole rule. Two requests on EV 1: PSNs 0-15 (its request 5,
+ * at time 1000) and 16-31 (request 6, 50 later). With a reordering
+ * window of 100, a response proves an earlier one of its own request
+ * lost three PSNs on, and one of another request only when that went
+ * more than 100 later on the same EV. A response to a PSN asked for
+ * again proves nothing unless it answers the newest request: the
+ * first answer may only have been late, behind a flow-fair queue.
+ */
+static void read_hole_needs_newest_request(struct kunit *test)
+{
+	struct mrc_txwin *win = new_win(test, 0, 64);
+	u32 i, psn;
+
+	for (i = 0; i < 32; i++) {
+		KUNIT_ASSERT_EQ(test, mrc_txwin_push(win, 1, i < 16 ? 1000 : 1050,
+						     &psn), 0);
+		mrc_txwin_set_ev(win, psn, 1, i < 16 ? 5 : 6);
+	}
+	/* Same request: three later ones, not two. */
+	KUNIT_EXPECT_TRUE(test, mrc_txwin_read_hole_lost(win, 3, 6, 1, 5, 100));
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_read_hole_lost(win, 3, 5, 1, 5, 100));
+	/* Another request inside the reordering window: not yet. */
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_read_hole_lost(win, 3, 20, 1, 6, 100));
+	/* An echo that names another request than the window's is refused. */
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_read_hole_lost(win, 3, 6, 2, 5, 100));
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_read_hole_lost(win, 3, 6, 1, 4, 100));
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_read_hole_lost(win, 3, 64, 1, 5, 100));
+
+	/* PSN 20 asked for again on EV 1 at 3000, as its request 9. */
+	KUNIT_ASSERT_EQ(test, mrc_txwin_on_retransmit(win, 20, 1, 3000), 0);
+	mrc_txwin_set_ev(win, 20, 1, 9);
+	/* Its first answer arrives late: nothing about EV 1 since 1000. */
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_read_hole_lost(win, 3, 20, 1, 6, 100));
+	/* The answer to the new request went behind PSN 3's: lost. */
+	KUNIT_EXPECT_TRUE(test, mrc_txwin_read_hole_lost(win, 3, 20, 1, 9, 100));
+
+	/* A hole asked for on another EV is not judged by EV 1. */
+	KUNIT_ASSERT_EQ(test, mrc_txwin_on_retransmit(win, 4, 2, 2000), 0);
+	mrc_txwin_set_ev(win, 4, 2, 1);
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_read_hole_lost(win, 4, 20, 1, 9, 100));
+}
+
+/*
  * The acceptable-ACK rule: only a cumulative PSN in (una, nxt] or a SACK
  * of an outstanding, not yet SACKED PSN tells something new; stale,
  * repeated and out-of-window ACKs (what a blind spoofer sends) do not.
@@ -796,6 +839,7 @@ static struct kunit_case mrc_txwin_cases[] = {
 	KUNIT_CASE(nack_names_one_hole),
 	KUNIT_CASE(response_sack_releases_psn),
 	KUNIT_CASE(hold_keeps_read_psns),
+	KUNIT_CASE(read_hole_needs_newest_request),
 	{}
 };
 
