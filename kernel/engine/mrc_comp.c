@@ -403,7 +403,9 @@ static void mrc_comp_atomic_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt)
  * @qp: the QP
  * @pkt: validated headers
  * @payload: the payload (READ responses)
- * @ce: it arrived marked CE (READ responses: the data's own mark)
+ * @ce: it arrived marked CE (READ responses: the data's own mark; an
+ *	acknowledgment's mark is no signal: acknowledgments are few, and the
+ *	data they answer carries its own marks, as RFC 8311 leaves it)
  *
  * Return: true when the requester has work now (window space opened for
  * WQEs not fully sent, or PSNs to retransmit): the caller kicks it.

@@ -302,5 +302,5 @@ void mrc_ack_send(struct mrc_qp *qp, const struct mrc_pkt *req, u8 syndrome)
 		return;
 	/* Answers go back on the EV the request came by (see multipath.rst). */
 	mrc_ev_acct_answer(qp, req->ev, skb, MRC_EV_TX_ACK, 0);
-	mrc_tx_queue_answer(qp, skb, req, false);
+	mrc_tx_queue_answer(qp, skb, req, true);
 }

@@ -554,7 +554,7 @@ void *mrc_tx_put_gso(struct mrc_qp *qp, struct sk_buff *skb, u32 offset,
 		     struct mrc_pkt *pkt);
 void mrc_tx_queue(struct mrc_qp *qp, struct sk_buff *skb);
 void mrc_tx_queue_answer(struct mrc_qp *qp, struct sk_buff *skb,
-			 const struct mrc_pkt *req, bool data);
+			 const struct mrc_pkt *req, bool ect);
 void mrc_tx_queue_ev(struct mrc_qp *qp, struct sk_buff *skb, u16 idx,
 		     bool data);
 const struct mrc_srv6_route *mrc_tx_answer_srv6_route(const struct mrc_qp *qp,

@@ -368,7 +368,7 @@ static int mrc_resp_atomic(struct mrc_qp *qp, const struct mrc_pkt *req,
 	skb = mrc_tx_alloc(qp, &pkt, &payload);
 	if (skb) {
 		mrc_ev_acct_answer(qp, req->ev, skb, MRC_EV_TX_ACK, 0);
-		mrc_tx_queue_answer(qp, skb, req, false);
+		mrc_tx_queue_answer(qp, skb, req, true);
 	}
 	return 0;
 }

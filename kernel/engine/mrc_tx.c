@@ -200,7 +200,7 @@ const struct mrc_srv6_route *mrc_tx_answer_srv6_route(const struct mrc_qp *qp,
  * @skb: from mrc_tx_alloc(): an ACK, NACK, READ or atomic response, or a
  *	probe reply
  * @req: the request it answers (its EV index and UDP source port)
- * @data: READ responses: ECN-capable, as data is (mrc_net.h)
+ * @ect: ECN-capable (mrc_net.h): all answers but probe replies
  *
  * The answer goes back on the request's UDP source port. When our own EV
  * of the request's index is an SRv6 route, not DENIED, it takes that
@@ -209,14 +209,14 @@ const struct mrc_srv6_route *mrc_tx_answer_srv6_route(const struct mrc_qp *qp,
  * costs exactly its EVs. Otherwise the plain route.
  */
 void mrc_tx_queue_answer(struct mrc_qp *qp, struct sk_buff *skb,
-			 const struct mrc_pkt *req, bool data)
+			 const struct mrc_pkt *req, bool ect)
 {
 	struct mrc_path *path = mrc_skb_path(skb);
 	u16 idx = req->ev;
 	u32 label;
 
 	*path = qp->path;
-	path->ect = data;
+	path->ect = ect;
 	path->sport = htons(req->rx_sport);
 	path->srv6 = mrc_tx_answer_srv6_route(qp, idx);
 	if (path->srv6) {

@@ -27,8 +27,9 @@ struct mrc_net;
  * @daddr: the peer's address (from the destination GID)
  * @flow_label: IPv6 flow label (also the outer header's with @srv6)
  * @v4: the peer is reached over IPv4 (RoCE v2 IPv4-mapped GID)
- * @ect: data: the IP header says ECT(0), so that a congested queue marks
- *	it CE rather than drop it (both headers of an SRv6 EV)
+ * @ect: the IP header says ECT(0), so that a congested queue marks it CE
+ *	rather than drop it (both headers of an SRv6 EV): data and every
+ *	answer to it, not probes
  * @sport: UDP source port (per-QP entropy)
  * @tclass: traffic class / TOS; its ECN bits are not used
  * @hop_limit: hop limit / TTL

@@ -60,10 +60,10 @@ ecn_b() { cat /sys/class/infiniband/mrcB/ports/1/hw_counters/path_ecn_marks; }
 
 # marked TAG DEV PROG: PROG from hostB (the requester) through queues
 # that mark on DEV; the routers marked, no data was dropped, and hostB
-# counted marks, no more than were made. Towards hostA (WRITE data) the
-# routers drop nothing; towards hostB the acknowledgments of hostB's READ
-# requests share the responses' fq_codel flow and are not ECN-capable,
-# so codel drops some where it marks responses: no READ response is lost.
+# counted marks, no more than were made. The routers drop nothing either
+# way: acknowledgments are ECN-capable too (towards hostB, those of
+# hostB's READ requests share the responses' fq_codel flows, where codel
+# dropped them when they were not), and no READ response is judged lost.
 marked() {
 	local tag=$1 dev=$2 prog=$3 m0 d0 e0 l0 m d e l
 	m0=$(codel_sum "$dev" marked) d0=$(codel_sum "$dev" dropped) e0=$(ecn_b)
@@ -77,10 +77,9 @@ marked() {
 	l=$(($(losses_b) - l0))
 	check "$tag: the routers marked CE ($m), the data being ECN-capable" \
 		test "$m" -gt 0
-	if [ "$tag" = WRITE ]; then
-		check "$tag: ... and dropped none ($d)" test "$d" -eq 0
-	else
-		check "$tag: ... and hostB lost no response ($l; the routers dropped $d)" \
+	check "$tag: ... and dropped none ($d)" test "$d" -eq 0
+	if [ "$tag" = READ ]; then
+		check "$tag: ... and hostB judged no response lost ($l)" \
 			test "$l" -eq 0
 	fi
 	check "$tag: hostB's EVs counted marks, at most the routers' ($e of $m)" \
