@@ -198,9 +198,13 @@ bool mrc_txwin_mark_lost(struct mrc_txwin *win, u32 psn)
 	return mrc_txwin_lose(win, psn);
 }
 
-bool mrc_txwin_mark_trimmed(struct mrc_txwin *win, u32 psn)
+bool mrc_txwin_mark_trimmed(struct mrc_txwin *win, u32 psn, u16 ev,
+			    u32 ev_seq)
 {
-	if (!mrc_txwin_mark_lost(win, psn))
+	const struct mrc_tx_entry *e = mrc_txwin_entry(win, psn);
+
+	if (!e || e->ev != ev || e->ev_seq != ev_seq ||
+	    !mrc_txwin_mark_lost(win, psn))
 		return false;
 	mrc_txe(win, psn)->flags |= MRC_TXE_TRIMMED;
 	return true;

@@ -225,14 +225,21 @@ bool mrc_txwin_mark_lost(struct mrc_txwin *win, u32 psn);
  * mrc_txwin_mark_trimmed() - mark one PSN lost to a trim
  * @win: the window
  * @psn: the PSN a trim NACK names
+ * @ev: the EV of the copy the switch cut (echoed; untrusted)
+ * @ev_seq: that copy's sequence number on @ev (echoed; untrusted)
  *
  * As mrc_txwin_mark_lost(), and the entry says MRC_TXE_TRIMMED until the
  * PSN is sent again: its path is congested, not failed, and the resend
- * should take another.
+ * should take another. Only the PSN's latest copy counts: when it was
+ * sent again since the cut one (a timeout, a probe, another trim's
+ * NACK), the newer copy is still on its way, and resending for the old
+ * one would only add a copy to the queue that cut it.
  *
- * Return: true if @psn was outstanding, not SACKED and not already LOST.
+ * Return: true if @psn was outstanding, not SACKED, not already LOST,
+ * and its latest copy is the one cut.
  */
-bool mrc_txwin_mark_trimmed(struct mrc_txwin *win, u32 psn);
+bool mrc_txwin_mark_trimmed(struct mrc_txwin *win, u32 psn, u16 ev,
+			    u32 ev_seq);
 
 /**
  * mrc_txwin_mark_all_lost() - mark every outstanding, un-SACKED PSN lost

@@ -39,7 +39,8 @@ static void mrc_comp_nack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 		 */
 		if (pkt->aeth.ev < qp->evs.count)
 			qp->evs.st[pkt->aeth.ev].c[MRC_EVS_TRIMS]++;
-		if (mrc_txwin_mark_trimmed(&qp->txwin, pkt->psn))
+		if (mrc_txwin_mark_trimmed(&qp->txwin, pkt->psn, pkt->aeth.ev,
+					   pkt->aeth.ev_seq))
 			mrc_cc_on_trim(qp);
 		return;
 	case MRC_SYN_PSN_SEQ_ERR:
@@ -287,7 +288,7 @@ static bool mrc_comp_read_trimmed(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	if (pkt->ev < qp->evs.count)
 		qp->evs.st[pkt->ev].c[MRC_EVS_TRIMS]++;
 	mrc_ev_on_delivered(&qp->evs, pkt->ev, true, 0);
-	if (!mrc_txwin_mark_trimmed(&qp->txwin, pkt->psn))
+	if (!mrc_txwin_mark_trimmed(&qp->txwin, pkt->psn, pkt->ev, pkt->ev_seq))
 		return false;
 	mrc_cc_on_trim(qp);
 	return true;

@@ -304,20 +304,33 @@ static void mark_lost_rules(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, e->ts, 299U);
 }
 
-/* A trimmed PSN is lost and says so until it is sent again or SACKed. */
+/*
+ * A trimmed PSN is lost and says so until it is sent again or SACKed;
+ * a NACK for a copy older than the latest is stale.
+ */
 static void trimmed_until_resent(struct kunit *test)
 {
 	struct mrc_txwin *win = new_win(test, 10, 16);
+	u32 psn;
 
-	push_n(test, win, 4);		/* 10 .. 13 */
-	KUNIT_EXPECT_FALSE(test, mrc_txwin_mark_trimmed(win, 14));
-	KUNIT_EXPECT_TRUE(test, mrc_txwin_mark_trimmed(win, 11));
-	KUNIT_EXPECT_FALSE(test, mrc_txwin_mark_trimmed(win, 11));
+	push_n(test, win, 4);		/* 10 .. 13, EV 7 */
+	for (psn = 10; psn < 14; psn++)
+		mrc_txwin_set_ev(win, psn, 7, psn);
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_mark_trimmed(win, 14, 7, 14));
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_mark_trimmed(win, 11, 7, 12));
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_mark_trimmed(win, 11, 6, 11));
+	KUNIT_EXPECT_TRUE(test, mrc_txwin_mark_trimmed(win, 11, 7, 11));
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_mark_trimmed(win, 11, 7, 11));
 	KUNIT_EXPECT_EQ(test, flags_of(win, 11), MRC_TXE_LOST | MRC_TXE_TRIMMED);
 	KUNIT_EXPECT_EQ(test, mrc_txwin_lost(win), 1U);
 	KUNIT_EXPECT_EQ(test, mrc_txwin_on_retransmit(win, 11, 3, 50), 0);
+	mrc_txwin_set_ev(win, 11, 3, 40);
 	KUNIT_EXPECT_EQ(test, flags_of(win, 11), 0);
-	KUNIT_EXPECT_TRUE(test, mrc_txwin_mark_trimmed(win, 12));
+	/* The first copy's NACK, late: the copy on EV 3 is on its way. */
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_mark_trimmed(win, 11, 7, 11));
+	KUNIT_EXPECT_EQ(test, mrc_txwin_lost(win), 0U);
+	KUNIT_EXPECT_TRUE(test, mrc_txwin_mark_trimmed(win, 11, 3, 40));
+	KUNIT_EXPECT_TRUE(test, mrc_txwin_mark_trimmed(win, 12, 7, 12));
 	sack_range(win, 12, 12);
 	KUNIT_EXPECT_EQ(test, flags_of(win, 12), MRC_TXE_SACKED);
 }
