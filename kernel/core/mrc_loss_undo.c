@@ -115,11 +115,12 @@ void mrc_loss_undo_rto_record(struct mrc_loss_undo *u, u16 ev, u32 bad_ts,
  * are copied to @out and count as losses undone; all blames are then
  * forgotten, since the next acknowledgment no longer tells about them.
  *
- * An @echo_ts of 0 answers a retransmission (Karn: no time is echoed for
- * one): a packet sent after the timeouts advanced the PSNs, so they were
- * needed. Waiting instead for a later answer that echoes a time would
- * take the first transmission of a later PSN, sent before the timeout
- * on another path, as proof that the lost one arrived.
+ * An @echo_ts from after the timeouts (a retransmission's: each copy
+ * carries its own time), or 0 (none echoed), says a packet sent after
+ * them advanced the PSNs, so they were needed. Waiting instead for a
+ * later answer that echoes an earlier time would take the first
+ * transmission of a later PSN, sent before the timeout on another path,
+ * as proof that the lost one arrived.
  *
  * Return: the number of blames copied to @out.
  */

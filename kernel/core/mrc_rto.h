@@ -44,8 +44,10 @@
  * one tick more.
  *
  * SRTT and RTTVAR are kept scaled by 8 and 4 so the updates need only
- * shifts. Callers take samples only from packets sent once (Karn's
- * rule).
+ * shifts. Callers take samples only where the echo names the copy
+ * answered: an echoed send time does, each copy carrying its own; a READ
+ * response echoes none, and is timed only when its request went once
+ * (Karn's rule).
  *
  * Backoff. The armed timer is
  *

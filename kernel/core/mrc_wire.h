@@ -53,7 +53,7 @@ enum mrc_opcode {
 #define MRC_FLAG_SE	0x0002	/* solicited event */
 #define MRC_FLAG_FIRST	0x0004	/* first packet of a message */
 #define MRC_FLAG_LAST	0x0008	/* last packet of a message */
-#define MRC_FLAG_RETX	0x0010	/* retransmission: no RTT sample */
+#define MRC_FLAG_RETX	0x0010	/* retransmission: answer at once */
 #define MRC_FLAG_IMM	0x0020	/* immediate data in the DPH */
 #define MRC_FLAG_TRIM	0x0040	/* payload cut off by a switch */
 #define MRC_FLAG_ACK	0x0080	/* request carries an ACK (AETH) */

@@ -260,11 +260,13 @@ void mrc_ack_fill_aeth(struct mrc_qp *qp, const struct mrc_pkt *req,
 	pkt->aeth.ce_count = min_t(u32, qp->ce_count, 255);
 	pkt->aeth.ev_seq = req->ev_seq;
 	/*
-	 * No RTT sample from retransmissions (Karn), but an RNR NACK always
-	 * echoes: the requester tells a late one by it (mrc_rnr.h).
+	 * Every transmission carries its own time, retransmissions too: the
+	 * echo times the very copy answered, with no ambiguity for Karn's
+	 * rule to avoid (RFC 7323 section 4). Without samples from them, a
+	 * QP whose every packet was resent (after a timeout in an incast)
+	 * kept its initial RTO and timed out again and again.
 	 */
-	pkt->aeth.timestamp = (req->flags & MRC_FLAG_RETX) &&
-			      syndrome != MRC_SYN_RNR ? 0 : req->timestamp;
+	pkt->aeth.timestamp = req->timestamp;
 	pkt->aeth.svc_time = mrc_ack_svc_time(req);
 	pkt->aeth.window = min_t(u32, mrc_rxwin_size(&qp->rxwin) -
 				 mrc_rxwin_held(&qp->rxwin), U16_MAX);
