@@ -317,6 +317,17 @@ bool mrc_txwin_read_hole_lost(const struct mrc_txwin *win, u32 hole, u32 psn,
 	return h->ev_seq == ev_seq && psn - hole >= MRC_TXWIN_READ_DUPTHRESH;
 }
 
+void mrc_txwin_note_echo(struct mrc_txwin *win, u32 psn, u16 ev, u32 ev_seq)
+{
+	struct mrc_tx_entry *e;
+
+	if (!mrc_txwin_outstanding_psn(win, psn))
+		return;
+	e = mrc_txe(win, psn);
+	if (e->ev == ev && e->ev_seq == ev_seq)
+		e->flags |= MRC_TXE_ECHOED;
+}
+
 bool mrc_txwin_next_retransmit(struct mrc_txwin *win, u32 *psn)
 {
 	u32 p = *psn;
@@ -353,7 +364,7 @@ int mrc_txwin_on_retransmit(struct mrc_txwin *win, u32 psn, u16 ev, u32 ts)
 		e->flags &= ~MRC_TXE_LOST;
 		win->nlost--;
 	}
-	e->flags &= ~(MRC_TXE_CONT | MRC_TXE_TRIMMED);
+	e->flags &= ~(MRC_TXE_CONT | MRC_TXE_TRIMMED | MRC_TXE_ECHOED);
 	e->ev = ev;
 	e->ts = ts;
 	if (e->tx_count < U8_MAX)

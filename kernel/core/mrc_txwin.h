@@ -32,12 +32,14 @@
 #define MRC_TXE_LOST		0x02	/* retransmission pending */
 #define MRC_TXE_CONT		0x04	/* sent in the PSN before's transmission */
 #define MRC_TXE_TRIMMED		0x08	/* lost to a trim: resend on another EV */
+#define MRC_TXE_ECHOED		0x10	/* an answer echoed the last transmission */
 
 /**
  * struct mrc_tx_entry - per-PSN send state
  * @ts: time of the last transmission, 1.024 us units
  * @ev: EV index of the last transmission
- * @flags: %MRC_TXE_SACKED, %MRC_TXE_LOST, %MRC_TXE_CONT, %MRC_TXE_TRIMMED
+ * @flags: %MRC_TXE_SACKED, %MRC_TXE_LOST, %MRC_TXE_CONT, %MRC_TXE_TRIMMED,
+ *	%MRC_TXE_ECHOED
  * @tx_count: transmissions so far (1 after the first), saturating
  * @ev_seq: per-EV sequence number of the last transmission
  */
@@ -406,6 +408,36 @@ static inline void mrc_txwin_set_cont(struct mrc_txwin *win, u32 psn, u16 ev,
 		mrc_txwin_set_ev(win, psn, ev, ev_seq);
 		win->ent[psn & win->mask].flags |= MRC_TXE_CONT;
 	}
+}
+
+/**
+ * mrc_txwin_note_echo() - an answer echoed one transmission of a PSN
+ * @win: the window
+ * @psn: the PSN answered (ignored when not outstanding)
+ * @ev: the EV of the transmission answered (echoed; untrusted)
+ * @ev_seq: its sequence number on @ev (echoed; untrusted)
+ *
+ * When the echo names the PSN's last transmission, that copy is known to
+ * have arrived (MRC_TXE_ECHOED, until the PSN is sent again).
+ */
+void mrc_txwin_note_echo(struct mrc_txwin *win, u32 psn, u16 ev, u32 ev_seq);
+
+/**
+ * mrc_txwin_last_copy_arrived() - whether a PSN's last transmission arrived
+ * @e: its entry
+ *
+ * A SACK says a PSN arrived, not which copy: a PSN sent once arrived with
+ * that copy, one sent again is known to have arrived with its last copy
+ * only when an answer echoed it. Rules that read the time and EV of the
+ * last copy as those of a packet delivered need this.
+ *
+ * Return: true when the entry's EV, sequence and time are those of a
+ * packet that arrived.
+ */
+static inline bool mrc_txwin_last_copy_arrived(const struct mrc_tx_entry *e)
+{
+	return (e->flags & MRC_TXE_SACKED) &&
+	       (e->tx_count == 1 || (e->flags & MRC_TXE_ECHOED));
 }
 
 /**

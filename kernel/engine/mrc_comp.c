@@ -193,8 +193,11 @@ static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	u32 acked, nlost, rtt = 0;
 	bool lost;
 
-	if (news)
+	if (news) {
 		rtt = mrc_comp_sample_rtt(qp, pkt);
+		mrc_txwin_note_echo(&qp->txwin, pkt->psn, pkt->aeth.ev,
+				    pkt->aeth.ev_seq);
+	}
 	mrc_mp_check_undo(qp, pkt->psn, pkt->aeth.ev, pkt->aeth.ev_seq);
 	mrc_comp_hold_reads(qp);
 	acked = mrc_txwin_on_ack(&qp->txwin, pkt->aeth.cum_psn);
@@ -349,6 +352,7 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		w->rd_low++;
 	if (qp->rd_pending)
 		qp->rd_pending--;
+	mrc_txwin_note_echo(&qp->txwin, pkt->psn, pkt->ev, pkt->ev_seq);
 	mrc_txwin_on_sack(&qp->txwin, pkt->psn, 1, &one);
 	done = ++w->got == w->npkts;
 	if (done)

@@ -83,8 +83,11 @@ bool mrc_loss_read_hole_lost(struct mrc_qp *qp, u32 hole,
 /*
  * One EV delivers in order: a PSN sent on it well before one that
  * arrived (more than the reordering window), and not itself reported
- * received, was lost. Cheap unless the peer reports holes, the only time
- * such a PSN can exist.
+ * received, was lost. Only a copy known to have arrived counts
+ * (mrc_txwin_last_copy_arrived()): the SACK of a PSN sent again may
+ * report its first copy, and the last one may still be on its way.
+ * Cheap unless the peer reports holes, the only time such a PSN can
+ * exist.
  */
 static void mrc_loss_ev_gaps(struct mrc_qp *qp)
 {
@@ -99,7 +102,7 @@ static void mrc_loss_ev_gaps(struct mrc_qp *qp)
 	for (psn = una; psn != nxt; psn++) {
 		e = mrc_txwin_entry(win, psn);
 		ev = &qp->evs.ev[e->ev];
-		if ((e->flags & MRC_TXE_SACKED) &&
+		if (mrc_txwin_last_copy_arrived(e) &&
 		    (!ev->delivered || mrc_psn_after(e->ev_seq + 1, ev->del_seq))) {
 			ev->del_seq = e->ev_seq + 1;
 			ev->del_ts = e->ts;

@@ -708,6 +708,37 @@ static void read_hole_needs_newest_request(struct kunit *test)
 }
 
 /*
+ * A SACK tells that a PSN arrived, not which copy: the last copy's EV and
+ * time describe a packet delivered only for a PSN sent once, or when an
+ * answer echoed that copy.
+ */
+static void last_copy_arrived_needs_echo(struct kunit *test)
+{
+	struct mrc_txwin *win = new_win(test, 0, 16);
+
+	push_n(test, win, 4);		/* 0 .. 3, EV 7 */
+	mrc_txwin_set_ev(win, 1, 7, 1);
+	mrc_txwin_set_ev(win, 2, 7, 2);
+	sack_range(win, 1, 1);
+	KUNIT_EXPECT_TRUE(test, mrc_txwin_last_copy_arrived(mrc_txwin_entry(win, 1)));
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_last_copy_arrived(mrc_txwin_entry(win, 2)));
+
+	/* PSN 2 sent again on EV 3; the SACK may report either copy. */
+	KUNIT_ASSERT_EQ(test, mrc_txwin_on_retransmit(win, 2, 3, 900), 0);
+	mrc_txwin_set_ev(win, 2, 3, 40);
+	sack_range(win, 2, 2);
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_last_copy_arrived(mrc_txwin_entry(win, 2)));
+	/* An echo of the first copy proves nothing about the last. */
+	mrc_txwin_note_echo(win, 2, 7, 2);
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_last_copy_arrived(mrc_txwin_entry(win, 2)));
+	mrc_txwin_note_echo(win, 2, 3, 40);
+	KUNIT_EXPECT_TRUE(test, mrc_txwin_last_copy_arrived(mrc_txwin_entry(win, 2)));
+	/* Not outstanding: ignored. */
+	mrc_txwin_note_echo(win, 9, 7, 9);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 3), 0);
+}
+
+/*
  * The acceptable-ACK rule: only a cumulative PSN in (una, nxt] or a SACK
  * of an outstanding, not yet SACKED PSN tells something new; stale,
  * repeated and out-of-window ACKs (what a blind spoofer sends) do not.
@@ -853,6 +884,7 @@ static struct kunit_case mrc_txwin_cases[] = {
 	KUNIT_CASE(response_sack_releases_psn),
 	KUNIT_CASE(hold_keeps_read_psns),
 	KUNIT_CASE(read_hole_needs_newest_request),
+	KUNIT_CASE(last_copy_arrived_needs_echo),
 	{}
 };
 
