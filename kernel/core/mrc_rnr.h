@@ -21,8 +21,8 @@
  * count. NACKs arriving during a wait are ignored, and so are NACKs of p
  * whose echoed timestamp predates the last resume: the resume already
  * sent p again, and counting a late NACK would keep two copies of p
- * cycling and spend retries twice as fast. (RNR NACKs echo the timestamp
- * even of a retransmission for this.)
+ * cycling and spend retries twice as fast. (Every answer echoes the
+ * timestamp of the copy it answers, a retransmission's too.)
  *
  * Responder. After answering PSN p with an RNR NACK the responder drops
  * every new PSN after p, without executing or acknowledging it, until p
