@@ -39,6 +39,9 @@
 #   BENCH_CC_QUEUES  bottleneck queues of cc_fair, cc_tcp, cc_incast:
 #                    ecn (fq_codel marking), red (RED marking, one
 #                    FIFO), trim (mrc_trim) (ecn,red,trim)
+#   BENCH_CC_TCP     TCP beside MRC in cc_tcp: cubic (Debian's default,
+#                    no ECN), dctcp (ECN, as datacenters run TCP over
+#                    marking switches) (cubic,dctcp)
 #   BENCH_PERF       1: profile every step in both guests (perf record
 #                    -e cpu-clock -a) and log its hottest symbols
 #   BENCH_OUT        output directory (build/bench)
@@ -78,6 +81,7 @@ cc_metrics=$(IFS=,; echo "${cc[*]}")
 ccrate=${BENCH_CC_RATE:-20mbit}
 ccsecs=${BENCH_CC_SECS:-10}
 ccqueues=${BENCH_CC_QUEUES:-ecn,red,trim}
+cctcp=${BENCH_CC_TCP:-cubic,dctcp}
 srv6rate=${BENCH_SRV6_RATE:-10mbit}
 srv6secs=${BENCH_SRV6_SECS:-10}
 out=${BENCH_OUT:-$top/build/bench}
@@ -192,6 +196,7 @@ srv6_vm() {
 cc_vm() {
 	local append="bench.reps=$reps bench.metrics=$cc_metrics"
 	append+=" bench.ccrate=$ccrate bench.ccsecs=$ccsecs bench.ccqueues=$ccqueues"
+	append+=" bench.cctcp=$cctcp"
 	echo "bench: congestion control in one VM (TCG, 2 vCPUs): $cc_metrics"
 	MRC_VM_CPUS=2 MRC_VM_LOGDIR=$out/vm-logs MRC_VM_KEEP_LOG=1 \
 	MRC_VM_APPEND="$append" \

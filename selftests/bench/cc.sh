@@ -13,7 +13,11 @@
 #              random loss on the path (netem, both ways)
 #   cc_fair    2 and 4 WRITE streams at once: Jain's fairness index of
 #              their goodputs in each 1 s window after the first second
-#   cc_tcp     one WRITE stream beside one TCP flow: each one's share
+#   cc_tcp     one WRITE stream beside one TCP flow: each one's share,
+#              for each TCP congestion control of TCPS: cubic (Debian's
+#              default, which does not ask for ECN, so RED drops its
+#              packets where it marks MRC's) and dctcp (ECN, as TCP runs
+#              in datacenters whose switches mark)
 #   cc_incast  8 WRITE streams at once: the slowest one's completion of
 #              equal messages (rate / (8 x its goodput)) against the ideal
 #              (all bytes at the bottleneck's rate), and the bottleneck's
@@ -42,6 +46,8 @@ SECS=$(barg ccsecs)		# seconds of each run
 SECS=${SECS:-10}
 QUEUES=$(barg ccqueues)
 QUEUES=${QUEUES:-ecn,red,trim}
+TCPS=$(barg cctcp)
+TCPS=${TCPS:-cubic,dctcp}
 STEP_LIMIT=$((SECS + 120))
 MP_STREAM_SIZE=65536		# bytes per RDMA WRITE (mp_streams_start)
 MP_STREAM_DEPTH=8		# WRITEs outstanding per stream
@@ -124,15 +130,26 @@ wire_sample() {
 			'BEGIN { printf "%.0f\n", b * 8 / (t1 - t0) }' > "$STATE/wire"
 }
 
-# tcp_flow SECS FILE: one iperf3 flow from hostA to hostB; its JSON in FILE.
+# tcp_flow SECS FILE [CC]: one iperf3 flow from hostA to hostB under TCP
+# congestion control CC (cubic); its JSON in FILE. Both hosts default to
+# CC meanwhile: DCTCP's receiver echoes each mark, not one per window.
 tcp_flow() {
+	local cc=${3:-cubic} s rc h
+	for h in A B; do
+		ip netns exec "host$h" sysctl -qw \
+			net.ipv4.tcp_congestion_control="$cc" || return
+	done
 	ip netns exec hostB timeout $(($1 + 30)) iperf3 -s -1 -p 5201 > /dev/null 2>&1 &
-	local s=$! rc
+	s=$!
 	sleep 0.5
 	ip netns exec hostA timeout $(($1 + 30)) iperf3 -c "$MP_B4" -p 5201 \
-		-t "$1" -J > "$2" 2> /dev/null
+		-C "$cc" -t "$1" -J > "$2" 2> /dev/null
 	rc=$?
 	wait $s
+	for h in A B; do
+		ip netns exec "host$h" sysctl -qw \
+			net.ipv4.tcp_congestion_control=cubic
+	done
 	return $rc
 }
 
@@ -217,10 +234,10 @@ run_step() {
 	cc_tcp)
 		queue "$q" || return
 		streams "$cc" 1 "$f" & local sp=$!
-		tcp_flow "$SECS" "$t"
+		tcp_flow "$SECS" "$t" "$arg"
 		wait $sp &&
-			extra=$(jq -c --slurpfile s "$f" '{tcp_mbit:
-				(.end.sum_received.bits_per_second / 1e6),
+			extra=$(jq -c --slurpfile s "$f" --arg tcp "$arg" '{tcp_cc: $tcp,
+				tcp_mbit: (.end.sum_received.bits_per_second / 1e6),
 				mrc_mbit: $s[0].goodput_mbit}' "$t") ;;
 	esac
 	record "$k" "$metric" "$cc" "$q" "$rep" "$extra"
@@ -228,6 +245,9 @@ run_step() {
 }
 
 modprobe mrc && modprobe sch_mrc_trim limit=16 dscp=11 || exit 1
+for t in ${TCPS//,/ }; do
+	[ "$t" = cubic ] || modprobe "tcp_$t" || exit 1
+done
 echo 11 > /sys/module/mrc/parameters/trim_dscp
 echo 'format "rto: una" +p' > /sys/kernel/debug/dynamic_debug/control
 if ! mp_topology 1 "$RATE"; then
@@ -265,7 +285,8 @@ for h in A B; do
 		alg uet-1.0-nscc $link access open || exit 1
 done
 echo "# cc: one path of $RATE (tbf burst $MP_TBF_BURST); $(nproc) vCPUs;" \
-	"$MP_STREAM_SIZE-byte WRITEs, $MP_STREAM_DEPTH outstanding per stream; queues $QUEUES"
+	"$MP_STREAM_SIZE-byte WRITEs, $MP_STREAM_DEPTH outstanding per stream; queues $QUEUES;" \
+	"TCP beside MRC: $TCPS"
 
 steps=()
 for ((r = 1; r <= REPS; r++)); do
@@ -288,8 +309,10 @@ for ((r = 1; r <= REPS; r++)); do
 			done ;;
 		cc_tcp)
 			for q in ${QUEUES//,/ }; do
-				for v in window nscc nscc-link; do
-					steps+=("$m $v $q - $r")
+				for t in ${TCPS//,/ }; do
+					for v in window nscc nscc-link; do
+						steps+=("$m $v $q $t $r")
+					done
 				done
 			done ;;
 		cc_incast)

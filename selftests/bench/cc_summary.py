@@ -149,6 +149,8 @@ def summarize(records):
             key = r["metric"], r["cc"], f["op"], f["loss"]
         elif r["metric"] == "cc_fair":
             key += (r["streams"],)
+        elif r["metric"] == "cc_tcp":
+            key += (r.get("tcp_cc", "cubic"),)
         by.setdefault(key, []).append(f)
 
     def med(key, name):
@@ -179,13 +181,15 @@ def summarize(records):
                 fig[f"jain{n}_{q}_{cc}"] = v
                 rows.append((f"{q}: Jain of {n} streams (min 1 s window)",
                              cc, v, "jain"))
-        for cc in ccs:
-            v = _median([min(f["mrc_share"], f["tcp_share"])
-                         for f in by.get(("cc_tcp", cc, q), [])
-                         if f.get("mrc_share") is not None])
-            fig[f"tcp_share_{q}_{cc}"] = v
-            rows.append((f"{q}: smaller share, MRC beside TCP", cc, v,
-                         "tcp_share_min"))
+        tcps = sorted({k[3] for k in by if k[0] == "cc_tcp" and k[2] == q})
+        for tcp in tcps:
+            for cc in ccs:
+                v = _median([min(f["mrc_share"], f["tcp_share"])
+                             for f in by.get(("cc_tcp", cc, q, tcp), [])
+                             if f.get("mrc_share") is not None])
+                fig[f"tcp_share_{q}_{tcp}_{cc}"] = v
+                rows.append((f"{q}: smaller share, MRC beside TCP {tcp}",
+                             cc, v, "tcp_share_min"))
         for cc in ccs:
             key = ("cc_incast", cc, q)
             for name, target in (("slowest_vs_ideal", "incast_slowest"),
