@@ -181,6 +181,18 @@ struct mrc_pkt {
 };
 
 /* Why a packet was rejected; one name per value for tracing. */
+/**
+ * mrc_pkt_is_trim_nack() - a NACK for a packet a switch trimmed
+ * @pkt: a decoded packet
+ *
+ * Return: true for a NACK with syndrome MRC_SYN_TRIMMED.
+ */
+static inline bool mrc_pkt_is_trim_nack(const struct mrc_pkt *pkt)
+{
+	return pkt->opcode == MRC_OP_NACK &&
+	       pkt->aeth.syndrome == MRC_SYN_TRIMMED;
+}
+
 enum mrc_wire_err {
 	MRC_WIRE_OK,
 	MRC_WIRE_E_SHORT,

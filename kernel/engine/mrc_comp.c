@@ -7,7 +7,10 @@
 
 /*
  * The network's round trip: the responder's time between the request
- * and its ACK (a held ACK's wait, a busy CPU) is taken out.
+ * and its ACK (a held ACK's wait, a busy CPU) is taken out. A trimmed
+ * packet's NACK gives none: its header overtook the queue the data waits
+ * in, and timed the timer (and NSCC's delay) below that queue, so that
+ * the timeout fired on data still queued.
  *
  * Return: the RTT sample in 1.024 us units, 0 when there is none.
  */
@@ -15,7 +18,8 @@ static u32 mrc_comp_sample_rtt(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 {
 	u32 elapsed;
 
-	if (!pkt->aeth.timestamp || pkt->aeth.svc_time >= MRC_SVC_TIME_OVER)
+	if (!pkt->aeth.timestamp || pkt->aeth.svc_time >= MRC_SVC_TIME_OVER ||
+	    mrc_pkt_is_trim_nack(pkt))
 		return 0;
 	elapsed = mrc_now_ts() - pkt->aeth.timestamp;
 	if (elapsed >= (1U << 24))

@@ -219,13 +219,6 @@ void mrc_mp_rto_verdict(struct mrc_qp *qp, u32 echo_ts)
 				 qp->ibqp.qp_num, b[i].ev);
 }
 
-/* A trim NACK: a queue on the echoed EV's path, as a CE mark is. */
-static bool mrc_mp_is_trim(const struct mrc_pkt *pkt)
-{
-	return pkt->opcode == MRC_OP_NACK &&
-	       pkt->aeth.syndrome == MRC_SYN_TRIMMED;
-}
-
 /**
  * mrc_mp_on_ack() - credit or penalise the EV an acknowledgment echoes
  * @qp: the QP
@@ -244,12 +237,13 @@ void mrc_mp_on_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 rtt_ts)
 			qp->delay_cuts++;
 	}
 	/*
-	 * A queue on this EV's path penalises it like an ECN mark: the
-	 * paths that hash fewer EVs, or are faster, take more of the load.
+	 * A queue on this EV's path (a delay, or a trim) penalises it like
+	 * an ECN mark: the paths that hash fewer EVs, or are faster, take
+	 * more of the load.
 	 */
 	mrc_ev_on_delivered(&qp->evs, idx,
 			    pkt->aeth.ce_count || qdelay > MRC_EV_QDELAY_PENALTY_TS ||
-			    mrc_mp_is_trim(pkt), rtt_ts);
+			    mrc_pkt_is_trim_nack(pkt), rtt_ts);
 	if (idx < qp->evs.count) {
 		qp->evs.st[idx].c[MRC_EVS_ECN_MARKS] += pkt->aeth.ce_count;
 		qp->evs.st[idx].c[MRC_EVS_QDELAY_PENALTIES] +=
