@@ -245,8 +245,13 @@ run_step() {
 }
 
 modprobe mrc && modprobe sch_mrc_trim limit=16 dscp=11 || exit 1
+# A namespace may default to an algorithm only once the initial one
+# allows it (otherwise EPERM).
 for t in ${TCPS//,/ }; do
-	[ "$t" = cubic ] || modprobe "tcp_$t" || exit 1
+	[ "$t" = cubic ] && continue
+	modprobe "tcp_$t" || exit 1
+	sysctl -qw net.ipv4.tcp_allowed_congestion_control="$(
+		sysctl -n net.ipv4.tcp_allowed_congestion_control) $t" || exit 1
 done
 echo 11 > /sys/module/mrc/parameters/trim_dscp
 echo 'format "rto: una" +p' > /sys/kernel/debug/dynamic_debug/control
