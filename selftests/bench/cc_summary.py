@@ -177,6 +177,8 @@ def summarize(records):
     for q in queues:
         for n in (2, 4):
             for cc in ccs:
+                if ("cc_fair", cc, q, n) not in by:
+                    continue
                 v = med(("cc_fair", cc, q, n), "jain_min")
                 fig[f"jain{n}_{q}_{cc}"] = v
                 rows.append((f"{q}: Jain of {n} streams (min 1 s window)",
@@ -192,6 +194,8 @@ def summarize(records):
                              cc, v, "tcp_share_min"))
         for cc in ccs:
             key = ("cc_incast", cc, q)
+            if key not in by:
+                continue
             for name, target in (("slowest_vs_ideal", "incast_slowest"),
                                  ("busy", "incast_busy"),
                                  ("rtos_per_mb", None)):
