@@ -198,12 +198,21 @@ bool mrc_txwin_mark_lost(struct mrc_txwin *win, u32 psn)
 	return mrc_txwin_lose(win, psn);
 }
 
+/*
+ * The newest copy of @e's PSN is the one sent as @ev_seq on @ev: an echo
+ * of an older copy says nothing of the copy still on its way.
+ */
+static bool mrc_txe_is_copy(const struct mrc_tx_entry *e, u16 ev, u32 ev_seq)
+{
+	return e->ev == ev && e->ev_seq == ev_seq;
+}
+
 bool mrc_txwin_mark_trimmed(struct mrc_txwin *win, u32 psn, u16 ev,
 			    u32 ev_seq)
 {
 	const struct mrc_tx_entry *e = mrc_txwin_entry(win, psn);
 
-	if (!e || e->ev != ev || e->ev_seq != ev_seq ||
+	if (!e || !mrc_txe_is_copy(e, ev, ev_seq) ||
 	    !mrc_txwin_mark_lost(win, psn))
 		return false;
 	mrc_txe(win, psn)->flags |= MRC_TXE_TRIMMED;
@@ -310,7 +319,7 @@ bool mrc_txwin_read_hole_lost(const struct mrc_txwin *win, u32 hole, u32 psn,
 	const struct mrc_tx_entry *h = mrc_txwin_entry(win, hole);
 	const struct mrc_tx_entry *a = mrc_txwin_entry(win, psn);
 
-	if (!h || !a || a->ev != ev || a->ev_seq != ev_seq || h->ev != ev)
+	if (!h || !a || !mrc_txe_is_copy(a, ev, ev_seq) || h->ev != ev)
 		return false;
 	if (mrc_psn_before(h->ts + reo, a->ts))
 		return true;
@@ -324,7 +333,7 @@ void mrc_txwin_note_echo(struct mrc_txwin *win, u32 psn, u16 ev, u32 ev_seq)
 	if (!mrc_txwin_outstanding_psn(win, psn))
 		return;
 	e = mrc_txe(win, psn);
-	if (e->ev == ev && e->ev_seq == ev_seq)
+	if (mrc_txe_is_copy(e, ev, ev_seq))
 		e->flags |= MRC_TXE_ECHOED;
 }
 
