@@ -180,7 +180,6 @@ struct mrc_pkt {
 	u32 rx_ts;
 };
 
-/* Why a packet was rejected; one name per value for tracing. */
 /**
  * mrc_pkt_is_trim_nack() - a NACK for a packet a switch trimmed
  * @pkt: a decoded packet
@@ -193,6 +192,7 @@ static inline bool mrc_pkt_is_trim_nack(const struct mrc_pkt *pkt)
 	       pkt->aeth.syndrome == MRC_SYN_TRIMMED;
 }
 
+/* Why a packet was rejected; one name per value for tracing. */
 enum mrc_wire_err {
 	MRC_WIRE_OK,
 	MRC_WIRE_E_SHORT,
