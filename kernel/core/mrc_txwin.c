@@ -199,8 +199,8 @@ bool mrc_txwin_mark_lost(struct mrc_txwin *win, u32 psn)
 }
 
 /*
- * The newest copy of @e's PSN is the one sent as @ev_seq on @ev: an echo
- * of an older copy says nothing of the copy still on its way.
+ * Whether an echo of (@ev, @ev_seq) answers @e's newest copy: an echo of
+ * an older copy says nothing of the copy still on its way.
  */
 static bool mrc_txe_is_copy(const struct mrc_tx_entry *e, u16 ev, u32 ev_seq)
 {
