@@ -115,6 +115,33 @@ bool mrc_cwnd_on_congestion(struct mrc_cwnd *cc, u32 una, u32 next_psn)
 }
 
 /**
+ * mrc_cwnd_on_trim() - cut for a packet a switch trimmed
+ * @cc: state
+ * @una: oldest unacknowledged PSN
+ * @next_psn: PSN the sender will use next
+ *
+ * The first trim of a window halves it, as a mark does. A trim within a
+ * window already cut says the cut window still overflows the switch's
+ * queue, so it costs one PSN more: the trimmed packet is resent into the
+ * window, and without this the packets it could not hold would circulate
+ * as trims, each taking a header's time on the bottleneck, until the
+ * window of data ends (NSCC's trim rule too costs each trim its packet).
+ *
+ * Return: true when the window was reduced.
+ */
+bool mrc_cwnd_on_trim(struct mrc_cwnd *cc, u32 una, u32 next_psn)
+{
+	if (mrc_cwnd_on_congestion(cc, una, next_psn))
+		return true;
+	if (cc->cwnd <= cc->p.min)
+		return false;
+	cc->cwnd--;
+	cc->ssthresh = cc->cwnd;
+	cc->acc = 0;
+	return true;
+}
+
+/**
  * mrc_cwnd_on_delay() - account a queueing delay sample
  * @cc: state
  * @qdelay_ts: the sample's delay above its path's base RTT, 1.024 us units

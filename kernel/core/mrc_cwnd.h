@@ -73,6 +73,7 @@ void mrc_cwnd_init_with(struct mrc_cwnd *cc, const struct mrc_cwnd_params *p,
 void mrc_cwnd_init(struct mrc_cwnd *cc, u32 max, u32 next_psn);
 void mrc_cwnd_on_ack(struct mrc_cwnd *cc, u32 acked);
 bool mrc_cwnd_on_congestion(struct mrc_cwnd *cc, u32 una, u32 next_psn);
+bool mrc_cwnd_on_trim(struct mrc_cwnd *cc, u32 una, u32 next_psn);
 bool mrc_cwnd_on_delay(struct mrc_cwnd *cc, u32 qdelay_ts, u32 una,
 		       u32 next_psn);
 void mrc_cwnd_on_timeout(struct mrc_cwnd *cc, u32 next_psn);

@@ -22,7 +22,7 @@ static u32 mrc_cc_bytes(const struct mrc_qp *qp, u32 psns)
 	return (u32)min_t(u64, (u64)psns * qp->mtu, U32_MAX);
 }
 
-/* The window's cut for a loss, a mark or a trim: once per window of data. */
+/* The window's cut for a loss or a mark: once per window of data. */
 static void mrc_cc_win_congestion(struct mrc_qp *qp)
 {
 	mrc_cwnd_on_congestion(&qp->cc.win, mrc_txwin_oldest_unacked(&qp->txwin),
@@ -162,8 +162,8 @@ void mrc_cc_on_loss(struct mrc_qp *qp, u32 lost)
  * @qp: the QP
  *
  * A trim is a queue at the switch that cut it: NSCC's trim rule, and for
- * the window a congestion signal like a CE mark (halved once per window).
- * The packet itself is resent, not counted lost.
+ * the window mrc_cwnd_on_trim(). The packet itself is resent, not
+ * counted lost.
  */
 void mrc_cc_on_trim(struct mrc_qp *qp)
 {
@@ -173,7 +173,8 @@ void mrc_cc_on_trim(struct mrc_qp *qp)
 				 ktime_get_ns());
 		return;
 	}
-	mrc_cc_win_congestion(qp);
+	mrc_cwnd_on_trim(&qp->cc.win, mrc_txwin_oldest_unacked(&qp->txwin),
+			 mrc_txwin_next_psn(&qp->txwin));
 }
 
 /**

@@ -473,6 +473,7 @@ int mrc_req_transmit(struct mrc_qp *qp, u32 idx);
 /* mrc_req_retx.c */
 void mrc_req_arm_rto(struct mrc_qp *qp, bool restart);
 void mrc_req_retransmit(struct mrc_qp *qp);
+bool mrc_req_ar_outstanding(const struct mrc_qp *qp);
 void mrc_rto_fire(struct timer_list *timer);
 
 /* mrc_req_complete.c */

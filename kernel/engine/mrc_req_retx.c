@@ -57,6 +57,12 @@ void mrc_req_arm_rto(struct mrc_qp *qp, bool restart)
 	qp->rto_armed = true;
 }
 
+/* @psn asked for the acknowledgment the requester is waiting for. */
+static bool mrc_req_asked_ack(const struct mrc_qp *qp, u32 psn)
+{
+	return mrc_req_ar_outstanding(qp) && psn == qp->ar_psn;
+}
+
 /**
  * mrc_req_retransmit() - send again every PSN the window marks lost
  * @qp: the QP, with @qp->lock held
@@ -71,26 +77,35 @@ void mrc_req_retransmit(struct mrc_qp *qp)
 	 * timeout marks everything lost, and resending it all at once is
 	 * the burst the bottleneck just dropped. Acknowledgments clock out
 	 * the rest. One always goes when nothing is in flight. A trimmed
-	 * PSN goes at once, outside the window: the switch took its payload
-	 * out of the network, and the window's cut for the trim applies to
-	 * new data; waiting for room would leave the oldest PSN to the timer.
-	 * So does the oldest PSN itself (RFC 6675's fast retransmit): it holds
+	 * PSN is no exception: the trim took it out of the pipe, so it goes
+	 * at once into the room that leaves, unless the trim's cut took the
+	 * room because the cut window still overflows the switch's queue.
+	 * Resent outside the window, the packets the queue cannot hold
+	 * circulated as trims, ten per packet delivered in an 8:1 incast.
+	 * The oldest PSN goes anyway (RFC 6675's fast retransmit): it holds
 	 * the cumulative point, and the window cut for its loss leaves no
 	 * room until SACKs for half the flight come back, which a receiver
-	 * sending one SACK per 16 packets may never send.
+	 * sending one SACK per 16 packets may never send. So does the PSN
+	 * that asked for the ACK the full window waits for (AR): the
+	 * responder answers only every 64 packets otherwise, and a small
+	 * window, its request trimmed, would wait for the timeout.
 	 */
 	u32 budget = max_t(u32, mrc_cc_room(qp, in_flight), !in_flight);
-	bool trimmed, head = false;
+	bool head = false;
 
 	while (mrc_tx_acct_room(qp->tx_acct) &&
 	       mrc_txwin_next_retransmit(&qp->txwin, &psn)) {
 		struct mrc_swqe *w = mrc_req_wqe_of(qp, psn);
 
-		trimmed = mrc_txwin_entry(&qp->txwin, psn)->flags &
-			  MRC_TXE_TRIMMED;
-		if (!budget && !trimmed && psn != una)
-			break;
-		if (!trimmed && budget)
+		if (!budget && psn != una && !mrc_req_asked_ack(qp, psn)) {
+			/* Only the PSN that asked for an ACK may still go. */
+			if (!mrc_req_ar_outstanding(qp) ||
+			    !mrc_psn_before(psn, qp->ar_psn))
+				break;
+			psn = qp->ar_psn;
+			continue;
+		}
+		if (budget)
 			budget--;
 		head |= psn == una;
 		copies = 1;

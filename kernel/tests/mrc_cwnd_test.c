@@ -204,12 +204,40 @@ static void profile_params_apply(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mrc_cwnd_check_params(&p), -EINVAL);
 }
 
+/*
+ * A trim halves the window once per window of data, as a mark does, and
+ * each further trim in that window cuts one PSN, down to the minimum.
+ */
+static void trims_cut_until_the_queue_holds(struct kunit *test)
+{
+	struct mrc_cwnd cc;
+
+	mrc_cwnd_init(&cc, 1024, 0);
+	KUNIT_EXPECT_TRUE(test, mrc_cwnd_on_trim(&cc, 0, 32));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 16U);
+	KUNIT_EXPECT_TRUE(test, mrc_cwnd_on_trim(&cc, 5, 32));
+	KUNIT_EXPECT_TRUE(test, mrc_cwnd_on_trim(&cc, 6, 32));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 14U);
+	KUNIT_EXPECT_EQ(test, cc.ssthresh, 14U);
+	/* A mark in the same window is the same congestion: no cut. */
+	KUNIT_EXPECT_FALSE(test, mrc_cwnd_on_congestion(&cc, 7, 32));
+	while (mrc_cwnd_on_trim(&cc, 8, 32))
+		;
+	KUNIT_EXPECT_EQ(test, cc.cwnd, (u32)MRC_CWND_MIN);
+	/* The window of data acknowledged, a trim halves again. */
+	mrc_cwnd_on_ack(&cc, 8);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 9U);
+	KUNIT_EXPECT_TRUE(test, mrc_cwnd_on_trim(&cc, 32, 64));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, (u32)MRC_CWND_MIN);
+}
+
 static struct kunit_case mrc_cwnd_cases[] = {
 	KUNIT_CASE(starts_at_init_and_respects_max),
 	KUNIT_CASE(profile_params_apply),
 	KUNIT_CASE(slow_start_then_additive),
 	KUNIT_CASE(grows_no_further_than_max),
 	KUNIT_CASE(one_decrease_per_window),
+	KUNIT_CASE(trims_cut_until_the_queue_holds),
 	KUNIT_CASE(never_below_min),
 	KUNIT_CASE(timeout_collapses),
 	KUNIT_CASE(works_across_psn_wrap),
