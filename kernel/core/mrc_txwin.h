@@ -504,6 +504,20 @@ static inline u32 mrc_txwin_in_flight(const struct mrc_txwin *win)
 }
 
 /**
+ * mrc_txwin_delivered() - a running count of PSNs known delivered
+ * @win: the window
+ *
+ * It grows by one for each PSN newly acknowledged or SACKed (a PSN the
+ * cumulative point passes after its SACK leaves nsacked as una passes it).
+ *
+ * Return: una + nsacked, modulo 2^32.
+ */
+static inline u32 mrc_txwin_delivered(const struct mrc_txwin *win)
+{
+	return win->una + win->nsacked;
+}
+
+/**
  * mrc_txwin_lost() - PSNs waiting for retransmission
  * @win: the window
  *

@@ -164,17 +164,22 @@ void mrc_cc_on_loss(struct mrc_qp *qp, u32 lost)
  * A trim is a queue at the switch that cut it: NSCC's trim rule, and for
  * the window mrc_cwnd_on_trim(). The packet itself is resent, not
  * counted lost.
+ *
+ * Return: true when the window (in whole packets) shrank for it.
  */
-void mrc_cc_on_trim(struct mrc_qp *qp)
+bool mrc_cc_on_trim(struct mrc_qp *qp)
 {
-	if (qp->cc.alg == MRC_QP_CC_NSCC) {
+	u32 before = mrc_cc_cwnd(qp);
+
+	if (qp->cc.alg == MRC_QP_CC_NSCC)
 		mrc_nscc_on_trim(&qp->cc.nscc, qp->mtu,
 				 mrc_cc_bytes(qp, mrc_cc_inflight(qp)),
 				 ktime_get_ns());
-		return;
-	}
-	mrc_cwnd_on_trim(&qp->cc.win, mrc_txwin_oldest_unacked(&qp->txwin),
-			 mrc_txwin_next_psn(&qp->txwin));
+	else
+		mrc_cwnd_on_trim(&qp->cc.win,
+				 mrc_txwin_oldest_unacked(&qp->txwin),
+				 mrc_txwin_next_psn(&qp->txwin));
+	return mrc_cc_cwnd(qp) < before;
 }
 
 /**

@@ -71,7 +71,7 @@ u32 mrc_cc_room(const struct mrc_qp *qp, u32 outstanding);
 void mrc_cc_on_ack(struct mrc_qp *qp, u32 acked, bool ce, u64 rtt_ns);
 bool mrc_cc_on_delay(struct mrc_qp *qp, u32 qdelay_ts);
 void mrc_cc_on_loss(struct mrc_qp *qp, u32 lost);
-void mrc_cc_on_trim(struct mrc_qp *qp);
+bool mrc_cc_on_trim(struct mrc_qp *qp);
 void mrc_cc_on_timeout(struct mrc_qp *qp);
 void mrc_cc_undo(struct mrc_qp *qp);
 

@@ -44,8 +44,9 @@ static void mrc_comp_nack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 		if (pkt->aeth.ev < qp->evs.count)
 			qp->evs.st[pkt->aeth.ev].c[MRC_EVS_TRIMS]++;
 		if (mrc_txwin_mark_trimmed(&qp->txwin, pkt->psn, pkt->aeth.ev,
-					   pkt->aeth.ev_seq))
-			mrc_cc_on_trim(qp);
+					   pkt->aeth.ev_seq) &&
+		    !mrc_cc_on_trim(qp) && qp->trim_held < MRC_QP_WINDOW)
+			qp->trim_held++;
 		return;
 	case MRC_SYN_PSN_SEQ_ERR:
 		/* One hole, inside the window: never the whole window. */
@@ -194,6 +195,7 @@ static void mrc_comp_sack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 {
 	bool news = mrc_comp_ack_news(qp, pkt);
+	u32 delivered = mrc_txwin_delivered(&qp->txwin);
 	u32 acked, nlost, rtt = 0;
 	bool lost;
 
@@ -219,6 +221,9 @@ static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	}
 	nlost = mrc_txwin_lost(&qp->txwin) - nlost;
 	lost = nlost > 0;
+	/* Each PSN the queue delivered frees the room of one trim held. */
+	qp->trim_held -= min(qp->trim_held,
+			     mrc_txwin_delivered(&qp->txwin) - delivered);
 	if (acked) {
 		mrc_rto_on_progress(&qp->rto);
 		mrc_loss_on_progress(qp);

@@ -234,6 +234,8 @@ struct mrc_ah {
  * @rto_spread: resend the oldest PSN on several EVs
  * @ar_psn: last data PSN that asked for an ACK
  * @ar_valid: @ar_psn holds a value
+ * @trim_held: trims the congestion window could not cut (at its least):
+ *	their room waits for the next delivery (mrc_req_retransmit())
  * @spurious_rto: timeouts taken back
  * @rto_fired: retransmission timeouts
  * @delay_cuts: congestion window cuts for queueing delay
@@ -273,6 +275,7 @@ struct mrc_ah {
  * @rmsg_sge: SRQ QPs: the SGEs of each @rmsg entry
  * @rsn_complete: next RSN to complete
  * @unacked: packets received since the last ACK
+ * @ack_after_trim: a trimmed packet was NACKed: acknowledge the next one
  * @ce_count: CE-marked packets received since the last ACK
  * @atomic_cache: results of executed atomics, for repeated requests
  * @dup_read_tokens: READ responses duplicate requests may still re-serve
@@ -354,6 +357,7 @@ struct mrc_qp {
 	bool rto_spread;
 	u32 ar_psn;
 	bool ar_valid;
+	u32 trim_held;
 	u64 spurious_rto;
 	u64 rto_fired;
 	u64 delay_cuts;
@@ -392,6 +396,7 @@ struct mrc_qp {
 	struct mrc_sge *rmsg_sge;
 	u32 rsn_complete;
 	u32 unacked;
+	bool ack_after_trim;
 	u32 ce_count;
 	struct mrc_atomic_cache atomic_cache;
 	u32 dup_read_tokens;
@@ -473,7 +478,6 @@ int mrc_req_transmit(struct mrc_qp *qp, u32 idx);
 /* mrc_req_retx.c */
 void mrc_req_arm_rto(struct mrc_qp *qp, bool restart);
 void mrc_req_retransmit(struct mrc_qp *qp);
-bool mrc_req_ar_outstanding(const struct mrc_qp *qp);
 void mrc_rto_fire(struct timer_list *timer);
 
 /* mrc_req_complete.c */

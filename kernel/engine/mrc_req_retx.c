@@ -57,12 +57,6 @@ void mrc_req_arm_rto(struct mrc_qp *qp, bool restart)
 	qp->rto_armed = true;
 }
 
-/* @psn asked for the acknowledgment the requester is waiting for. */
-static bool mrc_req_asked_ack(const struct mrc_qp *qp, u32 psn)
-{
-	return mrc_req_ar_outstanding(qp) && psn == qp->ar_psn;
-}
-
 /**
  * mrc_req_retransmit() - send again every PSN the window marks lost
  * @qp: the QP, with @qp->lock held
@@ -71,40 +65,38 @@ void mrc_req_retransmit(struct mrc_qp *qp)
 {
 	u32 psn = mrc_txwin_oldest_unacked(&qp->txwin);
 	u32 in_flight = mrc_txwin_in_flight(&qp->txwin);
+	u32 held = in_flight ? qp->trim_held : 0;
 	u32 una = psn, copies;
 	/*
 	 * Retransmissions obey the congestion window like new data: a
 	 * timeout marks everything lost, and resending it all at once is
 	 * the burst the bottleneck just dropped. Acknowledgments clock out
-	 * the rest. One always goes when nothing is in flight. A trimmed
-	 * PSN is no exception: the trim took it out of the pipe, so it goes
-	 * at once into the room that leaves, unless the trim's cut took the
-	 * room because the cut window still overflows the switch's queue.
-	 * Resent outside the window, the packets the queue cannot hold
-	 * circulated as trims, ten per packet delivered in an 8:1 incast.
+	 * the rest. One always goes when nothing is in flight.
+	 *
+	 * A trim frees no room: the window shrinks by the trimmed packet
+	 * or, when it cannot (at its least), the room stays held until the
+	 * queue delivers a packet (@qp->trim_held; the responder
+	 * acknowledges the packet after a trim at once). The switch's queue
+	 * is full, and a packet resent into it before it delivers one is
+	 * trimmed again: resent outside the window, the packets a queue
+	 * could not hold circulated as trims, ten per packet delivered in
+	 * an 8:1 incast, their headers taking the bottleneck from the data.
+	 *
 	 * The oldest PSN goes anyway (RFC 6675's fast retransmit): it holds
 	 * the cumulative point, and the window cut for its loss leaves no
 	 * room until SACKs for half the flight come back, which a receiver
-	 * sending one SACK per 16 packets may never send. So does the PSN
-	 * that asked for the ACK the full window waits for (AR): the
-	 * responder answers only every 64 packets otherwise, and a small
-	 * window, its request trimmed, would wait for the timeout.
+	 * sending one SACK per 16 packets may never send. A trimmed one
+	 * held for a delivery waited two queues, past the timeout.
 	 */
-	u32 budget = max_t(u32, mrc_cc_room(qp, in_flight), !in_flight);
+	u32 budget = max_t(u32, mrc_cc_room(qp, in_flight + held), !in_flight);
 	bool head = false;
 
 	while (mrc_tx_acct_room(qp->tx_acct) &&
 	       mrc_txwin_next_retransmit(&qp->txwin, &psn)) {
 		struct mrc_swqe *w = mrc_req_wqe_of(qp, psn);
 
-		if (!budget && psn != una && !mrc_req_asked_ack(qp, psn)) {
-			/* Only the PSN that asked for an ACK may still go. */
-			if (!mrc_req_ar_outstanding(qp) ||
-			    !mrc_psn_before(psn, qp->ar_psn))
-				break;
-			psn = qp->ar_psn;
-			continue;
-		}
+		if (!budget && psn != una)
+			break;
 		if (budget)
 			budget--;
 		head |= psn == una;
@@ -226,6 +218,7 @@ void mrc_rto_fire(struct timer_list *timer)
 	mrc_req_blame_oldest(qp);
 	qp->rto_spread = !mrc_ev_has_proven(&qp->evs);
 	mrc_txwin_mark_all_lost(&qp->txwin);
+	qp->trim_held = 0;
 	mrc_req_reask_atomics(qp);
 out:
 	spin_unlock(&qp->lock);

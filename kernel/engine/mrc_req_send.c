@@ -97,13 +97,8 @@ static u32 mrc_req_psn_room(struct mrc_qp *qp)
 	return room ? min(room, mrc_tx_acct_room(qp->tx_acct)) : 0;
 }
 
-/**
- * mrc_req_ar_outstanding() - a packet that asked for an ACK is unanswered
- * @qp: the QP, with @qp->lock held
- *
- * Return: true while @qp->ar_psn is valid and not yet acknowledged.
- */
-bool mrc_req_ar_outstanding(const struct mrc_qp *qp)
+/* A packet that asked for an ACK is still unacknowledged. */
+static bool mrc_req_ar_outstanding(struct mrc_qp *qp)
 {
 	u32 una = mrc_txwin_oldest_unacked(&qp->txwin);
 	u32 nxt = mrc_txwin_next_psn(&qp->txwin);

@@ -471,15 +471,22 @@ static int mrc_resp_execute(struct mrc_qp *qp, const struct mrc_pkt *pkt,
  * path turned into a storm that delayed the very ACKs the other paths'
  * health is judged by. A PSN that closes a hole is acknowledged at once:
  * the cumulative point then jumps, and the sender's window opens by as
- * much. @held_before is the count of held PSNs before the request ran.
+ * much. So is the first request after a trimmed one: the sender keeps
+ * the room of a trim its window could not absorb until something is
+ * delivered (mrc_req_retransmit()), and asked for no ACK on the packets
+ * behind it. @held_before is the count of held PSNs before the request
+ * ran.
  */
 static bool mrc_resp_ack_due(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 			     u32 held_before)
 {
 	u32 held = mrc_rxwin_held(&qp->rxwin);
 
-	if (held < held_before || (held && !held_before))
+	if (held < held_before || (held && !held_before) ||
+	    qp->ack_after_trim) {
+		qp->ack_after_trim = false;
 		return true;
+	}
 	if (++qp->unacked >= (held ? MRC_SACK_EVERY : MRC_ACK_EVERY))
 		return true;
 	if (!(pkt->flags & MRC_FLAG_AR))
@@ -534,6 +541,7 @@ void mrc_resp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	if (pkt->flags & MRC_FLAG_TRIM) {
 		mrc_stats_inc(stats, MRC_STAT_RCVD_TRIMMED);
 		mrc_ack_send(qp, pkt, MRC_SYN_TRIMMED);
+		qp->ack_after_trim = true;
 		goto out;
 	}
 	/* Nothing after an RNR'd message runs before it (mrc_rnr.h). */
