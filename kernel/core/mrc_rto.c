@@ -89,16 +89,26 @@ void mrc_rto_sample(struct mrc_rto *rto, u64 rtt_ns)
 	rtt_ns = min(rtt_ns, MRC_RTO_MAX_NS);
 	if (!rto->has_sample) {
 		rto->srtt8 = rtt_ns << 3;
-		rto->rttvar4 = rtt_ns << 1;
+		rto->mdev4 = rtt_ns << 1;
 		rto->has_sample = true;
 	} else {
 		srtt = rto->srtt8 >> 3;
 		err = rtt_ns > srtt ? rtt_ns - srtt : srtt - rtt_ns;
 		/* RTTVAR += (|err| - RTTVAR) / 4, with the old SRTT. */
-		rto->rttvar4 = rto->rttvar4 - (rto->rttvar4 >> 2) + err;
+		rto->mdev4 = rto->mdev4 - (rto->mdev4 >> 2) + err;
 		/* SRTT += (R - SRTT) / 8 */
 		rto->srtt8 = rto->srtt8 - srtt + rtt_ns;
 	}
+	rto->mdev4_max = max(rto->mdev4_max, rto->mdev4);
+	rto->rttvar4 = max(rto->rttvar4, rto->mdev4_max);
+	mrc_rto_update(rto);
+}
+
+void mrc_rto_end_round(struct mrc_rto *rto)
+{
+	if (rto->rttvar4 > rto->mdev4_max)
+		rto->rttvar4 -= (rto->rttvar4 - rto->mdev4_max) >> 2;
+	rto->mdev4_max = rto->mdev4;
 	mrc_rto_update(rto);
 }
 

@@ -25,12 +25,13 @@
  *   first sample:  SRTT = R, RTTVAR = R / 2
  *   later samples: RTTVAR = 3/4 RTTVAR + 1/4 |SRTT - R|  (old SRTT)
  *                  SRTT   = 7/8 SRTT + 1/8 R
- *   RTO = clamp(SRTT + max(G, 4 RTTVAR), MRC_RTO_FLOOR_NS, MRC_RTO_MAX_NS)
+ *   RTO = clamp(SRTT + max(G, 4 HELD), MRC_RTO_FLOOR_NS, MRC_RTO_MAX_NS)
  *
- * and before the first sample RTO = min(attr, MRC_RTO_INIT_NS). The RTO
- * does not depend on the attribute: rdma_cm sets about half a second
- * (t = 19), NCCL four (t = 22), and a timer that waited that long would
- * turn every tail loss into a stall of the application.
+ * where HELD is RTTVAR held over the round trip (below), and before the
+ * first sample RTO = min(attr, MRC_RTO_INIT_NS). The RTO does not depend
+ * on the attribute: rdma_cm sets about half a second (t = 19), NCCL four
+ * (t = 22), and a timer that waited that long would turn every tail loss
+ * into a stall of the application.
  *
  * MRC_RTO_FLOOR_NS (4 ms) bounds the RTO from below because the CPUs
  * that run a software transport stall for milliseconds under load, and
@@ -42,6 +43,16 @@
  * two ticks (8 ms at HZ=250) takes one to two ticks. While the peer may
  * hold our ACKs back for a tick (ping-pong traffic, mrc_dack.h) it waits
  * one tick more.
+ *
+ * RTTVAR as RFC 6298 defines it forgets a deviation within a few
+ * samples, and MRC takes a sample from nearly every ACK: a queue (or a
+ * CPU) that delays one packet in each round trip raised the variation
+ * for a fraction of that round trip, and the timer then fired on the
+ * next such delay although nothing was lost. So the RTO uses HELD, the
+ * largest RTTVAR of the round trip (as Linux TCP does): it rises at once
+ * with RTTVAR, and when a round trip ends (mrc_rto_end_round():
+ * everything sent at its start was acknowledged) falls by a quarter of
+ * its excess over the largest RTTVAR of that round trip.
  *
  * SRTT and RTTVAR are kept scaled by 8 and 4 so the updates need only
  * shifts. Callers take samples only where the echo names the copy
@@ -96,7 +107,10 @@
 /**
  * struct mrc_rto - timer state of one requester
  * @srtt8: smoothed RTT times 8, ns
- * @rttvar4: RTT variation times 4, ns
+ * @mdev4: RTT variation (RFC 6298's RTTVAR) times 4, ns
+ * @mdev4_max: the largest @mdev4 of the current round trip
+ * @rttvar4: the variation the RTO uses, times 4, ns: at least
+ *	@mdev4_max, decaying towards it once per round trip
  * @rto_ns: current RTO before backoff
  * @attr_ns: the timeout attribute, at least %MRC_RTO_FLOOR_NS: the most
  *	the backoff waits, and the unit of the budget
@@ -109,6 +123,8 @@
  */
 struct mrc_rto {
 	u64 srtt8;
+	u64 mdev4;
+	u64 mdev4_max;
 	u64 rttvar4;
 	u64 rto_ns;
 	u64 attr_ns;
@@ -169,6 +185,16 @@ int mrc_rto_set_retry(struct mrc_rto *rto, u8 linear_cnt, u8 exp_cnt);
  * @rtt_ns: the RTT of a packet sent once; capped at %MRC_RTO_MAX_NS
  */
 void mrc_rto_sample(struct mrc_rto *rto, u64 rtt_ns);
+
+/**
+ * mrc_rto_end_round() - a round trip ended: what was sent at its start
+ *	has been acknowledged
+ * @rto: timer state
+ *
+ * The variation the RTO uses falls by a quarter of its excess over the
+ * largest estimate of the round trip that ended.
+ */
+void mrc_rto_end_round(struct mrc_rto *rto);
 
 /**
  * mrc_rto_timeout_ns() - interval to arm the retransmission timer with

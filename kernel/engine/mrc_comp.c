@@ -99,6 +99,20 @@ static void mrc_comp_check_spurious_rto(struct mrc_qp *qp,
 	qp->spurious_rto++;
 }
 
+/*
+ * The window advanced: a round trip of the timer's estimator ends once
+ * everything sent when it began is acknowledged (mrc_rto.h).
+ */
+static void mrc_comp_on_progress(struct mrc_qp *qp)
+{
+	mrc_rto_on_progress(&qp->rto);
+	if (mrc_psn_before(mrc_txwin_oldest_unacked(&qp->txwin),
+			   qp->rto_round_psn))
+		return;
+	mrc_rto_end_round(&qp->rto);
+	qp->rto_round_psn = mrc_txwin_next_psn(&qp->txwin);
+}
+
 /* Whether @pkt passes the acceptable-ACK rule (mrc_txwin.h). */
 static bool mrc_comp_ack_news(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 {
@@ -225,7 +239,7 @@ static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	qp->trim_held -= min(qp->trim_held,
 			     mrc_txwin_delivered(&qp->txwin) - delivered);
 	if (acked) {
-		mrc_rto_on_progress(&qp->rto);
+		mrc_comp_on_progress(qp);
 		mrc_loss_on_progress(qp);
 	}
 	if (acked || news)
@@ -373,9 +387,12 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	 * one missing (the responder is alive; the hole checks and the
 	 * probe look for that one).
 	 */
-	mrc_rto_on_progress(&qp->rto);
-	if (acked)
+	if (acked) {
+		mrc_comp_on_progress(qp);
 		mrc_loss_on_progress(qp);
+	} else {
+		mrc_rto_on_progress(&qp->rto);
+	}
 	mrc_cc_on_ack(qp, acked, ce, rtt_ns);
 	if (!done)
 		lost = mrc_comp_read_holes(qp, w, pkt);
@@ -409,7 +426,7 @@ static void mrc_comp_atomic_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	 */
 	mrc_txwin_on_sack(&qp->txwin, pkt->psn, 1, &one);
 	if (mrc_comp_retire(qp))
-		mrc_rto_on_progress(&qp->rto);
+		mrc_comp_on_progress(qp);
 }
 
 /**

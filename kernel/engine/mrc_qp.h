@@ -223,6 +223,7 @@ struct mrc_ah {
  *	(mrc_req_arm_rto())
  * @rto_armed: @rto_timer is pending
  * @rto_armed_at: jiffies when @rto_timer was last started
+ * @rto_round_psn: @rto's round trip ends when this PSN is acknowledged
  * @rd_atomic_out: READs and atomics outstanding
  * @sq_err: a WQE failed: transmit no more
  * @rd_pending: READ responses asked for and not yet placed
@@ -346,6 +347,7 @@ struct mrc_qp {
 	struct timer_list rto_timer;
 	bool rto_armed;
 	unsigned long rto_armed_at;
+	u32 rto_round_psn;
 	u32 rd_atomic_out;
 	bool sq_err;
 	u32 rd_pending;

@@ -102,6 +102,13 @@ static void estimator_rfc6298_steps(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mrc_rto_srtt_ns(&rto), 3281250ULL);
 }
 
+/* One sample per round trip, as a ping-pong takes them. */
+static void sample_round(struct mrc_rto *rto, u64 rtt_ns)
+{
+	mrc_rto_sample(rto, rtt_ns);
+	mrc_rto_end_round(rto);
+}
+
 static void estimator_converges(struct kunit *test)
 {
 	struct mrc_rto rto;
@@ -110,9 +117,9 @@ static void estimator_converges(struct kunit *test)
 	/* An attribute under the estimates: they show unchanged. */
 	KUNIT_ASSERT_EQ(test, mrc_rto_init(&rto, 8, 7), 0);
 	/* From a 12 ms outlier down to a steady 5 ms. */
-	mrc_rto_sample(&rto, 12 * MS);
+	sample_round(&rto, 12 * MS);
 	for (i = 0; i < 300; i++)
-		mrc_rto_sample(&rto, 5 * MS);
+		sample_round(&rto, 5 * MS);
 	KUNIT_EXPECT_EQ(test, mrc_rto_srtt_ns(&rto), 5 * MS);
 	KUNIT_EXPECT_LT(test, mrc_rto_rttvar_ns(&rto), 4ULL);
 	/* 4 RTTVAR is below the clock granularity: RTO = SRTT + G. */
@@ -120,13 +127,56 @@ static void estimator_converges(struct kunit *test)
 
 	/* Jitter between 4 and 6 ms: SRTT near 5, RTTVAR near 1. */
 	for (i = 0; i < 300; i++)
-		mrc_rto_sample(&rto, (i & 1 ? 6 : 4) * MS);
+		sample_round(&rto, (i & 1 ? 6 : 4) * MS);
 	KUNIT_EXPECT_GE(test, mrc_rto_srtt_ns(&rto), 4900000ULL);
 	KUNIT_EXPECT_LE(test, mrc_rto_srtt_ns(&rto), 5100000ULL);
 	KUNIT_EXPECT_GE(test, mrc_rto_rttvar_ns(&rto), 900000ULL);
 	KUNIT_EXPECT_LE(test, mrc_rto_rttvar_ns(&rto), 1200000ULL);
 	KUNIT_EXPECT_GE(test, mrc_rto_base_ns(&rto), 8500000ULL);
 	KUNIT_EXPECT_LE(test, mrc_rto_base_ns(&rto), 10 * MS);
+}
+
+/*
+ * Eight samples per round trip, one of them delayed by a queue (or a
+ * CPU): RFC 6298's RTTVAR forgets the delay within the round trip, and
+ * the timer fired on the next one. The RTO keeps the round trip's
+ * largest variation until the round trip ends, then lets it fall.
+ */
+static void variation_held_for_the_round_trip(struct kunit *test)
+{
+	struct mrc_rto rto;
+	unsigned int i;
+	u64 held, prev;
+
+	KUNIT_ASSERT_EQ(test, mrc_rto_init(&rto, 14, 7), 0);
+	for (i = 0; i < 100; i++)
+		sample_round(&rto, 10 * MS);
+	KUNIT_EXPECT_EQ(test, mrc_rto_base_ns(&rto), 10 * MS + MRC_TS_UNIT_NS);
+	mrc_rto_sample(&rto, 40 * MS);
+	held = mrc_rto_base_ns(&rto);
+	KUNIT_EXPECT_GT(test, held, 40 * MS);
+	for (i = 0; i < 7; i++)
+		mrc_rto_sample(&rto, 10 * MS);
+	/* The rest of the round trip lowers SRTT only. */
+	KUNIT_EXPECT_GT(test, mrc_rto_base_ns(&rto), 40 * MS);
+	KUNIT_EXPECT_LE(test, mrc_rto_base_ns(&rto), held);
+	/* RFC 6298 alone would be down to 10.1 + 4 * 3.7 ms by now. */
+	KUNIT_EXPECT_GT(test, mrc_rto_rttvar_ns(&rto), 7 * MS);
+	/* It ends that round trip unchanged ... */
+	prev = mrc_rto_rttvar_ns(&rto);
+	mrc_rto_end_round(&rto);
+	KUNIT_EXPECT_EQ(test, mrc_rto_rttvar_ns(&rto), prev);
+	/* ... then falls by a quarter of its excess each round trip. */
+	for (i = 0; i < 4; i++) {
+		mrc_rto_sample(&rto, 10 * MS);
+		mrc_rto_end_round(&rto);
+		KUNIT_EXPECT_LT(test, mrc_rto_rttvar_ns(&rto), prev);
+		KUNIT_EXPECT_GT(test, mrc_rto_rttvar_ns(&rto), prev / 2);
+		prev = mrc_rto_rttvar_ns(&rto);
+	}
+	for (i = 0; i < 100; i++)
+		sample_round(&rto, 10 * MS);
+	KUNIT_EXPECT_LT(test, mrc_rto_base_ns(&rto), 11 * MS);
 }
 
 static void estimate_is_clamped(struct kunit *test)
@@ -174,7 +224,7 @@ static void set_timeout_keeps_estimate(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mrc_rto_base_ns(&rto), 1024ULL << 12);
 	mrc_rto_set_timeout(&rto, 14);
 	for (i = 0; i < 100; i++)
-		mrc_rto_sample(&rto, 5 * MS);
+		sample_round(&rto, 5 * MS);
 	mrc_rto_set_timeout(&rto, 12);
 	KUNIT_EXPECT_EQ(test, mrc_rto_base_ns(&rto), 5 * MS + MRC_TS_UNIT_NS);
 	mrc_rto_set_timeout(&rto, 20);
@@ -317,6 +367,7 @@ static struct kunit_case mrc_rto_cases[] = {
 	KUNIT_CASE(rdma_cm_attribute_does_not_hold_the_timer),
 	KUNIT_CASE(estimator_rfc6298_steps),
 	KUNIT_CASE(estimator_converges),
+	KUNIT_CASE(variation_held_for_the_round_trip),
 	KUNIT_CASE(estimate_is_clamped),
 	KUNIT_CASE(set_timeout_keeps_estimate),
 	KUNIT_CASE(backoff_up_to_the_attribute),

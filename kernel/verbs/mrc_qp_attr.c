@@ -90,6 +90,7 @@ static void mrc_qp_reset_locked(struct mrc_qp *qp)
 	qp->sq_err = false;
 	qp->rd_pending = 0;
 	qp->unacked = 0;
+	qp->rto_round_psn = qp->sq_psn;
 	qp->rto_undo = false;
 	qp->rto_spread = false;
 	qp->ar_valid = false;
