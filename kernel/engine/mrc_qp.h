@@ -276,7 +276,8 @@ struct mrc_ah {
  * @rmsg_sge: SRQ QPs: the SGEs of each @rmsg entry
  * @rsn_complete: next RSN to complete
  * @unacked: packets received since the last ACK
- * @ack_after_trim: a trimmed packet was NACKed: acknowledge the next one
+ * @trim_psn: the PSN last NACKed as trimmed
+ * @trim_missing: @trim_psn has not arrived since: acknowledge every request
  * @ce_count: CE-marked packets received since the last ACK
  * @atomic_cache: results of executed atomics, for repeated requests
  * @dup_read_tokens: READ responses duplicate requests may still re-serve
@@ -398,7 +399,8 @@ struct mrc_qp {
 	struct mrc_sge *rmsg_sge;
 	u32 rsn_complete;
 	u32 unacked;
-	bool ack_after_trim;
+	u32 trim_psn;
+	bool trim_missing;
 	u32 ce_count;
 	struct mrc_atomic_cache atomic_cache;
 	u32 dup_read_tokens;

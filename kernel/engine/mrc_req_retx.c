@@ -76,11 +76,12 @@ void mrc_req_retransmit(struct mrc_qp *qp)
 	 * A trim frees no room: the window shrinks by the trimmed packet
 	 * or, when it cannot (at its least), the room stays held until the
 	 * queue delivers a packet (@qp->trim_held; the responder
-	 * acknowledges the packet after a trim at once). The switch's queue
-	 * is full, and a packet resent into it before it delivers one is
-	 * trimmed again: resent outside the window, the packets a queue
-	 * could not hold circulated as trims, ten per packet delivered in
-	 * an 8:1 incast, their headers taking the bottleneck from the data.
+	 * acknowledges every request until the trimmed PSN arrives). The
+	 * switch's queue is full, and a packet resent into it before it
+	 * delivers one is trimmed again: resent outside the window, the
+	 * packets a queue could not hold circulated as trims, ten per packet
+	 * delivered in an 8:1 incast, their headers taking the bottleneck
+	 * from the data.
 	 *
 	 * The oldest PSN goes anyway (RFC 6675's fast retransmit): it holds
 	 * the cumulative point, and the window cut for its loss leaves no

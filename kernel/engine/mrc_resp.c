@@ -471,22 +471,23 @@ static int mrc_resp_execute(struct mrc_qp *qp, const struct mrc_pkt *pkt,
  * path turned into a storm that delayed the very ACKs the other paths'
  * health is judged by. A PSN that closes a hole is acknowledged at once:
  * the cumulative point then jumps, and the sender's window opens by as
- * much. So is the first request after a trimmed one: the sender keeps
- * the room of a trim its window could not absorb until something is
- * delivered (mrc_req_retransmit()), and asked for no ACK on the packets
- * behind it. @held_before is the count of held PSNs before the request
- * ran.
+ * much. So is every request while the PSN last trimmed is missing: the
+ * sender's window holds it and the packets already in flight, none of
+ * which may have asked for an ACK (the one that did may be the trimmed
+ * one), and the resend waits for their ACKs to make room
+ * (mrc_req_retransmit()). @held_before is the count of held PSNs before
+ * the request ran.
  */
 static bool mrc_resp_ack_due(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 			     u32 held_before)
 {
 	u32 held = mrc_rxwin_held(&qp->rxwin);
 
-	if (held < held_before || (held && !held_before) ||
-	    qp->ack_after_trim) {
-		qp->ack_after_trim = false;
+	if (qp->trim_missing &&
+	    mrc_rxwin_check(&qp->rxwin, qp->trim_psn) == MRC_RX_DUPLICATE)
+		qp->trim_missing = false;
+	if (held < held_before || (held && !held_before) || qp->trim_missing)
 		return true;
-	}
 	if (++qp->unacked >= (held ? MRC_SACK_EVERY : MRC_ACK_EVERY))
 		return true;
 	if (!(pkt->flags & MRC_FLAG_AR))
@@ -541,7 +542,8 @@ void mrc_resp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	if (pkt->flags & MRC_FLAG_TRIM) {
 		mrc_stats_inc(stats, MRC_STAT_RCVD_TRIMMED);
 		mrc_ack_send(qp, pkt, MRC_SYN_TRIMMED);
-		qp->ack_after_trim = true;
+		qp->trim_psn = pkt->psn;
+		qp->trim_missing = true;
 		goto out;
 	}
 	/* Nothing after an RNR'd message runs before it (mrc_rnr.h). */

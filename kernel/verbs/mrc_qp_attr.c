@@ -90,6 +90,8 @@ static void mrc_qp_reset_locked(struct mrc_qp *qp)
 	qp->sq_err = false;
 	qp->rd_pending = 0;
 	qp->unacked = 0;
+	qp->trim_missing = false;
+	qp->trim_held = 0;
 	qp->rto_round_psn = qp->sq_psn;
 	qp->rto_undo = false;
 	qp->rto_spread = false;
