@@ -94,6 +94,15 @@ void mrc_cwnd_on_ack(struct mrc_cwnd *cc, u32 acked)
 		cc->acc = 0;
 }
 
+/*
+ * Where a cut stops: the profile's floor, or the window itself where
+ * trims took it below that (mrc_cwnd_on_trim()); a cut never raises it.
+ */
+static u32 mrc_cwnd_floor(const struct mrc_cwnd *cc)
+{
+	return min(cc->p.min, cc->cwnd);
+}
+
 /**
  * mrc_cwnd_on_congestion() - halve for a loss or an ECN mark
  * @cc: state
@@ -107,7 +116,7 @@ bool mrc_cwnd_on_congestion(struct mrc_cwnd *cc, u32 una, u32 next_psn)
 {
 	if (mrc_psn_before(una, cc->recover))
 		return false;
-	cc->ssthresh = max(cc->cwnd / 2, cc->p.min);
+	cc->ssthresh = max(cc->cwnd / 2, mrc_cwnd_floor(cc));
 	cc->cwnd = cc->ssthresh;
 	cc->acc = 0;
 	cc->recover = next_psn;
@@ -126,6 +135,11 @@ bool mrc_cwnd_on_congestion(struct mrc_cwnd *cc, u32 una, u32 next_psn)
  * window, and without this the packets it could not hold would circulate
  * as trims, each taking a header's time on the bottleneck, until the
  * window of data ends (NSCC's trim rule too costs each trim its packet).
+ * These cuts go below the profile's floor, down to MRC_CWND_TRIM_MIN: the
+ * floor keeps a window that loss (which may be no congestion at all)
+ * cannot halve away, but a trim is the switch saying its queue is full,
+ * and N senders each holding the floor overflow any queue shallower than
+ * N floors (8:1 at a floor of 8 hold 64 packets against 16).
  *
  * Return: true when the window was reduced.
  */
@@ -133,7 +147,7 @@ bool mrc_cwnd_on_trim(struct mrc_cwnd *cc, u32 una, u32 next_psn)
 {
 	if (mrc_cwnd_on_congestion(cc, una, next_psn))
 		return true;
-	if (cc->cwnd <= cc->p.min)
+	if (cc->cwnd <= MRC_CWND_TRIM_MIN)
 		return false;
 	cc->cwnd--;
 	cc->ssthresh = cc->cwnd;
@@ -171,7 +185,7 @@ bool mrc_cwnd_on_delay(struct mrc_cwnd *cc, u32 qdelay_ts, u32 una,
 	cc->round_end = next_psn;
 	if (!standing || mrc_psn_before(una, cc->recover))
 		return false;
-	cc->cwnd = max(cc->cwnd - cc->cwnd / 4, cc->p.min);
+	cc->cwnd = max(cc->cwnd - cc->cwnd / 4, mrc_cwnd_floor(cc));
 	cc->ssthresh = cc->cwnd;
 	cc->acc = 0;
 	cc->recover = next_psn;
@@ -187,8 +201,8 @@ void mrc_cwnd_on_timeout(struct mrc_cwnd *cc, u32 next_psn)
 {
 	cc->prior_cwnd = cc->cwnd;
 	cc->prior_ssthresh = cc->ssthresh;
-	cc->ssthresh = max(cc->cwnd / 2, cc->p.min);
-	cc->cwnd = cc->p.min;
+	cc->ssthresh = max(cc->cwnd / 2, mrc_cwnd_floor(cc));
+	cc->cwnd = mrc_cwnd_floor(cc);
 	cc->acc = 0;
 	cc->recover = next_psn;
 }

@@ -11,6 +11,7 @@
 
 #define MRC_CWND_MIN		8
 #define MRC_CWND_INIT		32
+#define MRC_CWND_TRIM_MIN	1	/* trims cut to this (mrc_cwnd_on_trim()) */
 /*
  * Queueing delay that cuts the window, by default: under the default
  * timeout (16.8 ms), so a standing queue is cut before the round trip
@@ -31,7 +32,8 @@
 /**
  * struct mrc_cwnd_params - what a CC profile of the window algorithm sets
  * @init: window at the start, PSNs
- * @min: the window never shrinks below this, PSNs
+ * @min: losses, marks, delay and timeouts never shrink the window below
+ *	this, PSNs; trims do (mrc_cwnd_on_trim())
  * @qdelay_ts: queueing delay that cuts the window, 1.024 us units
  */
 struct mrc_cwnd_params {

@@ -43,9 +43,10 @@ static void mrc_comp_nack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 		 */
 		if (pkt->aeth.ev < qp->evs.count)
 			qp->evs.st[pkt->aeth.ev].c[MRC_EVS_TRIMS]++;
+		/* No more room is held than the window has. */
 		if (mrc_txwin_mark_trimmed(&qp->txwin, pkt->psn, pkt->aeth.ev,
 					   pkt->aeth.ev_seq) &&
-		    !mrc_cc_on_trim(qp) && qp->trim_held < MRC_QP_WINDOW)
+		    !mrc_cc_on_trim(qp) && qp->trim_held < mrc_cc_cwnd(qp))
 			qp->trim_held++;
 		return;
 	case MRC_SYN_PSN_SEQ_ERR:

@@ -86,8 +86,10 @@ void mrc_req_retransmit(struct mrc_qp *qp)
 	 * The oldest PSN goes anyway (RFC 6675's fast retransmit): it holds
 	 * the cumulative point, and the window cut for its loss leaves no
 	 * room until SACKs for half the flight come back, which a receiver
-	 * sending one SACK per 16 packets may never send. A trimmed one
-	 * held for a delivery waited two queues, past the timeout.
+	 * sending one SACK per 16 packets may never send. Not when it was
+	 * trimmed while room is held: resent at once into the full queue, it
+	 * came back trimmed again (22 times for one PSN), and the responder
+	 * acknowledges each request until it arrives, so a delivery comes.
 	 */
 	u32 budget = max_t(u32, mrc_cc_room(qp, in_flight + held), !in_flight);
 	bool head = false;
@@ -95,8 +97,10 @@ void mrc_req_retransmit(struct mrc_qp *qp)
 	while (mrc_tx_acct_room(qp->tx_acct) &&
 	       mrc_txwin_next_retransmit(&qp->txwin, &psn)) {
 		struct mrc_swqe *w = mrc_req_wqe_of(qp, psn);
+		bool trimmed = mrc_txwin_entry(&qp->txwin, psn)->flags &
+			       MRC_TXE_TRIMMED;
 
-		if (!budget && psn != una)
+		if (!budget && (psn != una || (trimmed && held)))
 			break;
 		if (budget)
 			budget--;

@@ -206,7 +206,9 @@ static void profile_params_apply(struct kunit *test)
 
 /*
  * A trim halves the window once per window of data, as a mark does, and
- * each further trim in that window cuts one PSN, down to the minimum.
+ * each further trim in that window cuts one PSN, through the profile's
+ * floor down to MRC_CWND_TRIM_MIN. Below the floor, no other cut raises
+ * it.
  */
 static void trims_cut_until_the_queue_holds(struct kunit *test)
 {
@@ -223,10 +225,28 @@ static void trims_cut_until_the_queue_holds(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, mrc_cwnd_on_congestion(&cc, 7, 32));
 	while (mrc_cwnd_on_trim(&cc, 8, 32))
 		;
-	KUNIT_EXPECT_EQ(test, cc.cwnd, (u32)MRC_CWND_MIN);
-	/* The window of data acknowledged, a trim halves again. */
-	mrc_cwnd_on_ack(&cc, 8);
-	KUNIT_EXPECT_EQ(test, cc.cwnd, 9U);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, (u32)MRC_CWND_TRIM_MIN);
+	KUNIT_EXPECT_LT(test, cc.cwnd, (u32)MRC_CWND_MIN);
+	/* Additive increase: 1, 2, 3 PSNs acknowledged grow it to 4. */
+	mrc_cwnd_on_ack(&cc, 6);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 4U);
+	/* The window of data acknowledged: a loss does not raise it ... */
+	KUNIT_EXPECT_TRUE(test, mrc_cwnd_on_congestion(&cc, 32, 64));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 4U);
+	KUNIT_EXPECT_EQ(test, cc.ssthresh, 4U);
+	/* ... nor a standing queue, nor a timeout. */
+	mrc_cwnd_on_delay(&cc, MRC_CWND_QDELAY_TARGET_TS + 1, 64, 96);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 4U);
+	mrc_cwnd_on_timeout(&cc, 128);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 4U);
+	/* A trim in the cut window takes one more. */
+	KUNIT_EXPECT_TRUE(test, mrc_cwnd_on_trim(&cc, 100, 128));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 3U);
+	/* Above the floor, the first trim of a window halves to the floor. */
+	mrc_cwnd_init(&cc, 1024, 0);
+	KUNIT_EXPECT_TRUE(test, mrc_cwnd_on_trim(&cc, 0, 32));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 16U);
+	mrc_cwnd_on_ack(&cc, 2);
 	KUNIT_EXPECT_TRUE(test, mrc_cwnd_on_trim(&cc, 32, 64));
 	KUNIT_EXPECT_EQ(test, cc.cwnd, (u32)MRC_CWND_MIN);
 }
