@@ -19,12 +19,15 @@
 #   BENCH_VM_CPUS    vCPUs per VM (1: the build machines have 2 cores)
 #   BENCH_METRICS    a subset of "tcp tcp_busy write_bw send_bw read_bw
 #                    write_lat mp_cpu mp_bw mp_blackhole mp_loss srv6_bw
-#                    srv6_fail srv6_cpu cc_loss cc_fair cc_tcp cc_incast"
+#                    srv6_fail srv6_cpu cc_loss cc_fair cc_tcp cc_incast
+#                    dp_tcp dp_write dp_write4"
 #                    (tcp_busy: iperf3 beside a spinning process, as
 #                    perftest polls; mp_*: multipath, see mp.sh; srv6_*: on
 #                    the SRv6 fabric, in one VM of 2 vCPUs after the
 #                    others, see srv6.sh; cc_*: mrc-window beside NSCC
-#                    through one bottleneck, in one VM of 2 vCPUs, see cc.sh)
+#                    through one bottleneck, in one VM of 2 vCPUs, see cc.sh;
+#                    dp_*: goodput and CPU per byte of TCP and MRC WRITEs
+#                    over one veth, in one VM of 2 vCPUs, see dp.sh)
 #   BENCH_MP_PATHS   paths of the multipath topology (4)
 #   BENCH_MP_RATE    tbf rate of each path, tc units (10mbit)
 #   BENCH_MP_SECS    seconds of each multipath run (10; blackhole: +5)
@@ -42,6 +45,7 @@
 #   BENCH_CC_TCP     TCP beside MRC in cc_tcp: cubic (Debian's default,
 #                    no ECN), dctcp (ECN, as datacenters run TCP over
 #                    marking switches) (cubic,dctcp)
+#   BENCH_DP_SECS    seconds of each dp_* sample (5; at least 3)
 #   BENCH_PERF       1: profile every step in both guests (perf record
 #                    -e cpu-clock -a) and log its hottest symbols
 #   BENCH_OUT        output directory (build/bench)
@@ -55,7 +59,7 @@ bwsecs=${BENCH_BW_SECS:-6}
 latiters=${BENCH_LAT_ITERS:-1000}
 tcpsecs=${BENCH_TCP_SECS:-5}
 cpus=${BENCH_VM_CPUS:-1}
-metrics=${BENCH_METRICS:-tcp tcp_busy write_bw send_bw read_bw write_lat mp_cpu mp_bw mp_blackhole mp_loss srv6_bw srv6_fail srv6_cpu cc_loss cc_fair cc_tcp cc_incast}
+metrics=${BENCH_METRICS:-tcp tcp_busy write_bw send_bw read_bw write_lat mp_cpu mp_bw mp_blackhole mp_loss srv6_bw srv6_fail srv6_cpu cc_loss cc_fair cc_tcp cc_incast dp_tcp dp_write dp_write4}
 mppaths=${BENCH_MP_PATHS:-4}
 mprate=${BENCH_MP_RATE:-10mbit}
 mpsecs=${BENCH_MP_SECS:-10}
@@ -65,19 +69,22 @@ mptimeout=${BENCH_MP_TIMEOUT:-14}
 mploss=${BENCH_MP_LOSS:-1}
 perf=${BENCH_PERF:-0}
 read -ra m <<<"${metrics//,/ }"
-# The srv6_* and cc_* metrics run in VMs of their own (srv6.sh, cc.sh),
-# the rest in two.
-srv6=() cc=() two=()
+# The srv6_*, cc_* and dp_* metrics run in VMs of their own (srv6.sh,
+# cc.sh, dp.sh), the rest in two.
+srv6=() cc=() dp=() two=()
 for i in "${m[@]}"; do
 	case $i in
 	srv6_*) srv6+=("$i") ;;
 	cc_*) cc+=("$i") ;;
+	dp_*) dp+=("$i") ;;
 	*) two+=("$i") ;;
 	esac
 done
 metrics=$(IFS=,; echo "${two[*]}")
 srv6_metrics=$(IFS=,; echo "${srv6[*]}")
 cc_metrics=$(IFS=,; echo "${cc[*]}")
+dp_metrics=$(IFS=,; echo "${dp[*]}")
+dpsecs=${BENCH_DP_SECS:-5}
 ccrate=${BENCH_CC_RATE:-20mbit}
 ccsecs=${BENCH_CC_SECS:-10}
 ccqueues=${BENCH_CC_QUEUES:-ecn,red,trim}
@@ -93,7 +100,7 @@ case ",$metrics" in
 esac
 
 mkdir -p "$out"
-rm -f "$out"/{server,client,srv6,cc}.log "$out"/results.json
+rm -f "$out"/{server,client,srv6,cc,dp}.log "$out"/results.json
 start=$SECONDS
 load_start=$(cut -d' ' -f1 /proc/loadavg)
 # Other VMs on the host skew absolute figures; note them in the results.
@@ -207,6 +214,19 @@ cc_vm() {
 	wait $!
 }
 
+# dp_vm: the dp_* steps, in a VM of 2 vCPUs (dp.sh).
+dp_vm() {
+	local append="bench.reps=$reps bench.metrics=$dp_metrics bench.dpsecs=$dpsecs"
+	echo "bench: data path in one VM (TCG, 2 vCPUs), one veth: $dp_metrics"
+	MRC_VM_CPUS=2 MRC_VM_LOGDIR=$out/vm-logs MRC_VM_KEEP_LOG=1 \
+	MRC_VM_APPEND="$append" \
+		"$top/selftests/vm/run-vm.sh" \
+		-t $((300 + reps * 3 * (dpsecs + 60))) -s "$stage" \
+		-n bench-dp "$here/dp.sh" 2>&1 | tee "$out/dp.log" |
+		grep --line-buffered -v '^@dp ' &
+	wait $!
+}
+
 commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null)
 if [ -n "$commit" ] && [ -n "$(git -C "$top" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
 	commit="$commit-dirty"
@@ -233,5 +253,9 @@ fi
 if [ -n "$cc_metrics" ]; then
 	cc_vm
 	python3 "$here/cc_summary.py" "$out/cc.log" "$out/results.json" && rc=0
+fi
+if [ -n "$dp_metrics" ]; then
+	dp_vm
+	python3 "$here/dp_summary.py" "$out/dp.log" "$out/results.json" && rc=0
 fi
 exit $rc

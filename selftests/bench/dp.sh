@@ -1,0 +1,230 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# shellcheck shell=bash
+# The data-path benchmarks (the dp_* metrics), run by bench.sh in one VM
+# of 2 vCPUs: namespaces hostA and hostB joined by one veth pair (lib.sh's
+# two_hosts), an MRC device on each end, no shaping: the link is the veth.
+# Data flows from hostA to hostB; the metrics alternate in each repetition:
+#
+#   dp_tcp     iperf3, one TCP stream, SECS seconds
+#   dp_write   ib_write_bw over one MRC RC QP, 64 KiB WRITEs, -D SECS
+#   dp_write4  the same over 4 QPs (-q 4)
+#
+# For each sample: the goodput the tool reports, and the whole VM's CPU
+# time (/proc/stat) per byte moved, kernel (system, irq, softirq) and busy
+# (everything but idle and iowait: perftest polls in user space). The CPU
+# is read over the middle of the transfer, from 1 s after the data starts
+# (seen on the veth) to 1 s before it ends, which is also the window
+# perftest's rate covers (-f 1); the bytes are the tool's rate times that
+# window. Should the start not be seen, the CPU is read over the client's
+# whole run and the record says "whole". Each sample prints its line and
+# an "@dp {JSON}" line, which dp_summary.py turns into the table.
+
+. ../vm/lib.sh
+. ./guest.sh
+
+REPS=$(barg reps)
+REPS=${REPS:-3}
+METRICS=$(barg metrics)
+METRICS=${METRICS:-dp_tcp,dp_write,dp_write4}
+SECS=$(barg dpsecs)		# seconds of each transfer
+SECS=${SECS:-5}
+SIZE=65536			# bytes per RDMA WRITE
+PORT=22000
+STEP_LIMIT=$((SECS + 90))
+STATE=/run/dp-bench
+mkdir -p "$STATE"
+
+# Nothing of this script may start a process inside the window (under
+# TCG an exec costs a tenth of a second of CPU, most of it the kernel's):
+# the readings below use builtins only, and naps are read timeouts on a
+# FIFO nobody writes to.
+mkfifo "$STATE/nap"
+exec {NAP}<>"$STATE/nap"
+
+# nap_until USEC: sleep until the EPOCHREALTIME of USEC microseconds.
+nap_until() {
+	local d=$(($1 - ${EPOCHREALTIME/./}))
+	[ $d -gt 0 ] || return 0
+	read -rt "$(printf '%d.%06d' $((d / 1000000)) $((d % 1000000)))" -u "$NAP"
+	return 0
+}
+
+# ticks: CPU_TICKS="BUSY KERNEL TOTAL" jiffies of all CPUs so far (as
+# guest.sh's cpu_ticks, without a process).
+ticks() {
+	local _ u n s i w q sq st
+	read -r _ u n s i w q sq st _ < /proc/stat
+	CPU_TICKS="$((u + n + s + q + sq + st)) $((s + q + sq)) $((u + n + s + i + w + q + sq + st))"
+}
+
+# wire: WIRE=bytes vethA has sent, seen through the namespace of $HOLDER.
+# /proc/net/dev may run a long count into the colon: split there.
+wire() {
+	local line f
+	WIRE=
+	while read -r line; do
+		[[ $line == vethA:* ]] || continue
+		read -ra f <<<"${line#*:}"
+		WIRE=${f[8]}
+	done < "/proc/$HOLDER/net/dev"
+}
+
+# counters DEV: DEV's port counters as "NAME VALUE" lines.
+counters() {
+	local f v
+	for f in /sys/class/infiniband/"$1"/ports/1/hw_counters/*; do
+		read -r v < "$f" && echo "${f##*/} $v"
+	done
+}
+
+# moved BEFORE AFTER: the counters that moved, as a JSON object.
+moved() {
+	printf '%s\n--\n%s\n' "$1" "$2" | jq -Rn '
+		[inputs] | index("--") as $i | .[:$i] as $b | .[$i + 1:] as $a |
+		($b | map(split(" ") | {(.[0]): (.[1] | tonumber)}) | add // {}) as $b0 |
+		$a | map(split(" ") | {k: .[0], v: ((.[1] | tonumber) - ($b0[.[0]] // 0))}
+			| select(.v != 0)) | from_entries'
+}
+
+# started PID: wait until PID has put a first 256 KiB on the veth; T0 is
+# that moment (microseconds). Non-zero if PID ended or STEP_LIMIT passed.
+started() {
+	local w0 end=$((SECONDS + STEP_LIMIT))
+	wire
+	w0=$WIRE
+	while kill -0 "$1" 2>/dev/null && [ $SECONDS -lt $end ]; do
+		wire
+		if [ $((WIRE - w0)) -gt 262144 ]; then
+			T0=${EPOCHREALTIME/./}
+			return 0
+		fi
+		nap_until $((${EPOCHREALTIME/./} + 50000))
+	done
+	return 1
+}
+
+# rate METRIC: the client's goodput in bytes per second, empty if none.
+rate() {
+	case $1 in
+	dp_tcp) jq -er 'select(.error == null) | .end.sum_received.bits_per_second
+		| select(. > 0) | . / 8' "$STATE/out" 2>/dev/null ;;
+	# perftest's "BW average[MB/sec]" is MiB/s; 0 is its clock calibration
+	# failing under TCG, not a measurement.
+	*) awk '$1 == 65536 && NF >= 5 { v = $4 }
+		END { if (v + 0 > 0) printf "%.0f\n", v * 1048576 }' "$STATE/out" ;;
+	esac
+}
+
+# why RC: one line saying why the client gave no figure.
+why() {
+	local line
+	case $1 in 124 | 137) echo "timed out after ${STEP_LIMIT}s"; return ;; esac
+	line=$(cat "$STATE/err" "$STATE/out" "$STATE/srv.err" 2>/dev/null |
+		grep -m1 -oE 'Failed status [0-9]+.*|"error":.*|Couldn.t [^:]*|Unable [^:]*|Correlation coefficient r\^2: [0-9.]+')
+	echo "${line:-exit status $1, no figure in the output}" | tr -d '"'
+}
+
+# run_step K METRIC REP: one sample; prints its "@dp" line. Non-zero when
+# it gave no figure.
+run_step() {
+	local k=$1 metric=$2 rep=$3 port=$((PORT + $1)) srv cli opts
+	local pid spid rc c0 c1 ca cb ta tb wa wb window=whole
+	local cnt0a cnt0b ctr=null bps
+	case $metric in
+	dp_tcp)
+		srv=(iperf3 -s -1 -p "$port")
+		cli=(iperf3 -c 10.0.0.2 -p "$port" -t "$SECS" -J) ;;
+	dp_write | dp_write4)
+		# -f 1: perftest's rate covers [1 s, SECS - 1 s], as the CPU does.
+		opts=(-s "$SIZE" -D "$SECS" -f 1 -F -p "$port")
+		[ "$metric" = dp_write4 ] && opts+=(-q 4)
+		srv=(ib_write_bw -d mrcB -x "$GB4" "${opts[@]}")
+		cli=(ib_write_bw -d mrcA -x "$GA4" "${opts[@]}" 10.0.0.2) ;;
+	*) echo "dp bench: unknown metric $metric" >&2; return 1 ;;
+	esac
+	rm -f "$STATE"/{out,err,srv.out,srv.err}
+	ip netns exec hostB timeout -k 5 "$STEP_LIMIT" "${srv[@]}" \
+		< /dev/null > "$STATE/srv.out" 2> "$STATE/srv.err" &
+	spid=$!
+	wait_until 30 bash -c "ip netns exec hostB ss -Hltn 'sport = :$port' | grep -q ."
+	cnt0a=$(counters mrcA) cnt0b=$(counters mrcB)
+	ticks
+	c0=$CPU_TICKS
+	ip netns exec hostA timeout -k 5 "$STEP_LIMIT" "${cli[@]}" \
+		< /dev/null > "$STATE/out" 2> "$STATE/err" &
+	pid=$!
+	if [ "$SECS" -ge 3 ] && started $pid; then
+		nap_until $((T0 + 1000000))
+		ticks; wire
+		ca=$CPU_TICKS ta=${EPOCHREALTIME/./} wa=$WIRE
+		nap_until $((T0 + (SECS - 1) * 1000000))
+		ticks; wire
+		cb=$CPU_TICKS tb=${EPOCHREALTIME/./} wb=$WIRE
+		# Still sending at the window's end: it lay within the transfer.
+		kill -0 $pid 2>/dev/null && window=middle
+	fi
+	wait $pid
+	rc=$?
+	ticks
+	c1=$CPU_TICKS
+	if [ $window = whole ]; then
+		# The client's whole run, its connection set-up included.
+		ca=$c0 cb=$c1 ta=0 tb=$((SECS * 1000000)) wa=0 wb=0
+	fi
+	wait $spid
+	[ "$metric" = dp_tcp ] ||
+		ctr=$(jq -cn --argjson a "$(moved "$cnt0a" "$(counters mrcA)")" \
+			--argjson b "$(moved "$cnt0b" "$(counters mrcB)")" '{mrcA: $a, mrcB: $b}')
+	bps=
+	[ $rc -eq 0 ] && bps=$(rate "$metric")
+	jq -cn --argjson k "$k" --arg metric "$metric" --argjson rep "$rep" \
+		--argjson rc "$rc" --arg error "$([ -n "$bps" ] || why $rc)" \
+		--argjson bps "${bps:-null}" --argjson secs "$SECS" \
+		--arg window "$window" --argjson us "$((tb - ta))" \
+		--arg cpu "$ca $cb" --argjson wire $((wb - wa)) \
+		--argjson hz "$(getconf CLK_TCK)" --argjson ncpu "$(nproc)" \
+		--argjson counters "$ctr" \
+		'($cpu | split(" ") | map(tonumber)) as $c |
+		 {step: $k, metric: $metric, rep: $rep, rc: $rc,
+		  error: (if $bps == null then $error else null end),
+		  secs: $secs, goodput_Bps: $bps, window: $window,
+		  window_s: ($us / 1e6),
+		  wire_Bps: (if $window == "middle" then $wire / ($us / 1e6) else null end),
+		  busy_s: (($c[3] - $c[0]) / $hz), kernel_s: (($c[4] - $c[1]) / $hz),
+		  total_s: (($c[5] - $c[2]) / $hz), cpus: $ncpu,
+		  counters: $counters}' | sed 's/^/@dp /'
+	[ -n "$bps" ]
+}
+
+modprobe mrc || exit 1
+two_hosts
+if [ -z "$GA4" ] || [ -z "$GB4" ]; then
+	echo "dp bench: the MRC devices have no IPv4 GID" >&2
+	exit 1
+fi
+# Holds a process in hostA, whose /proc/PID/net/dev shows the veth.
+ip netns exec hostA sleep infinity &
+HOLDER=$!
+echo "# dp: one veth between two namespaces, $(nproc) vCPUs; $SECS s per" \
+	"sample; iperf3 one stream; ib_write_bw $SIZE-byte WRITEs, 1 or 4 QPs"
+
+steps=()
+for ((r = 1; r <= REPS; r++)); do
+	for m in ${METRICS//,/ }; do
+		steps+=("$m $r")
+	done
+done
+n=${#steps[@]}
+k=0
+fails=0
+for s in "${steps[@]}"; do
+	read -r m r <<<"$s"
+	k=$((k + 1))
+	line=$(run_step "$k" "$m" "$r") || fails=$((fails + 1))
+	line=${line##*@dp }
+	echo "# [$k/$n] $m rep $r: $(python3 ./dp_summary.py --line <<<"$line")"
+	echo "@dp $line"
+done
+kill $HOLDER
+echo "# dp: $n samples, $fails without a figure"
+[ "$fails" -lt "$n" ]
