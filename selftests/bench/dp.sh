@@ -38,6 +38,7 @@ mkdir -p "$STATE"
 # TCG an exec costs a tenth of a second of CPU, most of it the kernel's):
 # the readings below use builtins only, and naps are read timeouts on a
 # FIFO nobody writes to.
+rm -f "$STATE/nap"
 mkfifo "$STATE/nap"
 exec {NAP}<>"$STATE/nap"
 
@@ -45,7 +46,8 @@ exec {NAP}<>"$STATE/nap"
 nap_until() {
 	local d=$(($1 - ${EPOCHREALTIME/./}))
 	[ $d -gt 0 ] || return 0
-	read -rt "$(printf '%d.%06d' $((d / 1000000)) $((d % 1000000)))" -u "$NAP"
+	printf -v d '%d.%06d' $((d / 1000000)) $((d % 1000000))
+	read -rt "$d" -u "$NAP"
 	return 0
 }
 
@@ -79,11 +81,13 @@ counters() {
 
 # moved BEFORE AFTER: the counters that moved, as a JSON object.
 moved() {
-	printf '%s\n--\n%s\n' "$1" "$2" | jq -Rn '
-		[inputs] | index("--") as $i | .[:$i] as $b | .[$i + 1:] as $a |
-		($b | map(split(" ") | {(.[0]): (.[1] | tonumber)}) | add // {}) as $b0 |
-		$a | map(split(" ") | {k: .[0], v: ((.[1] | tonumber) - ($b0[.[0]] // 0))}
-			| select(.v != 0)) | from_entries'
+	printf '%s\n--\n%s\n' "$1" "$2" | awk '
+		BEGIN { printf "{" }
+		$0 == "--" { after = 1; next }
+		NF != 2 { next }
+		!after { b[$1] = $2; next }
+		$2 != b[$1] { printf "%s\"%s\": %d", sep, $1, $2 - b[$1]; sep = ", " }
+		END { print "}" }'
 }
 
 # started PID: wait until PID has put a first 256 KiB on the veth; T0 is
