@@ -52,11 +52,18 @@ nap_until() {
 }
 
 # ticks: CPU_TICKS="BUSY KERNEL TOTAL" jiffies of all CPUs so far (as
-# guest.sh's cpu_ticks, without a process).
+# guest.sh's cpu_ticks, without a process), CPU_EACH="BUSY,TOTAL ..." of
+# each CPU.
 ticks() {
-	local _ u n s i w q sq st
-	read -r _ u n s i w q sq st _ < /proc/stat
-	CPU_TICKS="$((u + n + s + q + sq + st)) $((s + q + sq)) $((u + n + s + i + w + q + sq + st))"
+	local cpu u n s i w q sq st
+	CPU_TICKS='' CPU_EACH=''
+	while read -r cpu u n s i w q sq st _; do
+		case $cpu in
+		cpu) CPU_TICKS="$((u + n + s + q + sq + st)) $((s + q + sq)) $((u + n + s + i + w + q + sq + st))" ;;
+		cpu[0-9]*) CPU_EACH+="$((u + n + s + q + sq + st)),$((u + n + s + i + w + q + sq + st)) " ;;
+		*) break ;;
+		esac
+	done < /proc/stat
 }
 
 # wire: WIRE=bytes vethA has sent, seen through the namespace of $HOLDER.
@@ -132,7 +139,7 @@ why() {
 # it gave no figure.
 run_step() {
 	local k=$1 metric=$2 rep=$3 port=$((PORT + $1)) srv cli opts
-	local pid spid rc c0 c1 ca cb ta tb wa wb window=whole
+	local pid spid rc c0 c1 ca cb ta tb wa wb window=whole e0 e1 ea eb
 	local cnt0a cnt0b ctr=null bps
 	case $metric in
 	dp_tcp)
@@ -153,27 +160,27 @@ run_step() {
 	wait_until 30 bash -c "ip netns exec hostB ss -Hltn 'sport = :$port' | grep -q ."
 	cnt0a=$(counters mrcA) cnt0b=$(counters mrcB)
 	ticks
-	c0=$CPU_TICKS
+	c0=$CPU_TICKS e0=$CPU_EACH
 	ip netns exec hostA timeout -k 5 "$STEP_LIMIT" "${cli[@]}" \
 		< /dev/null > "$STATE/out" 2> "$STATE/err" &
 	pid=$!
 	if [ "$SECS" -ge 3 ] && started $pid; then
 		nap_until $((T0 + 1000000))
 		ticks; wire
-		ca=$CPU_TICKS ta=${EPOCHREALTIME/./} wa=$WIRE
+		ca=$CPU_TICKS ea=$CPU_EACH ta=${EPOCHREALTIME/./} wa=$WIRE
 		nap_until $((T0 + (SECS - 1) * 1000000))
 		ticks; wire
-		cb=$CPU_TICKS tb=${EPOCHREALTIME/./} wb=$WIRE
+		cb=$CPU_TICKS eb=$CPU_EACH tb=${EPOCHREALTIME/./} wb=$WIRE
 		# Still sending at the window's end: it lay within the transfer.
 		kill -0 $pid 2>/dev/null && window=middle
 	fi
 	wait $pid
 	rc=$?
 	ticks
-	c1=$CPU_TICKS
+	c1=$CPU_TICKS e1=$CPU_EACH
 	if [ $window = whole ]; then
 		# The client's whole run, its connection set-up included.
-		ca=$c0 cb=$c1 ta=0 tb=$((SECS * 1000000)) wa=0 wb=0
+		ca=$c0 cb=$c1 ea=$e0 eb=$e1 ta=0 tb=$((SECS * 1000000)) wa=0 wb=0
 	fi
 	wait $spid
 	[ "$metric" = dp_tcp ] ||
@@ -185,10 +192,12 @@ run_step() {
 		--argjson rc "$rc" --arg error "$([ -n "$bps" ] || why $rc)" \
 		--argjson bps "${bps:-null}" --argjson secs "$SECS" \
 		--arg window "$window" --argjson us "$((tb - ta))" \
-		--arg cpu "$ca $cb" --argjson wire $((wb - wa)) \
+		--arg cpu "$ca $cb" --arg each "$ea|$eb" --argjson wire $((wb - wa)) \
 		--argjson hz "$(getconf CLK_TCK)" --argjson ncpu "$(nproc)" \
 		--argjson counters "$ctr" \
 		'($cpu | split(" ") | map(tonumber)) as $c |
+		 ($each | split("|") | map(split(" ") | map(select(. != "")
+			| split(",") | map(tonumber)))) as $e |
 		 {step: $k, metric: $metric, rep: $rep, rc: $rc,
 		  error: (if $bps == null then $error else null end),
 		  secs: $secs, goodput_Bps: $bps, window: $window,
@@ -196,6 +205,9 @@ run_step() {
 		  wire_Bps: (if $window == "middle" then $wire / ($us / 1e6) else null end),
 		  busy_s: (($c[3] - $c[0]) / $hz), kernel_s: (($c[4] - $c[1]) / $hz),
 		  total_s: (($c[5] - $c[2]) / $hz), cpus: $ncpu,
+		  busy_share_each: [range($e[0] | length) as $i |
+			($e[1][$i][1] - $e[0][$i][1]) as $t |
+			if $t > 0 then ($e[1][$i][0] - $e[0][$i][0]) / $t else null end],
 		  counters: $counters}' | sed 's/^/@dp /'
 	[ -n "$bps" ]
 }

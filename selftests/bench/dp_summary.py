@@ -59,6 +59,9 @@ def line(rec):
     text = (f"{f['goodput_mbps']:.1f} MB/s, kernel {f['kernel_ns_per_b']:.3g} ns/B,"
             f" busy {f['busy_ns_per_b']:.3g} ns/B (CPU over the {f['window']}"
             f" {f['window_s']:g} s, {100 * f.get('busy_share', 0):.0f}% busy")
+    each = [x for x in rec.get("busy_share_each") or [] if x is not None]
+    if each:
+        text += " (vCPUs " + ", ".join(f"{100 * x:.0f}%" for x in each) + ")"
     if f.get("unaccounted", 0) >= 0.02:
         text += f", {100 * f['unaccounted']:.0f}% unaccounted"
     text += ")"
