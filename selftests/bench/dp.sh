@@ -140,7 +140,7 @@ why() {
 run_step() {
 	local k=$1 metric=$2 rep=$3 port=$((PORT + $1)) srv cli opts
 	local pid spid rc c0 c1 ca cb ta tb wa wb window=whole e0 e1 ea eb
-	local cnt0a cnt0b ctr=null bps
+	local cnt0a cnt0b ctr=null bps src
 	case $metric in
 	dp_tcp)
 		srv=(iperf3 -s -1 -p "$port")
@@ -183,13 +183,14 @@ run_step() {
 		ca=$c0 cb=$c1 ea=$e0 eb=$e1 ta=0 tb=$((SECS * 1000000)) wa=0 wb=0
 	fi
 	wait $spid
+	src=$?
 	[ "$metric" = dp_tcp ] ||
 		ctr=$(jq -cn --argjson a "$(moved "$cnt0a" "$(counters mrcA)")" \
 			--argjson b "$(moved "$cnt0b" "$(counters mrcB)")" '{mrcA: $a, mrcB: $b}')
 	bps=
 	[ $rc -eq 0 ] && bps=$(rate "$metric")
 	jq -cn --argjson k "$k" --arg metric "$metric" --argjson rep "$rep" \
-		--argjson rc "$rc" --arg error "$([ -n "$bps" ] || why $rc)" \
+		--argjson rc "$rc" --argjson src "$src" --arg error "$([ -n "$bps" ] || why $rc)" \
 		--argjson bps "${bps:-null}" --argjson secs "$SECS" \
 		--arg window "$window" --argjson us "$((tb - ta))" \
 		--arg cpu "$ca $cb" --arg each "$ea|$eb" --argjson wire $((wb - wa)) \
@@ -198,7 +199,7 @@ run_step() {
 		'($cpu | split(" ") | map(tonumber)) as $c |
 		 ($each | split("|") | map(split(" ") | map(select(. != "")
 			| split(",") | map(tonumber)))) as $e |
-		 {step: $k, metric: $metric, rep: $rep, rc: $rc,
+		 {step: $k, metric: $metric, rep: $rep, rc: $rc, server_rc: $src,
 		  error: (if $bps == null then $error else null end),
 		  secs: $secs, goodput_Bps: $bps, window: $window,
 		  window_s: ($us / 1e6),
