@@ -255,7 +255,11 @@ if [ -n "$cc_metrics" ]; then
 	python3 "$here/cc_summary.py" "$out/cc.log" "$out/results.json" && rc=0
 fi
 if [ -n "$dp_metrics" ]; then
+	# Figures per byte move with the host's load: note it beside them.
+	dp_load=$(cut -d' ' -f1 /proc/loadavg) dp_others=$(pgrep -c -f '^qemu-system')
 	dp_vm
-	python3 "$here/dp_summary.py" "$out/dp.log" "$out/results.json" && rc=0
+	python3 "$here/dp_summary.py" "$out/dp.log" "$out/results.json" \
+		"load average $dp_load before, $(cut -d' ' -f1 /proc/loadavg) after; other VMs $dp_others before, $(pgrep -c -f '^qemu-system') after" &&
+		rc=0
 fi
 exit $rc

@@ -3,8 +3,10 @@
 """The data-path benchmarks' figures (dp.sh's "@dp {JSON}").
 
     dp_summary.py --line < RECORD        the figures of one sample, a line
-    dp_summary.py LOG RESULTS.json       the table of medians and ratios;
+    dp_summary.py LOG RESULTS.json [HOST]
+                                         the table of medians and ratios;
                                          adds the "dp" section to RESULTS.json
+                                         (HOST: a note on the host's load)
 
 A record holds the tool's goodput (bytes/s), the window the CPU was read
 over (window_s seconds of transfer, "middle" or "whole") and the whole
@@ -140,7 +142,7 @@ def main(argv):
             rec = None
         print(line(rec))
         return 0
-    if len(argv) != 3:
+    if len(argv) not in (3, 4):
         print(__doc__, file=sys.stderr)
         return 2
     records = []
@@ -156,6 +158,9 @@ def main(argv):
         return 1
     section, lines = summarize(records)
     section["records"] = records
+    if len(argv) == 4:
+        section["host"] = argv[3]
+        lines.append(f"host: {argv[3]}")
     results = {}
     if os.path.exists(argv[2]):
         with open(argv[2], encoding="utf-8") as f:
