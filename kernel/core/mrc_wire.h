@@ -22,6 +22,15 @@
 #define MRC_SACK_MAX_WORDS	4
 #define MRC_PROBEH_LEN		8
 #define MRC_DETH_LEN		8
+/*
+ * Bytes decode reads at most: the BTH and every extension, which no one
+ * packet has all of. A packet's headers lie within its first so many.
+ */
+#define MRC_WIRE_DECODE_MAX	(MRC_BTH_LEN + MRC_RETH_LEN + MRC_DPH_LEN + \
+				 MRC_ATOMIC_ETH_LEN + MRC_AETH_LEN + \
+				 MRC_ATOMIC_ACK_LEN + MRC_SACKH_BASE_LEN + \
+				 8 * MRC_SACK_MAX_WORDS + MRC_PROBEH_LEN + \
+				 MRC_DETH_LEN)
 /* Largest header: BTH + AETH + a full SACKH. */
 #define MRC_WIRE_MAX_HDR_LEN	(MRC_BTH_LEN + MRC_AETH_LEN + \
 				 MRC_SACKH_BASE_LEN + 8 * MRC_SACK_MAX_WORDS)
@@ -261,6 +270,8 @@ unsigned int mrc_wire_hdr_len(const struct mrc_pkt *pkt);
  *
  * Every rule of the "Validation" section of the wire-format document is
  * checked here. Memory-region checks (R_Key, bounds) are the responder's.
+ * Only the headers are read, none past @buf + MRC_WIRE_DECODE_MAX: @buf
+ * may hold just those bytes of a longer datagram.
  *
  * Return: MRC_WIRE_OK, or the first rule the packet breaks.
  */

@@ -332,7 +332,7 @@ static bool mrc_comp_read_trimmed(struct mrc_qp *qp, const struct mrc_pkt *pkt)
  * would time out every RTO however fast its responses arrive).
  */
 static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
-			       const void *payload, bool ce)
+			       const struct mrc_payload *payload, bool ce)
 {
 	struct mrc_swqe *w = mrc_req_wqe_of(qp, pkt->psn);
 	u32 bit = pkt->psn & (MRC_QP_WINDOW - 1);
@@ -360,7 +360,7 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	if (pkt->payload_len != plen)
 		return false;
 
-	status = mrc_swqe_copy(qp, w, offset, (void *)payload, plen, true);
+	status = mrc_swqe_place(qp, w, offset, payload, plen);
 	if (status != IB_WC_SUCCESS) {
 		w->status = status;
 		w->state = MRC_SWQE_DONE;
@@ -434,7 +434,7 @@ static void mrc_comp_atomic_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt)
  * mrc_comp_rx() - a response or acknowledgment for one of our requests
  * @qp: the QP
  * @pkt: validated headers
- * @payload: the payload (READ responses)
+ * @payload: where the payload lies (READ responses)
  * @ce: it arrived marked CE (READ responses: the data's own mark; an
  *	acknowledgment's mark is no signal: acknowledgments are few, and the
  *	data they answer carries its own marks, as RFC 8311 leaves it)
@@ -443,7 +443,7 @@ static void mrc_comp_atomic_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt)
  * WQEs not fully sent, or PSNs to retransmit): the caller kicks it.
  */
 bool mrc_comp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
-		 const void *payload, bool ce)
+		 const struct mrc_payload *payload, bool ce)
 {
 	bool kick = false, run = false;
 

@@ -5,6 +5,7 @@
  * gathering a send WQE's scatter list. Registration is verbs/mrc_mr.c.
  */
 #include <linux/highmem.h>
+#include <linux/skbuff.h>
 
 #include "engine/mrc_obj.h"
 #include "engine/mrc_qp.h"
@@ -106,6 +107,47 @@ int mrc_mr_copy(struct mrc_mr *mr, u64 iova, void *buf, u32 len, bool to_mr)
 }
 
 /**
+ * mrc_mr_place() - copy received payload into registered memory
+ * @mr: the MR, checked by mrc_mr_get() for this range
+ * @iova: first byte in the MR
+ * @src: the payload, in its skb
+ * @at: offset in the payload of the first byte copied
+ * @len: bytes
+ *
+ * The bytes go from the skb's head, page fragments or frag list straight
+ * to the MR's pages: the one copy a received byte gets.
+ */
+void mrc_mr_place(struct mrc_mr *mr, u64 iova, const struct mrc_payload *src,
+		  u32 at, u32 len)
+{
+	unsigned int off = src->off + at;
+	u64 pos;
+
+	if (!mr->umem) {
+		/* Checked against the skb's length before the MR's. */
+		WARN_ON_ONCE(skb_copy_bits(src->skb, off,
+					   (void *)(uintptr_t)iova, len));
+		return;
+	}
+	pos = iova - mr->iova + ib_umem_offset(mr->umem);
+	while (len) {
+		unsigned long idx = pos >> PAGE_SHIFT;
+		u32 o = offset_in_page(pos);
+		u32 n = min_t(u32, len, PAGE_SIZE - o);
+		void *kaddr;
+
+		if (WARN_ON_ONCE(idx >= mr->npages))
+			return;
+		kaddr = kmap_local_page(mr->pages[idx]);
+		WARN_ON_ONCE(skb_copy_bits(src->skb, off, kaddr + o, n));
+		kunmap_local(kaddr);
+		off += n;
+		pos += n;
+		len -= n;
+	}
+}
+
+/**
  * mrc_mr_atomic() - perform a remote atomic on registered memory
  * @mr: the MR, checked for 8 bytes at @iova
  * @iova: 8-byte aligned address
@@ -140,15 +182,15 @@ int mrc_mr_atomic(struct mrc_mr *mr, u64 iova, bool cmp_swp, u64 compare,
 }
 
 /*
- * Gather @len bytes at @offset of the WQE's local buffer into @dst, or
- * scatter @src there (READ/ATOMIC responses). Every SGE is checked
- * against its MR for the bytes touched.
+ * Copy @len bytes between @offset of the WQE's local buffer and flat
+ * memory @buf or, when @buf is NULL, from received payload @src.
  */
-int mrc_swqe_copy(struct mrc_qp *qp, struct mrc_swqe *w, u32 offset,
-		  void *buf, u32 len, bool to_sge)
+static int mrc_swqe_xfer(struct mrc_qp *qp, struct mrc_swqe *w, u32 offset,
+			 void *buf, const struct mrc_payload *src, u32 len,
+			 bool to_sge)
 {
 	int access = to_sge ? IB_ACCESS_LOCAL_WRITE : 0;
-	u32 i;
+	u32 i, done = 0;
 
 	if (w->inline_data) {
 		memcpy(buf, w->inline_data + offset, len);
@@ -169,11 +211,39 @@ int mrc_swqe_copy(struct mrc_qp *qp, struct mrc_swqe *w, u32 offset,
 				sge->addr + offset, n, &status);
 		if (!mr)
 			return status;
-		mrc_mr_copy(mr, sge->addr + offset, buf, n, to_sge);
+		if (buf)
+			mrc_mr_copy(mr, sge->addr + offset, buf + done, n,
+				    to_sge);
+		else
+			mrc_mr_place(mr, sge->addr + offset, src, done, n);
 		mrc_mr_put(mr);
-		buf += n;
+		done += n;
 		len -= n;
 		offset = 0;
 	}
 	return len ? IB_WC_LOC_LEN_ERR : IB_WC_SUCCESS;
+}
+
+/*
+ * Gather @len bytes at @offset of the WQE's local buffer into @buf, or
+ * scatter @buf there (ATOMIC responses, a UD receive's GRH). Every SGE is
+ * checked against its MR for the bytes touched.
+ */
+int mrc_swqe_copy(struct mrc_qp *qp, struct mrc_swqe *w, u32 offset,
+		  void *buf, u32 len, bool to_sge)
+{
+	return mrc_swqe_xfer(qp, w, offset, buf, NULL, len, to_sge);
+}
+
+/*
+ * Scatter @len bytes of received payload @src to @offset of the WQE's
+ * local buffer (READ responses, UD receives), checked as mrc_swqe_copy().
+ * An inline WQE has no local buffer to receive into.
+ */
+int mrc_swqe_place(struct mrc_qp *qp, struct mrc_swqe *w, u32 offset,
+		   const struct mrc_payload *src, u32 len)
+{
+	if (WARN_ON_ONCE(w->inline_data))
+		return IB_WC_LOC_PROT_ERR;
+	return mrc_swqe_xfer(qp, w, offset, NULL, src, len, true);
 }

@@ -148,11 +148,24 @@ static inline u32 mrc_cq_pending(struct mrc_cq *cq)
 int mrc_cq_post(struct mrc_cq *cq, const struct mrc_cqe *cqe,
 		struct ib_qp *qp, bool solicited);
 
+/**
+ * struct mrc_payload - a received packet's payload, where it lies
+ * @skb: the packet, whose payload may sit in page fragments: it is not
+ *	linearized, and the bytes are copied once, into registered memory
+ * @off: offset of the payload's first byte in @skb
+ */
+struct mrc_payload {
+	const struct sk_buff *skb;
+	unsigned int off;
+};
+
 /* mrc_mem.c */
 struct mrc_mr *mrc_mr_get(struct mrc_dev *mdev, u32 key, struct ib_pd *pd,
 			  int access, u64 iova, u64 len, int *status);
 void mrc_mr_put(struct mrc_mr *mr);
 int mrc_mr_copy(struct mrc_mr *mr, u64 iova, void *buf, u32 len, bool to_mr);
+void mrc_mr_place(struct mrc_mr *mr, u64 iova, const struct mrc_payload *src,
+		  u32 at, u32 len);
 int mrc_mr_atomic(struct mrc_mr *mr, u64 iova, bool cmp_swp, u64 compare,
 		  u64 swap_add, u64 *orig);
 

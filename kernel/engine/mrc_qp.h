@@ -434,7 +434,7 @@ static inline struct mrc_ah *to_mrc_ah(struct ib_ah *ibah)
 /* mrc_ud.c */
 void mrc_ud_send(struct mrc_qp *qp);
 void mrc_ud_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
-	       const void *payload, const u8 *grh, u8 net_type,
+	       const struct mrc_payload *payload, const u8 *grh, u8 net_type,
 	       const struct in6_addr *saddr);
 int mrc_ud_gsi_alloc(struct mrc_qp *qp);
 
@@ -454,6 +454,8 @@ static inline bool mrc_swqe_awaits_response(const struct mrc_swqe *w)
 /* mrc_mem.c */
 int mrc_swqe_copy(struct mrc_qp *qp, struct mrc_swqe *w, u32 offset,
 		  void *buf, u32 len, bool to_sge);
+int mrc_swqe_place(struct mrc_qp *qp, struct mrc_swqe *w, u32 offset,
+		   const struct mrc_payload *src, u32 len);
 
 /* mrc_engine.c */
 int mrc_engine_init(void);
@@ -546,12 +548,12 @@ void mrc_req_rnr_reset(struct mrc_qp *qp);
 
 /* mrc_comp.c: completer */
 bool mrc_comp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
-		 const void *payload, bool ce);
+		 const struct mrc_payload *payload, bool ce);
 bool mrc_comp_rx_carried(struct mrc_qp *qp, const struct mrc_pkt *req);
 
 /* mrc_resp.c: responder */
 void mrc_resp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
-		 const void *payload, bool ce);
+		 const struct mrc_payload *payload, bool ce);
 void mrc_resp_flush(struct mrc_qp *qp);
 
 /* mrc_tx.c */

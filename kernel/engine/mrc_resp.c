@@ -25,9 +25,10 @@ static_assert(MRC_MAX_RD_ATOMIC <= MRC_ATOMIC_CACHE_SIZE);
 
 /* Scatter @len bytes of @src at @offset of a receive WQE's buffers. */
 static int mrc_resp_scatter(struct mrc_qp *qp, const struct mrc_sge *sge,
-			    u32 num_sge, u32 offset, const void *src, u32 len)
+			    u32 num_sge, u32 offset,
+			    const struct mrc_payload *src, u32 len)
 {
-	u32 i;
+	u32 i, done = 0;
 
 	for (i = 0; i < num_sge && len; i++) {
 		struct mrc_mr *mr;
@@ -44,9 +45,9 @@ static int mrc_resp_scatter(struct mrc_qp *qp, const struct mrc_sge *sge,
 				&status);
 		if (!mr)
 			return IB_WC_LOC_PROT_ERR;
-		mrc_mr_copy(mr, sge[i].addr + offset, (void *)src, n, true);
+		mrc_mr_place(mr, sge[i].addr + offset, src, done, n);
 		mrc_mr_put(mr);
-		src += n;
+		done += n;
 		len -= n;
 		offset = 0;
 	}
@@ -114,7 +115,7 @@ static struct mrc_rmsg *mrc_resp_rmsg(struct mrc_qp *qp, u32 rsn)
 
 /* SEND, SEND_IMM and WRITE_IMM: record the message for in-order completion. */
 static int mrc_resp_recv_msg(struct mrc_qp *qp, const struct mrc_pkt *pkt,
-			     const void *payload)
+			     const struct mrc_payload *payload)
 {
 	struct mrc_sge sge[MRC_MAX_SGE];
 	struct mrc_recv_wqe wqe;
@@ -164,7 +165,7 @@ static int mrc_resp_recv_msg(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 }
 
 static int mrc_resp_write(struct mrc_qp *qp, const struct mrc_pkt *pkt,
-			  const void *payload)
+			  const struct mrc_payload *payload)
 {
 	struct mrc_mr *mr;
 	int status;
@@ -179,7 +180,7 @@ static int mrc_resp_write(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 			IB_ACCESS_REMOTE_WRITE, va, pkt->payload_len, &status);
 	if (!mr)
 		return MRC_SYN_REMOTE_ACCESS;
-	mrc_mr_copy(mr, va, (void *)payload, pkt->payload_len, true);
+	mrc_mr_place(mr, va, payload, 0, pkt->payload_len);
 	mrc_mr_put(mr);
 	return 0;
 }
@@ -439,7 +440,7 @@ static void mrc_resp_complete(struct mrc_qp *qp)
 
 /* Run a new request; returns 0, a NACK syndrome or MRC_RESP_DROP. */
 static int mrc_resp_execute(struct mrc_qp *qp, const struct mrc_pkt *pkt,
-			    const void *payload)
+			    const struct mrc_payload *payload)
 {
 	int err;
 
@@ -500,11 +501,11 @@ static bool mrc_resp_ack_due(struct mrc_qp *qp, const struct mrc_pkt *pkt,
  * mrc_resp_rx() - a request packet for this QP
  * @qp: the QP
  * @pkt: validated headers
- * @payload: the payload
+ * @payload: where its payload lies
  * @ce: the packet arrived CE-marked
  */
 void mrc_resp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
-		 const void *payload, bool ce)
+		 const struct mrc_payload *payload, bool ce)
 {
 	struct mrc_stats *stats = &qp->mdev->stats;
 	enum mrc_rx_verdict verdict;

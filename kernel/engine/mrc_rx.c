@@ -65,7 +65,7 @@ static bool mrc_rx_is_request(u8 opcode)
 
 /* A request, and the ACK for our own requests it may carry. */
 static void mrc_rx_request(struct mrc_qp *qp, const struct mrc_pkt *pkt,
-			   const void *payload, bool ce)
+			   const struct mrc_payload *payload, bool ce)
 {
 	if ((pkt->flags & MRC_FLAG_ACK) && mrc_comp_rx_carried(qp, pkt))
 		mrc_req_kick(qp);
@@ -118,12 +118,21 @@ static bool mrc_rx_trimmed(u8 tclass)
 /**
  * mrc_rx_skb() - encap_rcv of the MRC UDP socket
  * @sk: the socket
- * @skb: a UDP datagram whose checksum the UDP layer verified
+ * @skb: a UDP datagram whose checksum the UDP layer verified, linear up
+ *	to its UDP header; the rest may sit in page fragments
+ *
+ * The MRC headers are read from a copy when they are not in the linear
+ * head, and the payload is copied once, from wherever it lies, into
+ * registered memory: no skb_linearize(), which cost an allocation and a
+ * copy of every packet that came in page fragments (virtio-net's receive
+ * buffers, or the segments of a GSO skb through a veth).
  *
  * Return: 0: the packet is always consumed.
  */
 int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 {
+	u8 hdr[MRC_WIRE_DECODE_MAX];
+	struct mrc_payload payload;
 	struct mrc_dev *mdev;
 	struct in6_addr saddr;
 	struct mrc_qp *qp;
@@ -145,8 +154,6 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 	if (!mdev)
 		goto drop;
 	mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_PKTS);
-	if (skb_linearize(skb))
-		goto malformed;
 	switch (mrc_net_rx_encap(skb, &outer)) {
 	case MRC_ENCAP_BAD:
 		mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_BAD_ENCAP);
@@ -161,8 +168,14 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 	if (len < sizeof(struct udphdr) || skb_transport_offset(skb) < 0 ||
 	    skb_transport_offset(skb) + len > skb->len)
 		goto malformed;
-	data = skb_transport_header(skb) + sizeof(struct udphdr);
 	len -= sizeof(struct udphdr);
+	payload.skb = skb;
+	payload.off = skb_transport_offset(skb) + sizeof(struct udphdr);
+	/* Decode reads no further than MRC_WIRE_DECODE_MAX. */
+	data = skb_header_pointer(skb, payload.off,
+				  min_t(unsigned int, len, sizeof(hdr)), hdr);
+	if (!data)
+		goto malformed;
 	/*
 	 * Routers mark the header they forward by: an SRv6 EV's CE and trim
 	 * DSCP are on the outer header the kernel stripped.
@@ -175,6 +188,7 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 	    mrc_wire_decode_trimmed(data, len, MRC_MAX_PAYLOAD_MTU, &pkt) :
 	    mrc_wire_decode(data, len, MRC_MAX_PAYLOAD_MTU, &pkt))
 		goto malformed;
+	payload.off += pkt.hdr_len;
 
 	/* QPN 0xffffff is the endpoint itself: probes, without a QP. */
 	if (pkt.dqpn == MRC_QPN_ENDPOINT) {
@@ -201,8 +215,7 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 		u8 net_type = mrc_rx_grh(skb, grh);
 
 		if (qp->type != IB_QPT_RC && pkt.payload_len <= qp->mtu)
-			mrc_ud_rx(qp, &pkt, data + pkt.hdr_len, grh, net_type,
-				  &saddr);
+			mrc_ud_rx(qp, &pkt, &payload, grh, net_type, &saddr);
 		else
 			mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_WRONG_PEER);
 		goto put_qp;
@@ -222,8 +235,8 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 	if (pkt.opcode == MRC_OP_PROBE)
 		mrc_mp_probe_rx(qp, &pkt);
 	else if (mrc_rx_is_request(pkt.opcode))
-		mrc_rx_request(qp, &pkt, data + pkt.hdr_len, ce);
-	else if (mrc_comp_rx(qp, &pkt, data + pkt.hdr_len, ce))
+		mrc_rx_request(qp, &pkt, &payload, ce);
+	else if (mrc_comp_rx(qp, &pkt, &payload, ce))
 		mrc_req_kick(qp);
 	mrc_tx_flush_now(qp);
 

@@ -203,7 +203,7 @@ void mrc_ud_send(struct mrc_qp *qp)
  * error. QP1 also drops the copy of a datagram it delivered.
  */
 void mrc_ud_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
-	       const void *payload, const u8 *grh, u8 net_type,
+	       const struct mrc_payload *payload, const u8 *grh, u8 net_type,
 	       const struct in6_addr *saddr)
 {
 	struct mrc_sge sge[MRC_MAX_SGE];
@@ -252,8 +252,8 @@ void mrc_ud_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	cqe.qp_num = qp->ibqp.qp_num;
 	status = mrc_swqe_copy(qp, &tmp, 0, (void *)grh, MRC_GRH_LEN, true);
 	if (status == IB_WC_SUCCESS)
-		status = mrc_swqe_copy(qp, &tmp, MRC_GRH_LEN, (void *)payload,
-				       pkt->payload_len, true);
+		status = mrc_swqe_place(qp, &tmp, MRC_GRH_LEN, payload,
+					pkt->payload_len);
 	cqe.status = status;
 	mrc_cq_post(to_mrc_cq(qp->ibqp.recv_cq), &cqe, &qp->ibqp, false);
 	if (qp->gsi && status == IB_WC_SUCCESS)

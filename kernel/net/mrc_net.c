@@ -389,8 +389,8 @@ static int mrc_net_link_hlen(const struct net_device *dev)
 
 /**
  * mrc_net_rx_encap() - judge a received packet's stripped outer headers
- * @skb: a packet at the MRC socket, linear, its network header the
- *	inner one
+ * @skb: a packet at the MRC socket, linear up to its UDP header, its
+ *	network header the inner one
  * @tclass: set to the outermost header's traffic class when the verdict
  *	is MRC_ENCAP_OK (mrc_encap_tclass()); left alone otherwise
  *

@@ -733,6 +733,54 @@ static void ack_rides_on_every_request(struct kunit *test)
 	}
 }
 
+/*
+ * The receive path decodes from a copy of the first MRC_WIRE_DECODE_MAX
+ * bytes when the headers sit in page fragments: decode must read none
+ * past them. Bytes past the bound are changed; the result must not be.
+ */
+static void decode_reads_within_its_bound(struct kunit *test)
+{
+	u8 *a = kunit_kzalloc(test, 8192, GFP_KERNEL);
+	u8 *b = kunit_kzalloc(test, 8192, GFP_KERNEL);
+	struct mrc_pkt in, out_a, out_b;
+	unsigned int i, carry, len;
+
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	for (i = 0; i < ARRAY_SIZE(all_opcodes); i++) {
+		u8 op = all_opcodes[i];
+
+		for (carry = 0; carry < 2; carry++) {
+			unsigned int payload = has_payload(op) ? 1000 : 0;
+
+			if (carry && !memchr(request_opcodes, op,
+					     sizeof(request_opcodes)))
+				continue;
+			if (carry)
+				mk_carrier(&in, op, payload);
+			else
+				mk_pkt(&in, op, payload);
+			if (op == MRC_OP_SACK)
+				in.sack.nwords = MRC_SACK_MAX_WORDS;
+			KUNIT_EXPECT_LE(test, mrc_wire_hdr_len(&in),
+					MRC_WIRE_DECODE_MAX);
+			len = encode(test, &in, a, 8192);
+			memcpy(b, a, len);
+			if (len > MRC_WIRE_DECODE_MAX)
+				memset(b + MRC_WIRE_DECODE_MAX, 0x5a,
+				       len - MRC_WIRE_DECODE_MAX);
+			KUNIT_EXPECT_EQ_MSG(test,
+					    mrc_wire_decode(a, len, TEST_MTU, &out_a),
+					    MRC_WIRE_OK, "%s", mrc_wire_opcode_name(op));
+			KUNIT_EXPECT_EQ(test, mrc_wire_decode(b, len, TEST_MTU, &out_b),
+					MRC_WIRE_OK);
+			KUNIT_EXPECT_EQ_MSG(test, memcmp(&out_a, &out_b, sizeof(out_a)),
+					    0, "%s%s", mrc_wire_opcode_name(op),
+					    carry ? "+ACK" : "");
+		}
+	}
+}
+
 /* Set the ACK flag on an encoded packet that has no AETH for it. */
 static void set_ack_flag(u8 *b, unsigned int *len)
 {
@@ -799,6 +847,7 @@ static struct kunit_case mrc_wire_cases[] = {
 	KUNIT_CASE(decoded_as_trimmed),
 	KUNIT_CASE(ud_send_rules),
 	KUNIT_CASE(encode_needs_room),
+	KUNIT_CASE(decode_reads_within_its_bound),
 	KUNIT_CASE(names_cover_every_value),
 	KUNIT_CASE(every_truncation_is_rejected),
 	KUNIT_CASE(ack_rides_on_every_request),
