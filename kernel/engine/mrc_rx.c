@@ -72,15 +72,30 @@ static void mrc_rx_request(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	mrc_resp_rx(qp, pkt, payload, ce);
 }
 
-/* The 40-byte header area a UD receive gets: RoCE v2 layout. */
-static u8 mrc_rx_grh(struct sk_buff *skb, u8 *grh)
+/*
+ * The 40-byte header area a UD receive gets: RoCE v2 layout, with the
+ * lengths of the datagram itself (@len bytes of UDP payload) where it
+ * came in a train, whose IP header counts them all.
+ */
+static u8 mrc_rx_grh(struct sk_buff *skb, unsigned int len, u8 *grh)
 {
 	memset(grh, 0, 40);
 	if (ip_hdr(skb)->version == 4) {
-		memcpy(grh + 20, ip_hdr(skb), sizeof(struct iphdr));
+		struct iphdr *iph = (struct iphdr *)(grh + 20);
+
+		memcpy(iph, ip_hdr(skb), sizeof(*iph));
+		if (skb_is_gso(skb) && iph->ihl == 5) {
+			iph->tot_len = htons(sizeof(*iph) + sizeof(struct udphdr) +
+					     len);
+			iph->check = 0;
+			iph->check = ip_fast_csum(iph, iph->ihl);
+		}
 		return RDMA_NETWORK_IPV4;
 	}
 	memcpy(grh, ipv6_hdr(skb), sizeof(struct ipv6hdr));
+	if (skb_is_gso(skb))
+		((struct ipv6hdr *)grh)->payload_len =
+			htons(sizeof(struct udphdr) + len);
 	return RDMA_NETWORK_IPV6;
 }
 
@@ -116,114 +131,99 @@ static bool mrc_rx_trimmed(u8 tclass)
 }
 
 /**
- * mrc_rx_skb() - encap_rcv of the MRC UDP socket
- * @sk: the socket
- * @skb: a UDP datagram whose checksum the UDP layer verified, linear up
- *	to its UDP header; the rest may sit in page fragments
- *
- * The MRC headers are read from a copy when they are not in the linear
- * head, and the payload is copied once, from wherever it lies, into
- * registered memory: no skb_linearize(), which cost an allocation and a
- * copy of every packet that came in page fragments (virtio-net's receive
- * buffers, or the segments of a GSO skb through a veth).
- *
- * Return: 0: the packet is always consumed.
+ * struct mrc_rx_train - what the packets of one received skb share
+ * @mdev: the device they are for, referenced
+ * @skb: the skb: one datagram, or a GSO train of them that crossed the
+ *	stack once, cut every gso_size bytes of UDP payload
+ * @saddr: their source, as QPs store it (mrc_rx_saddr())
+ * @saddr_ok: @saddr may be taken for a peer's
+ * @sport: their UDP source port, the EV they came on
+ * @ce: they arrived CE-marked; GRO merges only packets of one TOS
+ * @trimmed: they came with the trim DSCP
+ * @qp: the QP of the packet before, referenced: its successors in a
+ *	train are mostly for it too
  */
-int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
-{
-	u8 hdr[MRC_WIRE_DECODE_MAX];
-	struct mrc_payload payload;
+struct mrc_rx_train {
 	struct mrc_dev *mdev;
+	struct sk_buff *skb;
 	struct in6_addr saddr;
+	bool saddr_ok;
+	u16 sport;
+	bool ce;
+	bool trimmed;
+	struct mrc_qp *qp;
+};
+
+static struct mrc_qp *mrc_rx_train_qp(struct mrc_rx_train *t, u32 qpn)
+{
+	if (t->qp && t->qp->ibqp.qp_num == qpn)
+		return t->qp;
+	if (t->qp)
+		mrc_qp_put(t->qp);
+	t->qp = mrc_qp_get(t->mdev, qpn);
+	return t->qp;
+}
+
+/* The packet of @len bytes at offset @off of the train's skb. */
+static void mrc_rx_one(struct mrc_rx_train *t, unsigned int off,
+		       unsigned int len)
+{
+	struct mrc_payload payload = { .skb = t->skb, .off = off };
+	struct mrc_stats *stats = &t->mdev->stats;
+	u8 hdr[MRC_WIRE_DECODE_MAX];
 	struct mrc_qp *qp;
 	struct mrc_pkt pkt;
-	unsigned int len;
-	int outer = -1;
+	enum mrc_wire_err err = MRC_WIRE_E_SHORT;
 	const u8 *data;
-	u8 tclass;
-	bool ce;
 
-	mdev = mrc_dev_get_by_netdev(skb->dev);
-	if (!mdev) {
-		/* Decapsulated SRv6: in on an uplink, to the GID's device. */
-		struct net_device *to = mrc_net_rx_dev(skb);
-
-		if (to && to != skb->dev)
-			mdev = mrc_dev_get_by_netdev(to);
-	}
-	if (!mdev)
-		goto drop;
-	mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_PKTS);
-	switch (mrc_net_rx_encap(skb, &outer)) {
-	case MRC_ENCAP_BAD:
-		mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_BAD_ENCAP);
-		goto put_dev;
-	case MRC_ENCAP_WRONG_SRC:
-		mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_ENCAP_SRC);
-		goto put_dev;
-	default:
-		break;
-	}
-	len = ntohs(udp_hdr(skb)->len);
-	if (len < sizeof(struct udphdr) || skb_transport_offset(skb) < 0 ||
-	    skb_transport_offset(skb) + len > skb->len)
-		goto malformed;
-	len -= sizeof(struct udphdr);
-	payload.skb = skb;
-	payload.off = skb_transport_offset(skb) + sizeof(struct udphdr);
 	/* Decode reads no further than MRC_WIRE_DECODE_MAX. */
-	data = skb_header_pointer(skb, payload.off,
+	data = skb_header_pointer(t->skb, off,
 				  min_t(unsigned int, len, sizeof(hdr)), hdr);
-	if (!data)
-		goto malformed;
-	/*
-	 * Routers mark the header they forward by: an SRv6 EV's CE and trim
-	 * DSCP are on the outer header the kernel stripped.
-	 */
-	tclass = mrc_rx_tclass(skb);
-	ce = INET_ECN_is_ce(tclass) || (outer >= 0 && INET_ECN_is_ce(outer));
-	if (outer >= 0)
-		tclass = outer;
-	if (mrc_rx_trimmed(tclass) ?
-	    mrc_wire_decode_trimmed(data, len, MRC_MAX_PAYLOAD_MTU, &pkt) :
-	    mrc_wire_decode(data, len, MRC_MAX_PAYLOAD_MTU, &pkt))
-		goto malformed;
+	if (data && t->trimmed)
+		err = mrc_wire_decode_trimmed(data, len, MRC_MAX_PAYLOAD_MTU,
+					      &pkt);
+	else if (data)
+		err = mrc_wire_decode(data, len, MRC_MAX_PAYLOAD_MTU, &pkt);
+	if (err) {
+		mrc_stats_inc(stats, MRC_STAT_RCVD_MALFORMED);
+		return;
+	}
 	payload.off += pkt.hdr_len;
 
 	/* QPN 0xffffff is the endpoint itself: probes, without a QP. */
 	if (pkt.dqpn == MRC_QPN_ENDPOINT) {
-		if (mrc_rx_saddr(skb, &saddr))
-			mrc_ep_probe_rx(mdev, skb, &pkt, &saddr);
+		if (t->saddr_ok)
+			mrc_ep_probe_rx(t->mdev, t->skb, &pkt, &t->saddr);
 		else
-			mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_WRONG_PEER);
-		goto put_dev;
+			mrc_stats_inc(stats, MRC_STAT_RCVD_WRONG_PEER);
+		return;
 	}
-	qp = mrc_qp_get(mdev, pkt.dqpn);
+	qp = mrc_rx_train_qp(t, pkt.dqpn);
 	if (!qp) {
-		mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_UNKNOWN_QP);
-		goto put_dev;
+		mrc_stats_inc(stats, MRC_STAT_RCVD_UNKNOWN_QP);
+		return;
 	}
-
-	pkt.rx_sport = ntohs(udp_hdr(skb)->source);
+	pkt.rx_sport = t->sport;
 	pkt.rx_ts = mrc_now_ts();
-	if (!mrc_rx_saddr(skb, &saddr)) {
-		mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_WRONG_PEER);
-		goto put_qp;
+	if (!t->saddr_ok) {
+		mrc_stats_inc(stats, MRC_STAT_RCVD_WRONG_PEER);
+		return;
 	}
 	if (pkt.opcode == MRC_OP_UD_SEND) {
 		u8 grh[40];
-		u8 net_type = mrc_rx_grh(skb, grh);
+		u8 net_type = mrc_rx_grh(t->skb, len, grh);
 
 		if (qp->type != IB_QPT_RC && pkt.payload_len <= qp->mtu)
-			mrc_ud_rx(qp, &pkt, &payload, grh, net_type, &saddr);
+			mrc_ud_rx(qp, &pkt, &payload, grh, net_type, &t->saddr);
 		else
-			mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_WRONG_PEER);
-		goto put_qp;
+			mrc_stats_inc(stats, MRC_STAT_RCVD_WRONG_PEER);
+		return;
 	}
-	if (qp->type != IB_QPT_RC || !ipv6_addr_equal(&saddr, &qp->path.daddr) ||
+	if (qp->type != IB_QPT_RC ||
+	    !ipv6_addr_equal(&t->saddr, &qp->path.daddr) ||
 	    pkt.payload_len > qp->mtu) {
-		mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_WRONG_PEER);
-		goto put_qp;
+		mrc_stats_inc(stats, MRC_STAT_RCVD_WRONG_PEER);
+		return;
 	}
 
 	/*
@@ -235,18 +235,88 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 	if (pkt.opcode == MRC_OP_PROBE)
 		mrc_mp_probe_rx(qp, &pkt);
 	else if (mrc_rx_is_request(pkt.opcode))
-		mrc_rx_request(qp, &pkt, &payload, ce);
-	else if (mrc_comp_rx(qp, &pkt, &payload, ce))
+		mrc_rx_request(qp, &pkt, &payload, t->ce);
+	else if (mrc_comp_rx(qp, &pkt, &payload, t->ce))
 		mrc_req_kick(qp);
 	mrc_tx_flush_now(qp);
+}
 
-put_qp:
-	mrc_qp_put(qp);
-	goto put_dev;
-malformed:
-	mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_MALFORMED);
+/**
+ * mrc_rx_skb() - a datagram or a train of them reached the MRC socket
+ * @sk: the socket
+ * @skb: checksum verified, data at the UDP header, linear up to it; the
+ *	rest may sit in page fragments. A GSO skb is a train: one MRC
+ *	packet every gso_size bytes of UDP payload, the last maybe shorter.
+ *
+ * The IP and UDP headers, the device and the encapsulation are checked
+ * once per train, the MRC headers of each packet one by one. They are
+ * read from a copy when they are not in the linear head, and the payload
+ * is copied once, from wherever it lies, into registered memory: no
+ * skb_linearize(), which cost an allocation and a copy of every packet
+ * that came in page fragments.
+ *
+ * Return: 0: the skb is always consumed.
+ */
+int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
+{
+	struct mrc_rx_train t = { .skb = skb };
+	unsigned int len, seg, off, npkts;
+	int outer = -1;
+	u8 tclass;
+
+	t.mdev = mrc_dev_get_by_netdev(skb->dev);
+	if (!t.mdev) {
+		/* Decapsulated SRv6: in on an uplink, to the GID's device. */
+		struct net_device *to = mrc_net_rx_dev(skb);
+
+		if (to && to != skb->dev)
+			t.mdev = mrc_dev_get_by_netdev(to);
+	}
+	if (!t.mdev)
+		goto drop;
+	len = ntohs(udp_hdr(skb)->len);
+	if (len < sizeof(struct udphdr) || skb_transport_offset(skb) < 0 ||
+	    skb_transport_offset(skb) + len > skb->len) {
+		mrc_stats_inc(&t.mdev->stats, MRC_STAT_RCVD_PKTS);
+		mrc_stats_inc(&t.mdev->stats, MRC_STAT_RCVD_MALFORMED);
+		goto put_dev;
+	}
+	len -= sizeof(struct udphdr);
+	seg = skb_is_gso(skb) ? skb_shinfo(skb)->gso_size : len;
+	npkts = seg ? max(DIV_ROUND_UP(len, seg), 1U) : 1;
+	mrc_stats_add(&t.mdev->stats, MRC_STAT_RCVD_PKTS, npkts);
+	mrc_stats_inc(&t.mdev->stats, MRC_STAT_RCVD_TRAINS);
+	if (!seg) {
+		mrc_stats_inc(&t.mdev->stats, MRC_STAT_RCVD_MALFORMED);
+		goto put_dev;
+	}
+	switch (mrc_net_rx_encap(skb, &outer)) {
+	case MRC_ENCAP_BAD:
+		mrc_stats_add(&t.mdev->stats, MRC_STAT_RCVD_BAD_ENCAP, npkts);
+		goto put_dev;
+	case MRC_ENCAP_WRONG_SRC:
+		mrc_stats_add(&t.mdev->stats, MRC_STAT_RCVD_ENCAP_SRC, npkts);
+		goto put_dev;
+	default:
+		break;
+	}
+	/*
+	 * Routers mark the header they forward by: an SRv6 EV's CE and trim
+	 * DSCP are on the outer header the kernel stripped.
+	 */
+	tclass = mrc_rx_tclass(skb);
+	t.ce = INET_ECN_is_ce(tclass) || (outer >= 0 && INET_ECN_is_ce(outer));
+	t.trimmed = mrc_rx_trimmed(outer >= 0 ? outer : tclass);
+	t.saddr_ok = mrc_rx_saddr(skb, &t.saddr);
+	t.sport = ntohs(udp_hdr(skb)->source);
+
+	off = skb_transport_offset(skb) + sizeof(struct udphdr);
+	for (; len; off += seg, len -= min(len, seg))
+		mrc_rx_one(&t, off, min(len, seg));
+	if (t.qp)
+		mrc_qp_put(t.qp);
 put_dev:
-	ib_device_put(&mdev->ib_dev);
+	ib_device_put(&t.mdev->ib_dev);
 drop:
 	consume_skb(skb);
 	return 0;

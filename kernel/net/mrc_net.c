@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Network glue: one UDP tunnel socket per network namespace, shared by the
- * MRC devices whose netdevs live there; route lookup and transmission of
+ * Network glue: one UDP socket per network namespace, shared by the MRC
+ * devices whose netdevs live there; route lookup and transmission of
  * built packets; netdev event handling.
  */
 #include <linux/if_arp.h>
@@ -14,6 +14,7 @@
 #include <net/ipv6_stubs.h>
 #include <net/netns/generic.h>
 #include <net/route.h>
+#include <net/udp.h>
 #include <net/udp_tunnel.h>
 
 #include "net/mrc_net.h"
@@ -22,7 +23,7 @@
 /**
  * struct mrc_net - per-namespace MRC state
  * @lock: serialises socket creation and teardown
- * @sock: the UDP tunnel socket, NULL while no device uses this namespace
+ * @sock: the UDP socket, NULL while no device uses this namespace
  * @port: UDP port @sock is bound to
  * @users: MRC devices holding a reference on @sock
  * @putting: mrc_net_put() calls under way. The namespace's exit waits for
@@ -40,12 +41,68 @@ struct mrc_net {
 static unsigned int mrc_net_id __read_mostly;
 static const struct mrc_net_handlers *mrc_net_up;
 
+/* Receive queue room for a few trains from each CPU. */
+#define MRC_NET_RCVBUF	(8 << 20)
+
+/*
+ * Hand one datagram or train the socket queued to the layers above, as
+ * an encap_rcv would get it: checksum verified, data at the UDP header,
+ * and skb->dev, which the queue used as scratch space, set again.
+ */
+static void mrc_net_rx_queued(struct sock *sk, struct sk_buff *skb)
+{
+	bool v4 = skb->protocol == htons(ETH_P_IP);
+
+	if (!udp_skb_csum_unnecessary(skb) && __udp_lib_checksum_complete(skb)) {
+		if (v4)
+			__UDP_INC_STATS(sock_net(sk), UDP_MIB_CSUMERRORS, 0);
+		else
+			__UDP6_INC_STATS(sock_net(sk), UDP_MIB_CSUMERRORS, 0);
+		atomic_inc(&sk->sk_drops);
+		kfree_skb(skb);
+		return;
+	}
+	skb->dev = dev_get_by_index_rcu(sock_net(sk), skb->skb_iif);
+	if (!skb->dev) {
+		kfree_skb(skb);
+		return;
+	}
+	__skb_push(skb, sizeof(struct udphdr));
+	mrc_net_up->rx(sk, skb);
+}
+
+/*
+ * The socket's sk_data_ready: drain the queue in the softirq that filled
+ * it. Datagrams come through the queue rather than an encap_rcv because
+ * the UDP layer cuts a GSO skb bound for an encap_rcv socket into single
+ * datagrams (upstream 3d010c8031e3, in 6.1.y), while this socket, with
+ * UDP_GRO on, takes it whole: a train of packets that crossed the stack
+ * once, as a veth delivers a local sender's GSO skb and as GRO merges
+ * what a NIC received.
+ */
+static void mrc_net_data_ready(struct sock *sk)
+{
+	bool retried = false;
+	struct sk_buff *skb;
+	int err;
+
+	rcu_read_lock();
+	for (;;) {
+		skb = skb_recv_udp(sk, MSG_DONTWAIT, &err);
+		if (skb) {
+			mrc_net_rx_queued(sk, skb);
+			continue;
+		}
+		/* An ICMP error the socket noted is cleared as it is read. */
+		if (err == -EAGAIN || retried)
+			break;
+		retried = true;
+	}
+	rcu_read_unlock();
+}
+
 static struct socket *mrc_udp_sock_create(struct net *net, u16 port)
 {
-	struct udp_tunnel_sock_cfg tunnel_cfg = {
-		.encap_type = 1,
-		.encap_rcv = mrc_net_up->rx,
-	};
 	struct udp_port_cfg cfg = {
 		.family = AF_INET6,
 		.local_ip6 = IN6ADDR_ANY_INIT,
@@ -53,7 +110,8 @@ static struct socket *mrc_udp_sock_create(struct net *net, u16 port)
 		.ipv6_v6only = 0,
 	};
 	struct socket *sock;
-	int err;
+	struct sock *sk;
+	int err, on = 1;
 
 	err = udp_sock_create(net, &cfg, &sock);
 	if (err == -EAFNOSUPPORT) {
@@ -66,7 +124,18 @@ static struct socket *mrc_udp_sock_create(struct net *net, u16 port)
 	if (err)
 		return ERR_PTR(err);
 
-	setup_udp_tunnel_sock(net, sock, &tunnel_cfg);
+	sk = sock->sk;
+	err = sk->sk_prot->setsockopt(sk, SOL_UDP, UDP_GRO,
+				      KERNEL_SOCKPTR(&on), sizeof(on));
+	if (err) {
+		udp_tunnel_sock_release(sock);
+		return ERR_PTR(err);
+	}
+	lock_sock(sk);
+	sk->sk_rcvbuf = MRC_NET_RCVBUF;
+	sk->sk_userlocks |= SOCK_RCVBUF_LOCK;
+	sk->sk_data_ready = mrc_net_data_ready;
+	release_sock(sk);
 	return sock;
 }
 

@@ -65,7 +65,9 @@ static inline u32 mrc_net_hdr_len(const struct mrc_path *path)
 
 /**
  * struct mrc_net_handlers - what net/ calls in the layers above
- * @rx: a UDP datagram arrived on an MRC socket (the socket's encap_rcv)
+ * @rx: a UDP datagram, or a GSO train of them, arrived on an MRC socket:
+ *	checksum verified, data at the UDP header, skb->dev the netdev it
+ *	came in on; the handler consumes it
  * @netdev_event: a netdev notifier event, under RTNL; the handler finds
  *	out whether an MRC device runs on @ndev
  */

@@ -5,6 +5,8 @@
 # must have moved both ways: each host's veth sent at least the bytes of
 # all its messages, and each device sent and received at least a packet
 # per 4 KiB of them (acknowledgments alone are a few bytes a message).
+# The packets of a GSO run cross the veth and the receiver's IP and UDP
+# layers as one train: each device received more than 2 packets per skb.
 . ../lib.sh
 
 dmesg_mark
@@ -19,11 +21,12 @@ tx_bytes() {
 }
 
 # counters: tx bytes of vethA and vethB, then sent and received packets
-# of mrcA and mrcB.
+# of mrcA and mrcB, then the skbs (trains) each received.
 counters() {
 	echo "$(tx_bytes hostA vethA) $(tx_bytes hostB vethB)" \
 		"$(hw mrcA sent_pkts) $(hw mrcA rcvd_pkts)" \
-		"$(hw mrcB sent_pkts) $(hw mrcB rcvd_pkts)"
+		"$(hw mrcB sent_pkts) $(hw mrcB rcvd_pkts)" \
+		"$(hw mrcA rcvd_trains) $(hw mrcB rcvd_trains)"
 }
 
 # bidi NAME ITERS SIZE PROGRAM ARGS...: PROGRAM -b between the hosts.
@@ -36,17 +39,19 @@ bidi() {
 		"$prog" -d mrcB -x "$GB4" -b -n "$n" -s "$size" -F "$@" 10.0.0.1
 	read -r -a c1 <<< "$(counters)"
 	d=()
-	for i in 0 1 2 3 4 5; do
+	for i in 0 1 2 3 4 5 6 7; do
 		d+=($((c1[i] - c0[i])))
 	done
 	want_b=$((n * size))
 	want_p=$((n * size / 4096))
-	diag <<< "$name: bytes sent vethA ${d[0]} vethB ${d[1]} (each >= $want_b); packets sent/rcvd mrcA ${d[2]}/${d[3]}, mrcB ${d[4]}/${d[5]} (each >= $want_p)"
+	diag <<< "$name: bytes sent vethA ${d[0]} vethB ${d[1]} (each >= $want_b); packets sent/rcvd mrcA ${d[2]}/${d[3]}, mrcB ${d[4]}/${d[5]} (each >= $want_p); trains rcvd mrcA ${d[6]}, mrcB ${d[7]}"
 	check "$name: hostA sent its messages' bytes" test "${d[0]}" -ge "$want_b"
 	check "$name: hostB sent its messages' bytes" test "${d[1]}" -ge "$want_b"
 	check "$name: both devices sent and received a packet per 4 KiB" \
 		test "${d[2]}" -ge "$want_p" -a "${d[3]}" -ge "$want_p" \
 		-a "${d[4]}" -ge "$want_p" -a "${d[5]}" -ge "$want_p"
+	check "$name: both devices received more than 2 packets per train" \
+		test "${d[3]}" -gt $((2 * d[6])) -a "${d[5]}" -gt $((2 * d[7]))
 }
 
 # -n counts the messages of each QP.
