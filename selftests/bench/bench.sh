@@ -20,13 +20,15 @@
 #   BENCH_METRICS    a subset of "tcp tcp_busy write_bw send_bw read_bw
 #                    write_lat mp_cpu mp_bw mp_blackhole mp_loss srv6_bw
 #                    srv6_fail srv6_cpu cc_loss cc_fair cc_tcp cc_incast
-#                    dp_tcp dp_write dp_write4"
+#                    dp_tcp dp_write dp_write4", the default, or of
+#                    these and "dp_tcp4 dp_write_e"
 #                    (tcp_busy: iperf3 beside a spinning process, as
 #                    perftest polls; mp_*: multipath, see mp.sh; srv6_*: on
 #                    the SRv6 fabric, in one VM of 2 vCPUs after the
 #                    others, see srv6.sh; cc_*: mrc-window beside NSCC
 #                    through one bottleneck, in one VM of 2 vCPUs, see cc.sh;
-#                    dp_*: goodput and CPU per byte of TCP and MRC WRITEs
+#                    dp_*: goodput and CPU per byte of TCP (1 or 4 streams)
+#                    and MRC WRITEs (1 or 4 QPs, polling or on CQ events)
 #                    over one veth, in one VM of 2 vCPUs, see dp.sh)
 #   BENCH_MP_PATHS   paths of the multipath topology (4)
 #   BENCH_MP_RATE    tbf rate of each path, tc units (10mbit)
@@ -221,7 +223,7 @@ dp_vm() {
 	MRC_VM_CPUS=2 MRC_VM_LOGDIR=$out/vm-logs MRC_VM_KEEP_LOG=1 \
 	MRC_VM_APPEND="$append" \
 		"$top/selftests/vm/run-vm.sh" \
-		-t $((300 + reps * 3 * (dpsecs + 60))) -s "$stage" \
+		-t $((300 + reps * ${#dp[@]} * (dpsecs + 60))) -s "$stage" \
 		-n bench-dp "$here/dp.sh" 2>&1 | tee "$out/dp.log" |
 		grep --line-buffered -v '^@dp ' &
 	wait $!

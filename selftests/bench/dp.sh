@@ -5,9 +5,13 @@
 # two_hosts), an MRC device on each end, no shaping: the link is the veth.
 # Data flows from hostA to hostB; the metrics alternate in each repetition:
 #
-#   dp_tcp     iperf3, one TCP stream, SECS seconds
-#   dp_write   ib_write_bw over one MRC RC QP, 64 KiB WRITEs, -D SECS
-#   dp_write4  the same over 4 QPs (-q 4)
+#   dp_tcp      iperf3, one TCP stream, SECS seconds
+#   dp_tcp4     the same with 4 streams (-P 4), their sum
+#   dp_write    ib_write_bw over one MRC RC QP, 64 KiB WRITEs, -D SECS
+#   dp_write4   the same over 4 QPs (-q 4)
+#   dp_write_e  dp_write waiting on completion events, not polling: perftest
+#               refuses -e on WRITE, so mrc-stream (events are its default)
+#               at perftest's depth, 128 WRITEs outstanding
 #
 # For each sample: the goodput the tool reports, and the whole VM's CPU
 # time (/proc/stat) per byte moved, kernel (system, irq, softirq) and busy
@@ -34,6 +38,8 @@ if [ "$SECS" -lt 3 ]; then
 	exit 1
 fi
 SIZE=65536			# bytes per RDMA WRITE
+DEPTH=128			# WRITEs outstanding (perftest's TX depth)
+STREAM=$MRC_BUILD/selftests/progs/mrc-stream
 PORT=22000
 STEP_LIMIT=$((SECS + 90))
 STATE=/run/dp-bench
@@ -122,8 +128,15 @@ started() {
 # rate METRIC: the client's goodput in bytes per second, empty if none.
 rate() {
 	case $1 in
-	dp_tcp) jq -er 'select(.error == null) | .end.sum_received.bits_per_second
-		| select(. > 0) | . / 8' "$STATE/out" 2>/dev/null ;;
+	dp_tcp | dp_tcp4) jq -er 'select(.error == null)
+		| .end.sum_received.bits_per_second | select(. > 0) | . / 8' \
+		"$STATE/out" 2>/dev/null ;;
+	# mrc-stream: the mean of its 100 ms bins from 1 s to SECS - 1 s of
+	# its run, the window perftest's -f 1 averages over.
+	dp_write_e) jq -er --argjson secs "$SECS" '(1000 / .bin_ms | floor) as $n
+		| .bins_mbit[$n:($secs - 1) * $n]
+		| select(length == ($secs - 2) * $n) | add / length * 1e6 / 8
+		| select(. > 0) | floor' "$STATE/out" 2>/dev/null ;;
 	# perftest's "BW average[MB/sec]" is MiB/s; 0 is its clock calibration
 	# failing under TCG, not a measurement.
 	*) awk '$1 == 65536 && NF >= 5 { v = $4 }
@@ -136,37 +149,95 @@ why() {
 	local line
 	case $1 in 124 | 137) echo "timed out after ${STEP_LIMIT}s"; return ;; esac
 	line=$(cat "$STATE/err" "$STATE/out" "$STATE/srv.err" 2>/dev/null |
-		grep -m1 -oE 'Failed status [0-9]+.*|"error":.*|Couldn.t [^:]*|Unable [^:]*|Correlation coefficient r\^2: [0-9.]+')
+		grep -m1 -oE 'Failed status [0-9]+.*|"error":.*|Couldn.t [^:]*|Unable [^:]*|Correlation coefficient r\^2: [0-9.]+|mrc-stream [a-z]+ on .*')
 	echo "${line:-exit status $1, no figure in the output}" | tr -d '"'
+}
+
+# step METRIC PORT: the sample's server and client commands (SRV, CLI),
+# the namespaces they run in (NS_B, NS_A) and the RDMA devices whose
+# counters it records (DEV_A, DEV_B; none for TCP). Non-zero for an
+# unknown metric, STEP_ERR saying so.
+step() {
+	local metric=$1 port=$2 opts=() ga=$GA4 gb=$GB4 dst=10.0.0.2
+	NS_A=hostA NS_B=hostB DEV_A=mrcA DEV_B=mrcB
+	case $metric in
+	dp_tcp | dp_tcp4)
+		DEV_A='' DEV_B=''
+		SRV=(iperf3 -s -1 -p "$port")
+		CLI=(iperf3 -c 10.0.0.2 -p "$port" -t "$SECS" -J)
+		if [ "$metric" = dp_tcp4 ]; then CLI+=(-P 4); fi ;;
+	dp_write | dp_write4)
+		# -f 1: perftest's rate covers [1 s, SECS - 1 s], as the CPU does.
+		opts=(-s "$SIZE" -D "$SECS" -f 1 -F -p "$port")
+		[ "$metric" = dp_write4 ] && opts+=(-q 4)
+		SRV=(ib_write_bw -d "$DEV_B" -x "$gb" "${opts[@]}")
+		CLI=(ib_write_bw -d "$DEV_A" -x "$ga" "${opts[@]}" "$dst") ;;
+	dp_write_e)
+		# perftest says "Events feature not available on WRITE verb".
+		opts=(--size "$SIZE" --outstanding "$DEPTH" --port "$port")
+		SRV=("$STREAM" server --dev "$DEV_B" --gid "$gb" "${opts[@]}")
+		CLI=("$STREAM" client --dev "$DEV_A" --gid "$ga" --host "$dst"
+			--seconds "$SECS" "${opts[@]}") ;;
+	*) STEP_ERR="unknown metric $metric"; return 1 ;;
+	esac
+	return 0
+}
+
+# listening NS PORT: something listens on TCP PORT in namespace NS.
+listening() {
+	_in_ns "$1" ss -Hltn "sport = :$2" | grep -q .
+}
+
+# serve: starts the server of the step (SRV, as step set it) and waits
+# until it listens; SPID is its process. Then CNT0A, CNT0B: the devices'
+# counters before the sample.
+serve() {
+	rm -f "$STATE"/{out,err,srv.out,srv.err}
+	_in_ns "$NS_B" timeout -k 5 "$STEP_LIMIT" "${SRV[@]}" \
+		< /dev/null > "$STATE/srv.out" 2> "$STATE/srv.err" &
+	SPID=$!
+	wait_until 30 listening "$NS_B" "$1"
+	CNT0A='' CNT0B=''
+	if [ -n "$DEV_A" ]; then
+		CNT0A=$(counters "$DEV_A") CNT0B=$(counters "$DEV_B")
+	fi
+}
+
+# moved_json: the devices' counters that moved since serve, as a JSON
+# object keyed by device ("null" for TCP).
+moved_json() {
+	if [ -z "$DEV_A" ]; then
+		echo null
+		return
+	fi
+	jq -cn --arg da "$DEV_A" --arg db "$DEV_B" \
+		--argjson a "$(moved "$CNT0A" "$(counters "$DEV_A")")" \
+		--argjson b "$(moved "$CNT0B" "$(counters "$DEV_B")")" \
+		'{($da): $a, ($db): $b}'
+}
+
+# failed K METRIC REP WHY: the record of a sample that could not run.
+failed() {
+	jq -cn --argjson k "$1" --arg metric "$2" --argjson rep "$3" \
+		--arg error "$4" \
+		'{step: $k, metric: $metric, rep: $rep, rc: null, error: $error}' |
+		sed 's/^/@dp /'
+	return 1
 }
 
 # run_step K METRIC REP: one sample; prints its "@dp" line. Non-zero when
 # it gave no figure.
 run_step() {
-	local k=$1 metric=$2 rep=$3 port=$((PORT + $1)) srv cli opts
-	local pid spid rc c0 c1 ca cb ta tb wa wb window=whole e0 e1 ea eb
-	local cnt0a cnt0b ctr=null bps src
-	case $metric in
-	dp_tcp)
-		srv=(iperf3 -s -1 -p "$port")
-		cli=(iperf3 -c 10.0.0.2 -p "$port" -t "$SECS" -J) ;;
-	dp_write | dp_write4)
-		# -f 1: perftest's rate covers [1 s, SECS - 1 s], as the CPU does.
-		opts=(-s "$SIZE" -D "$SECS" -f 1 -F -p "$port")
-		[ "$metric" = dp_write4 ] && opts+=(-q 4)
-		srv=(ib_write_bw -d mrcB -x "$GB4" "${opts[@]}")
-		cli=(ib_write_bw -d mrcA -x "$GA4" "${opts[@]}" 10.0.0.2) ;;
-	*) echo "dp bench: unknown metric $metric" >&2; return 1 ;;
-	esac
-	rm -f "$STATE"/{out,err,srv.out,srv.err}
-	ip netns exec hostB timeout -k 5 "$STEP_LIMIT" "${srv[@]}" \
-		< /dev/null > "$STATE/srv.out" 2> "$STATE/srv.err" &
-	spid=$!
-	wait_until 30 bash -c "ip netns exec hostB ss -Hltn 'sport = :$port' | grep -q ."
-	cnt0a=$(counters mrcA) cnt0b=$(counters mrcB)
+	local k=$1 metric=$2 rep=$3 pid rc c0 c1 ca cb ta tb wa wb window=whole
+	local e0 e1 ea eb ctr bps src
+	if ! step "$metric" $((PORT + k)); then
+		failed "$k" "$metric" "$rep" "$STEP_ERR"
+		return
+	fi
+	serve $((PORT + k))
 	ticks
 	c0=$CPU_TICKS e0=$CPU_EACH
-	ip netns exec hostA timeout -k 5 "$STEP_LIMIT" "${cli[@]}" \
+	_in_ns "$NS_A" timeout -k 5 "$STEP_LIMIT" "${CLI[@]}" \
 		< /dev/null > "$STATE/out" 2> "$STATE/err" &
 	pid=$!
 	if started $pid; then
@@ -187,11 +258,9 @@ run_step() {
 		# The client's whole run, its connection set-up included.
 		ca=$c0 cb=$c1 ea=$e0 eb=$e1 ta=0 tb=$((SECS * 1000000)) wa=0 wb=0
 	fi
-	wait $spid
+	wait $SPID
 	src=$?
-	[ "$metric" = dp_tcp ] ||
-		ctr=$(jq -cn --argjson a "$(moved "$cnt0a" "$(counters mrcA)")" \
-			--argjson b "$(moved "$cnt0b" "$(counters mrcB)")" '{mrcA: $a, mrcB: $b}')
+	ctr=$(moved_json)
 	bps=
 	[ $rc -eq 0 ] && bps=$(rate "$metric")
 	jq -cn --argjson k "$k" --arg metric "$metric" --argjson rep "$rep" \
@@ -228,7 +297,8 @@ fi
 ip netns exec hostA sleep infinity &
 HOLDER=$!
 echo "# dp: one veth between two namespaces, $(nproc) vCPUs; $SECS s per" \
-	"sample; iperf3 one stream; ib_write_bw $SIZE-byte WRITEs, 1 or 4 QPs"
+	"sample; iperf3 1 or 4 streams; ib_write_bw $SIZE-byte WRITEs, 1 or 4" \
+	"QPs; mrc-stream $SIZE-byte WRITEs, $DEPTH outstanding"
 
 steps=()
 for ((r = 1; r <= REPS; r++)); do

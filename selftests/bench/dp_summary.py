@@ -20,12 +20,15 @@ import sys
 
 METRICS = {
     "dp_tcp": "TCP (iperf3, 1 stream)",
+    "dp_tcp4": "TCP (iperf3, 4 streams)",
     "dp_write": "MRC WRITE (1 QP, 64 KiB)",
     "dp_write4": "MRC WRITE (4 QPs, 64 KiB)",
+    "dp_write_e": "MRC WRITE (mrc-stream, CQ events)",
 }
 # (numerator, denominator) of each ratio row.
 RATIOS = (("dp_write", "dp_tcp"), ("dp_write4", "dp_tcp"),
-          ("dp_write4", "dp_write"))
+          ("dp_write4", "dp_write"), ("dp_write_e", "dp_write"),
+          ("dp_tcp4", "dp_tcp"))
 
 
 def figures(rec):
