@@ -21,15 +21,16 @@
 #                    write_lat mp_cpu mp_bw mp_blackhole mp_loss srv6_bw
 #                    srv6_fail srv6_cpu cc_loss cc_fair cc_tcp cc_incast
 #                    dp_tcp dp_write dp_write4", the default, or of
-#                    these and "dp_tcp4 dp_write_e"
+#                    these and "dp_tcp4 dp_write_e dp_rxe"
 #                    (tcp_busy: iperf3 beside a spinning process, as
 #                    perftest polls; mp_*: multipath, see mp.sh; srv6_*: on
 #                    the SRv6 fabric, in one VM of 2 vCPUs after the
 #                    others, see srv6.sh; cc_*: mrc-window beside NSCC
 #                    through one bottleneck, in one VM of 2 vCPUs, see cc.sh;
-#                    dp_*: goodput and CPU per byte of TCP (1 or 4 streams)
-#                    and MRC WRITEs (1 or 4 QPs, polling or on CQ events)
-#                    over one veth, in one VM of 2 vCPUs, see dp.sh)
+#                    dp_*: goodput and CPU per byte of TCP (1 or 4 streams),
+#                    MRC WRITEs (1 or 4 QPs, polling or on CQ events) and
+#                    rxe WRITEs over one veth, in one VM of 2 vCPUs, see
+#                    dp.sh)
 #   BENCH_MP_PATHS   paths of the multipath topology (4)
 #   BENCH_MP_RATE    tbf rate of each path, tc units (10mbit)
 #   BENCH_MP_SECS    seconds of each multipath run (10; blackhole: +5)

@@ -2,7 +2,8 @@
 # shellcheck shell=bash
 # The data-path benchmarks (the dp_* metrics), run by bench.sh in one VM
 # of 2 vCPUs: namespaces hostA and hostB joined by one veth pair (lib.sh's
-# two_hosts), an MRC device on each end, no shaping: the link is the veth.
+# two_hosts), an MRC device on each end, no shaping: the link is the veth
+# (rdma_rxe, for the *rxe metrics, has a veth pair of its own: rxe_hosts).
 # Data flows from hostA to hostB; the metrics alternate in each repetition:
 #
 #   dp_tcp      iperf3, one TCP stream, SECS seconds
@@ -12,6 +13,7 @@
 #   dp_write_e  dp_write waiting on completion events, not polling: perftest
 #               refuses -e on WRITE, so mrc-stream (events are its default)
 #               at perftest's depth, 128 WRITEs outstanding
+#   dp_rxe      dp_write over rdma_rxe devices (rxeA, rxeB)
 #
 # For each sample: the goodput the tool reports, and the whole VM's CPU
 # time (/proc/stat) per byte moved, kernel (system, irq, softirq) and busy
@@ -77,16 +79,17 @@ ticks() {
 	done < /proc/stat
 }
 
-# wire: WIRE=bytes vethA has sent, seen through the namespace of $HOLDER.
-# /proc/net/dev may run a long count into the colon: split there.
+# wire: WIRE=bytes $WIRE_IF has sent, read from $WIRE_NET (the
+# /proc/PID/net/dev of a process in its namespace). /proc/net/dev may
+# run a long count into the colon: split there.
 wire() {
 	local line f
 	WIRE=
 	while read -r line; do
-		[[ $line == vethA:* ]] || continue
+		[[ $line == "$WIRE_IF":* ]] || continue
 		read -ra f <<<"${line#*:}"
 		WIRE=${f[8]}
-	done < "/proc/$HOLDER/net/dev"
+	done < "$WIRE_NET"
 }
 
 # counters DEV: DEV's port counters as "NAME VALUE" lines.
@@ -154,19 +157,31 @@ why() {
 }
 
 # step METRIC PORT: the sample's server and client commands (SRV, CLI),
-# the namespaces they run in (NS_B, NS_A) and the RDMA devices whose
-# counters it records (DEV_A, DEV_B; none for TCP). Non-zero for an
-# unknown metric, STEP_ERR saying so.
+# the namespaces they run in (NS_B, NS_A; empty: the initial one), the
+# RDMA devices whose counters it records (DEV_A, DEV_B; none for TCP)
+# and where the data leaves (WIRE_IF read from WIRE_NET). Non-zero for
+# an unknown metric or one whose devices are missing, STEP_ERR saying so.
 step() {
 	local metric=$1 port=$2 opts=() ga=$GA4 gb=$GB4 dst=10.0.0.2
 	NS_A=hostA NS_B=hostB DEV_A=mrcA DEV_B=mrcB
+	WIRE_IF=vethA WIRE_NET=/proc/$HOLDER/net/dev
+	case $metric in
+	*rxe*)
+		if [ -n "$RXE_ERR" ]; then
+			STEP_ERR=$RXE_ERR
+			return 1
+		fi
+		NS_A=$RXE_NS_A NS_B=$RXE_NS_B DEV_A=rxeA DEV_B=rxeB
+		ga=$RA4 gb=$RB4 dst=$RXE_DST
+		WIRE_IF=$RXE_IF WIRE_NET=$RXE_NET ;;
+	esac
 	case $metric in
 	dp_tcp | dp_tcp4)
 		DEV_A='' DEV_B=''
 		SRV=(iperf3 -s -1 -p "$port")
 		CLI=(iperf3 -c 10.0.0.2 -p "$port" -t "$SECS" -J)
 		if [ "$metric" = dp_tcp4 ]; then CLI+=(-P 4); fi ;;
-	dp_write | dp_write4)
+	dp_write | dp_write4 | dp_rxe)
 		# -f 1: perftest's rate covers [1 s, SECS - 1 s], as the CPU does.
 		opts=(-s "$SIZE" -D "$SECS" -f 1 -F -p "$port")
 		[ "$metric" = dp_write4 ] && opts+=(-q 4)
@@ -287,6 +302,55 @@ run_step() {
 	[ -n "$bps" ]
 }
 
+# rxe_hosts: rdma_rxe devices rxeA and rxeB for the *rxe* metrics, with
+# RA4 and RB4 their IPv4 GID indexes, and where step finds them (RXE_*);
+# RXE_ERR says why there are none. rxe in Linux 6.1 has its UDP socket
+# and routes its packets in the initial namespace only (rxe_net.c uses
+# init_net): on hostA's and hostB's veth its devices come up, but the
+# first WRITE completes with an error (status 2). So they sit on a veth
+# pair of their own in the initial namespace, vethRA (10.0.0.1) and
+# vethRB (10.0.0.2) as veth_pair makes them, and policy routing sends
+# what one address sends to the other out of the veth, not through lo:
+# rules ahead of the local table for locally sent packets (iif lo), the
+# local table after them for what arrives. Arriving packets come from an
+# address of this host: accept_local, no rp_filter.
+rxe_hosts() {
+	local ma mb
+	RXE_NS_A='' RXE_NS_B='' RXE_DST=10.0.0.2
+	RXE_IF=vethRA RXE_NET=/proc/$$/net/dev RXE_ERR=''
+	if ! modprobe rdma_rxe; then
+		RXE_ERR="modprobe rdma_rxe failed"
+		return 1
+	fi
+	veth_pair vethRA vethRB
+	sysctl -qw net.ipv4.conf.all.rp_filter=0 \
+		net.ipv4.conf.vethRA.rp_filter=0 net.ipv4.conf.vethRB.rp_filter=0 \
+		net.ipv4.conf.vethRA.accept_local=1 net.ipv4.conf.vethRB.accept_local=1
+	read -r ma < /sys/class/net/vethRA/address
+	read -r mb < /sys/class/net/vethRB/address
+	ip neigh replace 10.0.0.2 lladdr "$mb" dev vethRA nud permanent
+	ip neigh replace 10.0.0.1 lladdr "$ma" dev vethRB nud permanent
+	ip route add 10.0.0.2 dev vethRA src 10.0.0.1 table 101
+	ip route add 10.0.0.1 dev vethRB src 10.0.0.2 table 102
+	ip rule add pref 10 iif lo to 10.0.0.2 lookup 101
+	ip rule add pref 11 iif lo to 10.0.0.1 lookup 102
+	ip rule add pref 100 lookup local
+	ip rule del pref 0 lookup local
+	if ! rdma link add rxeA type rxe netdev vethRA ||
+	   ! rdma link add rxeB type rxe netdev vethRB; then
+		RXE_ERR="rdma link add of the rxe devices failed"
+		return 1
+	fi
+	RA4=$(gid_index rxeA '::ffff:10\.0\.0\.1')
+	RB4=$(gid_index rxeB '::ffff:10\.0\.0\.2')
+	if [ -z "$RA4" ] || [ -z "$RB4" ]; then
+		RXE_ERR="the rxe devices have no IPv4 GID"
+		return 1
+	fi
+	echo "# dp: rxe on vethRA-vethRB in the initial namespace (it works" \
+		"only there in 6.1)"
+}
+
 modprobe mrc || exit 1
 two_hosts
 if [ -z "$GA4" ] || [ -z "$GB4" ]; then
@@ -296,6 +360,10 @@ fi
 # Holds a process in hostA, whose /proc/PID/net/dev shows the veth.
 ip netns exec hostA sleep infinity &
 HOLDER=$!
+RXE_ERR="no rxe devices"
+if [[ ,$METRICS, == *rxe* ]] && ! rxe_hosts; then
+	echo "# dp: $RXE_ERR: the rxe samples fail" >&2
+fi
 echo "# dp: one veth between two namespaces, $(nproc) vCPUs; $SECS s per" \
 	"sample; iperf3 1 or 4 streams; ib_write_bw $SIZE-byte WRITEs, 1 or 4" \
 	"QPs; mrc-stream $SIZE-byte WRITEs, $DEPTH outstanding"

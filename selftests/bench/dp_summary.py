@@ -24,11 +24,12 @@ METRICS = {
     "dp_write": "MRC WRITE (1 QP, 64 KiB)",
     "dp_write4": "MRC WRITE (4 QPs, 64 KiB)",
     "dp_write_e": "MRC WRITE (mrc-stream, CQ events)",
+    "dp_rxe": "rxe WRITE (1 QP, 64 KiB)",
 }
 # (numerator, denominator) of each ratio row.
 RATIOS = (("dp_write", "dp_tcp"), ("dp_write4", "dp_tcp"),
-          ("dp_write4", "dp_write"), ("dp_write_e", "dp_write"),
-          ("dp_tcp4", "dp_tcp"))
+          ("dp_write4", "dp_write"), ("dp_write", "dp_rxe"),
+          ("dp_write_e", "dp_write"), ("dp_tcp4", "dp_tcp"))
 
 
 def figures(rec):
