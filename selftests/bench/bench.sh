@@ -21,7 +21,8 @@
 #                    write_lat mp_cpu mp_bw mp_blackhole mp_loss srv6_bw
 #                    srv6_fail srv6_cpu cc_loss cc_fair cc_tcp cc_incast
 #                    dp_tcp dp_write dp_write4", the default, or of
-#                    these and "dp_tcp4 dp_write_e dp_rxe"
+#                    these and "dp_tcp4 dp_write_e dp_rxe dp_lat_write
+#                    dp_lat_send dp_lat_write_rxe"
 #                    (tcp_busy: iperf3 beside a spinning process, as
 #                    perftest polls; mp_*: multipath, see mp.sh; srv6_*: on
 #                    the SRv6 fabric, in one VM of 2 vCPUs after the
@@ -29,8 +30,8 @@
 #                    through one bottleneck, in one VM of 2 vCPUs, see cc.sh;
 #                    dp_*: goodput and CPU per byte of TCP (1 or 4 streams),
 #                    MRC WRITEs (1 or 4 QPs, polling or on CQ events) and
-#                    rxe WRITEs over one veth, in one VM of 2 vCPUs, see
-#                    dp.sh)
+#                    rxe WRITEs, and 2-byte WRITE and SEND latency of MRC
+#                    and rxe, over one veth, in one VM of 2 vCPUs, see dp.sh)
 #   BENCH_MP_PATHS   paths of the multipath topology (4)
 #   BENCH_MP_RATE    tbf rate of each path, tc units (10mbit)
 #   BENCH_MP_SECS    seconds of each multipath run (10; blackhole: +5)
@@ -49,6 +50,7 @@
 #                    no ECN), dctcp (ECN, as datacenters run TCP over
 #                    marking switches) (cubic,dctcp)
 #   BENCH_DP_SECS    seconds of each dp_* sample (5; at least 3)
+#   BENCH_DP_LAT_ITERS  exchanges of each dp_lat_* sample (5000)
 #   BENCH_PERF       1: profile every step in both guests (perf record
 #                    -e cpu-clock -a) and log its hottest symbols
 #   BENCH_OUT        output directory (build/bench)
@@ -88,6 +90,7 @@ srv6_metrics=$(IFS=,; echo "${srv6[*]}")
 cc_metrics=$(IFS=,; echo "${cc[*]}")
 dp_metrics=$(IFS=,; echo "${dp[*]}")
 dpsecs=${BENCH_DP_SECS:-5}
+dplatiters=${BENCH_DP_LAT_ITERS:-5000}
 ccrate=${BENCH_CC_RATE:-20mbit}
 ccsecs=${BENCH_CC_SECS:-10}
 ccqueues=${BENCH_CC_QUEUES:-ecn,red,trim}
@@ -220,6 +223,7 @@ cc_vm() {
 # dp_vm: the dp_* steps, in a VM of 2 vCPUs (dp.sh).
 dp_vm() {
 	local append="bench.reps=$reps bench.metrics=$dp_metrics bench.dpsecs=$dpsecs"
+	append+=" bench.dplatiters=$dplatiters"
 	echo "bench: data path in one VM (TCG, 2 vCPUs), one veth: $dp_metrics"
 	MRC_VM_CPUS=2 MRC_VM_LOGDIR=$out/vm-logs MRC_VM_KEEP_LOG=1 \
 	MRC_VM_APPEND="$append" \

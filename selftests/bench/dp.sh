@@ -14,6 +14,9 @@
 #               refuses -e on WRITE, so mrc-stream (events are its default)
 #               at perftest's depth, 128 WRITEs outstanding
 #   dp_rxe      dp_write over rdma_rxe devices (rxeA, rxeB)
+#   dp_lat_write      ib_write_lat over MRC, 2-byte messages, -n LAT_ITERS
+#   dp_lat_send       ib_send_lat over MRC, the same
+#   dp_lat_write_rxe  ib_write_lat over rxe, the same
 #
 # For each sample: the goodput the tool reports, and the whole VM's CPU
 # time (/proc/stat) per byte moved, kernel (system, irq, softirq) and busy
@@ -22,8 +25,10 @@
 # (seen on the veth) to 1 s before it ends, which is also the window
 # perftest's rate covers (-f 1); the bytes are the tool's rate times that
 # window. Should the start not be seen, the CPU is read over the client's
-# whole run and the record says "whole". Each sample prints its line and
-# an "@dp {JSON}" line, which dp_summary.py turns into the table.
+# whole run and the record says "whole". A latency sample (dp_lat_*)
+# records perftest's typical (median) and 99% latency instead, no CPU.
+# Each sample prints its line and an "@dp {JSON}" line, which
+# dp_summary.py turns into the tables.
 
 . ../vm/lib.sh
 . ./guest.sh
@@ -42,6 +47,8 @@ fi
 SIZE=65536			# bytes per RDMA WRITE
 DEPTH=128			# WRITEs outstanding (perftest's TX depth)
 STREAM=$MRC_BUILD/selftests/progs/mrc-stream
+LAT_ITERS=$(barg dplatiters)	# exchanges of each latency sample
+LAT_ITERS=${LAT_ITERS:-5000}
 PORT=22000
 STEP_LIMIT=$((SECS + 90))
 STATE=/run/dp-bench
@@ -147,6 +154,24 @@ rate() {
 	esac
 }
 
+# latency: the client's "TYPICAL P99" usec, P99 "null" if perftest has no
+# such column; empty if no typical figure (a failed calibration prints
+# inf or nan). The header names the columns; "99% percentile[usec]" is
+# two words of it and one column.
+latency() {
+	awk 'function num(x) { return x ~ /^[0-9]+(\.[0-9]+)?$/ }
+		/t_typical/ {
+			n = 0
+			for (i = 1; i <= NF; i++)
+				if ($i != "percentile[usec]") col[$i] = ++n
+			next
+		}
+		n && $1 == 2 && NF == n { typ = $col["t_typical[usec]"]
+			p99 = ("99%" in col) ? $col["99%"] : "" }
+		END { if (num(typ) && typ > 0)
+			print typ, (num(p99) ? p99 : "null") }' "$STATE/out"
+}
+
 # why RC: one line saying why the client gave no figure.
 why() {
 	local line
@@ -162,7 +187,7 @@ why() {
 # and where the data leaves (WIRE_IF read from WIRE_NET). Non-zero for
 # an unknown metric or one whose devices are missing, STEP_ERR saying so.
 step() {
-	local metric=$1 port=$2 opts=() ga=$GA4 gb=$GB4 dst=10.0.0.2
+	local metric=$1 port=$2 opts=() ga=$GA4 gb=$GB4 dst=10.0.0.2 tool
 	NS_A=hostA NS_B=hostB DEV_A=mrcA DEV_B=mrcB
 	WIRE_IF=vethA WIRE_NET=/proc/$HOLDER/net/dev
 	case $metric in
@@ -193,6 +218,12 @@ step() {
 		SRV=("$STREAM" server --dev "$DEV_B" --gid "$gb" "${opts[@]}")
 		CLI=("$STREAM" client --dev "$DEV_A" --gid "$ga" --host "$dst"
 			--seconds "$SECS" "${opts[@]}") ;;
+	dp_lat_write | dp_lat_send | dp_lat_write_rxe)
+		tool=ib_write_lat
+		[ "$metric" = dp_lat_send ] && tool=ib_send_lat
+		opts=(-s 2 -n "$LAT_ITERS" -F -p "$port")
+		SRV=("$tool" -d "$DEV_B" -x "$gb" "${opts[@]}")
+		CLI=("$tool" -d "$DEV_A" -x "$ga" "${opts[@]}" "$dst") ;;
 	*) STEP_ERR="unknown metric $metric"; return 1 ;;
 	esac
 	return 0
@@ -240,6 +271,36 @@ failed() {
 	return 1
 }
 
+# run_lat K METRIC REP: one latency sample; prints its "@dp" line.
+# Non-zero when it gave no figure.
+run_lat() {
+	local k=$1 metric=$2 rep=$3 rc src lat typ p99 ctr t0 t1
+	serve $((PORT + k))
+	t0=${EPOCHREALTIME/./}
+	_in_ns "$NS_A" timeout -k 5 "$STEP_LIMIT" "${CLI[@]}" \
+		< /dev/null > "$STATE/out" 2> "$STATE/err"
+	rc=$?
+	t1=${EPOCHREALTIME/./}
+	wait $SPID
+	src=$?
+	ctr=$(moved_json)
+	lat=
+	[ $rc -eq 0 ] && lat=$(latency)
+	read -r typ p99 <<<"${lat:-null null}"
+	jq -cn --argjson k "$k" --arg metric "$metric" --argjson rep "$rep" \
+		--argjson rc "$rc" --argjson src "$src" \
+		--arg error "$([ -n "$lat" ] || why $rc)" \
+		--argjson typ "$typ" --argjson p99 "$p99" \
+		--argjson iters "$LAT_ITERS" --argjson us "$((t1 - t0))" \
+		--argjson counters "$ctr" \
+		'{step: $k, metric: $metric, rep: $rep, rc: $rc, server_rc: $src,
+		  error: (if $typ == null then $error else null end),
+		  size: 2, iters: $iters, client_s: ($us / 1e6),
+		  lat_typical_us: $typ, lat_99_us: $p99, counters: $counters}' |
+		sed 's/^/@dp /'
+	[ -n "$lat" ]
+}
+
 # run_step K METRIC REP: one sample; prints its "@dp" line. Non-zero when
 # it gave no figure.
 run_step() {
@@ -249,6 +310,9 @@ run_step() {
 		failed "$k" "$metric" "$rep" "$STEP_ERR"
 		return
 	fi
+	case $metric in
+	dp_lat_*) run_lat "$@"; return ;;
+	esac
 	serve $((PORT + k))
 	ticks
 	c0=$CPU_TICKS e0=$CPU_EACH
@@ -366,7 +430,8 @@ if [[ ,$METRICS, == *rxe* ]] && ! rxe_hosts; then
 fi
 echo "# dp: one veth between two namespaces, $(nproc) vCPUs; $SECS s per" \
 	"sample; iperf3 1 or 4 streams; ib_write_bw $SIZE-byte WRITEs, 1 or 4" \
-	"QPs; mrc-stream $SIZE-byte WRITEs, $DEPTH outstanding"
+	"QPs; mrc-stream $SIZE-byte WRITEs, $DEPTH outstanding; ib_write_lat," \
+	"ib_send_lat 2 bytes x $LAT_ITERS"
 
 steps=()
 for ((r = 1; r <= REPS; r++)); do
