@@ -36,7 +36,7 @@
 REPS=$(barg reps)
 REPS=${REPS:-3}
 METRICS=$(barg metrics)
-METRICS=${METRICS:-dp_tcp,dp_write,dp_write4}
+METRICS=${METRICS:-dp_tcp,dp_tcp4,dp_write,dp_write4,dp_write_e,dp_rxe,dp_lat_write,dp_lat_send,dp_lat_write_rxe}
 SECS=$(barg dpsecs)		# seconds of each transfer
 SECS=${SECS:-5}
 # perftest wants -D above twice its margin, and the window needs 1 s.
