@@ -60,6 +60,23 @@ void mrc_mr_put(struct mrc_mr *mr)
 		complete(&mr->done);
 }
 
+/*
+ * Map the page of user MR @mr that holds byte @pos (counted from the
+ * MR's first page); @n is set to the bytes of @len that lie in it from
+ * there. Return: the byte's address (kunmap_local() it), NULL past the
+ * MR's pages.
+ */
+static void *mrc_mr_map(struct mrc_mr *mr, u64 pos, u32 len, u32 *n)
+{
+	unsigned long idx = pos >> PAGE_SHIFT;
+	u32 off = offset_in_page(pos);
+
+	if (idx >= mr->npages)
+		return NULL;
+	*n = min_t(u32, len, PAGE_SIZE - off);
+	return kmap_local_page(mr->pages[idx]) + off;
+}
+
 /**
  * mrc_mr_copy() - copy between a kernel buffer and registered memory
  * @mr: the MR, checked by mrc_mr_get() for this range
@@ -86,18 +103,15 @@ int mrc_mr_copy(struct mrc_mr *mr, u64 iova, void *buf, u32 len, bool to_mr)
 
 	pos = iova - mr->iova + ib_umem_offset(mr->umem);
 	while (len) {
-		unsigned long idx = pos >> PAGE_SHIFT;
-		u32 off = offset_in_page(pos);
-		u32 n = min_t(u32, len, PAGE_SIZE - off);
-		void *kaddr;
+		u32 n;
+		void *kaddr = mrc_mr_map(mr, pos, len, &n);
 
-		if (idx >= mr->npages)
+		if (!kaddr)
 			return -EFAULT;
-		kaddr = kmap_local_page(mr->pages[idx]);
 		if (to_mr)
-			memcpy(kaddr + off, buf, n);
+			memcpy(kaddr, buf, n);
 		else
-			memcpy(buf, kaddr + off, n);
+			memcpy(buf, kaddr, n);
 		kunmap_local(kaddr);
 		buf += n;
 		pos += n;
@@ -131,15 +145,12 @@ void mrc_mr_place(struct mrc_mr *mr, u64 iova, const struct mrc_payload *src,
 	}
 	pos = iova - mr->iova + ib_umem_offset(mr->umem);
 	while (len) {
-		unsigned long idx = pos >> PAGE_SHIFT;
-		u32 o = offset_in_page(pos);
-		u32 n = min_t(u32, len, PAGE_SIZE - o);
-		void *kaddr;
+		u32 n;
+		void *kaddr = mrc_mr_map(mr, pos, len, &n);
 
-		if (WARN_ON_ONCE(idx >= mr->npages))
+		if (WARN_ON_ONCE(!kaddr))
 			return;
-		kaddr = kmap_local_page(mr->pages[idx]);
-		WARN_ON_ONCE(skb_copy_bits(src->skb, off, kaddr + o, n));
+		WARN_ON_ONCE(skb_copy_bits(src->skb, off, kaddr, n));
 		kunmap_local(kaddr);
 		off += n;
 		pos += n;
