@@ -49,6 +49,16 @@ static u32 wait_cb(void *arg, u16 ev)
 	return c->wait + ev;
 }
 
+/* Outstanding PSNs whose flags have all of @mask. */
+static u32 count_flags(const struct mrc_txwin *w, u8 mask)
+{
+	u32 psn, n = 0;
+
+	for (psn = w->una; psn != w->nxt; psn++)
+		n += (mrc_txwin_entry(w, psn)->flags & mask) == mask;
+	return n;
+}
+
 static void do_ack(struct mrc_txwin *w, u32 cum)
 {
 	u32 out = w->nxt - w->una, n = cum - w->una, got;
@@ -133,9 +143,16 @@ static void run_op(struct ctx *c, struct fin *in)
 		mrc_txwin_mark_all_lost(w);
 		break;
 	case 5:
-		n = w->nlost;
-		FUZZ_CHECK(mrc_txwin_clear_lost(w) == n && !w->nlost,
-			   "clear_lost left %u", w->nlost);
+		/* Only a timeout's marks are taken back; every one of them. */
+		n = count_flags(w, MRC_TXE_RTO);
+		FUZZ_CHECK(count_flags(w, MRC_TXE_RTO | MRC_TXE_LOST) == n,
+			   "%u RTO marks, not all LOST", n);
+		i = w->nlost;
+		FUZZ_CHECK(mrc_txwin_clear_lost(w) == n && w->nlost == i - n &&
+			   !count_flags(w, MRC_TXE_RTO) &&
+			   count_flags(w, MRC_TXE_LOST) == w->nlost,
+			   "clear_lost of %u RTO marks: %u LOST -> %u", n, i,
+			   w->nlost);
 		break;
 	case 6:
 		n = w->nlost;

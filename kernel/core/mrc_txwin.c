@@ -111,7 +111,7 @@ static bool mrc_txwin_sack_one(struct mrc_txwin *win, u32 psn)
 	if (e->flags & MRC_TXE_SACKED)
 		return false;
 	if (e->flags & MRC_TXE_LOST) {
-		e->flags &= ~(MRC_TXE_LOST | MRC_TXE_TRIMMED);
+		e->flags &= ~(MRC_TXE_LOST | MRC_TXE_TRIMMED | MRC_TXE_RTO);
 		win->nlost--;
 	}
 	if (!win->nsacked || mrc_psn_after(e->ts, win->sacked_ts))
@@ -195,6 +195,7 @@ bool mrc_txwin_mark_lost(struct mrc_txwin *win, u32 psn)
 {
 	if (!mrc_txwin_outstanding_psn(win, psn))
 		return false;
+	mrc_txe(win, psn)->flags &= ~MRC_TXE_RTO;
 	return mrc_txwin_lose(win, psn);
 }
 
@@ -223,21 +224,26 @@ u32 mrc_txwin_mark_all_lost(struct mrc_txwin *win)
 {
 	u32 psn, n = 0;
 
-	for (psn = win->una; psn != win->nxt; psn++)
-		n += mrc_txwin_lose(win, psn);
+	for (psn = win->una; psn != win->nxt; psn++) {
+		if (mrc_txwin_lose(win, psn)) {
+			mrc_txe(win, psn)->flags |= MRC_TXE_RTO;
+			n++;
+		}
+	}
 	return n;
 }
 
 u32 mrc_txwin_clear_lost(struct mrc_txwin *win)
 {
-	u32 psn, n = win->nlost;
+	u32 psn, n = 0;
 
 	for (psn = win->una; win->nlost && psn != win->nxt; psn++) {
 		struct mrc_tx_entry *e = mrc_txe(win, psn);
 
-		if (e->flags & MRC_TXE_LOST) {
-			e->flags &= ~(MRC_TXE_LOST | MRC_TXE_TRIMMED);
+		if (e->flags & MRC_TXE_RTO) {
+			e->flags &= ~(MRC_TXE_LOST | MRC_TXE_RTO);
 			win->nlost--;
+			n++;
 		}
 	}
 	return n;
@@ -373,7 +379,8 @@ int mrc_txwin_on_retransmit(struct mrc_txwin *win, u32 psn, u16 ev, u32 ts)
 		e->flags &= ~MRC_TXE_LOST;
 		win->nlost--;
 	}
-	e->flags &= ~(MRC_TXE_CONT | MRC_TXE_TRIMMED | MRC_TXE_ECHOED);
+	e->flags &= ~(MRC_TXE_CONT | MRC_TXE_TRIMMED | MRC_TXE_ECHOED |
+		      MRC_TXE_RTO);
 	e->ev = ev;
 	e->ts = ts;
 	if (e->tx_count < U8_MAX)

@@ -33,13 +33,14 @@
 #define MRC_TXE_CONT		0x04	/* sent in the PSN before's transmission */
 #define MRC_TXE_TRIMMED		0x08	/* lost to a trim: resend on another EV */
 #define MRC_TXE_ECHOED		0x10	/* an answer echoed the last transmission */
+#define MRC_TXE_RTO		0x20	/* LOST only because a timeout fired */
 
 /**
  * struct mrc_tx_entry - per-PSN send state
  * @ts: time of the last transmission, 1.024 us units
  * @ev: EV index of the last transmission
  * @flags: %MRC_TXE_SACKED, %MRC_TXE_LOST, %MRC_TXE_CONT, %MRC_TXE_TRIMMED,
- *	%MRC_TXE_ECHOED
+ *	%MRC_TXE_ECHOED, %MRC_TXE_RTO
  * @tx_count: transmissions so far (1 after the first), saturating
  * @ev_seq: per-EV sequence number of the last transmission
  */
@@ -219,6 +220,9 @@ u32 mrc_txwin_ack_sacked_prefix(struct mrc_txwin *win);
  * @win: the window
  * @psn: the PSN (from a NACK, a per-EV gap or a timer)
  *
+ * A PSN a timeout marked is now known lost by other means: a spurious
+ * timeout no longer takes its mark back (mrc_txwin_clear_lost()).
+ *
  * Return: true if @psn was outstanding, not SACKED and not already LOST.
  */
 bool mrc_txwin_mark_lost(struct mrc_txwin *win, u32 psn);
@@ -255,13 +259,16 @@ bool mrc_txwin_mark_trimmed(struct mrc_txwin *win, u32 psn, u16 ev,
 u32 mrc_txwin_mark_all_lost(struct mrc_txwin *win);
 
 /**
- * mrc_txwin_clear_lost() - forget every pending retransmission
+ * mrc_txwin_clear_lost() - forget the retransmissions timeouts asked for
  * @win: the window
  *
  * For a timeout found spurious: the packets it marked are still on
- * their way, or already arrived.
+ * their way, or already arrived. A PSN known lost otherwise (a trim or
+ * sequence NACK, a SACK or per-EV gap inference), before the timeout or
+ * after it, stays marked: taking it back left a trimmed packet to wait
+ * for the next timeout.
  *
- * Return: the number of PSNs that were marked.
+ * Return: the number of PSNs unmarked.
  */
 u32 mrc_txwin_clear_lost(struct mrc_txwin *win);
 

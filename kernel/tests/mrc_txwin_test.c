@@ -440,6 +440,35 @@ static void clear_lost_after_spurious_timeout(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mrc_txwin_clear_lost(win), 0U);
 }
 
+/*
+ * A spurious timeout takes back only its own marks: a PSN known lost by
+ * a trim before it, or by a NACK or a trim after it, is still resent.
+ */
+static void spurious_timeout_keeps_other_losses(struct kunit *test)
+{
+	struct mrc_txwin *win = new_win(test, 0, 16);
+	u32 psn;
+
+	push_n(test, win, 8);
+	for (psn = 0; psn < 8; psn++)
+		mrc_txwin_set_ev(win, psn, 7, psn);
+	KUNIT_EXPECT_TRUE(test, mrc_txwin_mark_trimmed(win, 2, 7, 2));
+	KUNIT_EXPECT_EQ(test, mrc_txwin_mark_all_lost(win), 7U);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 0), MRC_TXE_LOST | MRC_TXE_RTO);
+	/* After the timeout: a sequence NACK for 5, a trim of 6. */
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_mark_lost(win, 5));
+	KUNIT_EXPECT_FALSE(test, mrc_txwin_mark_trimmed(win, 6, 7, 6));
+	KUNIT_EXPECT_EQ(test, mrc_txwin_clear_lost(win), 5U);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_lost(win), 3U);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 2), MRC_TXE_LOST | MRC_TXE_TRIMMED);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 5), MRC_TXE_LOST);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 6), MRC_TXE_LOST);
+	KUNIT_EXPECT_EQ(test, flags_of(win, 7), 0);
+	psn = mrc_txwin_oldest_unacked(win);
+	KUNIT_EXPECT_TRUE(test, mrc_txwin_next_retransmit(win, &psn));
+	KUNIT_EXPECT_EQ(test, psn, 2U);
+}
+
 static void retransmit_order(struct kunit *test)
 {
 	static const u32 lost[] = { 0xfffffffa, 0xffffffff, 0, 5 };
@@ -873,6 +902,7 @@ static struct kunit_case mrc_txwin_cases[] = {
 	KUNIT_CASE(trimmed_until_resent),
 	KUNIT_CASE(mark_all_lost_on_timeout),
 	KUNIT_CASE(clear_lost_after_spurious_timeout),
+	KUNIT_CASE(spurious_timeout_keeps_other_losses),
 	KUNIT_CASE(detect_losses_time_rule),
 	KUNIT_CASE(detect_losses_time_rule_wraps),
 	KUNIT_CASE(detect_losses_whole_transmissions),
