@@ -271,17 +271,18 @@ void mrc_ack_fill_aeth(struct mrc_qp *qp, const struct mrc_pkt *req,
 	pkt->aeth.window = min_t(u32, mrc_rxwin_size(&qp->rxwin) -
 				 mrc_rxwin_held(&qp->rxwin), U16_MAX);
 	qp->unacked = 0;
+	qp->acked_cum = pkt->aeth.cum_psn;
+	qp->edge_ts = 0;
 	qp->ce_count = 0;
 	qp->dack.pending = false;
 }
 
-/**
- * mrc_ack_send() - queue an ACK, SACK or NACK
- * @qp: the QP, with @qp->lock held; the caller flushes its queue
- * @req: the request answered
- * @syndrome: MRC_SYN_ACK (a SACK while PSNs are held) or a NACK code
+/*
+ * Queue an ACK, SACK or NACK answering @req; @echo_ts, when not 0, is
+ * the time it echoes instead of @req's, with no service time to sample.
  */
-void mrc_ack_send(struct mrc_qp *qp, const struct mrc_pkt *req, u8 syndrome)
+static void mrc_ack_queue(struct mrc_qp *qp, const struct mrc_pkt *req,
+			  u8 syndrome, u32 echo_ts)
 {
 	struct mrc_pkt pkt = {};
 	struct sk_buff *skb;
@@ -291,6 +292,10 @@ void mrc_ack_send(struct mrc_qp *qp, const struct mrc_pkt *req, u8 syndrome)
 	pkt.psn = req->psn;
 	pkt.timestamp = mrc_now_ts();
 	mrc_ack_fill_aeth(qp, req, syndrome, &pkt);
+	if (echo_ts) {
+		pkt.aeth.timestamp = echo_ts;
+		pkt.aeth.svc_time = MRC_SVC_TIME_OVER;
+	}
 	if (!syndrome && mrc_rxwin_held(&qp->rxwin)) {
 		pkt.opcode = MRC_OP_SACK;
 		pkt.sack.nwords = mrc_rxwin_fill_sack(&qp->rxwin,
@@ -305,4 +310,31 @@ void mrc_ack_send(struct mrc_qp *qp, const struct mrc_pkt *req, u8 syndrome)
 	/* Answers go back on the EV the request came by (see multipath.rst). */
 	mrc_ev_acct_answer(qp, req->ev, skb, MRC_EV_TX_ACK, 0);
 	mrc_tx_queue_answer(qp, skb, req, true);
+}
+
+/**
+ * mrc_ack_send() - queue an ACK, SACK or NACK
+ * @qp: the QP, with @qp->lock held; the caller flushes its queue
+ * @req: the request answered
+ * @syndrome: MRC_SYN_ACK (a SACK while PSNs are held) or a NACK code
+ */
+void mrc_ack_send(struct mrc_qp *qp, const struct mrc_pkt *req, u8 syndrome)
+{
+	mrc_ack_queue(qp, req, syndrome, 0);
+}
+
+/**
+ * mrc_ack_send_echo() - queue an ACK or SACK that echoes an older time
+ * @qp: the QP, with @qp->lock held; the caller flushes its queue
+ * @req: the request answered: a duplicate
+ * @echo_ts: the time to echo instead of @req's: that of the first copy
+ *	of the PSN the previous ACK expected next (mrc_resp.c)
+ *
+ * The peer takes no RTT sample from it: the echoed copy's wait here is
+ * not known.
+ */
+void mrc_ack_send_echo(struct mrc_qp *qp, const struct mrc_pkt *req,
+		       u32 echo_ts)
+{
+	mrc_ack_queue(qp, req, MRC_SYN_ACK, echo_ts);
 }

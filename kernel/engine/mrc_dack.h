@@ -80,6 +80,8 @@ struct mrc_pkt;
 void mrc_ack_fill_aeth(struct mrc_qp *qp, const struct mrc_pkt *req,
 		       u8 syndrome, struct mrc_pkt *pkt);
 void mrc_ack_send(struct mrc_qp *qp, const struct mrc_pkt *req, u8 syndrome);
+void mrc_ack_send_echo(struct mrc_qp *qp, const struct mrc_pkt *req,
+		       u32 echo_ts);
 void mrc_dack_reset(struct mrc_qp *qp);
 bool mrc_dack_hold(struct mrc_qp *qp, const struct mrc_pkt *req);
 void mrc_dack_on_post(struct mrc_qp *qp);

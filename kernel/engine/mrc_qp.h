@@ -276,6 +276,10 @@ struct mrc_ah {
  * @rmsg_sge: SRQ QPs: the SGEs of each @rmsg entry
  * @rsn_complete: next RSN to complete
  * @unacked: packets received since the last ACK
+ * @acked_cum: the cumulative point the last ACK carried
+ * @edge_ts: the timestamp of the copy of @acked_cum that arrived, if
+ *	any: the request that first moved the cumulative point since the
+ *	last ACK (0: none did)
  * @trim_psn: the PSN last NACKed as trimmed
  * @trim_missing: @trim_psn has not arrived since: acknowledge every request
  * @ce_count: CE-marked packets received since the last ACK
@@ -399,6 +403,8 @@ struct mrc_qp {
 	struct mrc_sge *rmsg_sge;
 	u32 rsn_complete;
 	u32 unacked;
+	u32 acked_cum;
+	u32 edge_ts;
 	u32 trim_psn;
 	bool trim_missing;
 	u32 ce_count;

@@ -497,6 +497,24 @@ static bool mrc_resp_ack_due(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	return held || !mrc_dack_hold(qp, pkt);
 }
 
+/*
+ * A duplicate is answered at once: its sender is recovering. When the
+ * copy that arrived first is not acknowledged yet, the ACK echoes that
+ * copy's time, not the duplicate's, as TCP's timestamps echo the segment
+ * that moved the left edge (RFC 7323 section 4.3): the sender's first
+ * ACK after a timeout then tells that the timeout was spurious (Eifel),
+ * and gives back the EV it blamed. Such an echo times nothing it could
+ * sample (the wait before it is unknown): its service time says so.
+ */
+static void mrc_resp_ack_duplicate(struct mrc_qp *qp,
+				   const struct mrc_pkt *pkt)
+{
+	if (qp->edge_ts && !mrc_psn_before(pkt->psn, qp->acked_cum))
+		mrc_ack_send_echo(qp, pkt, qp->edge_ts);
+	else
+		mrc_ack_send(qp, pkt, 0);
+}
+
 /**
  * mrc_resp_rx() - a request packet for this QP
  * @qp: the QP
@@ -533,7 +551,7 @@ void mrc_resp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		else if (pkt->opcode == MRC_OP_CMP_SWP ||
 			 pkt->opcode == MRC_OP_FETCH_ADD)
 			mrc_resp_atomic(qp, pkt, true);
-		mrc_ack_send(qp, pkt, 0);
+		mrc_resp_ack_duplicate(qp, pkt);
 		goto out;
 	}
 	/*
@@ -575,6 +593,8 @@ void mrc_resp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	if (pkt->opcode != MRC_OP_READ_REQ && pkt->opcode != MRC_OP_CMP_SWP &&
 	    pkt->opcode != MRC_OP_FETCH_ADD)
 		mrc_rxwin_accept(&qp->rxwin, pkt->psn);
+	if (!qp->edge_ts && mrc_rxwin_cum_psn(&qp->rxwin) != qp->acked_cum)
+		qp->edge_ts = pkt->timestamp;
 	mrc_resp_complete(qp);
 	if (mrc_resp_ack_due(qp, pkt, held))
 		mrc_ack_send(qp, pkt, 0);

@@ -90,6 +90,8 @@ static void mrc_qp_reset_locked(struct mrc_qp *qp)
 	qp->sq_err = false;
 	qp->rd_pending = 0;
 	qp->unacked = 0;
+	qp->acked_cum = qp->rq_psn;
+	qp->edge_ts = 0;
 	qp->trim_missing = false;
 	qp->trim_held = 0;
 	qp->rto_round_psn = qp->sq_psn;
@@ -145,6 +147,8 @@ static void mrc_qp_apply(struct mrc_qp *qp, const struct ib_qp_attr *attr,
 		qp->rq_psn = attr->rq_psn;
 		mrc_rxwin_reset(&qp->rxwin, qp->rq_psn);
 		mrc_rnr_gate_reset(&qp->rnr_gate);
+		qp->acked_cum = qp->rq_psn;
+		qp->edge_ts = 0;
 	}
 }
 

@@ -57,6 +57,7 @@ const Scenario kScenarios[] = {
     {"retry-exceeded", scenario_retry_exceeded, false},
     {"trimmed-write", scenario_trimmed_write, false},
     {"short-send", scenario_short_send, false},
+    {"duplicate-send", scenario_duplicate_send, false},
     {"srq-flush-taken", scenario_srq_flush_taken, false},
 };
 
@@ -72,7 +73,8 @@ void usage(FILE* f) {
                  "  --wait-ms N               deadline for each completion (default 20000)\n"
                  "  --seed N                  payload/PSN seed (default: random, printed)\n"
                  "  --wait-file PATH          retry-exceeded, trimmed-write, short-send,\n"
-                 "                            srq-flush-taken: go when PATH exists\n"
+                 "                            duplicate-send, srq-flush-taken: go when\n"
+                 "                            PATH exists\n"
                  "                            (default: go on a line read from stdin)\n"
                  "  --go-ms N                 retry-exceeded: how long to wait to go\n"
                  "                            (default 300000)\n"
@@ -80,8 +82,8 @@ void usage(FILE* f) {
                  "  --list                    print the scenario names\n"
                  "\n"
                  "SCENARIO is a name from --list or `all` (every one but retry-exceeded,\n"
-                 "trimmed-write, short-send and srq-flush-taken, which need the test script\n"
-                 "to act when they wait).\n");
+                 "trimmed-write, short-send, duplicate-send and srq-flush-taken, which need\n"
+                 "the test script to act when they wait).\n");
 }
 
 bool parse_num(const char* s, unsigned long long max, unsigned long long* out) {

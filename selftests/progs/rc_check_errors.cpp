@@ -220,6 +220,38 @@ Err scenario_short_send(Env& env, Rng& rng) {
     return {};
 }
 
+// The test script sends B, from A's address, a one-packet SEND of the bytes
+// 0..15 and then the same packet again as a retransmission, and watches
+// B's ACK (the script judges its echo). The receive completes once, with
+// those bytes.
+Err scenario_duplicate_send(Env& env, Rng& rng) {
+    ErrPair e;
+    if (auto err = make_err_pair(env, rng, kDefaultAccess, 0, &e))
+        return err;
+    if (auto err = post_recv(e.p.b, 5, {e.b->sge(0, kLen)}))
+        return err;
+    std::printf("dup-target qpn %u psn %u\n", e.p.b.qp->qp_num, e.p.a.sq_psn);
+    std::fflush(stdout);
+    if (auto err = wait_go(env.opt))
+        return err;
+    ibv_wc wc{};
+    if (auto err = poll_wc(e.p.b, Queue::kRecv, env.opt.wait_ms, &wc))
+        return in("the receive the SEND consumed", err);
+    const size_t n = 16;
+    if (wc.wr_id != 5 || wc.status != IBV_WC_SUCCESS || wc.byte_len != n)
+        return fail("SEND sent twice: receive completed wr_id %llu status %s byte_len %u, want "
+                    "wr_id 5 success byte_len %zu",
+                    static_cast<unsigned long long>(wc.wr_id), ibv_wc_status_str(wc.status),
+                    wc.byte_len, n);
+    uint8_t want[n];
+    for (size_t i = 0; i < n; i++)
+        want[i] = static_cast<uint8_t>(i);
+    e.b->expect(0, want, n);
+    if (auto err = e.b->verify("B memory after a SEND and its duplicate"))
+        return err;
+    return expect_quiet(e.p);
+}
+
 // B's QP receives from an SRQ. The test script sends B, from A's address,
 // the first packet of a 3000-byte SEND and never the rest: B takes an SRQ
 // WQE for the message. When B's QP then enters the error state, that WQE,

@@ -12,6 +12,7 @@
   mrc-craft.py trim-write DST --dqpn Q --psn P --len BYTES [--port P]
   mrc-craft.py short-send DST --dqpn Q --psn P --len BYTES --claim BYTES
                           [--first-only] [--port P]
+  mrc-craft.py dup-send DST --dqpn Q --psn P --dev DEV [--port P]
 
 ud-flood sends N UD_SEND datagrams of BYTES payload from an ordinary UDP
 socket to DST's MRC port, addressed to QP Q (default 1, the connection
@@ -44,6 +45,12 @@ each with half of BYTES of payload, both stating a message length of
 --claim bytes: every PSN of the message, not all of its bytes. With
 --first-only it sends the first packet only: a message begun, never ended.
 
+dup-send sends, from an ordinary UDP socket, a one-packet SEND of 16
+bytes (0..15) to QP Q with PSN P, timestamp 0x1000 and no AR, then the
+same packet again as a retransmission (RETX) with timestamp 0x2000, as a
+sender whose timer fired on it would. It watches DEV for the ACKs of PSN
+P for a second and prints "ack echo 0xTS svc N" for each.
+
 The headers follow Documentation/wire-format.rst.
 """
 
@@ -54,8 +61,9 @@ import struct
 import sys
 import time
 
-from mrc_pkt import (FLAG_FIRST, FLAG_LAST, FLAG_TRIM, OP_SEND, OP_UD_SEND,
-                     OP_WRITE, bth, dph, ipv6_udp)
+from mrc_pkt import (BTH_LEN, FLAG_FIRST, FLAG_LAST, FLAG_RETX, FLAG_TRIM,
+                     MRC_PORT, OP_ACK, OP_SEND, OP_UD_SEND, OP_WRITE, bth,
+                     dph, ipv6_udp)
 
 QP1_QKEY = 0x80010000
 ETH_P_IPV6 = 0x86DD
@@ -188,6 +196,55 @@ def cmd_short_send(a):
     print("sent 2")
 
 
+ETH_P_ALL = 0x0003
+ETH_P_IP = 0x0800
+
+
+def acks_of(frame, psn):
+    """(echoed timestamp, service time) of FRAME if it is an MRC ACK of PSN
+    over IPv4, else None."""
+    if len(frame) < 14 + 20 or struct.unpack("!H", frame[12:14])[0] != ETH_P_IP:
+        return None
+    ip = frame[14:]
+    ihl = (ip[0] & 0xF) * 4
+    if ip[9] != socket.IPPROTO_UDP:
+        return None
+    udp = ip[ihl:]
+    if len(udp) < 8 + BTH_LEN + 24 or struct.unpack("!H", udp[2:4])[0] != MRC_PORT:
+        return None
+    mrc = udp[8:]
+    if mrc[1] != OP_ACK or struct.unpack("!I", mrc[8:12])[0] != psn:
+        return None
+    echo, svc = struct.unpack("!IH", mrc[BTH_LEN + 16:BTH_LEN + 22])
+    return echo, svc
+
+
+def cmd_dup_send(a):
+    cap = socket.socket(socket.AF_PACKET, socket.SOCK_RAW,
+                        socket.htons(ETH_P_ALL))
+    cap.bind((a.dev, 0))
+    cap.settimeout(0.1)
+    fam = socket.AF_INET6 if ":" in a.dst else socket.AF_INET
+    sock = socket.socket(fam, socket.SOCK_DGRAM)
+    data = bytes(range(16))
+    d = dph(0, 0, len(data))
+    for flags, ts in ((FLAG_FIRST | FLAG_LAST, 0x1000),
+                      (FLAG_FIRST | FLAG_LAST | FLAG_RETX, 0x2000)):
+        sock.sendto(bth(OP_SEND, flags, a.dqpn, a.psn, BTH_LEN + len(d), ts) +
+                    d + data, (a.dst, a.port))
+        time.sleep(0.05)
+    print("sent 2")
+    end = time.monotonic() + 1
+    while time.monotonic() < end:
+        try:
+            frame = cap.recv(65535)
+        except socket.timeout:
+            continue
+        ack = acks_of(frame, a.psn)
+        if ack:
+            print("ack echo 0x%x svc %d" % ack)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -231,10 +288,17 @@ def main():
     h.add_argument("--claim", type=int, required=True)
     h.add_argument("--first-only", action="store_true")
     h.add_argument("--port", type=int, default=4792)
+    u = sub.add_parser("dup-send")
+    u.add_argument("dst")
+    u.add_argument("--dqpn", type=int, required=True)
+    u.add_argument("--psn", type=int, required=True)
+    u.add_argument("--dev", required=True)
+    u.add_argument("--port", type=int, default=4792)
     a = p.parse_args()
     {"ud-flood": cmd_ud_flood, "spoof-v6": cmd_spoof_v6,
      "srv6-spoof": cmd_srv6_spoof,
-     "trim-write": cmd_trim_write, "short-send": cmd_short_send}[a.cmd](a)
+     "trim-write": cmd_trim_write, "short-send": cmd_short_send,
+     "dup-send": cmd_dup_send}[a.cmd](a)
     return 0
 
 

@@ -16,9 +16,11 @@ MRC_PORT = 4792
 OP_SEND = 0x00
 OP_WRITE = 0x02
 OP_UD_SEND = 0x09
+OP_ACK = 0x10
 
 FLAG_FIRST = 0x0004
 FLAG_LAST = 0x0008
+FLAG_RETX = 0x0010
 FLAG_TRIM = 0x0040
 FLAG_ACK = 0x0080
 
@@ -32,7 +34,8 @@ EXT = {
                        ("swap_add", 16, 8), ("compare", 24, 8)]),
     "AETH": (24, [("cum_psn", 0, 4), ("msn_rnr", 4, 4), ("ev", 8, 2),
                   ("syndrome", 10, 1), ("ce", 11, 1), ("echo_seq", 12, 4),
-                  ("echo_ts", 16, 4), ("rwnd", 20, 4)]),
+                  ("echo_ts", 16, 4), ("svc_time", 20, 2),
+                  ("rwnd", 22, 2)]),
     "AtomicAckETH": (8, [("orig", 0, 8)]),
     "SACKH": (8, [("base", 0, 4), ("nwords", 4, 1), ("rsvd", 5, 3)]),
     "DETH": (8, [("qkey", 0, 4), ("sqpn", 4, 4)]),
@@ -54,11 +57,12 @@ OPCODES = {
 }
 
 
-def bth(opcode, flags, dqpn, psn, hdr_len):
-    """Base transport header; HDR_LEN is all MRC headers' length in bytes."""
+def bth(opcode, flags, dqpn, psn, hdr_len, ts=0):
+    """Base transport header; HDR_LEN is all MRC headers' length in bytes,
+    TS the sender's timestamp (1.024 us units)."""
     return struct.pack("!BBHIIHHII", MRC_VER << 4, opcode, flags,
                        dqpn & 0xFFFFFF, psn & 0xFFFFFFFF, 0, hdr_len // 4,
-                       0, 0)
+                       0, ts & 0xFFFFFFFF)
 
 
 def dph(msn, offset, msg_len, imm=0):

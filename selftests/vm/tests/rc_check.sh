@@ -11,7 +11,7 @@ dmesg_mark
 two_hosts
 ARGS=(--dev-a mrcA --gid-a "$GA4" --dev-b mrcB --gid-b "$GB4")
 
-for s in $("$CHECK" --list | grep -vxE "retry-exceeded|trimmed-write|short-send|srq-flush-taken"); do
+for s in $("$CHECK" --list | grep -vxE "retry-exceeded|trimmed-write|short-send|duplicate-send|srq-flush-taken"); do
 	check_output "mrc-rc-check $s" "^ok $s" timeout 120 "$CHECK" "${ARGS[@]}" "$s"
 done
 
@@ -84,6 +84,24 @@ crafted_go rcvd_pkts "$p0"
 check_output "short SEND: the receive completes with IBV_WC_LOC_LEN_ERR" \
 	'^ok short-send' cat /tmp/crafted.log
 check_output "rcvd_short_msg counted it" "^$((t0 + 1))\$" counter rcvd_short_msg
+
+# A SEND and then the same packet as a retransmission, as from a sender
+# whose timer fired although the first copy arrived. Nothing asked for an
+# ACK before the copy: B's answer to it must echo the first copy's time
+# (0x1000, not the copy's 0x2000), so that the sender sees its timeout
+# spurious and gives back the EV it blamed, and say by its service time
+# (0xffff) that it times nothing.
+crafted_start duplicate-send
+d0=$(counter rcvd_duplicate)
+craft dup-send 10.0.0.2 --dqpn "$qpn" --psn "$psn" --dev vethA > /tmp/dup.log 2>&1
+diag < /tmp/dup.log
+check_output "a SEND, then the same as a retransmission, from A's address" \
+	'^sent 2$' cat /tmp/dup.log
+check "... B's one ACK echoes the first copy's time, and no sample" \
+	test "$(grep '^ack ' /tmp/dup.log)" = "ack echo 0x1000 svc 65535"
+crafted_go rcvd_duplicate "$d0"
+check_output "the SEND completes once, its 16 bytes in place" '^ok duplicate-send' \
+	cat /tmp/crafted.log
 
 # The first packet of a SEND that never ends takes one of the SRQ's WQEs
 # for B's QP; when that QP fails, the WQE comes back as flushed.
