@@ -126,8 +126,9 @@ enum mrc_syndrome {
  * @payload_len: payload bytes; decode's output, encode's input
  * @rx_sport: not a header field: the UDP source port (the EV) the packet
  *	came with, recorded on receive so answers go back on it
- * @rx_ts: not a header field: when the packet arrived (mrc_now_ts()), 0
- *	when unknown; its ACK reports the time since as service time
+ * @rx_ts: not a header field: when a held answer's wait began
+ *	(mrc_now_ts()), 0 for a packet answered at once; its ACK reports the
+ *	time since as service time
  *
  * Only the extensions of @opcode are meaningful; the rest are zero after
  * mrc_wire_decode(). Encode computes the header length itself and checks

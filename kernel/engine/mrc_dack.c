@@ -65,7 +65,7 @@ bool mrc_dack_hold(struct mrc_qp *qp, const struct mrc_pkt *req)
 	d->psn = req->psn;
 	d->ev_seq = req->ev_seq;
 	d->timestamp = req->timestamp;
-	d->rx_ts = req->rx_ts ? req->rx_ts : mrc_now_ts();
+	d->rx_ts = mrc_now_ts();
 	if (!timer_pending(&d->timer))
 		mod_timer(&d->timer, jiffies + 1);
 	return true;

@@ -55,7 +55,7 @@
  * @psn: its PSN
  * @ev_seq: its per-EV sequence
  * @timestamp: its timestamp, to echo
- * @rx_ts: when it came (mrc_now_ts()): the echo leaves the hold out
+ * @rx_ts: when the hold began (mrc_now_ts()): the echo leaves it out
  */
 struct mrc_dack {
 	struct timer_list timer;

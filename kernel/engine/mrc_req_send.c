@@ -126,16 +126,19 @@ static bool mrc_req_more_behind(struct mrc_qp *qp)
 	       !(next->wqe.send_flags & IB_SEND_FENCE);
 }
 
-/* Headers of packet @k (0-based) of a SEND/WRITE WQE, all but its EV. */
+/*
+ * Headers of packet @k (0-based) of a SEND/WRITE WQE, all but its EV,
+ * stamped @now (mrc_now_ts()).
+ */
 static void mrc_req_data_pkt(struct mrc_qp *qp, const struct mrc_swqe *w,
-			     u32 k, bool retx, struct mrc_pkt *pkt)
+			     u32 k, bool retx, u32 now, struct mrc_pkt *pkt)
 {
 	u32 offset = k * qp->mtu;
 
 	memset(pkt, 0, sizeof(*pkt));
 	pkt->opcode = mrc_wire_opcode(w->wqe.opcode);
 	pkt->psn = w->first_psn + k;
-	pkt->timestamp = mrc_now_ts();
+	pkt->timestamp = now;
 	pkt->payload_len = min(qp->mtu, w->length - min(offset, w->length));
 	pkt->dph.msn = w->rsn;
 	pkt->dph.offset = offset;
@@ -199,7 +202,7 @@ int mrc_req_send_data(struct mrc_qp *qp, struct mrc_swqe *w, u32 k, bool retx)
 	void *payload;
 	int status;
 
-	mrc_req_data_pkt(qp, w, k, retx, &pkt);
+	mrc_req_data_pkt(qp, w, k, retx, mrc_now_ts(), &pkt);
 	mrc_req_ask_ack(qp, &pkt);
 	mrc_mp_pick_ev(qp, &pkt);
 	mrc_dack_attach(qp, &pkt);
@@ -397,11 +400,10 @@ void mrc_req_compute_pin(struct mrc_qp *qp)
 	}
 }
 
-/* PSNs a WQE occupies, assigned at first transmission. */
+/* PSNs a WQE occupies, assigned at first transmission at @ts. */
 static int mrc_req_assign_psns(struct mrc_qp *qp, struct mrc_swqe *w, u32 n,
-			       u32 idx)
+			       u32 idx, u32 ts)
 {
-	u32 ts = mrc_now_ts();
 	u32 psn, i;
 
 	if (mrc_req_window_room(qp) < n)
@@ -421,23 +423,25 @@ static int mrc_req_assign_psns(struct mrc_qp *qp, struct mrc_swqe *w, u32 n,
 
 /*
  * Assign PSNs to the next @n (at least 2) packets of the WQE at @idx and
- * send them as one GSO skb. Return: 0, -ENOSPC (nothing assigned),
- * -ENOMEM (assigned but not sent: recovered as lost) or -EFAULT.
+ * send them as one GSO skb. Its packets leave together: one clock read
+ * stamps them all (under emulation a read costs as much as building a
+ * packet). Return: 0, -ENOSPC (nothing assigned), -ENOMEM (assigned but
+ * not sent: recovered as lost) or -EFAULT.
  */
 static int mrc_req_send_gso(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
 			    u32 n)
 {
-	u32 k = w->sent, pkt_len, len, data = 0, i;
+	u32 k = w->sent, now = mrc_now_ts(), pkt_len, len, data = 0, i;
 	struct mrc_pkt pkt;
 	struct sk_buff *skb;
 	void *payload;
 	int err = 0;
 	u16 ev = 0;
 
-	mrc_req_data_pkt(qp, w, k, false, &pkt);
+	mrc_req_data_pkt(qp, w, k, false, now, &pkt);
 	pkt_len = mrc_wire_hdr_len(&pkt) + qp->mtu;
 	n = min(n, (u32)MRC_GSO_MAX_BYTES / pkt_len);
-	if (mrc_req_assign_psns(qp, w, n, idx))
+	if (mrc_req_assign_psns(qp, w, n, idx, now))
 		return -ENOSPC;
 	/* Only the message's last packet can be short. */
 	len = (n - 1) * pkt_len + mrc_wire_hdr_len(&pkt) +
@@ -450,7 +454,7 @@ static int mrc_req_send_gso(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
 	for (i = 0; i < n; i++) {
 		int status;
 
-		mrc_req_data_pkt(qp, w, k + i, false, &pkt);
+		mrc_req_data_pkt(qp, w, k + i, false, now, &pkt);
 		/* Only the last can fill the window or end the message. */
 		if (i == n - 1)
 			mrc_req_ask_ack(qp, &pkt);
@@ -522,7 +526,7 @@ int mrc_req_transmit(struct mrc_qp *qp, u32 idx)
 			return -ENOSPC;
 		if (w->sent == 0 && qp->rd_atomic_out >= max_t(u8, qp->max_rd_atomic, 1))
 			return -EBUSY;
-		err = mrc_req_assign_psns(qp, w, n, idx);
+		err = mrc_req_assign_psns(qp, w, n, idx, mrc_now_ts());
 		if (err)
 			return err;
 		if (w->sent == 0)
@@ -553,7 +557,7 @@ int mrc_req_transmit(struct mrc_qp *qp, u32 idx)
 			if (err == -ENOSPC)
 				return err;
 		} else {
-			err = mrc_req_assign_psns(qp, w, 1, idx);
+			err = mrc_req_assign_psns(qp, w, 1, idx, mrc_now_ts());
 			if (err)
 				return err;
 			err = mrc_req_send_data(qp, w, w->sent, false);

@@ -185,16 +185,19 @@ static int mrc_resp_write(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	return 0;
 }
 
-/* Headers of response @k (0-based) of the @npkts that answer READ @req. */
+/*
+ * Headers of response @k (0-based) of the @npkts that answer READ @req,
+ * stamped @now.
+ */
 static void mrc_resp_read_pkt(struct mrc_qp *qp, const struct mrc_pkt *req,
-			      u32 k, u32 npkts, struct mrc_pkt *pkt)
+			      u32 k, u32 npkts, u32 now, struct mrc_pkt *pkt)
 {
 	u32 len = req->reth.len, off = k * qp->mtu;
 
 	memset(pkt, 0, sizeof(*pkt));
 	pkt->opcode = MRC_OP_READ_RESP;
 	pkt->psn = req->psn + k;
-	pkt->timestamp = mrc_now_ts();
+	pkt->timestamp = now;
 	pkt->payload_len = min(qp->mtu, len - off);
 	pkt->dph.msn = qp->rsn_complete;
 	pkt->dph.offset = off;
@@ -207,22 +210,23 @@ static void mrc_resp_read_pkt(struct mrc_qp *qp, const struct mrc_pkt *req,
 
 /*
  * Queue responses @k..@k+@n-1 of the @npkts that answer READ @req: one
- * skb, a GSO one for several (they all travel on the request's EV).
+ * skb, a GSO one for several (they all travel on the request's EV, and
+ * leave together: one clock read stamps them all).
  * Return: false when memory is short; the requester asks again.
  */
 static bool mrc_resp_read_run(struct mrc_qp *qp, const struct mrc_pkt *req,
 			      struct mrc_mr *mr, u32 k, u32 n, u32 npkts)
 {
+	u32 pkt_len = 0, data = 0, now = mrc_now_ts(), i;
 	struct mrc_pkt pkt, last;
-	u32 pkt_len = 0, data = 0, i;
 	struct sk_buff *skb;
 	void *payload;
 
-	mrc_resp_read_pkt(qp, req, k, npkts, &pkt);
+	mrc_resp_read_pkt(qp, req, k, npkts, now, &pkt);
 	if (n == 1) {
 		skb = mrc_tx_alloc(qp, &pkt, &payload);
 	} else {
-		mrc_resp_read_pkt(qp, req, k + n - 1, npkts, &last);
+		mrc_resp_read_pkt(qp, req, k + n - 1, npkts, now, &last);
 		pkt_len = mrc_wire_hdr_len(&pkt) + qp->mtu;
 		skb = mrc_tx_alloc_gso(qp, pkt_len, (n - 1) * pkt_len +
 				       mrc_wire_hdr_len(&last) +
@@ -233,7 +237,8 @@ static bool mrc_resp_read_run(struct mrc_qp *qp, const struct mrc_pkt *req,
 	for (i = 0; i < n; i++) {
 		if (n > 1) {
 			if (i)
-				mrc_resp_read_pkt(qp, req, k + i, npkts, &pkt);
+				mrc_resp_read_pkt(qp, req, k + i, npkts, now,
+						  &pkt);
 			payload = mrc_tx_put_gso(qp, skb, i * pkt_len, &pkt);
 			if (!payload) {
 				kfree_skb(skb);
