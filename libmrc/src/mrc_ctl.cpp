@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// The OCP MRC controller API. Only the version query is implemented yet:
+// every other call checks its arguments (EINVAL) and then fails with
+// ENOSYS in the form its prototype promises (Documentation/libmrc.rst,
+// "Not yet implemented").
+#include <cerrno>
+
+#include "mrc_ctl.h"
+#include "mrc_errors.h"
+#include "mrc_objects.h"
+
+using mrc::lib::fail;
+using mrc::lib::fail_null;
+
+extern "C" {
+
+void mrc_ctl_query_version(uint32_t* current_version, uint32_t* last_supported_version,
+                           uint32_t* vendor_version, uint32_t* last_supported_vendor_version) {
+    if (current_version)
+        *current_version = MRC_CTL_API_CURRENT_VERSION;
+    if (last_supported_version)
+        *last_supported_version = MRC_CTL_API_LAST_SUPPORTED_VERSION;
+    if (vendor_version)
+        *vendor_version = MRC_CTL_VENDOR_API_CURRENT_VERSION;
+    if (last_supported_vendor_version)
+        *last_supported_vendor_version = MRC_CTL_VENDOR_API_LAST_SUPPORTED_VERSION;
+}
+
+int mrc_ctl_query_device(ibv_context* context, mrc_ctl_device_attr* ctl_attr) {
+    if (!context || !ctl_attr)
+        return fail(EINVAL);
+    return fail(ENOSYS);
+}
+
+int mrc_ctl_query_device_ex(ibv_context* context, mrc_context* mcontext,
+                            mrc_ctl_device_attr* ctl_attr, int* supported) {
+    if (!context || !ctl_attr || !supported)
+        return fail(EINVAL);
+    if (mcontext && mcontext->vctx != context)
+        return fail(EINVAL);
+    return fail(ENOSYS);
+}
+
+int mrc_ctl_query_port(mrc_context* context, uint8_t port_num, mrc_ctl_port_attr* attr,
+                       int attr_mask) {
+    if (!context || !attr || port_num == 0 || (attr_mask & ~MRC_CTL_PORT_ADMIN_STATE))
+        return fail(EINVAL);
+    return fail(ENOSYS);
+}
+
+int mrc_ctl_modify_port(mrc_context* context, uint8_t port_num, mrc_ctl_port_attr* attr,
+                        int attr_mask) {
+    if (!context || !attr || port_num == 0 || (attr_mask & ~MRC_CTL_PORT_ADMIN_STATE))
+        return fail(EINVAL);
+    if ((attr_mask & MRC_CTL_PORT_ADMIN_STATE) &&
+        attr->port_admin_state != MRC_CTL_PORT_ADMIN_DISABLED &&
+        attr->port_admin_state != MRC_CTL_PORT_ADMIN_ENABLED)
+        return fail(EINVAL);
+    return fail(ENOSYS);
+}
+
+int mrc_ctl_modify_ev_fmt_profile(mrc_context* mrc_ctx, uint64_t, mrc_ctl_ev_fmt_profile_attr* attr,
+                                  int) {
+    if (!mrc_ctx || !attr)
+        return fail(EINVAL);
+    return fail(ENOSYS);
+}
+
+int mrc_ctl_query_ev_fmt_profile(mrc_context* mrc_ctx, uint64_t, mrc_ctl_ev_fmt_profile_attr* attr,
+                                 int) {
+    if (!mrc_ctx || !attr)
+        return fail(EINVAL);
+    return fail(ENOSYS);
+}
+
+int mrc_ctl_modify_ev_profile(mrc_context* mrc_ctx, uint64_t, mrc_ctl_ev_profile_attr* attr,
+                              int attr_mask) {
+    constexpr int kBothOps = MRC_CTL_EV_PROFILE_EV_OP | MRC_CTL_EV_PROFILE_EV_FIELDS_OP;
+    if (!mrc_ctx || !attr || (attr_mask & kBothOps) == kBothOps)
+        return fail(EINVAL);
+    return fail(ENOSYS);
+}
+
+int mrc_ctl_query_ev_profile(mrc_context* mrc_ctx, uint64_t, mrc_ctl_ev_profile_attr* attr,
+                             int attr_mask) {
+    constexpr int kBothOps = MRC_CTL_EV_PROFILE_EV_OP | MRC_CTL_EV_PROFILE_EV_FIELDS_OP;
+    if (!mrc_ctx || !attr || (attr_mask & kBothOps) == kBothOps)
+        return fail(EINVAL);
+    return fail(ENOSYS);
+}
+
+int mrc_ctl_modify_cc_profile(mrc_context* mrc_ctx, uint64_t, mrc_ctl_cc_profile_attr* attr, int) {
+    if (!mrc_ctx || !attr)
+        return fail(EINVAL);
+    return fail(ENOSYS);
+}
+
+int mrc_ctl_query_cc_profile(mrc_context* mrc_ctx, uint64_t, mrc_ctl_cc_profile_attr* attr, int) {
+    if (!mrc_ctx || !attr)
+        return fail(EINVAL);
+    return fail(ENOSYS);
+}
+
+mrc_cq* mrc_ctl_create_ev_event_cq(mrc_context* mrc_ctx, int cqe, void*, mrc_comp_channel* channel,
+                                   int comp_vector) {
+    if (!mrc_ctx || cqe < 1 || comp_vector < 0)
+        return fail_null<mrc_cq>(EINVAL);
+    if (channel && channel->ctx != mrc_ctx)
+        return fail_null<mrc_cq>(EINVAL);
+    return fail_null<mrc_cq>(ENOSYS);
+}
+
+int mrc_ctl_poll_ev_event(mrc_cq* ev_cq, int num_entries, mrc_ctl_ev_event* ev_event) {
+    // This call reports errors as a negative errno, not -1.
+    if (!ev_cq || !ev_cq->ev_event_cq || num_entries < 0 || (num_entries > 0 && !ev_event)) {
+        errno = EINVAL;
+        return -EINVAL;
+    }
+    errno = ENOSYS;
+    return -ENOSYS;
+}
+
+int mrc_ctl_ep_batch_send_wait(mrc_context* mrc_ctx, uint8_t, mrc_ctl_ep_op_type op_type,
+                               mrc_ctl_ep_req* req, int num_req, uint32_t, mrc_ctl_ep_rsp* rsp,
+                               int* num_rsp) {
+    if (!mrc_ctx || !req || num_req < 1 || !rsp || !num_rsp)
+        return fail(EINVAL);
+    if (op_type != MRC_CTL_EP_OP_EV_PROBE && op_type != MRC_CTL_EP_OP_PORT_STATUS_UPDATE)
+        return fail(EINVAL);
+    *num_rsp = 0;
+    return fail(ENOSYS);
+}
+
+}  // extern "C"

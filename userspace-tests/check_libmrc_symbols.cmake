@@ -1,0 +1,65 @@
+# Checks libmrc's dynamic symbol table against its headers (run by ctest):
+#  - every function mrc.h and mrc_ctl.h declare is defined and exported,
+#  - nothing else is exported (no C++ internals leak into the ABI).
+cmake_minimum_required(VERSION 3.25)  # for IN_LIST under -P
+if(NOT READELF OR NOT LIBRARY OR NOT HEADERS)
+    message(FATAL_ERROR
+        "usage: cmake -DREADELF=... -DLIBRARY=... -DHEADERS=a.h;b.h -P ${CMAKE_CURRENT_LIST_FILE}")
+endif()
+
+# Declared functions: a name starting with mrc_ followed by "(" on a line
+# that is not a comment. The headers put one declaration's name per line.
+set(declared "")
+foreach(header IN LISTS HEADERS)
+    file(STRINGS "${header}" lines)
+    foreach(line IN LISTS lines)
+        if(line MATCHES "^[ \t]*(/?\\*|//)")
+            continue()
+        endif()
+        if(line MATCHES "[ *](mrc_[a-z0-9_]+)\\(")
+            list(APPEND declared "${CMAKE_MATCH_1}")
+        endif()
+    endforeach()
+endforeach()
+list(REMOVE_DUPLICATES declared)
+list(LENGTH declared ndeclared)
+if(ndeclared LESS 40)
+    message(FATAL_ERROR "found only ${ndeclared} declarations in ${HEADERS}")
+endif()
+
+execute_process(COMMAND "${READELF}" --dyn-syms --wide "${LIBRARY}"
+    OUTPUT_VARIABLE syms RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "readelf failed on ${LIBRARY}")
+endif()
+string(REPLACE "\n" ";" lines "${syms}")
+set(exported "")
+set(failures "")
+foreach(line IN LISTS lines)
+    # Num: Value Size Type Bind Vis Ndx Name
+    if(NOT line MATCHES "^ *[0-9]+: +[0-9a-f]+ +[0-9]+ +([A-Z]+) +([A-Z]+) +[A-Z]+ +([A-Z0-9]+) +([^ ]+)")
+        continue()
+    endif()
+    set(type "${CMAKE_MATCH_1}")
+    set(ndx "${CMAKE_MATCH_3}")
+    set(name "${CMAKE_MATCH_4}")
+    if(ndx STREQUAL "UND" OR name STREQUAL "")
+        continue()
+    endif()
+    if(type STREQUAL "FUNC" AND name IN_LIST declared)
+        list(APPEND exported "${name}")
+    else()
+        list(APPEND failures "exported but not declared: ${name} (${type})")
+    endif()
+endforeach()
+foreach(name IN LISTS declared)
+    if(NOT name IN_LIST exported)
+        list(APPEND failures "declared but not exported: ${name}")
+    endif()
+endforeach()
+
+if(failures)
+    list(JOIN failures "\n  " text)
+    message(FATAL_ERROR "${LIBRARY}:\n  ${text}")
+endif()
+message(STATUS "libmrc exports exactly the ${ndeclared} functions its headers declare")
