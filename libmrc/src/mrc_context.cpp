@@ -46,6 +46,46 @@ int query_device(ibv_context* vctx, mrc_device_attr* attr, int* supported) noexc
     return 0;
 }
 
+// Destroys an object of a context whose verbs object verbs_ret says
+// whether verbs destroyed: 0, or that error like verbs returns it.
+template <typename T>
+int destroy_child(T* obj, int verbs_ret) noexcept {
+    if (verbs_ret)
+        return fail_rc(verbs_ret);
+    obj->ctx->children--;
+    delete obj;
+    return 0;
+}
+
+// What an asynchronous event is about.
+enum class EventOn { kCq, kQp, kPort, kOther };
+
+EventOn event_on(ibv_event_type type) noexcept {
+    switch (type) {
+        case IBV_EVENT_CQ_ERR:
+            return EventOn::kCq;
+        case IBV_EVENT_QP_FATAL:
+        case IBV_EVENT_QP_REQ_ERR:
+        case IBV_EVENT_QP_ACCESS_ERR:
+        case IBV_EVENT_COMM_EST:
+        case IBV_EVENT_SQ_DRAINED:
+        case IBV_EVENT_PATH_MIG:
+        case IBV_EVENT_PATH_MIG_ERR:
+        case IBV_EVENT_QP_LAST_WQE_REACHED:
+            return EventOn::kQp;
+        case IBV_EVENT_PORT_ACTIVE:
+        case IBV_EVENT_PORT_ERR:
+        case IBV_EVENT_LID_CHANGE:
+        case IBV_EVENT_PKEY_CHANGE:
+        case IBV_EVENT_SM_CHANGE:
+        case IBV_EVENT_CLIENT_REREGISTER:
+        case IBV_EVENT_GID_CHANGE:
+            return EventOn::kPort;
+        default:  // device events, and SRQ/WQ ones an MRC context never makes
+            return EventOn::kOther;
+    }
+}
+
 }  // namespace
 
 extern "C" {
@@ -131,14 +171,8 @@ int mrc_get_comp_channel_fd(mrc_comp_channel* channel, int* fd) {
 }
 
 int mrc_destroy_comp_channel(mrc_comp_channel* channel) {
-    if (!channel)
-        return fail_rc(EINVAL);
-    int ret = ibv_destroy_comp_channel(channel->ch);
-    if (ret)
-        return fail_rc(ret);
-    channel->ctx->children--;
-    delete channel;
-    return 0;
+    return channel ? destroy_child(channel, ibv_destroy_comp_channel(channel->ch))
+                   : fail_rc(EINVAL);
 }
 
 mrc_cq* mrc_create_cq(mrc_context* mrc_ctx, int cqe, void* cq_context, mrc_comp_channel* channel,
@@ -172,14 +206,7 @@ int mrc_poll_cq(mrc_cq* cq, int num_entries, ibv_wc* wc) {
 }
 
 int mrc_destroy_cq(mrc_cq* cq) {
-    if (!cq)
-        return fail_rc(EINVAL);
-    int ret = ibv_destroy_cq(cq->cq);
-    if (ret)
-        return fail_rc(ret);
-    cq->ctx->children--;
-    delete cq;
-    return 0;
+    return cq ? destroy_child(cq, ibv_destroy_cq(cq->cq)) : fail_rc(EINVAL);
 }
 
 int mrc_req_notify_cq(mrc_cq* cq, int solicited_only) {
@@ -215,30 +242,17 @@ int mrc_get_async_event(mrc_context* mrc_ctx, mrc_async_event* event) {
         return -1;  // errno from verbs
     *event = mrc_async_event{};
     event->event_type = ev.event_type;
-    switch (ev.event_type) {
-        case IBV_EVENT_CQ_ERR:
+    switch (event_on(ev.event_type)) {
+        case EventOn::kCq:
             event->element.cq = static_cast<mrc_cq*>(ev.element.cq->cq_context);
             break;
-        case IBV_EVENT_QP_FATAL:
-        case IBV_EVENT_QP_REQ_ERR:
-        case IBV_EVENT_QP_ACCESS_ERR:
-        case IBV_EVENT_COMM_EST:
-        case IBV_EVENT_SQ_DRAINED:
-        case IBV_EVENT_PATH_MIG:
-        case IBV_EVENT_PATH_MIG_ERR:
-        case IBV_EVENT_QP_LAST_WQE_REACHED:
+        case EventOn::kQp:
             event->element.qp = static_cast<mrc_qp*>(ev.element.qp->qp_context);
             break;
-        case IBV_EVENT_PORT_ACTIVE:
-        case IBV_EVENT_PORT_ERR:
-        case IBV_EVENT_LID_CHANGE:
-        case IBV_EVENT_PKEY_CHANGE:
-        case IBV_EVENT_SM_CHANGE:
-        case IBV_EVENT_CLIENT_REREGISTER:
-        case IBV_EVENT_GID_CHANGE:
+        case EventOn::kPort:
             event->element.port_num = ev.element.port_num;
             break;
-        default:  // device events, and SRQ/WQ ones an MRC context never makes
+        case EventOn::kOther:
             break;
     }
     return 0;
@@ -250,25 +264,19 @@ void mrc_ack_async_event(mrc_async_event* event) {
     // ibv_ack_async_event() needs only the type and the verbs object.
     ibv_async_event ev{};
     ev.event_type = event->event_type;
-    switch (event->event_type) {
-        case IBV_EVENT_CQ_ERR:
+    switch (event_on(event->event_type)) {
+        case EventOn::kCq:
             if (!event->element.cq)
                 return;
             ev.element.cq = event->element.cq->cq;
             break;
-        case IBV_EVENT_QP_FATAL:
-        case IBV_EVENT_QP_REQ_ERR:
-        case IBV_EVENT_QP_ACCESS_ERR:
-        case IBV_EVENT_COMM_EST:
-        case IBV_EVENT_SQ_DRAINED:
-        case IBV_EVENT_PATH_MIG:
-        case IBV_EVENT_PATH_MIG_ERR:
-        case IBV_EVENT_QP_LAST_WQE_REACHED:
+        case EventOn::kQp:
             if (!event->element.qp)
                 return;
             ev.element.qp = event->element.qp->qp;
             break;
-        default:
+        case EventOn::kPort:
+        case EventOn::kOther:
             ev.element.port_num = event->element.port_num;
             break;
     }
