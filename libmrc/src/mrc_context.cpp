@@ -200,8 +200,9 @@ int mrc_poll_cq(mrc_cq* cq, int num_entries, ibv_wc* wc) {
     if (!cq || cq->ev_event_cq || num_entries < 0 || (num_entries > 0 && !wc))
         return fail(EINVAL);
     int n = ibv_poll_cq(cq->cq, num_entries, wc);
+    // Providers return a negative errno (ours -EIO) or just -1.
     if (n < 0)
-        return fail(-n > 0 ? -n : EIO);
+        return fail(n < -1 ? -n : EIO);
     return n;
 }
 
