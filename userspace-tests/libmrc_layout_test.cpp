@@ -2,12 +2,13 @@
 //
 // libmrc's headers against the OCP MRC API 1.0.1 ABI: every structure's
 // size and alignment, every field's offset and size, every enumerator and
-// every macro. The numbers were measured by compiling a probe program
-// against the published headers (OCP-Multipath-Reliable-Connection at
-// 662a150, x86_64, gcc 12) and are pinned here, so that CI, which has no
-// network, notices any drift. A mismatch fails the build.
+// every macro, and the type of every function. The numbers were measured by compiling a probe
+// program against the published headers (OCP-Multipath-Reliable-Connection at 662a150, x86_64, gcc
+// 12) and are pinned here, so that CI, which has no network, notices any drift. A mismatch fails
+// the build.
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "mrc_ctl.h"
 
@@ -333,5 +334,66 @@ MRC_PIN_ENUM(mrc_ctl_ep_op_type);
 MRC_PIN_VERSION(MRC_API_VER(1, 2, 3), 0x01020003u);
 MRC_PIN_VERSION(MRC_API_VER(0x80, 0, 0), 0x80000000u);
 MRC_PIN_VERSION(MRC_CTL_API_VER(0, 0xff, 0xffff), 0x00ffffffu);
+
+// Every function has the published type (parameters and result), as the
+// probe's typeid() of each function pointer spelled it.
+#define MRC_PIN_PROTOTYPE(F, ...) \
+    static_assert(std::is_same_v<decltype(&F), __VA_ARGS__>, #F " prototype")
+MRC_PIN_PROTOTYPE(mrc_ack_async_event, void (*)(mrc_async_event*));
+MRC_PIN_PROTOTYPE(mrc_ack_cq_events, void (*)(mrc_cq*, unsigned int));
+MRC_PIN_PROTOTYPE(mrc_create_comp_channel, int (*)(mrc_context*, mrc_comp_channel**));
+MRC_PIN_PROTOTYPE(mrc_create_context, mrc_context* (*)(ibv_context*, mrc_context_attr*));
+MRC_PIN_PROTOTYPE(mrc_create_cq, mrc_cq* (*)(mrc_context*, int, void*, mrc_comp_channel*, int));
+MRC_PIN_PROTOTYPE(mrc_create_qp, mrc_qp* (*)(mrc_context*, mrc_qp_init_attr*));
+MRC_PIN_PROTOTYPE(mrc_create_qp_hint, mrc_qp_hint* (*)(mrc_context*, mrc_qp_hint_init_attr*));
+MRC_PIN_PROTOTYPE(mrc_ctl_create_ev_event_cq,
+                  mrc_cq* (*)(mrc_context*, int, void*, mrc_comp_channel*, int));
+MRC_PIN_PROTOTYPE(mrc_ctl_ep_batch_send_wait,
+                  int (*)(mrc_context*, unsigned char, mrc_ctl_ep_op_type, mrc_ctl_ep_req*, int,
+                          unsigned int, mrc_ctl_ep_rsp*, int*));
+MRC_PIN_PROTOTYPE(mrc_ctl_modify_cc_profile,
+                  int (*)(mrc_context*, unsigned long, mrc_ctl_cc_profile_attr*, int));
+MRC_PIN_PROTOTYPE(mrc_ctl_modify_ev_fmt_profile,
+                  int (*)(mrc_context*, unsigned long, mrc_ctl_ev_fmt_profile_attr*, int));
+MRC_PIN_PROTOTYPE(mrc_ctl_modify_ev_profile,
+                  int (*)(mrc_context*, unsigned long, mrc_ctl_ev_profile_attr*, int));
+MRC_PIN_PROTOTYPE(mrc_ctl_modify_port,
+                  int (*)(mrc_context*, unsigned char, mrc_ctl_port_attr*, int));
+MRC_PIN_PROTOTYPE(mrc_ctl_poll_ev_event, int (*)(mrc_cq*, int, mrc_ctl_ev_event*));
+MRC_PIN_PROTOTYPE(mrc_ctl_query_cc_profile,
+                  int (*)(mrc_context*, unsigned long, mrc_ctl_cc_profile_attr*, int));
+MRC_PIN_PROTOTYPE(mrc_ctl_query_device, int (*)(ibv_context*, mrc_ctl_device_attr*));
+MRC_PIN_PROTOTYPE(mrc_ctl_query_device_ex,
+                  int (*)(ibv_context*, mrc_context*, mrc_ctl_device_attr*, int*));
+MRC_PIN_PROTOTYPE(mrc_ctl_query_ev_fmt_profile,
+                  int (*)(mrc_context*, unsigned long, mrc_ctl_ev_fmt_profile_attr*, int));
+MRC_PIN_PROTOTYPE(mrc_ctl_query_ev_profile,
+                  int (*)(mrc_context*, unsigned long, mrc_ctl_ev_profile_attr*, int));
+MRC_PIN_PROTOTYPE(mrc_ctl_query_port,
+                  int (*)(mrc_context*, unsigned char, mrc_ctl_port_attr*, int));
+MRC_PIN_PROTOTYPE(mrc_ctl_query_version,
+                  void (*)(unsigned int*, unsigned int*, unsigned int*, unsigned int*));
+MRC_PIN_PROTOTYPE(mrc_destroy_comp_channel, int (*)(mrc_comp_channel*));
+MRC_PIN_PROTOTYPE(mrc_destroy_context, int (*)(mrc_context*));
+MRC_PIN_PROTOTYPE(mrc_destroy_cq, int (*)(mrc_cq*));
+MRC_PIN_PROTOTYPE(mrc_destroy_qp, int (*)(mrc_qp*));
+MRC_PIN_PROTOTYPE(mrc_destroy_qp_hint, int (*)(mrc_qp_hint*));
+MRC_PIN_PROTOTYPE(mrc_get_async_event, int (*)(mrc_context*, mrc_async_event*));
+MRC_PIN_PROTOTYPE(mrc_get_comp_channel_fd, int (*)(mrc_comp_channel*, int*));
+MRC_PIN_PROTOTYPE(mrc_get_cq_event, int (*)(mrc_comp_channel*, mrc_cq**, void**));
+MRC_PIN_PROTOTYPE(mrc_get_qpn, int (*)(mrc_qp*, unsigned int*));
+MRC_PIN_PROTOTYPE(mrc_modify_qp, int (*)(mrc_qp*, ibv_qp_attr*, int, mrc_qp_attr*, int));
+MRC_PIN_PROTOTYPE(mrc_modify_qp_hint, int (*)(mrc_qp_hint*, mrc_qp_hint_attr*, int));
+MRC_PIN_PROTOTYPE(mrc_poll_cq, int (*)(mrc_cq*, int, ibv_wc*));
+MRC_PIN_PROTOTYPE(mrc_post_recv, int (*)(mrc_qp*, ibv_recv_wr*, ibv_recv_wr**));
+MRC_PIN_PROTOTYPE(mrc_post_send, int (*)(mrc_qp*, ibv_send_wr*, ibv_send_wr**));
+MRC_PIN_PROTOTYPE(mrc_query_device, int (*)(ibv_context*, mrc_device_attr*, int*));
+MRC_PIN_PROTOTYPE(mrc_query_device_ex, int (*)(ibv_context*, mrc_context*, mrc_device_attr*, int*));
+MRC_PIN_PROTOTYPE(mrc_query_qp,
+                  int (*)(mrc_qp*, ibv_qp_attr*, int, mrc_qp_attr*, int, mrc_qp_init_attr*));
+MRC_PIN_PROTOTYPE(mrc_query_qp_hint, int (*)(mrc_qp_hint*, mrc_qp_hint_attr*, int));
+MRC_PIN_PROTOTYPE(mrc_query_version,
+                  void (*)(unsigned int*, unsigned int*, unsigned int*, unsigned int*));
+MRC_PIN_PROTOTYPE(mrc_req_notify_cq, int (*)(mrc_cq*, int));
 
 }  // namespace
