@@ -1,0 +1,875 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// mrc-api-check: a program written against the OCP MRC application API
+// (libmrc's mrc.h), as an application would be, run between two hosts.
+//
+//   mrc-api-check server --dev DEV --gid N [--port P]
+//   mrc-api-check client --dev DEV --gid N --host HOST [--port P]
+//                        [--max-size BYTES] [--seed S] [--wait-ms MS]
+//
+// Only what the OCP API leaves to libibverbs goes through ibv_*: opening
+// the device, its GID, the PD and the memory registrations. Contexts, CQs,
+// QPs, their transitions, posting and polling are mrc_* calls. The two ends
+// swap QPN, PSN, GID, rkey and address over TCP, as perftest does, and the
+// client then drives, step by step over the same connection:
+//
+//  - RDMA WRITE and WRITE with immediate of every size from 1 B to
+//    --max-size (powers of 2 and a few odd sizes, odd ones at an odd
+//    remote offset). Before each, the server fills the target with the
+//    complement of the pattern (so every byte must change) and guard
+//    bytes around it; after it, the server compares every byte itself,
+//    and the guards. Each immediate is one more than the last: the server
+//    checks they arrive in posting order, and a chain of 32 WRITEs with
+//    immediate posted in one call completes in that order too.
+//  - SEND, RDMA READ and an atomic, alone and after a valid WRITE in one
+//    chain: mrc_post_send() must refuse each with EINVAL, name it in
+//    bad_wr and post nothing: no completion on either side, no receive
+//    consumed, the server's memory and the client's buffer untouched.
+//
+// Output: "ok N - ..." / "not ok N - ..." lines, then "ok" or
+// "FAIL: reason" (the server prints its own). Exit status 0 on success.
+
+#include <arpa/inet.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "mrc.h"
+#include "rc_check_harness.h"
+#include "stream_conn.h"
+
+namespace {
+
+using rc_check::Err;
+using rc_check::fail;
+using Clock = std::chrono::steady_clock;
+
+constexpr size_t kGuard = 64;     // checked bytes after (and space before) a target
+constexpr size_t kMaxOffset = 8;  // odd sizes land at an odd offset below this
+constexpr int kRecvs = 64;        // receives the server keeps posted
+constexpr int kChain = 32;        // WRITEs with immediate in one chain
+constexpr size_t kChainSlot = 4096;
+constexpr uint8_t kGuardByte = 0xEE;
+
+struct Options {
+    bool server = false;
+    std::string dev;
+    int gid = 1;
+    std::string host;
+    uint16_t port = 18620;
+    uint64_t max_size = 64ull << 20;
+    uint64_t seed = 0x6d72632d617069ull;
+    int wait_ms = 30000;
+};
+
+// ---- RAII owners of the OCP API's objects ----
+
+struct MrcCtxDeleter {
+    void operator()(mrc_context* c) const { mrc_destroy_context(c); }
+};
+struct MrcCqDeleter {
+    void operator()(mrc_cq* c) const { mrc_destroy_cq(c); }
+};
+struct MrcQpDeleter {
+    void operator()(mrc_qp* q) const { mrc_destroy_qp(q); }
+};
+using MrcCtx = std::unique_ptr<mrc_context, MrcCtxDeleter>;
+using MrcCq = std::unique_ptr<mrc_cq, MrcCqDeleter>;
+using MrcQp = std::unique_ptr<mrc_qp, MrcQpDeleter>;
+
+// One end: device, MRC context, PD, CQs, QP and one registered buffer.
+// Members are destroyed in reverse order: QP before CQs before the context.
+struct End {
+    rc_check::Device dev;
+    MrcCtx ctx;
+    rc_check::Pd pd;
+    rc_check::Buf buf;
+    size_t len = 0;
+    rc_check::Mr mr;
+    MrcCq scq;
+    MrcCq rcq;
+    MrcQp qp;
+    uint32_t qpn = 0;
+    uint32_t psn = 0;
+};
+
+Err open_end(const Options& o, size_t len, End* e) {
+    if (auto err = rc_check::open_device(o.dev, o.gid, &e->dev))
+        return err;
+    ibv_context* v = e->dev.ctx.get();
+    mrc_device_attr da{};
+    int supported = 0;
+    if (mrc_query_device(v, &da, &supported) != 0)
+        return fail("mrc_query_device: %s", std::strerror(errno));
+    if (!supported)
+        return fail("mrc_query_device: %s is not an MRC device", o.dev.c_str());
+    mrc_context_attr ca{};
+    ca.mrc_api_version_used = MRC_API_VER_LATEST;
+    e->ctx.reset(mrc_create_context(v, &ca));
+    if (!e->ctx)
+        return fail("mrc_create_context: %s", std::strerror(errno));
+    e->pd.reset(ibv_alloc_pd(v));
+    if (!e->pd)
+        return fail("ibv_alloc_pd: %s", std::strerror(errno));
+    e->len = len;
+    size_t rounded = (len + 4095) & ~size_t{4095};
+    e->buf.reset(static_cast<uint8_t*>(std::aligned_alloc(4096, rounded)));
+    if (!e->buf)
+        return fail("cannot allocate %zu bytes", rounded);
+    std::memset(e->buf.get(), 0, rounded);
+    e->mr.reset(ibv_reg_mr(e->pd.get(), e->buf.get(), len,
+                           IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE));
+    if (!e->mr)
+        return fail("ibv_reg_mr(%zu): %s", len, std::strerror(errno));
+    e->scq.reset(mrc_create_cq(e->ctx.get(), 2 * kRecvs, nullptr, nullptr, 0));
+    e->rcq.reset(mrc_create_cq(e->ctx.get(), 2 * kRecvs, nullptr, nullptr, 0));
+    if (!e->scq || !e->rcq)
+        return fail("mrc_create_cq: %s", std::strerror(errno));
+    mrc_qp_init_attr qa{};
+    qa.send_cq = e->scq.get();
+    qa.recv_cq = e->rcq.get();
+    qa.cap.max_send_wr = 2 * kChain;
+    qa.cap.max_recv_wr = 2 * kRecvs;
+    qa.cap.max_send_sge = 1;
+    qa.cap.max_recv_sge = 1;
+    qa.pd = e->pd.get();
+    qa.send_ops_flags = IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM;
+    e->qp.reset(mrc_create_qp(e->ctx.get(), &qa));
+    if (!e->qp)
+        return fail("mrc_create_qp: %s", std::strerror(errno));
+    if (mrc_get_qpn(e->qp.get(), &e->qpn) != 0)
+        return fail("mrc_get_qpn: %s", std::strerror(errno));
+    e->psn = static_cast<uint32_t>(rc_check::mix(o.seed, e->qpn) & 0xffffff);
+
+    ibv_qp_attr va{};
+    va.qp_state = IBV_QPS_INIT;
+    va.qp_access_flags = IBV_ACCESS_REMOTE_WRITE;
+    if (int ret = mrc_modify_qp(e->qp.get(), &va, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS, nullptr, 0))
+        return fail("mrc_modify_qp(INIT): %s", std::strerror(ret));
+    return std::nullopt;
+}
+
+Err connect_qp(End* e, const mrc_stream::PeerInfo& peer) {
+    ibv_qp_attr va{};
+    va.qp_state = IBV_QPS_RTR;
+    va.path_mtu =
+        static_cast<ibv_mtu>(std::min(peer.mtu, static_cast<uint32_t>(e->dev.port.active_mtu)));
+    va.dest_qp_num = peer.qpn;
+    va.rq_psn = peer.psn;
+    va.ah_attr.is_global = 1;
+    std::memcpy(va.ah_attr.grh.dgid.raw, peer.gid, sizeof(peer.gid));
+    va.ah_attr.grh.sgid_index = static_cast<uint8_t>(e->dev.gid_index);
+    va.ah_attr.grh.hop_limit = 64;
+    va.ah_attr.port_num = 1;
+    mrc_qp_attr ma{};
+    ma.wimm.max_wimm_dest = 2 * kRecvs;
+    int mask = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN;
+    if (int ret = mrc_modify_qp(e->qp.get(), &va, mask, &ma, MRC_QP_MAX_WIMM_DEST))
+        return fail("mrc_modify_qp(RTR): %s", std::strerror(ret));
+    va = ibv_qp_attr{};
+    va.qp_state = IBV_QPS_RTS;
+    va.sq_psn = e->psn;
+    ma = mrc_qp_attr{};
+    ma.timeout = 16;
+    ma.retry.linear_cnt = 7;
+    ma.wimm.max_wimm = 2 * kChain;
+    if (int ret = mrc_modify_qp(e->qp.get(), &va, IBV_QP_STATE | IBV_QP_SQ_PSN, &ma,
+                                MRC_QP_TIMEOUT | MRC_QP_RETRY_CNT | MRC_QP_MAX_WIMM))
+        return fail("mrc_modify_qp(RTS): %s", std::strerror(ret));
+    return std::nullopt;
+}
+
+// Polls cq (mrc_poll_cq) until n completions arrive or wait_ms pass.
+Err poll_n(mrc_cq* cq, int n, int wait_ms, std::vector<ibv_wc>* out) {
+    out->clear();
+    auto deadline = Clock::now() + std::chrono::milliseconds(wait_ms);
+    while (static_cast<int>(out->size()) < n) {
+        ibv_wc wc[16];
+        int got = mrc_poll_cq(cq, std::min(16, n - static_cast<int>(out->size())), wc);
+        if (got < 0)
+            return fail("mrc_poll_cq: %s", std::strerror(errno));
+        out->insert(out->end(), wc, wc + got);
+        if (got)
+            continue;
+        if (Clock::now() > deadline)
+            return fail("%zu of %d completions within %d ms", out->size(), n, wait_ms);
+        std::this_thread::sleep_for(std::chrono::microseconds(100));
+    }
+    return std::nullopt;
+}
+
+// Whether cq holds a completion (it must not).
+Err expect_empty(mrc_cq* cq, const char* what) {
+    ibv_wc wc;
+    int got = mrc_poll_cq(cq, 1, &wc);
+    if (got < 0)
+        return fail("mrc_poll_cq: %s", std::strerror(errno));
+    if (got)
+        return fail("%s: unexpected completion (wr_id %" PRIu64 ", opcode %d, status %s)", what,
+                    wc.wr_id, wc.opcode, ibv_wc_status_str(wc.status));
+    return std::nullopt;
+}
+
+uint64_t step_seed(uint64_t seed, uint64_t size, uint32_t imm) {
+    return rc_check::mix(rc_check::mix(seed, size), imm);
+}
+
+// The complement of the pattern: every byte differs from what is expected.
+void fill_complement(uint8_t* p, size_t n, uint64_t seed) {
+    rc_check::fill_pattern(p, n, seed);
+    for (size_t i = 0; i < n; i++)
+        p[i] = static_cast<uint8_t>(~p[i]);
+}
+
+// ---- the side channel's steps ----
+
+enum MsgType : uint32_t {
+    kPrepare = 1,  // fill target [offset, offset + size) and guards
+    kReady,
+    kPosted,  // the client's request completed: check
+    kResult,
+    kSnapshot,  // negative checks: fill, remember
+    kBye,
+};
+
+enum Op : uint32_t { kWrite = 1, kWriteImm, kChainImm, kNothing };
+
+struct Msg {
+    uint32_t type = 0;
+    uint32_t op = 0;
+    uint64_t size = 0;
+    uint64_t offset = 0;
+    uint64_t seed = 0;
+    uint32_t imm = 0;     // the (first) immediate, host order
+    uint32_t count = 0;   // requests in the step
+    uint32_t status = 0;  // kResult: 0 ok
+    char text[236] = {};
+};
+static_assert(sizeof(Msg) == 280, "fixed wire size");
+
+Err send_msg(int fd, Msg m) {
+    const auto* p = reinterpret_cast<const uint8_t*>(&m);
+    size_t n = sizeof(m);
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return fail("side channel: write: %s", std::strerror(errno));
+        p += w;
+        n -= static_cast<size_t>(w);
+    }
+    return std::nullopt;
+}
+
+Err recv_msg(int fd, int wait_ms, Msg* m) {
+    auto* p = reinterpret_cast<uint8_t*>(m);
+    size_t n = sizeof(*m);
+    auto deadline = Clock::now() + std::chrono::milliseconds(wait_ms);
+    while (n) {
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+        if (left.count() <= 0)
+            return fail("side channel: nothing from the peer within %d ms", wait_ms);
+        pollfd pfd{fd, POLLIN, 0};
+        int r = poll(&pfd, 1, static_cast<int>(left.count()));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return fail("side channel: poll: %s", std::strerror(errno));
+        if (r == 0)
+            continue;
+        ssize_t got = read(fd, p, n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            return fail("side channel: read: %s", std::strerror(errno));
+        if (got == 0)
+            return fail("side channel: the peer closed the connection");
+        p += got;
+        n -= static_cast<size_t>(got);
+    }
+    return std::nullopt;
+}
+
+// ---- server ----
+
+class Server {
+public:
+    Server(const Options& o, End* e, int fd) : o_(o), e_(e), fd_(fd) {}
+
+    Err run() {
+        if (auto err = post_recvs(kRecvs))
+            return err;
+        for (;;) {
+            Msg m;
+            if (auto err = recv_msg(fd_, 10 * o_.wait_ms, &m))
+                return err;
+            Msg r;
+            switch (m.type) {
+                case kPrepare:
+                case kSnapshot:
+                    prepare(m);
+                    r.type = kReady;
+                    break;
+                case kPosted: {
+                    r.type = kResult;
+                    Err err = check(m);
+                    if (err) {
+                        r.status = 1;
+                        std::snprintf(r.text, sizeof(r.text), "%s", err->c_str());
+                    }
+                    break;
+                }
+                case kBye:
+                    return std::nullopt;
+                default:
+                    return fail("side channel: unknown message %u", m.type);
+            }
+            if (auto err = send_msg(fd_, r))
+                return err;
+        }
+    }
+
+private:
+    Err post_recvs(int n) {
+        for (int i = 0; i < n; i++) {
+            // WRITE with immediate places its data by address: the receive
+            // only carries the immediate, so it has no scatter list.
+            ibv_recv_wr wr{};
+            wr.wr_id = recv_id_++;
+            ibv_recv_wr* bad = nullptr;
+            if (mrc_post_recv(e_->qp.get(), &wr, &bad) != 0)
+                return fail("mrc_post_recv: %s", std::strerror(errno));
+        }
+        return std::nullopt;
+    }
+
+    // The target gets the complement of what must arrive; guards around it.
+    void prepare(const Msg& m) {
+        uint8_t* b = e_->buf.get();
+        if (m.type == kSnapshot || m.op == kNothing) {
+            rc_check::fill_pattern(b, e_->len, m.seed);
+            return;
+        }
+        if (m.op == kChainImm) {
+            for (uint32_t i = 0; i < m.count; i++) {
+                size_t off = i * kChainSlot;
+                std::memset(b + off, kGuardByte, kChainSlot);
+                fill_complement(b + off, chain_size(i), m.seed + i);
+            }
+            return;
+        }
+        size_t lo = m.offset >= kGuard ? m.offset - kGuard : 0;
+        size_t hi = std::min<size_t>(e_->len, m.offset + m.size + kGuard);
+        std::memset(b + lo, kGuardByte, hi - lo);
+        fill_complement(b + m.offset, m.size, m.seed);
+    }
+
+    Err check_guards(const Msg& m) const {
+        const uint8_t* b = e_->buf.get();
+        size_t lo = m.offset >= kGuard ? m.offset - kGuard : 0;
+        size_t hi = std::min<size_t>(e_->len, m.offset + m.size + kGuard);
+        for (size_t i = lo; i < hi; i++) {
+            if (i >= m.offset && i < m.offset + m.size)
+                continue;
+            if (b[i] != kGuardByte)
+                return fail("guard byte at %zd from the target's start changed to 0x%02x",
+                            static_cast<ssize_t>(i) - static_cast<ssize_t>(m.offset), b[i]);
+        }
+        return std::nullopt;
+    }
+
+    Err check_bytes(const uint8_t* p, uint64_t size, uint64_t seed, const char* what) const {
+        size_t bad = rc_check::pattern_mismatch(p, size, seed);
+        if (bad != size)
+            return fail("%s: byte %zu of %" PRIu64 " differs from the pattern", what, bad, size);
+        return std::nullopt;
+    }
+
+    // One receive completion for a WRITE with immediate.
+    Err check_imm(const ibv_wc& wc, uint32_t want_imm, uint64_t want_len) {
+        if (wc.status != IBV_WC_SUCCESS)
+            return fail("receive completion status %s", ibv_wc_status_str(wc.status));
+        if (wc.opcode != IBV_WC_RECV_RDMA_WITH_IMM || !(wc.wc_flags & IBV_WC_WITH_IMM))
+            return fail("receive completion opcode %d flags 0x%x, not RECV_RDMA_WITH_IMM",
+                        wc.opcode, wc.wc_flags);
+        uint32_t imm = ntohl(wc.imm_data);
+        if (imm != want_imm)
+            return fail("immediate %u arrived where %u was next (posting order)", imm, want_imm);
+        if (wc.byte_len != want_len)
+            return fail("receive completion byte_len %u, the WRITE had %" PRIu64, wc.byte_len,
+                        want_len);
+        if (have_imm_ && imm != last_imm_ + 1)
+            return fail("immediate %u after %u: not in posting order", imm, last_imm_);
+        have_imm_ = true;
+        last_imm_ = imm;
+        return std::nullopt;
+    }
+
+    Err check(const Msg& m) {
+        const uint8_t* b = e_->buf.get();
+        std::vector<ibv_wc> wcs;
+        switch (m.op) {
+            case kWrite:
+                if (auto err = expect_empty(e_->rcq.get(), "receive CQ after an RDMA WRITE"))
+                    return err;
+                if (auto err = check_bytes(b + m.offset, m.size, m.seed, "RDMA WRITE"))
+                    return err;
+                return check_guards(m);
+            case kWriteImm:
+                if (auto err = poll_n(e_->rcq.get(), 1, o_.wait_ms, &wcs))
+                    return err;
+                if (auto err = post_recvs(1))
+                    return err;
+                if (auto err = check_imm(wcs[0], m.imm, m.size))
+                    return err;
+                if (auto err = check_bytes(b + m.offset, m.size, m.seed, "WRITE with immediate"))
+                    return err;
+                return check_guards(m);
+            case kChainImm:
+                if (auto err = poll_n(e_->rcq.get(), static_cast<int>(m.count), o_.wait_ms, &wcs))
+                    return err;
+                if (auto err = post_recvs(static_cast<int>(m.count)))
+                    return err;
+                for (uint32_t i = 0; i < m.count; i++) {
+                    if (auto err = rc_check::in("request " + std::to_string(i),
+                                                check_imm(wcs[i], m.imm + i, chain_size(i))))
+                        return err;
+                    size_t off = i * kChainSlot;
+                    if (auto err = check_bytes(b + off, chain_size(i), m.seed + i, "chained WRITE"))
+                        return err;
+                    for (size_t j = chain_size(i); j < kChainSlot; j++)
+                        if (b[off + j] != kGuardByte)
+                            return fail("request %u: guard byte %zu changed", i, j);
+                }
+                return std::nullopt;
+            case kNothing:
+                if (auto err = expect_empty(e_->rcq.get(), "receive CQ after refused requests"))
+                    return err;
+                return check_bytes(b, e_->len, m.seed, "server memory after refused requests");
+            default:
+                return fail("unknown step %u", m.op);
+        }
+    }
+
+public:
+    static size_t chain_size(uint32_t i) { return 1 + i * 127; }
+
+private:
+    const Options& o_;
+    End* e_;
+    int fd_;
+    uint64_t recv_id_ = 0;
+    bool have_imm_ = false;
+    uint32_t last_imm_ = 0;
+};
+
+// ---- client ----
+
+class Client {
+public:
+    Client(const Options& o, End* e, int fd, const mrc_stream::PeerInfo& peer)
+        : o_(o), e_(e), fd_(fd), peer_(peer) {}
+
+    // Runs every step; prints the points. Returns the first failure.
+    Err run() {
+        std::vector<uint64_t> sizes = sweep_sizes(o_.max_size);
+        Err first;
+        auto note = [&](const std::string& desc, Err err) {
+            point(desc, err);
+            if (err && !first)
+                first = desc + ": " + *err;
+            return !err;
+        };
+
+        bool ok = true;
+        for (uint64_t s : sizes) {
+            if (!(ok = note("RDMA WRITE " + std::to_string(s) + " B verified by the receiver",
+                            step(kWrite, s))))
+                break;
+        }
+        if (ok)
+            note("WRITE sweep: " + std::to_string(sizes.size()) + " sizes, 1 B to " +
+                     std::to_string(o_.max_size) + " B, verified by the receiver",
+                 std::nullopt);
+
+        negatives(note);
+
+        ok = true;
+        for (uint64_t s : sizes) {
+            if (!(ok = note("WRITE with immediate " + std::to_string(s) +
+                                " B verified by the receiver, immediate in order",
+                            step(kWriteImm, s))))
+                break;
+        }
+        if (ok)
+            note("WRITE_WITH_IMM sweep: " + std::to_string(sizes.size()) + " sizes, 1 B to " +
+                     std::to_string(o_.max_size) + " B, verified, immediates in posting order",
+                 std::nullopt);
+        note("WRITE_WITH_IMM chain of " + std::to_string(kChain) +
+                 " in one mrc_post_send: verified, immediates and completions in posting order",
+             chain());
+        return first;
+    }
+
+private:
+    static std::vector<uint64_t> sweep_sizes(uint64_t max) {
+        std::vector<uint64_t> s;
+        for (uint64_t v = 1; v <= max; v *= 2)
+            s.push_back(v);
+        for (uint64_t v : std::initializer_list<uint64_t>{3, 1000, 4095, 4097, 65537,
+                                                          (uint64_t{1} << 20) + 7, max - 1})
+            if (v >= 1 && v <= max)
+                s.push_back(v);
+        std::sort(s.begin(), s.end());
+        s.erase(std::unique(s.begin(), s.end()), s.end());
+        return s;
+    }
+
+    void point(const std::string& desc, const Err& err) {
+        n_++;
+        if (err)
+            std::printf("not ok %d - %s\n# %s\n", n_, desc.c_str(), err->c_str());
+        else
+            std::printf("ok %d - %s\n", n_, desc.c_str());
+        std::fflush(stdout);
+    }
+
+    Err exchange(const Msg& m, Msg* reply) {
+        if (auto err = send_msg(fd_, m))
+            return err;
+        return recv_msg(fd_, 4 * o_.wait_ms, reply);
+    }
+
+    Err post(ibv_send_wr* wr) {
+        ibv_send_wr* bad = nullptr;
+        if (int ret = mrc_post_send(e_->qp.get(), wr, &bad))
+            return fail("mrc_post_send: %s", std::strerror(ret));
+        return std::nullopt;
+    }
+
+    Err wait_sends(int n, uint64_t first_id) {
+        std::vector<ibv_wc> wcs;
+        if (auto err = poll_n(e_->scq.get(), n, o_.wait_ms, &wcs))
+            return err;
+        for (int i = 0; i < n; i++) {
+            const ibv_wc& wc = wcs[static_cast<size_t>(i)];
+            if (wc.status != IBV_WC_SUCCESS)
+                return fail("send completion %d: status %s (vendor error 0x%x)", i,
+                            ibv_wc_status_str(wc.status), wc.vendor_err);
+            if (wc.wr_id != first_id + static_cast<uint64_t>(i))
+                return fail("send completion %d is request %" PRIu64 ", not %" PRIu64, i, wc.wr_id,
+                            first_id + static_cast<uint64_t>(i));
+        }
+        return std::nullopt;
+    }
+
+    // Asks the server to report; turns its verdict into an Err.
+    Err verdict(Msg posted) {
+        posted.type = kPosted;
+        Msg r;
+        if (auto err = exchange(posted, &r))
+            return err;
+        if (r.type != kResult)
+            return fail("side channel: reply %u, not a result", r.type);
+        if (r.status)
+            return fail("receiver: %s", r.text);
+        return std::nullopt;
+    }
+
+    Err step(Op op, uint64_t size) {
+        Msg m;
+        m.type = kPrepare;
+        m.op = op;
+        m.size = size;
+        m.offset = kGuard + ((size & 1) ? 5 : 0);
+        m.imm = op == kWriteImm ? imm_++ : 0;
+        m.seed = step_seed(o_.seed, size, m.imm + 0x100000u * op);
+        m.count = 1;
+        Msg r;
+        if (auto err = exchange(m, &r))
+            return err;
+        if (r.type != kReady)
+            return fail("side channel: reply %u, not ready", r.type);
+
+        rc_check::fill_pattern(e_->buf.get(), size, m.seed);
+        ibv_sge sge{reinterpret_cast<uintptr_t>(e_->buf.get()), static_cast<uint32_t>(size),
+                    e_->mr->lkey};
+        ibv_send_wr wr{};
+        wr.wr_id = wr_id_;
+        wr.sg_list = &sge;
+        wr.num_sge = 1;
+        wr.opcode = op == kWriteImm ? IBV_WR_RDMA_WRITE_WITH_IMM : IBV_WR_RDMA_WRITE;
+        wr.send_flags = IBV_SEND_SIGNALED;
+        wr.imm_data = htonl(m.imm);
+        wr.wr.rdma.remote_addr = peer_.addr + m.offset;
+        wr.wr.rdma.rkey = peer_.rkey;
+        if (auto err = post(&wr))
+            return err;
+        // RC: the completion comes once the responder acknowledged, so the
+        // data is in the server's memory when it looks.
+        if (auto err = wait_sends(1, wr_id_++))
+            return err;
+        return verdict(m);
+    }
+
+    Err chain() {
+        Msg m;
+        m.type = kPrepare;
+        m.op = kChainImm;
+        m.count = kChain;
+        m.imm = imm_;
+        m.seed = step_seed(o_.seed, kChain, imm_);
+        Msg r;
+        if (auto err = exchange(m, &r))
+            return err;
+        std::vector<ibv_sge> sges(kChain);
+        std::vector<ibv_send_wr> wrs(kChain);
+        for (uint32_t i = 0; i < kChain; i++) {
+            size_t n = Server::chain_size(i);
+            uint8_t* src = e_->buf.get() + i * kChainSlot;
+            rc_check::fill_pattern(src, n, m.seed + i);
+            sges[i] =
+                ibv_sge{reinterpret_cast<uintptr_t>(src), static_cast<uint32_t>(n), e_->mr->lkey};
+            ibv_send_wr& wr = wrs[i];
+            wr = ibv_send_wr{};
+            wr.wr_id = wr_id_ + i;
+            wr.next = i + 1 < kChain ? &wrs[i + 1] : nullptr;
+            wr.sg_list = &sges[i];
+            wr.num_sge = 1;
+            wr.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
+            wr.send_flags = IBV_SEND_SIGNALED;
+            wr.imm_data = htonl(imm_ + i);
+            wr.wr.rdma.remote_addr = peer_.addr + i * kChainSlot;
+            wr.wr.rdma.rkey = peer_.rkey;
+        }
+        imm_ += kChain;
+        if (auto err = post(wrs.data()))
+            return err;
+        uint64_t first = wr_id_;
+        wr_id_ += kChain;
+        if (auto err = wait_sends(kChain, first))
+            return err;
+        return verdict(m);
+    }
+
+    // One refused post: EINVAL returned and in errno, bad_wr at want_bad.
+    Err refused(ibv_send_wr* wr, ibv_send_wr* want_bad) {
+        ibv_send_wr* bad = nullptr;
+        errno = 0;
+        int ret = mrc_post_send(e_->qp.get(), wr, &bad);
+        int saved = errno;
+        if (ret == 0)
+            return fail("mrc_post_send accepted it");
+        if (ret != EINVAL)
+            return fail("mrc_post_send returned %d (%s), not EINVAL", ret, std::strerror(ret));
+        if (saved != EINVAL)
+            return fail("errno %d (%s) after mrc_post_send, not EINVAL", saved,
+                        std::strerror(saved));
+        if (bad != want_bad)
+            return fail("bad_wr %p, not the refused request %p", static_cast<void*>(bad),
+                        static_cast<void*>(want_bad));
+        return std::nullopt;
+    }
+
+    template <typename Note>
+    void negatives(Note& note) {
+        // The server fills its whole buffer with a pattern it checks after.
+        Msg m;
+        m.type = kSnapshot;
+        m.op = kNothing;
+        m.seed = step_seed(o_.seed, 0, 0xdead);
+        Msg r;
+        if (Err err = exchange(m, &r)) {
+            note("refused requests: server ready", err);
+            return;
+        }
+        // The client's buffer holds a pattern a READ or atomic would change.
+        uint64_t local_seed = step_seed(o_.seed, 1, 0xbeef);
+        uint8_t* local = e_->buf.get();
+        size_t local_len = 4096;
+        rc_check::fill_pattern(local, local_len, local_seed);
+
+        ibv_sge sge{reinterpret_cast<uintptr_t>(local), 64, e_->mr->lkey};
+        ibv_send_wr wr{};
+        wr.wr_id = 0xbad0;
+        wr.sg_list = &sge;
+        wr.num_sge = 1;
+        wr.send_flags = IBV_SEND_SIGNALED;
+
+        wr.opcode = IBV_WR_SEND;
+        note("mrc_post_send: SEND refused with EINVAL, bad_wr names it", refused(&wr, &wr));
+
+        wr.opcode = IBV_WR_RDMA_READ;
+        wr.wr.rdma.remote_addr = peer_.addr;
+        wr.wr.rdma.rkey = peer_.rkey;
+        note("mrc_post_send: RDMA READ refused with EINVAL, bad_wr names it", refused(&wr, &wr));
+
+        ibv_sge asge{reinterpret_cast<uintptr_t>(local + 64), 8, e_->mr->lkey};
+        ibv_send_wr atomic{};
+        atomic.wr_id = 0xbad1;
+        atomic.sg_list = &asge;
+        atomic.num_sge = 1;
+        atomic.send_flags = IBV_SEND_SIGNALED;
+        atomic.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
+        atomic.wr.atomic.remote_addr = peer_.addr;
+        atomic.wr.atomic.rkey = peer_.rkey;
+        atomic.wr.atomic.compare_add = 1;
+        note("mrc_post_send: ATOMIC_FETCH_AND_ADD refused with EINVAL, bad_wr names it",
+             refused(&atomic, &atomic));
+
+        // A valid WRITE ahead of a refused request: the chain is checked
+        // first, so the WRITE must not go out either.
+        ibv_sge wsge{reinterpret_cast<uintptr_t>(local + 128), 256, e_->mr->lkey};
+        ibv_send_wr write{};
+        write.wr_id = 0xbad2;
+        write.sg_list = &wsge;
+        write.num_sge = 1;
+        write.send_flags = IBV_SEND_SIGNALED;
+        write.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
+        write.imm_data = htonl(0xbadbad);
+        write.wr.rdma.remote_addr = peer_.addr;
+        write.wr.rdma.rkey = peer_.rkey;
+        write.next = &wr;
+        wr.opcode = IBV_WR_SEND;
+        note("mrc_post_send: WRITE_WITH_IMM then SEND in one chain refused, bad_wr the SEND",
+             refused(&write, &wr));
+        write.next = &atomic;
+        note("mrc_post_send: WRITE_WITH_IMM then atomic in one chain refused, bad_wr the atomic",
+             refused(&write, &atomic));
+
+        // Anything posted would have completed by now (a WRITE of 256 B
+        // takes well under a millisecond even under emulation).
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        Err err = expect_empty(e_->scq.get(), "send CQ after refused requests");
+        if (!err) {
+            size_t bad = rc_check::pattern_mismatch(local, local_len, local_seed);
+            if (bad != local_len)
+                err = fail("the client's buffer changed at byte %zu (a READ or atomic ran)", bad);
+        }
+        if (!err)
+            err = verdict(m);
+        note(
+            "refused requests posted nothing: no completion, no receive consumed, "
+            "memory on both sides untouched",
+            err);
+    }
+
+    const Options& o_;
+    End* e_;
+    int fd_;
+    mrc_stream::PeerInfo peer_;
+    int n_ = 0;
+    uint32_t imm_ = 1;
+    uint64_t wr_id_ = 1;
+};
+
+// ---- main ----
+
+void usage() {
+    std::fprintf(stderr,
+                 "usage: mrc-api-check server --dev DEV --gid N [--port P]\n"
+                 "       mrc-api-check client --dev DEV --gid N --host HOST [--port P]\n"
+                 "                            [--max-size BYTES] [--seed S] [--wait-ms MS]\n");
+}
+
+bool parse(int argc, char** argv, Options* o) {
+    if (argc < 2)
+        return false;
+    std::string mode = argv[1];
+    if (mode != "server" && mode != "client")
+        return false;
+    o->server = mode == "server";
+    for (int i = 2; i < argc; i++) {
+        std::string a = argv[i];
+        if (i + 1 >= argc)
+            return false;
+        const char* v = argv[++i];
+        if (a == "--dev")
+            o->dev = v;
+        else if (a == "--gid")
+            o->gid = std::atoi(v);
+        else if (a == "--host")
+            o->host = v;
+        else if (a == "--port")
+            o->port = static_cast<uint16_t>(std::atoi(v));
+        else if (a == "--max-size")
+            o->max_size = std::strtoull(v, nullptr, 0);
+        else if (a == "--seed")
+            o->seed = std::strtoull(v, nullptr, 0);
+        else if (a == "--wait-ms")
+            o->wait_ms = std::atoi(v);
+        else
+            return false;
+    }
+    if (o->dev.empty() || (!o->server && o->host.empty()))
+        return false;
+    return o->max_size >= 1 && o->max_size <= (1ull << 31);
+}
+
+Err run(const Options& o) {
+    mrc_stream::Fd fd;
+    if (o.server) {
+        if (auto err = mrc_stream::accept_one(o.port, 60000, &fd))
+            return err;
+    } else {
+        if (auto err = mrc_stream::connect_to(o.host, o.port, 60000, &fd))
+            return err;
+    }
+    // Both ends size their buffer for the largest step; the server's
+    // target sits behind kGuard bytes and an odd offset.
+    size_t len = std::max<size_t>(o.max_size + kGuard + kMaxOffset + kGuard, kChain * kChainSlot);
+    End e;
+    if (auto err = open_end(o, len, &e))
+        return err;
+
+    mrc_stream::PeerInfo ours, theirs;
+    ours.qpn = e.qpn;
+    ours.psn = e.psn;
+    std::memcpy(ours.gid, e.dev.gid.raw, sizeof(ours.gid));
+    ours.addr = reinterpret_cast<uintptr_t>(e.buf.get());
+    ours.rkey = e.mr->rkey;
+    ours.len = static_cast<uint32_t>(len);
+    ours.mtu = e.dev.port.active_mtu;
+    if (auto err = mrc_stream::exchange(fd, ours, 60000, &theirs))
+        return err;
+    if (auto err = connect_qp(&e, theirs))
+        return err;
+    std::printf("# connected: qpn %u to %u\n", e.qpn, theirs.qpn);
+    std::fflush(stdout);
+
+    if (o.server)
+        return Server(o, &e, fd.get()).run();
+    Err err = Client(o, &e, fd.get(), theirs).run();
+    Msg bye;
+    bye.type = kBye;
+    send_msg(fd.get(), bye);
+    return err;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    if (!parse(argc, argv, &o)) {
+        usage();
+        return 2;
+    }
+    if (Err err = run(o)) {
+        std::printf("FAIL: %s\n", err->c_str());
+        return 1;
+    }
+    std::printf("ok\n");
+    return 0;
+}

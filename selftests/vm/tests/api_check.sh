@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# vm-timeout: 300
+# A program written against the OCP MRC API (libmrc's mrc.h), as an
+# application would be: mrc-api-check's server on hostB and client on
+# hostA, connected over TCP as perftest is. RDMA WRITE and WRITE with
+# immediate of every size from 1 B up, each verified byte for byte by the
+# receiver, immediates in posting order; SEND, READ and an atomic refused
+# by mrc_post_send() with EINVAL, posting nothing.
+#
+# The sweep stops at 4 MiB here (MRC_API_MAX, in bytes): under TCG the
+# two processes fill and compare every byte on emulated CPUs, and the
+# sweep to mrc-api-check's default of 64 MiB moves and checks 16 times as
+# much, minutes rather than seconds. MRC_VM_ENV="MRC_API_MAX=67108864"
+# runs the full sweep.
+. ../lib.sh
+
+CHECK=$MRC_BUILD/selftests/progs/mrc-api-check
+MAX=${MRC_API_MAX:-4194304}
+PORT=18620
+
+check_output "mrc-api-check loads libmrc.so.1" 'libmrc\.so\.1 => /' ldd "$CHECK"
+
+dmesg_mark
+two_hosts
+
+ip netns exec hostB timeout 240 "$CHECK" server --dev mrcB --gid "$GB4" --port "$PORT" \
+	> /tmp/api-server.log 2>&1 &
+spid=$!
+ip netns exec hostA timeout 240 "$CHECK" client --dev mrcA --gid "$GA4" --host 10.0.0.2 \
+	--port "$PORT" --max-size "$MAX" > /tmp/api-client.log 2>&1
+crc=$?
+wait $spid
+src=$?
+diag < /tmp/api-client.log
+sed 's/^/server: /' /tmp/api-server.log | diag
+
+check_output "connected through the OCP API (mrc_create_context, mrc_create_qp, mrc_modify_qp)" \
+	'^# connected' cat /tmp/api-client.log
+check_output "RDMA WRITE 1 B to $MAX B, every byte verified by the receiver" \
+	"^ok [0-9]+ - WRITE sweep: [0-9]+ sizes, 1 B to $MAX B" cat /tmp/api-client.log
+check_output "WRITE_WITH_IMM 1 B to $MAX B verified, immediates in posting order" \
+	"^ok [0-9]+ - WRITE_WITH_IMM sweep: [0-9]+ sizes, 1 B to $MAX B" cat /tmp/api-client.log
+check_output "32 WRITE_WITH_IMM in one chain: verified, in posting order" \
+	'^ok [0-9]+ - WRITE_WITH_IMM chain of 32' cat /tmp/api-client.log
+check_output "mrc_post_send refuses SEND with EINVAL" \
+	'^ok [0-9]+ - mrc_post_send: SEND refused' cat /tmp/api-client.log
+check_output "mrc_post_send refuses RDMA READ with EINVAL" \
+	'^ok [0-9]+ - mrc_post_send: RDMA READ refused' cat /tmp/api-client.log
+check_output "mrc_post_send refuses an atomic with EINVAL" \
+	'^ok [0-9]+ - mrc_post_send: ATOMIC_FETCH_AND_ADD refused' cat /tmp/api-client.log
+check_output "a chain with a refused request behind a valid WRITE is refused whole" \
+	'^ok [0-9]+ - mrc_post_send: WRITE_WITH_IMM then atomic in one chain refused' \
+	cat /tmp/api-client.log
+check_output "refused requests posted nothing (no completion, memory untouched)" \
+	'^ok [0-9]+ - refused requests posted nothing' cat /tmp/api-client.log
+check_no_output "no step failed" '^not ok|^FAIL' cat /tmp/api-client.log
+check "client ended with ok (exit $crc)" \
+	bash -c "[ $crc = 0 ] && tail -n1 /tmp/api-client.log | grep -qx ok"
+check "server ended with ok (exit $src)" \
+	bash -c "[ $src = 0 ] && tail -n1 /tmp/api-server.log | grep -qx ok"
+
+ip netns del hostA
+ip netns del hostB
+check_dmesg_clean
+done_testing
