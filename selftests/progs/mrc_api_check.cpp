@@ -78,6 +78,9 @@ struct Options {
 struct MrcCtxDeleter {
     void operator()(mrc_context* c) const { mrc_destroy_context(c); }
 };
+struct MrcChannelDeleter {
+    void operator()(mrc_comp_channel* c) const { mrc_destroy_comp_channel(c); }
+};
 struct MrcCqDeleter {
     void operator()(mrc_cq* c) const { mrc_destroy_cq(c); }
 };
@@ -85,6 +88,7 @@ struct MrcQpDeleter {
     void operator()(mrc_qp* q) const { mrc_destroy_qp(q); }
 };
 using MrcCtx = std::unique_ptr<mrc_context, MrcCtxDeleter>;
+using MrcChannel = std::unique_ptr<mrc_comp_channel, MrcChannelDeleter>;
 using MrcCq = std::unique_ptr<mrc_cq, MrcCqDeleter>;
 using MrcQp = std::unique_ptr<mrc_qp, MrcQpDeleter>;
 
@@ -93,6 +97,11 @@ using MrcQp = std::unique_ptr<mrc_qp, MrcQpDeleter>;
 struct End {
     rc_check::Device dev;
     MrcCtx ctx;
+    MrcChannel channel;  // the receive CQ's: WRITE with immediate waits on events
+    int channel_fd = -1;
+    int rcq_tag = 0;      // the receive CQ's cq_context, handed back with its events
+    unsigned events = 0;  // CQ events taken and not acknowledged yet
+    unsigned total_events = 0;
     rc_check::Pd pd;
     rc_check::Buf buf;
     size_t len = 0;
@@ -133,7 +142,13 @@ Err open_end(const Options& o, size_t len, End* e) {
     if (!e->mr)
         return fail("ibv_reg_mr(%zu): %s", len, std::strerror(errno));
     e->scq.reset(mrc_create_cq(e->ctx.get(), 2 * kRecvs, nullptr, nullptr, 0));
-    e->rcq.reset(mrc_create_cq(e->ctx.get(), 2 * kRecvs, nullptr, nullptr, 0));
+    mrc_comp_channel* ch = nullptr;
+    if (int ret = mrc_create_comp_channel(e->ctx.get(), &ch))
+        return fail("mrc_create_comp_channel: %s", std::strerror(ret));
+    e->channel.reset(ch);
+    if (mrc_get_comp_channel_fd(ch, &e->channel_fd) != 0)
+        return fail("mrc_get_comp_channel_fd: %s", std::strerror(errno));
+    e->rcq.reset(mrc_create_cq(e->ctx.get(), 2 * kRecvs, &e->rcq_tag, ch, 0));
     if (!e->scq || !e->rcq)
         return fail("mrc_create_cq: %s", std::strerror(errno));
     mrc_qp_init_attr qa{};
@@ -206,6 +221,100 @@ Err poll_n(mrc_cq* cq, int n, int wait_ms, std::vector<ibv_wc>* out) {
             return fail("%zu of %d completions within %d ms", out->size(), n, wait_ms);
         std::this_thread::sleep_for(std::chrono::microseconds(100));
     }
+    return std::nullopt;
+}
+
+// Polls the receive CQ until n completions arrive, sleeping on its
+// completion channel in between: arm (mrc_req_notify_cq), poll once more
+// (a completion may have come before the arming), then wait for the event
+// (mrc_get_cq_event), which must name this CQ and its cq_context.
+Err wait_events(End* e, int n, int wait_ms, std::vector<ibv_wc>* out) {
+    out->clear();
+    auto deadline = Clock::now() + std::chrono::milliseconds(wait_ms);
+    bool armed = false;
+    while (static_cast<int>(out->size()) < n) {
+        ibv_wc wc[16];
+        int got = mrc_poll_cq(e->rcq.get(), std::min(16, n - static_cast<int>(out->size())), wc);
+        if (got < 0)
+            return fail("mrc_poll_cq: %s", std::strerror(errno));
+        out->insert(out->end(), wc, wc + got);
+        if (got)
+            continue;
+        if (!armed) {
+            if (int ret = mrc_req_notify_cq(e->rcq.get(), 0))
+                return fail("mrc_req_notify_cq: %s", std::strerror(ret));
+            armed = true;
+            continue;
+        }
+        auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+        if (left.count() <= 0)
+            return fail("%zu of %d receive completions within %d ms (waiting on CQ events)",
+                        out->size(), n, wait_ms);
+        pollfd pfd{e->channel_fd, POLLIN, 0};
+        int r = poll(&pfd, 1, static_cast<int>(left.count()));
+        if (r < 0 && errno != EINTR)
+            return fail("poll on the completion channel: %s", std::strerror(errno));
+        if (r <= 0)
+            continue;
+        mrc_cq* cq = nullptr;
+        void* ctx = nullptr;
+        if (mrc_get_cq_event(e->channel.get(), &cq, &ctx) != 0)
+            return fail("mrc_get_cq_event: %s", std::strerror(errno));
+        if (cq != e->rcq.get() || ctx != &e->rcq_tag)
+            return fail("mrc_get_cq_event: CQ %p context %p, not the receive CQ %p context %p",
+                        static_cast<void*>(cq), ctx, static_cast<void*>(e->rcq.get()),
+                        static_cast<void*>(&e->rcq_tag));
+        e->events++;
+        e->total_events++;
+        if (e->events >= 16) {  // acknowledged in batches, as programs do
+            mrc_ack_cq_events(cq, e->events);
+            e->events = 0;
+        }
+        armed = false;
+    }
+    return std::nullopt;
+}
+
+// Destroys what open_end() made, in order, checking each call: the
+// context refuses (EBUSY) while its QP lives, then goes after it.
+Err teardown(End* e) {
+    if (mrc_destroy_context(e->ctx.get()) != -1 || errno != EBUSY)
+        return fail("mrc_destroy_context with a QP left: not -1/EBUSY (errno %d)", errno);
+    if (e->events)
+        mrc_ack_cq_events(e->rcq.get(), e->events);
+    e->events = 0;
+    if (int ret = mrc_destroy_qp(e->qp.release()))
+        return fail("mrc_destroy_qp: %s", std::strerror(ret));
+    if (int ret = mrc_destroy_cq(e->scq.release()))
+        return fail("mrc_destroy_cq (send): %s", std::strerror(ret));
+    if (int ret = mrc_destroy_cq(e->rcq.release()))
+        return fail("mrc_destroy_cq (receive): %s", std::strerror(ret));
+    if (int ret = mrc_destroy_comp_channel(e->channel.release()))
+        return fail("mrc_destroy_comp_channel: %s", std::strerror(ret));
+    if (mrc_destroy_context(e->ctx.release()) != 0)
+        return fail("mrc_destroy_context: %s", std::strerror(errno));
+    return std::nullopt;
+}
+
+// mrc_query_qp() after the connection: RTS, the MRC attributes as set.
+Err check_query(End* e) {
+    ibv_qp_attr va{};
+    mrc_qp_attr ma{};
+    mrc_qp_init_attr ia{};
+    int mask = MRC_QP_TIMEOUT | MRC_QP_RETRY_CNT | MRC_QP_MAX_WIMM | MRC_QP_MAX_WIMM_DEST;
+    if (int ret = mrc_query_qp(e->qp.get(), &va, IBV_QP_STATE, &ma, mask, &ia))
+        return fail("mrc_query_qp: %s", std::strerror(ret));
+    if (va.qp_state != IBV_QPS_RTS)
+        return fail("mrc_query_qp: state %d, not RTS", va.qp_state);
+    if (ma.timeout != 16 || ma.retry.linear_cnt != 7 || ma.retry.exp_cnt != 0 ||
+        ma.wimm.max_wimm != 2 * kChain || ma.wimm.max_wimm_dest != 2 * kRecvs)
+        return fail(
+            "mrc_query_qp: timeout %u linear %u exp %u max_wimm %u max_wimm_dest %u, "
+            "not 16 7 0 %d %d",
+            ma.timeout, ma.retry.linear_cnt, ma.retry.exp_cnt, ma.wimm.max_wimm,
+            ma.wimm.max_wimm_dest, 2 * kChain, 2 * kRecvs);
+    if (ia.send_cq != e->scq.get() || ia.recv_cq != e->rcq.get() || ia.pd != e->pd.get())
+        return fail("mrc_query_qp: init_attr names other CQs or PD");
     return std::nullopt;
 }
 
@@ -428,7 +537,7 @@ private:
                     return err;
                 return check_guards(m);
             case kWriteImm:
-                if (auto err = poll_n(e_->rcq.get(), 1, o_.wait_ms, &wcs))
+                if (auto err = wait_events(e_, 1, o_.wait_ms, &wcs))
                     return err;
                 if (auto err = post_recvs(1))
                     return err;
@@ -438,7 +547,7 @@ private:
                     return err;
                 return check_guards(m);
             case kChainImm:
-                if (auto err = poll_n(e_->rcq.get(), static_cast<int>(m.count), o_.wait_ms, &wcs))
+                if (auto err = wait_events(e_, static_cast<int>(m.count), o_.wait_ms, &wcs))
                     return err;
                 if (auto err = post_recvs(static_cast<int>(m.count)))
                     return err;
@@ -493,6 +602,7 @@ public:
             return !err;
         };
 
+        note("mrc_query_qp: RTS, the MRC attributes as set, the init attributes", check_query(e_));
         bool ok = true;
         for (uint64_t s : sizes) {
             if (!(ok = note("RDMA WRITE " + std::to_string(s) + " B verified by the receiver",
@@ -520,6 +630,10 @@ public:
         note("WRITE_WITH_IMM chain of " + std::to_string(kChain) +
                  " in one mrc_post_send: verified, immediates and completions in posting order",
              chain());
+        note(
+            "teardown: mrc_destroy_context EBUSY while the QP lives, then every "
+            "mrc_destroy_* returns 0",
+            teardown(e_));
         return first;
     }
 
@@ -578,8 +692,15 @@ private:
     // Asks the server to report; turns its verdict into an Err.
     Err verdict(Msg posted) {
         posted.type = kPosted;
+        if (auto err = send_msg(fd_, posted))
+            return err;
+        return result();
+    }
+
+    // The server's verdict on the step announced last.
+    Err result() {
         Msg r;
-        if (auto err = exchange(posted, &r))
+        if (auto err = recv_msg(fd_, 4 * o_.wait_ms, &r))
             return err;
         if (r.type != kResult)
             return fail("side channel: reply %u, not a result", r.type);
@@ -615,6 +736,8 @@ private:
         wr.imm_data = htonl(m.imm);
         wr.wr.rdma.remote_addr = peer_.addr + m.offset;
         wr.wr.rdma.rkey = peer_.rkey;
+        if (op == kWriteImm)
+            return announced(m, &wr, 1);
         if (auto err = post(&wr))
             return err;
         // RC: the completion comes once the responder acknowledged, so the
@@ -622,6 +745,22 @@ private:
         if (auto err = wait_sends(1, wr_id_++))
             return err;
         return verdict(m);
+    }
+
+    // WRITEs with immediate tell the receiver themselves that they arrived:
+    // the server is told to wait before they are posted, and waits for
+    // their receive completions on CQ events, as an application would.
+    Err announced(Msg m, ibv_send_wr* wr, int n) {
+        m.type = kPosted;
+        if (auto err = send_msg(fd_, m))
+            return err;
+        Err err = post(wr);
+        uint64_t first = wr_id_;
+        wr_id_ += static_cast<uint64_t>(n);
+        if (!err)
+            err = wait_sends(n, first);
+        Err verdict = result();  // read even after a failure: the server answers
+        return err ? err : verdict;
     }
 
     Err chain() {
@@ -655,13 +794,7 @@ private:
             wr.wr.rdma.rkey = peer_.rkey;
         }
         imm_ += kChain;
-        if (auto err = post(wrs.data()))
-            return err;
-        uint64_t first = wr_id_;
-        wr_id_ += kChain;
-        if (auto err = wait_sends(kChain, first))
-            return err;
-        return verdict(m);
+        return announced(m, wrs.data(), kChain);
     }
 
     // One refused post: EINVAL returned and in errno, bad_wr at want_bad.
@@ -849,8 +982,12 @@ Err run(const Options& o) {
     std::printf("# connected: qpn %u to %u\n", e.qpn, theirs.qpn);
     std::fflush(stdout);
 
-    if (o.server)
-        return Server(o, &e, fd.get()).run();
+    if (o.server) {
+        if (auto err = Server(o, &e, fd.get()).run())
+            return err;
+        std::printf("# CQ events taken: %u\n", e.total_events);
+        return rc_check::in("teardown", teardown(&e));
+    }
     Err err = Client(o, &e, fd.get(), theirs).run();
     Msg bye;
     bye.type = kBye;
