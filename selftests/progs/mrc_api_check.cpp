@@ -84,12 +84,16 @@ struct MrcChannelDeleter {
 struct MrcCqDeleter {
     void operator()(mrc_cq* c) const { mrc_destroy_cq(c); }
 };
+struct MrcHintDeleter {
+    void operator()(mrc_qp_hint* h) const { mrc_destroy_qp_hint(h); }
+};
 struct MrcQpDeleter {
     void operator()(mrc_qp* q) const { mrc_destroy_qp(q); }
 };
 using MrcCtx = std::unique_ptr<mrc_context, MrcCtxDeleter>;
 using MrcChannel = std::unique_ptr<mrc_comp_channel, MrcChannelDeleter>;
 using MrcCq = std::unique_ptr<mrc_cq, MrcCqDeleter>;
+using MrcHint = std::unique_ptr<mrc_qp_hint, MrcHintDeleter>;
 using MrcQp = std::unique_ptr<mrc_qp, MrcQpDeleter>;
 
 // One end: device, MRC context, PD, CQs, QP and one registered buffer.
@@ -108,7 +112,12 @@ struct End {
     rc_check::Mr mr;
     MrcCq scq;
     MrcCq rcq;
+    MrcHint hint;  // verbs-style end only
     MrcQp qp;
+    // The server sets its QP up as the published example does, with the
+    // verbs attributes a verbs program passes (libmrc overrides them) and
+    // MRC attributes on each transition; the client passes the least.
+    bool verbs_style = false;
     uint32_t qpn = 0;
     uint32_t psn = 0;
 };
@@ -167,10 +176,29 @@ Err open_end(const Options& o, size_t len, End* e) {
         return fail("mrc_get_qpn: %s", std::strerror(errno));
     e->psn = static_cast<uint32_t>(rc_check::mix(o.seed, e->qpn) & 0xffffff);
 
+    e->verbs_style = o.server;
     ibv_qp_attr va{};
     va.qp_state = IBV_QPS_INIT;
     va.qp_access_flags = IBV_ACCESS_REMOTE_WRITE;
-    if (int ret = mrc_modify_qp(e->qp.get(), &va, IBV_QP_STATE | IBV_QP_ACCESS_FLAGS, nullptr, 0))
+    int vmask = IBV_QP_STATE | IBV_QP_ACCESS_FLAGS;
+    mrc_qp_attr ma{};
+    int mmask = 0;
+    if (e->verbs_style) {
+        mrc_qp_hint_init_attr ha{};
+        ha.attr.num_qps_per_peer = 1;
+        ha.attr.num_send_peers = 1;
+        ha.attr.num_remote_recv_peers = 1;
+        e->hint.reset(mrc_create_qp_hint(e->ctx.get(), &ha));
+        if (!e->hint)
+            return fail("mrc_create_qp_hint: %s", std::strerror(errno));
+        va.qp_access_flags |= IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_READ;
+        va.pkey_index = 0;
+        va.port_num = 1;
+        vmask |= IBV_QP_PKEY_INDEX | IBV_QP_PORT;
+        ma.qp_hint = e->hint.get();
+        mmask |= MRC_QP_HINT;
+    }
+    if (int ret = mrc_modify_qp(e->qp.get(), &va, vmask, &ma, mmask))
         return fail("mrc_modify_qp(INIT): %s", std::strerror(ret));
     return std::nullopt;
 }
@@ -190,7 +218,16 @@ Err connect_qp(End* e, const mrc_stream::PeerInfo& peer) {
     mrc_qp_attr ma{};
     ma.wimm.max_wimm_dest = 2 * kRecvs;
     int mask = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN;
-    if (int ret = mrc_modify_qp(e->qp.get(), &va, mask, &ma, MRC_QP_MAX_WIMM_DEST))
+    int mmask = MRC_QP_MAX_WIMM_DEST;
+    if (e->verbs_style) {
+        va.max_dest_rd_atomic = 1;
+        va.min_rnr_timer = 12;
+        mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+        ma.mpr.mpr_dest = 32;
+        ma.cap = MRC_QP_CAP_TRIM_NACK_DEST_UNSUPPORTED;
+        mmask |= MRC_QP_MPR_DEST | MRC_QP_CAP;
+    }
+    if (int ret = mrc_modify_qp(e->qp.get(), &va, mask, &ma, mmask))
         return fail("mrc_modify_qp(RTR): %s", std::strerror(ret));
     va = ibv_qp_attr{};
     va.qp_state = IBV_QPS_RTS;
@@ -199,8 +236,20 @@ Err connect_qp(End* e, const mrc_stream::PeerInfo& peer) {
     ma.timeout = 16;
     ma.retry.linear_cnt = 7;
     ma.wimm.max_wimm = 2 * kChain;
-    if (int ret = mrc_modify_qp(e->qp.get(), &va, IBV_QP_STATE | IBV_QP_SQ_PSN, &ma,
-                                MRC_QP_TIMEOUT | MRC_QP_RETRY_CNT | MRC_QP_MAX_WIMM))
+    mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
+    mmask = MRC_QP_TIMEOUT | MRC_QP_RETRY_CNT | MRC_QP_MAX_WIMM;
+    if (e->verbs_style) {
+        va.timeout = 14;
+        va.retry_cnt = 7;
+        va.rnr_retry = 7;
+        va.max_rd_atomic = 1;
+        mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC;
+        ma.retry.linear_cnt = 3;
+        ma.retry.exp_cnt = 4;
+        ma.mpr.mpr = 32;
+        mmask |= MRC_QP_MPR;
+    }
+    if (int ret = mrc_modify_qp(e->qp.get(), &va, mask, &ma, mmask))
         return fail("mrc_modify_qp(RTS): %s", std::strerror(ret));
     return std::nullopt;
 }
@@ -283,8 +332,12 @@ Err teardown(End* e) {
     if (e->events)
         mrc_ack_cq_events(e->rcq.get(), e->events);
     e->events = 0;
+    if (e->hint && (mrc_destroy_qp_hint(e->hint.get()) != -1 || errno != EBUSY))
+        return fail("mrc_destroy_qp_hint with its QP left: not -1/EBUSY (errno %d)", errno);
     if (int ret = mrc_destroy_qp(e->qp.release()))
         return fail("mrc_destroy_qp: %s", std::strerror(ret));
+    if (e->hint && mrc_destroy_qp_hint(e->hint.release()) != 0)
+        return fail("mrc_destroy_qp_hint: %s", std::strerror(errno));
     if (int ret = mrc_destroy_cq(e->scq.release()))
         return fail("mrc_destroy_cq (send): %s", std::strerror(ret));
     if (int ret = mrc_destroy_cq(e->rcq.release()))
@@ -296,23 +349,43 @@ Err teardown(End* e) {
     return std::nullopt;
 }
 
-// mrc_query_qp() after the connection: RTS, the MRC attributes as set.
+// mrc_query_qp() after the connection: RTS, the MRC attributes as set,
+// and the verbs ones libmrc chose (the driver's answer through verbs): an
+// ACK timeout of 4.096 us * 2^14 for the MRC 1.024 us * 2^16, seven
+// retries, no READ or atomic depth, remote write access only.
 Err check_query(End* e) {
     ibv_qp_attr va{};
     mrc_qp_attr ma{};
     mrc_qp_init_attr ia{};
-    int mask = MRC_QP_TIMEOUT | MRC_QP_RETRY_CNT | MRC_QP_MAX_WIMM | MRC_QP_MAX_WIMM_DEST;
-    if (int ret = mrc_query_qp(e->qp.get(), &va, IBV_QP_STATE, &ma, mask, &ia))
+    int vmask = IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_MAX_QP_RD_ATOMIC |
+                IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_ACCESS_FLAGS;
+    int mask = MRC_QP_TIMEOUT | MRC_QP_RETRY_CNT | MRC_QP_MAX_WIMM | MRC_QP_MAX_WIMM_DEST |
+               MRC_QP_MPR | MRC_QP_MPR_DEST | MRC_QP_CAP | MRC_QP_HINT;
+    if (int ret = mrc_query_qp(e->qp.get(), &va, vmask, &ma, mask, &ia))
         return fail("mrc_query_qp: %s", std::strerror(ret));
     if (va.qp_state != IBV_QPS_RTS)
         return fail("mrc_query_qp: state %d, not RTS", va.qp_state);
-    if (ma.timeout != 16 || ma.retry.linear_cnt != 7 || ma.retry.exp_cnt != 0 ||
+    if (va.timeout != 14 || va.retry_cnt != 7 || va.max_rd_atomic != 0 ||
+        va.max_dest_rd_atomic != 0 || va.qp_access_flags != IBV_ACCESS_REMOTE_WRITE)
+        return fail(
+            "mrc_query_qp: verbs timeout %u retry_cnt %u max_rd_atomic %u "
+            "max_dest_rd_atomic %u access 0x%x, not 14 7 0 0 0x%x",
+            va.timeout, va.retry_cnt, va.max_rd_atomic, va.max_dest_rd_atomic, va.qp_access_flags,
+            IBV_ACCESS_REMOTE_WRITE);
+    unsigned lin = e->verbs_style ? 3 : 7, exp = e->verbs_style ? 4 : 0;
+    if (ma.timeout != 16 || ma.retry.linear_cnt != lin || ma.retry.exp_cnt != exp ||
         ma.wimm.max_wimm != 2 * kChain || ma.wimm.max_wimm_dest != 2 * kRecvs)
         return fail(
             "mrc_query_qp: timeout %u linear %u exp %u max_wimm %u max_wimm_dest %u, "
-            "not 16 7 0 %d %d",
+            "not 16 %u %u %d %d",
             ma.timeout, ma.retry.linear_cnt, ma.retry.exp_cnt, ma.wimm.max_wimm,
-            ma.wimm.max_wimm_dest, 2 * kChain, 2 * kRecvs);
+            ma.wimm.max_wimm_dest, lin, exp, 2 * kChain, 2 * kRecvs);
+    if (e->verbs_style &&
+        (ma.mpr.mpr != 32 || ma.mpr.mpr_dest != 32 ||
+         ma.cap != MRC_QP_CAP_TRIM_NACK_DEST_UNSUPPORTED || ma.qp_hint != e->hint.get()))
+        return fail("mrc_query_qp: mpr %u mpr_dest %u cap 0x%x hint %p, not 32 32 0x%x %p",
+                    ma.mpr.mpr, ma.mpr.mpr_dest, ma.cap, static_cast<void*>(ma.qp_hint),
+                    MRC_QP_CAP_TRIM_NACK_DEST_UNSUPPORTED, static_cast<void*>(e->hint.get()));
     if (ia.send_cq != e->scq.get() || ia.recv_cq != e->rcq.get() || ia.pd != e->pd.get())
         return fail("mrc_query_qp: init_attr names other CQs or PD");
     return std::nullopt;
@@ -979,6 +1052,11 @@ Err run(const Options& o) {
         return err;
     if (auto err = connect_qp(&e, theirs))
         return err;
+    if (o.server) {
+        if (auto err = check_query(&e))
+            return err;
+        std::printf("# verbs-style attributes accepted and overridden, MRC ones kept\n");
+    }
     std::printf("# connected: qpn %u to %u\n", e.qpn, theirs.qpn);
     std::fflush(stdout);
 

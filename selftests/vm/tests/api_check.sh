@@ -43,6 +43,8 @@ check_output "connected through the OCP API (mrc_create_context, mrc_create_qp, 
 	'^# connected' cat /tmp/api-client.log
 check_output "mrc_query_qp: RTS with the MRC attributes the program set" \
 	'^ok [0-9]+ - mrc_query_qp: RTS' cat /tmp/api-client.log
+check_output "the published example's verbs attributes accepted and overridden, hint, MPR, CAP kept" \
+	'^# verbs-style attributes accepted and overridden' cat /tmp/api-server.log
 check_output "RDMA WRITE 1 B to $MAX B, every byte verified by the receiver" \
 	"^ok [0-9]+ - WRITE sweep: [0-9]+ sizes, 1 B to $MAX B" cat /tmp/api-client.log
 check_output "WRITE_WITH_IMM 1 B to $MAX B verified, immediates in posting order" \
