@@ -704,6 +704,10 @@ public:
                  " in one mrc_post_send: verified, immediates and completions in posting order",
              chain());
         note(
+            "a WRITE with a bad lkey fails the QP: an error completion, then IBV_EVENT_QP_FATAL "
+            "from mrc_get_async_event naming the QP, acknowledged",
+            async_event());
+        note(
             "teardown: mrc_destroy_context EBUSY while the QP lives, then every "
             "mrc_destroy_* returns 0",
             teardown(e_));
@@ -868,6 +872,49 @@ private:
         }
         imm_ += kChain;
         return announced(m, wrs.data(), kChain);
+    }
+
+    // Last, as it leaves the QP in the error state: a WRITE whose local key
+    // is not ours fails before anything goes out; the QP's fatal error
+    // comes back as an asynchronous event on the MRC QP, and once it is
+    // acknowledged mrc_destroy_qp() (which waits for that) can go on.
+    Err async_event() {
+        ibv_context* v = e_->dev.ctx.get();
+        ibv_sge sge{reinterpret_cast<uintptr_t>(e_->buf.get()), 64, e_->mr->lkey ^ 0x5a5a00u};
+        ibv_send_wr wr{};
+        wr.wr_id = wr_id_;
+        wr.sg_list = &sge;
+        wr.num_sge = 1;
+        wr.opcode = IBV_WR_RDMA_WRITE;
+        wr.send_flags = IBV_SEND_SIGNALED;
+        wr.wr.rdma.remote_addr = peer_.addr;
+        wr.wr.rdma.rkey = peer_.rkey;
+        if (auto err = post(&wr))
+            return err;
+        std::vector<ibv_wc> wcs;
+        if (auto err = poll_n(e_->scq.get(), 1, o_.wait_ms, &wcs))
+            return err;
+        if (wcs[0].status == IBV_WC_SUCCESS || wcs[0].wr_id != wr_id_)
+            return fail("completion of request %" PRIu64
+                        " with status %s, not an error of %" PRIu64,
+                        wcs[0].wr_id, ibv_wc_status_str(wcs[0].status), wr_id_);
+        wr_id_++;
+        std::printf("# bad lkey: %s\n", ibv_wc_status_str(wcs[0].status));
+        pollfd pfd{v->async_fd, POLLIN, 0};
+        int r = poll(&pfd, 1, o_.wait_ms);
+        if (r <= 0)
+            return fail("no asynchronous event within %d ms", o_.wait_ms);
+        mrc_async_event ev{};
+        if (mrc_get_async_event(e_->ctx.get(), &ev) != 0)
+            return fail("mrc_get_async_event: %s", std::strerror(errno));
+        mrc_qp* qp = ev.element.qp;
+        enum ibv_event_type type = ev.event_type;
+        mrc_ack_async_event(&ev);
+        if (type != IBV_EVENT_QP_FATAL || qp != e_->qp.get())
+            return fail("asynchronous event %s on %p, not IBV_EVENT_QP_FATAL on the QP %p",
+                        ibv_event_type_str(type), static_cast<void*>(qp),
+                        static_cast<void*>(e_->qp.get()));
+        return std::nullopt;
     }
 
     // One refused post: EINVAL returned and in errno, bad_wr at want_bad.
