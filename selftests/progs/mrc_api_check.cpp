@@ -60,6 +60,7 @@ constexpr size_t kMaxOffset = 8;  // odd sizes land at an odd offset below this
 constexpr int kRecvs = 64;        // receives the server keeps posted
 constexpr int kChain = 32;        // WRITEs with immediate in one chain
 constexpr size_t kChainSlot = 4096;
+constexpr size_t kLateSlot = 16;
 constexpr uint8_t kGuardByte = 0xEE;
 
 struct Options {
@@ -425,7 +426,7 @@ enum MsgType : uint32_t {
     kBye,
 };
 
-enum Op : uint32_t { kWrite = 1, kWriteImm, kChainImm, kNothing };
+enum Op : uint32_t { kWrite = 1, kWriteImm, kChainImm, kNothing, kLateRecv };
 
 struct Msg {
     uint32_t type = 0;
@@ -544,6 +545,12 @@ private:
             rc_check::fill_pattern(b, e_->len, m.seed);
             return;
         }
+        if (m.op == kLateRecv) {
+            std::memset(b, kGuardByte, m.count * kLateSlot);
+            for (uint32_t i = 0; i < m.count; i++)
+                fill_complement(b + i * kLateSlot, 8, m.seed + i);
+            return;
+        }
         if (m.op == kChainImm) {
             for (uint32_t i = 0; i < m.count; i++) {
                 size_t off = i * kChainSlot;
@@ -636,6 +643,8 @@ private:
                             return fail("request %u: guard byte %zu changed", i, j);
                 }
                 return std::nullopt;
+            case kLateRecv:
+                return late_recv(m);
             case kNothing:
                 if (auto err = expect_empty(e_->rcq.get(), "receive CQ after refused requests"))
                     return err;
@@ -643,6 +652,40 @@ private:
             default:
                 return fail("unknown step %u", m.op);
         }
+    }
+
+    // Every posted receive is taken by the first kRecvs requests; the last
+    // one finds none, and must wait (RNR) until the receives come 500 ms
+    // later, not fail: MRC has no RNR, and libmrc asks the driver to retry
+    // for ever until WIMM credits exist.
+    Err late_recv(const Msg& m) {
+        const uint8_t* b = e_->buf.get();
+        std::vector<ibv_wc> wcs;
+        uint32_t first = m.count - 1;
+        if (auto err = wait_events(e_, static_cast<int>(first), o_.wait_ms, &wcs))
+            return err;
+        for (uint32_t i = 0; i < first; i++)
+            if (auto err =
+                    rc_check::in("request " + std::to_string(i), check_imm(wcs[i], m.imm + i, 8)))
+                return err;
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        if (auto err = expect_empty(e_->rcq.get(), "receive CQ with no receive posted"))
+            return err;
+        if (auto err = post_recvs(kRecvs))
+            return err;
+        if (auto err = wait_events(e_, 1, o_.wait_ms, &wcs))
+            return err;
+        if (auto err = rc_check::in("the request that waited", check_imm(wcs[0], m.imm + first, 8)))
+            return err;
+        for (uint32_t i = 0; i < m.count; i++) {
+            const uint8_t* slot = b + i * kLateSlot;
+            if (auto err = check_bytes(slot, 8, m.seed + i, "WRITE with immediate"))
+                return err;
+            for (size_t j = 8; j < kLateSlot; j++)
+                if (slot[j] != kGuardByte)
+                    return fail("request %u: guard byte %zu changed", i, j);
+        }
+        return std::nullopt;
     }
 
 public:
@@ -703,6 +746,10 @@ public:
         note("WRITE_WITH_IMM chain of " + std::to_string(kChain) +
                  " in one mrc_post_send: verified, immediates and completions in posting order",
              chain());
+        note(
+            "WRITE_WITH_IMM with no receive posted waits for one (RNR), then lands: "
+            "verified, in posting order",
+            late_recv());
         note(
             "a WRITE with a bad lkey fails the QP: an error completion, then IBV_EVENT_QP_FATAL "
             "from mrc_get_async_event naming the QP, acknowledged",
@@ -872,6 +919,53 @@ private:
         }
         imm_ += kChain;
         return announced(m, wrs.data(), kChain);
+    }
+
+    // kRecvs WRITEs with immediate take every receive the server has
+    // posted; one more must wait for the receives the server posts late.
+    Err late_recv() {
+        Msg m;
+        m.type = kPrepare;
+        m.op = kLateRecv;
+        m.count = kRecvs + 1;
+        m.imm = imm_;
+        m.seed = step_seed(o_.seed, kRecvs, imm_ + 0x700000u);
+        Msg r;
+        if (auto err = exchange(m, &r))
+            return err;
+        std::vector<ibv_sge> sges(m.count);
+        std::vector<ibv_send_wr> wrs(m.count);
+        for (uint32_t i = 0; i < m.count; i++) {
+            uint8_t* src = e_->buf.get() + i * kLateSlot;
+            rc_check::fill_pattern(src, 8, m.seed + i);
+            sges[i] = ibv_sge{reinterpret_cast<uintptr_t>(src), 8, e_->mr->lkey};
+            ibv_send_wr& wr = wrs[i];
+            wr = ibv_send_wr{};
+            wr.wr_id = wr_id_ + i;
+            wr.next = i + 1 < kRecvs ? &wrs[i + 1] : nullptr;  // the last goes alone
+            wr.sg_list = &sges[i];
+            wr.num_sge = 1;
+            wr.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
+            wr.send_flags = IBV_SEND_SIGNALED;
+            wr.imm_data = htonl(imm_ + i);
+            wr.wr.rdma.remote_addr = peer_.addr + i * kLateSlot;
+            wr.wr.rdma.rkey = peer_.rkey;
+        }
+        imm_ += m.count;
+        m.type = kPosted;
+        if (auto err = send_msg(fd_, m))
+            return err;
+        uint64_t first = wr_id_;
+        wr_id_ += m.count;
+        Err err = post(&wrs[0]);
+        if (!err)
+            err = wait_sends(kRecvs, first);
+        if (!err)
+            err = post(&wrs[kRecvs]);
+        if (!err)
+            err = wait_sends(1, first + kRecvs);
+        Err verdict = result();
+        return err ? err : verdict;
     }
 
     // Last, as it leaves the QP in the error state: a WRITE whose local key

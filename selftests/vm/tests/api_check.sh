@@ -64,6 +64,8 @@ check_output "a chain with a refused request behind a valid WRITE is refused who
 	cat /tmp/api-client.log
 check_output "refused requests posted nothing (no completion, memory untouched)" \
 	'^ok [0-9]+ - refused requests posted nothing' cat /tmp/api-client.log
+check_output "a WRITE_WITH_IMM finding no receive waits for one posted late, then lands" \
+	'^ok [0-9]+ - WRITE_WITH_IMM with no receive posted waits' cat /tmp/api-client.log
 check_output "a failed QP's IBV_EVENT_QP_FATAL comes from mrc_get_async_event, names the QP" \
 	'^ok [0-9]+ - a WRITE with a bad lkey fails the QP' cat /tmp/api-client.log
 check_output "teardown: EBUSY while objects live, then every mrc_destroy_* returns 0" \
