@@ -25,6 +25,15 @@ PORT=18620
 LIMIT=${MRC_API_TIMEOUT:-240}
 
 check_output "mrc-api-check loads libmrc.so.1" 'libmrc\.so\.1 => /' ldd "$CHECK"
+# What make stage installed, found where any program finds it (the
+# guest runs no ldconfig: the multiarch directory is on the system path).
+check_output "the staged libmrc.so.1 loads from the system library path" \
+	'^(/usr)?/lib/[a-z0-9_-]+/libmrc\.so\.1' python3 -c '
+import ctypes
+ctypes.CDLL("libmrc.so.1")
+for l in open("/proc/self/maps"):
+    if "libmrc" in l:
+        print(l.split()[-1])'
 
 dmesg_mark
 two_hosts
