@@ -61,6 +61,7 @@ constexpr int kRecvs = 64;        // receives the server keeps posted
 constexpr int kChain = 32;        // WRITEs with immediate in one chain
 constexpr size_t kChainSlot = 4096;
 constexpr size_t kLateSlot = 16;
+constexpr uint32_t kInline = 64;  // inline data the QP asks for
 constexpr uint8_t kGuardByte = 0xEE;
 
 struct Options {
@@ -168,11 +169,15 @@ Err open_end(const Options& o, size_t len, End* e) {
     qa.cap.max_recv_wr = 2 * kRecvs;
     qa.cap.max_send_sge = 1;
     qa.cap.max_recv_sge = 1;
+    qa.cap.max_inline_data = kInline;
     qa.pd = e->pd.get();
     qa.send_ops_flags = IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM;
     e->qp.reset(mrc_create_qp(e->ctx.get(), &qa));
     if (!e->qp)
         return fail("mrc_create_qp: %s", std::strerror(errno));
+    if (qa.cap.max_inline_data < kInline)
+        return fail("mrc_create_qp: max_inline_data %u written back, %u asked for",
+                    qa.cap.max_inline_data, kInline);
     if (mrc_get_qpn(e->qp.get(), &e->qpn) != 0)
         return fail("mrc_get_qpn: %s", std::strerror(errno));
     e->psn = static_cast<uint32_t>(rc_check::mix(o.seed, e->qpn) & 0xffffff);
@@ -730,6 +735,20 @@ public:
                      std::to_string(o_.max_size) + " B, verified by the receiver",
                  std::nullopt);
 
+        ok = true;
+        for (uint64_t s : sizes) {
+            if (s > kInline)
+                break;
+            if (!(ok = note("inline RDMA WRITE " + std::to_string(s) +
+                                " B, source cleared after posting, verified by the receiver",
+                            step(kWrite, s, true))))
+                break;
+        }
+        if (ok)
+            note("inline WRITE sweep: 1 B to " + std::to_string(kInline) +
+                     " B copied at posting, verified by the receiver",
+                 std::nullopt);
+
         negatives(note);
 
         ok = true;
@@ -833,7 +852,7 @@ private:
         return std::nullopt;
     }
 
-    Err step(Op op, uint64_t size) {
+    Err step(Op op, uint64_t size, bool inl = false) {
         Msg m;
         m.type = kPrepare;
         m.op = op;
@@ -862,8 +881,14 @@ private:
         wr.wr.rdma.rkey = peer_.rkey;
         if (op == kWriteImm)
             return announced(m, &wr, 1);
+        if (inl)
+            wr.send_flags |= IBV_SEND_INLINE;
         if (auto err = post(&wr))
             return err;
+        // Inline data is copied when the request is posted: the source may
+        // change at once, and what arrives must still be the pattern.
+        if (inl)
+            std::memset(e_->buf.get(), 0, size);
         // RC: the completion comes once the responder acknowledged, so the
         // data is in the server's memory when it looks.
         if (auto err = wait_sends(1, wr_id_++))

@@ -57,6 +57,8 @@ check_output "the published example's verbs attributes accepted and overridden, 
 	'^# verbs-style attributes accepted and overridden' cat /tmp/api-server.log
 check_output "RDMA WRITE 1 B to $MAX B, every byte verified by the receiver" \
 	"^ok [0-9]+ - WRITE sweep: [0-9]+ sizes, 1 B to $MAX B" cat /tmp/api-client.log
+check_output "inline RDMA WRITE up to 64 B: copied at posting, verified by the receiver" \
+	'^ok [0-9]+ - inline WRITE sweep: 1 B to 64 B' cat /tmp/api-client.log
 check_output "WRITE_WITH_IMM 1 B to $MAX B verified, immediates in posting order" \
 	"^ok [0-9]+ - WRITE_WITH_IMM sweep: [0-9]+ sizes, 1 B to $MAX B" cat /tmp/api-client.log
 check_output "32 WRITE_WITH_IMM in one chain: verified, in posting order" \
