@@ -12,8 +12,8 @@
 #
 # The sweep stops at 16 MiB (MRC_API_MAX) rather than mrc-api-check's
 # default of 64 MiB: under TCG both processes fill and compare every byte
-# on emulated CPUs, and the two 64 MiB sweeps took 22 to 37 s on a loaded
-# 2-core host (4 MiB: 8 s), too close to the minute a test may take;
+# on emulated CPUs, and the two 64 MiB sweeps took 14 to 37 s, as loaded as
+# the 2-core host was (4 MiB: 8 s), too close to the minute a test may take;
 # 16 MiB still spans thousands of pages and packets per WRITE.
 # MRC_VM_ENV="MRC_API_MAX=67108864" runs the full sweep; MRC_API_TIMEOUT
 # (240 s) bounds each process.
