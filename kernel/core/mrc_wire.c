@@ -327,7 +327,7 @@ static enum mrc_wire_err mrc_wire_decode_flags(const void *buf, size_t len,
 		return MRC_WIRE_E_OPCODE;
 
 	pkt->flags = get_unaligned_be16(b + 2) | add_flags;
-	pkt->dqpn = get_unaligned_be32(b + 4);
+	pkt->dqpn = get_unaligned_be32(b + MRC_BTH_DQPN_OFF);
 	pkt->psn = get_unaligned_be32(b + 8);
 	pkt->ev = get_unaligned_be16(b + 12);
 	hdr_len = 4 * (unsigned int)get_unaligned_be16(b + 14);
@@ -474,7 +474,7 @@ enum mrc_wire_err mrc_wire_encode(const struct mrc_pkt *pkt, unsigned int mtu,
 	b[0] = MRC_WIRE_VERSION << 4;
 	b[1] = pkt->opcode;
 	put_unaligned_be16(pkt->flags, b + 2);
-	put_unaligned_be32(pkt->dqpn, b + 4);
+	put_unaligned_be32(pkt->dqpn, b + MRC_BTH_DQPN_OFF);
 	put_unaligned_be32(pkt->psn, b + 8);
 	put_unaligned_be16(pkt->ev, b + 12);
 	put_unaligned_be16(len / 4, b + 14);

@@ -13,6 +13,8 @@
 #define MRC_WIRE_VERSION	1
 
 #define MRC_BTH_LEN		24
+/* Where the BTH holds the destination QPN, for a look before decoding. */
+#define MRC_BTH_DQPN_OFF	4
 #define MRC_DPH_LEN		16
 #define MRC_RETH_LEN		16
 #define MRC_ATOMIC_ETH_LEN	32

@@ -8,19 +8,28 @@
 #include "engine/mrc_qp.h"
 
 /*
- * The requester's work items (timeouts, backpressure released, errors).
- * High priority: a user polling its CQ in a loop would otherwise share
- * the CPU evenly with the worker that feeds it.
+ * The requester's work items (doorbells rung away from home, timeouts,
+ * acknowledgments, errors), each run on its QP's home CPU. High
+ * priority: a user polling its CQ in a loop would otherwise share the
+ * CPU evenly with the worker that feeds it.
  */
 static struct workqueue_struct *mrc_wq;
 
 /**
- * mrc_req_kick() - have the requester look at the QP soon
+ * mrc_req_kick() - have the requester look at the QP soon, at home
  * @qp: the QP
+ *
+ * A home CPU gone offline gives way to this one until a doorbell moves
+ * the home (a work item queued just before the CPU went still runs).
  */
 void mrc_req_kick(struct mrc_qp *qp)
 {
-	queue_work(mrc_wq, &qp->req_work);
+	int cpu = mrc_home_cpu(&qp->home);
+
+	if (cpu_online(cpu))
+		queue_work_on(cpu, mrc_wq, &qp->req_work);
+	else
+		queue_work(mrc_wq, &qp->req_work);
 }
 
 /**
@@ -81,7 +90,8 @@ void mrc_qp_error_locked(struct mrc_qp *qp)
  */
 int mrc_engine_init(void)
 {
-	mrc_wq = alloc_workqueue("mrc", WQ_UNBOUND | WQ_HIGHPRI, 0);
+	/* Storage protocols over MRC may be what memory reclaim waits on. */
+	mrc_wq = alloc_workqueue("mrc", WQ_HIGHPRI | WQ_MEM_RECLAIM, 0);
 	return mrc_wq ? 0 : -ENOMEM;
 }
 

@@ -20,6 +20,7 @@
 #include "core/mrc_atomic_cache.h"
 #include "core/mrc_clock.h"
 #include "core/mrc_ev.h"
+#include "core/mrc_home.h"
 #include "core/mrc_loss_undo.h"
 #include "core/mrc_rnr.h"
 #include "core/mrc_rto.h"
@@ -242,7 +243,9 @@ struct mrc_ah {
  * @delay_cuts: congestion window cuts for queueing delay
  * @rnr: RNR NACK retries
  * @rnr_timer: the RNR wait
- * @req_work: runs the requester from the workqueue
+ * @req_work: runs the requester from the workqueue, on @home's CPU
+ * @home: the CPU that runs the QP's work: its requester and the trains
+ *	it receives (core/mrc_home.h)
  * @evs: the EVs this QP sprays over
  * @srv6: their source routes when its EV profile is SRV6 (a reference on
  *	the profile's table, dropped when the QP is freed), else NULL
@@ -371,6 +374,7 @@ struct mrc_qp {
 	struct mrc_rnr rnr;
 	struct hrtimer rnr_timer;
 	struct work_struct req_work;
+	struct mrc_home home;
 
 	/* multipath */
 	struct mrc_ev_table evs;
@@ -470,6 +474,7 @@ struct mrc_qp *mrc_qp_get(struct mrc_dev *mdev, u32 qpn);
 void mrc_qp_put(struct mrc_qp *qp);
 void mrc_qp_error_locked(struct mrc_qp *qp);
 void mrc_req_kick(struct mrc_qp *qp);
+void mrc_req_doorbell(struct mrc_qp *qp, bool inline_ok);
 
 /* mrc_req.c: requester */
 void mrc_req_work(struct work_struct *work);
@@ -584,5 +589,6 @@ void mrc_tx_flush_now(struct mrc_qp *qp);
 
 /* mrc_rx.c */
 int mrc_rx_skb(struct sock *sk, struct sk_buff *skb);
+int mrc_rx_home_cpu(struct sk_buff *skb);
 
 #endif /* MRC_QP_H */

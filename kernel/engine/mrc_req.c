@@ -152,6 +152,23 @@ void mrc_req_run(struct mrc_qp *qp)
 }
 
 /**
+ * mrc_req_doorbell() - a poster rang the QP's doorbell
+ * @qp: the QP
+ * @inline_ok: the caller's context may run the requester
+ *
+ * The requester runs right here when this CPU is the QP's home (which
+ * follows a poster that stays on another CPU), saving a context switch
+ * per small message; elsewhere its home runs it.
+ */
+void mrc_req_doorbell(struct mrc_qp *qp, bool inline_ok)
+{
+	if (mrc_home_doorbell(&qp->home, raw_smp_processor_id()) && inline_ok)
+		mrc_req_run(qp);
+	else
+		mrc_req_kick(qp);
+}
+
+/**
  * mrc_req_work() - run the requester from the workqueue
  * @work: the QP's req_work
  */

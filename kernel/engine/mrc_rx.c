@@ -246,6 +246,57 @@ static void mrc_rx_one(struct mrc_rx_train *t, unsigned int off,
 	mrc_tx_flush_now(qp);
 }
 
+/* The device a received skb is for, referenced (ib_device_put() it). */
+static struct mrc_dev *mrc_rx_dev_get(struct sk_buff *skb)
+{
+	struct mrc_dev *mdev = mrc_dev_get_by_netdev(skb->dev);
+
+	if (!mdev) {
+		/* Decapsulated SRv6: in on an uplink, to the GID's device. */
+		struct net_device *to = mrc_net_rx_dev(skb);
+
+		if (to && to != skb->dev)
+			mdev = mrc_dev_get_by_netdev(to);
+	}
+	return mdev;
+}
+
+/**
+ * mrc_rx_home_cpu() - where a received skb is to be handled
+ * @skb: as mrc_rx_skb() takes it, under RCU
+ *
+ * A train is mostly for one QP: that of its first packet, whose home
+ * CPU runs the QP's work (core/mrc_home.h). Only the destination QPN is
+ * read here; mrc_rx_skb() checks everything.
+ *
+ * Return: the home CPU of the first packet's QP, or -1 if there is none.
+ */
+int mrc_rx_home_cpu(struct sk_buff *skb)
+{
+	unsigned int off = skb_transport_offset(skb) + sizeof(struct udphdr);
+	struct mrc_dev *mdev;
+	struct mrc_qp *qp;
+	__be32 buf, *dqpn;
+	int cpu = -1;
+
+	dqpn = skb_header_pointer(skb, off + MRC_BTH_DQPN_OFF, sizeof(buf),
+				  &buf);
+	if (!dqpn)
+		return -1;
+	mdev = mrc_rx_dev_get(skb);
+	if (!mdev)
+		return -1;
+	/* Destroying a QP waits for RCU readers before freeing it. */
+	qp = xa_load(&mdev->qp_xa, be32_to_cpu(*dqpn) & MRC_QPN_MASK);
+	if (qp) {
+		cpu = mrc_home_cpu(&qp->home);
+		if (cpu != raw_smp_processor_id())
+			mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_STEERED);
+	}
+	ib_device_put(&mdev->ib_dev);
+	return cpu;
+}
+
 /**
  * mrc_rx_skb() - a datagram or a train of them reached the MRC socket
  * @sk: the socket
@@ -269,14 +320,7 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 	int outer = -1;
 	u8 tclass;
 
-	t.mdev = mrc_dev_get_by_netdev(skb->dev);
-	if (!t.mdev) {
-		/* Decapsulated SRv6: in on an uplink, to the GID's device. */
-		struct net_device *to = mrc_net_rx_dev(skb);
-
-		if (to && to != skb->dev)
-			t.mdev = mrc_dev_get_by_netdev(to);
-	}
+	t.mdev = mrc_rx_dev_get(skb);
 	if (!t.mdev)
 		goto drop;
 	len = ntohs(udp_hdr(skb)->len);

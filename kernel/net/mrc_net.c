@@ -68,7 +68,8 @@ static void mrc_net_rx_queued(struct sock *sk, struct sk_buff *skb)
 		return;
 	}
 	__skb_push(skb, sizeof(struct udphdr));
-	mrc_net_up->rx(sk, skb);
+	if (!mrc_net_steer(sk, skb, mrc_net_up->rx_cpu(skb)))
+		mrc_net_up->rx(sk, skb);
 }
 
 /*
@@ -180,8 +181,12 @@ void mrc_net_put(struct mrc_net *mn)
 	}
 	mutex_unlock(&mn->lock);
 
-	if (sock)
+	if (sock) {
 		udp_tunnel_sock_release(sock);
+		/* Trains a softirq already took from it, queued or not. */
+		synchronize_net();
+		mrc_net_steer_flush();
+	}
 	if (atomic_dec_and_test(&mn->putting))
 		wake_up_var(&mn->putting);
 }
@@ -380,13 +385,23 @@ int mrc_net_init(const struct mrc_net_handlers *handlers)
 	int err;
 
 	mrc_net_up = handlers;
-	err = register_pernet_subsys(&mrc_net_ops);
+	err = mrc_net_steer_init(handlers);
 	if (err)
 		return err;
 
+	err = register_pernet_subsys(&mrc_net_ops);
+	if (err)
+		goto err_steer;
+
 	err = register_netdevice_notifier(&mrc_netdev_notifier);
 	if (err)
-		unregister_pernet_subsys(&mrc_net_ops);
+		goto err_pernet;
+	return 0;
+
+err_pernet:
+	unregister_pernet_subsys(&mrc_net_ops);
+err_steer:
+	mrc_net_steer_exit();
 	return err;
 }
 
@@ -397,6 +412,7 @@ void mrc_net_exit(void)
 {
 	unregister_netdevice_notifier(&mrc_netdev_notifier);
 	unregister_pernet_subsys(&mrc_net_ops);
+	mrc_net_steer_exit();
 }
 
 /**

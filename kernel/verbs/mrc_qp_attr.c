@@ -311,12 +311,7 @@ int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	int err = 0;
 
 	if (qp->is_user) {
-		/*
-		 * The doorbell: run the requester right here in the caller's
-		 * context rather than waking a worker, which costs a context
-		 * switch on every small message.
-		 */
-		mrc_req_run(qp);
+		mrc_req_doorbell(qp, true);
 		return 0;
 	}
 
@@ -372,7 +367,8 @@ int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 	spin_unlock_irqrestore(&qp->post_lock, flags);
 	if (err)
 		*bad_wr = wr;
-	mrc_req_kick(qp);
+	/* Kernel callers may post in any context, even with IRQs off. */
+	mrc_req_doorbell(qp, false);
 	return err;
 }
 

@@ -248,6 +248,8 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	mutex_init(&qp->modify_lock);
 	skb_queue_head_init(&qp->txq);
 	INIT_WORK(&qp->req_work, mrc_req_work);
+	/* Until a poster moves it: the creator likely posts from here. */
+	mrc_home_init(&qp->home, raw_smp_processor_id());
 	timer_setup(&qp->rto_timer, mrc_rto_fire, 0);
 	timer_setup(&qp->dack.timer, mrc_dack_fire, 0);
 	hrtimer_init(&qp->probe_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
