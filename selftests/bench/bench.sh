@@ -50,6 +50,8 @@
 #                    marking switches) (cubic,dctcp)
 #   BENCH_DP_SECS    seconds of each dp_* sample (5; at least 3)
 #   BENCH_DP_LAT_ITERS  exchanges of each dp_lat_* sample (5000)
+#   BENCH_DP_PIN     1: dp_* servers on vCPU 1, clients on vCPU 0; 0: where
+#                    the scheduler puts them (1)
 #   BENCH_PERF       1: profile every step in both guests (perf record
 #                    -e cpu-clock -a) and log its hottest symbols
 #   BENCH_OUT        output directory (build/bench)
@@ -90,6 +92,7 @@ cc_metrics=$(IFS=,; echo "${cc[*]}")
 dp_metrics=$(IFS=,; echo "${dp[*]}")
 dpsecs=${BENCH_DP_SECS:-5}
 dplatiters=${BENCH_DP_LAT_ITERS:-5000}
+dppin=${BENCH_DP_PIN:-1}
 ccrate=${BENCH_CC_RATE:-20mbit}
 ccsecs=${BENCH_CC_SECS:-10}
 ccqueues=${BENCH_CC_QUEUES:-ecn,red,trim}
@@ -222,7 +225,7 @@ cc_vm() {
 # dp_vm: the dp_* steps, in a VM of 2 vCPUs (dp.sh).
 dp_vm() {
 	local append="bench.reps=$reps bench.metrics=$dp_metrics bench.dpsecs=$dpsecs"
-	append+=" bench.dplatiters=$dplatiters"
+	append+=" bench.dplatiters=$dplatiters bench.dppin=$dppin"
 	echo "bench: data path in one VM (TCG, 2 vCPUs), one veth: $dp_metrics"
 	MRC_VM_CPUS=2 MRC_VM_LOGDIR=$out/vm-logs MRC_VM_KEEP_LOG=1 \
 	MRC_VM_APPEND="$append" \

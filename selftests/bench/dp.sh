@@ -44,6 +44,12 @@ if [ "$SECS" -lt 3 ]; then
 	echo "dp bench: each sample needs at least 3 s (bench.dpsecs=$SECS)" >&2
 	exit 1
 fi
+# 1: the server on vCPU 1 and the client on vCPU 0, for every metric, as
+# a tuned host gives each busy program a CPU; else the scheduler's choice
+# at connection time decides whether both ends (and MRC's QPs, homed
+# where their programs run) share a vCPU, and the samples are bimodal.
+PIN=$(barg dppin)
+PIN=${PIN:-1}
 SIZE=65536			# bytes per RDMA WRITE
 DEPTH=128			# WRITEs outstanding (perftest's TX depth)
 STREAM=$MRC_BUILD/selftests/progs/mrc-stream
@@ -226,6 +232,10 @@ step() {
 		CLI=("$tool" -d "$DEV_A" -x "$ga" "${opts[@]}" "$dst") ;;
 	*) STEP_ERR="unknown metric $metric"; return 1 ;;
 	esac
+	if [ "$PIN" = 1 ]; then
+		SRV=(taskset -c 1 "${SRV[@]}")
+		CLI=(taskset -c 0 "${CLI[@]}")
+	fi
 	return 0
 }
 
@@ -428,7 +438,9 @@ RXE_ERR="no rxe devices"
 if [[ ,$METRICS, == *rxe* ]] && ! rxe_hosts; then
 	echo "# dp: $RXE_ERR: the rxe samples fail" >&2
 fi
-echo "# dp: one veth between two namespaces, $(nproc) vCPUs; $SECS s per" \
+pinned="programs where the scheduler puts them"
+[ "$PIN" = 1 ] && pinned="server on vCPU 1, client on vCPU 0"
+echo "# dp: one veth between two namespaces, $(nproc) vCPUs ($pinned); $SECS s per" \
 	"sample; iperf3 1 or 4 streams; ib_write_bw $SIZE-byte WRITEs, 1 or 4" \
 	"QPs; mrc-stream $SIZE-byte WRITEs, $DEPTH outstanding; ib_write_lat," \
 	"ib_send_lat 2 bytes x $LAT_ITERS"
