@@ -36,14 +36,14 @@ pinned() {
 }
 
 pinned "ib_write_bw" \
-	taskset -c 0 ib_write_bw -d mrcA -x "$GA4" -n 2000 -F -- \
-	taskset -c 1 ib_write_bw -d mrcB -x "$GB4" -n 2000 -F 10.0.0.1
+	taskset -c 0 ib_write_bw -d mrcA -x "$GA4" -n 1000 -F -- \
+	taskset -c 1 ib_write_bw -d mrcB -x "$GB4" -n 1000 -F 10.0.0.1
 pinned "ib_read_bw" \
 	taskset -c 0 ib_read_bw -d mrcA -x "$GA4" -n 1000 -F -- \
 	taskset -c 1 ib_read_bw -d mrcB -x "$GB4" -n 1000 -F 10.0.0.1
-pinned "rping -V -C 300 (every ping compared)" \
-	taskset -c 0 rping -s -a 10.0.0.1 -V -C 300 -S 16384 -- \
-	taskset -c 1 rping -c -a 10.0.0.1 -V -C 300 -S 16384
+pinned "rping -V -C 100 (every ping compared)" \
+	taskset -c 0 rping -s -a 10.0.0.1 -V -C 100 -S 16384 -- \
+	taskset -c 1 rping -c -a 10.0.0.1 -V -C 100 -S 16384
 
 # The home CPU goes offline mid-transfer: the scheduler moves the
 # program, and the QPs' work, homed on CPU 1, runs where it can.
