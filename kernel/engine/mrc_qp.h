@@ -474,11 +474,11 @@ struct mrc_qp *mrc_qp_get(struct mrc_dev *mdev, u32 qpn);
 void mrc_qp_put(struct mrc_qp *qp);
 void mrc_qp_error_locked(struct mrc_qp *qp);
 void mrc_req_kick(struct mrc_qp *qp);
-void mrc_req_doorbell(struct mrc_qp *qp, bool inline_ok);
 
 /* mrc_req.c: requester */
 void mrc_req_work(struct work_struct *work);
 void mrc_req_run(struct mrc_qp *qp);
+void mrc_req_doorbell(struct mrc_qp *qp, bool inline_ok);
 
 /* mrc_req_send.c */
 struct mrc_swqe *mrc_req_wqe_of(struct mrc_qp *qp, u32 psn);
