@@ -22,6 +22,16 @@ unsigned int mrc_payload_mtu(unsigned int netdev_mtu)
 	return mtu;
 }
 
+unsigned int mrc_link_seg(unsigned int l3_mtu, unsigned int front)
+{
+	unsigned int seg;
+
+	if (l3_mtu < front + MRC_TRANSPORT_HDR_MAX + MRC_MIN_PAYLOAD_MTU)
+		return 0;
+	seg = ALIGN_DOWN(l3_mtu - front - MRC_TRANSPORT_HDR_MAX, MRC_SEG_ALIGN);
+	return min_t(unsigned int, seg, MRC_SEG_MAX);
+}
+
 __be64 mrc_guid_from_mac(const u8 *mac)
 {
 	u8 eui[8];

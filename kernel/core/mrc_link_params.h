@@ -20,6 +20,14 @@
 
 #define MRC_MIN_PAYLOAD_MTU	256
 #define MRC_MAX_PAYLOAD_MTU	4096
+#define MRC_IPV4_HDR_LEN	20
+/*
+ * A SEND or WRITE packet's payload (its segment) fills the link, in
+ * multiples of 64 bytes so that each packet's copy starts on a cache
+ * line when the message does, up to a 9216-byte jumbo frame's room.
+ */
+#define MRC_SEG_ALIGN		64
+#define MRC_SEG_MAX		9216
 
 /**
  * mrc_payload_mtu() - largest IB-style payload MTU a netdev MTU can carry
@@ -29,6 +37,21 @@
  * too small to carry even a 256-byte payload with MRC's headers.
  */
 unsigned int mrc_payload_mtu(unsigned int netdev_mtu);
+
+/**
+ * mrc_link_seg() - payload of a SEND or WRITE packet that fills a link
+ * @l3_mtu: the route's or netdev's L3 MTU, in bytes
+ * @front: bytes in front of the MRC headers: IP header(s), any SRv6
+ *         encapsulation and UDP
+ *
+ * Unlike mrc_payload_mtu(), not a power of two: only the path MTU of
+ * READ responses must be one both peers know (wire-format.rst).
+ *
+ * Return: @l3_mtu less @front and MRC_TRANSPORT_HDR_MAX, aligned down to
+ * MRC_SEG_ALIGN, at most MRC_SEG_MAX; 0 when that is under
+ * MRC_MIN_PAYLOAD_MTU.
+ */
+unsigned int mrc_link_seg(unsigned int l3_mtu, unsigned int front);
 
 /**
  * mrc_guid_from_mac() - EUI-64 GUID from a 48-bit MAC address

@@ -62,6 +62,55 @@ static void payload_mtu_too_small(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mrc_payload_mtu(391), 0U);
 }
 
+/* IPv4 20 + UDP 8, and IPv6 40 + UDP 8, in front of the MRC headers. */
+#define FRONT_V4 (20 + 8)
+#define FRONT_V6 (40 + 8)
+
+static void link_seg_fills_standard_ethernet(struct kunit *test)
+{
+	/* 1500 - 28 - 64 = 1408, a multiple of 64 already. */
+	KUNIT_EXPECT_EQ(test, mrc_link_seg(1500, FRONT_V4), 1408U);
+	/* 1500 - 48 - 64 = 1388, down to 1344. */
+	KUNIT_EXPECT_EQ(test, mrc_link_seg(1500, FRONT_V6), 1344U);
+	/* An SRv6 EV with an SRH of two segments: outer 40 + SRH 40. */
+	KUNIT_EXPECT_EQ(test, mrc_link_seg(1500, FRONT_V6 + 80), 1280U);
+	/* Never less than the path MTU the same netdev gives READs. */
+	KUNIT_EXPECT_GE(test, mrc_link_seg(1500, FRONT_V6 + 40),
+			mrc_payload_mtu(1500));
+}
+
+static void link_seg_jumbo_and_cap(struct kunit *test)
+{
+	/* 9000 - 28 - 64 = 8908, down to 8896. */
+	KUNIT_EXPECT_EQ(test, mrc_link_seg(9000, FRONT_V4), 8896U);
+	KUNIT_EXPECT_EQ(test, mrc_link_seg(65535, FRONT_V4), 9216U);
+	KUNIT_EXPECT_EQ(test, mrc_link_seg(9216 + FRONT_V4 + 64, FRONT_V4),
+			9216U);
+}
+
+static void link_seg_aligned_at_every_mtu(struct kunit *test)
+{
+	unsigned int mtu, seg;
+
+	for (mtu = 348; mtu <= 9400; mtu++) {
+		seg = mrc_link_seg(mtu, FRONT_V4);
+		KUNIT_EXPECT_EQ(test, seg % 64, 0U);
+		KUNIT_EXPECT_LE(test, seg + FRONT_V4 + 64, mtu);
+		KUNIT_EXPECT_GT(test, seg + FRONT_V4 + 64 + 64,
+				min(mtu, 9216U + FRONT_V4 + 64 + 1));
+	}
+}
+
+static void link_seg_too_small(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, mrc_link_seg(0, FRONT_V4), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_link_seg(FRONT_V4 + 64 + 255, FRONT_V4), 0U);
+	KUNIT_EXPECT_EQ(test, mrc_link_seg(FRONT_V4 + 64 + 256, FRONT_V4),
+			256U);
+	/* A front larger than the MTU must not wrap around. */
+	KUNIT_EXPECT_EQ(test, mrc_link_seg(100, 200), 0U);
+}
+
 static void guid_is_modified_eui64(struct kunit *test)
 {
 	static const u8 mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
@@ -102,6 +151,10 @@ static struct kunit_case mrc_link_params_cases[] = {
 	KUNIT_CASE(payload_mtu_jumbo),
 	KUNIT_CASE(payload_mtu_exact_boundaries),
 	KUNIT_CASE(payload_mtu_too_small),
+	KUNIT_CASE(link_seg_fills_standard_ethernet),
+	KUNIT_CASE(link_seg_jumbo_and_cap),
+	KUNIT_CASE(link_seg_aligned_at_every_mtu),
+	KUNIT_CASE(link_seg_too_small),
 	KUNIT_CASE(guid_is_modified_eui64),
 	KUNIT_CASE(guid_flips_universal_local_bit),
 	KUNIT_CASE(port_state_needs_admin_and_oper_up),
