@@ -116,3 +116,16 @@ unsigned int mrc_srv6_payload_mtu(unsigned int netdev_mtu, unsigned int nsegs)
 		return 0;
 	return mrc_payload_mtu(netdev_mtu - extra);
 }
+
+/**
+ * mrc_srv6_link_seg() - SEND/WRITE payload that fills a route
+ * @netdev_mtu: L3 MTU of the uplink
+ * @nsegs: the route's segments (1 or 2)
+ *
+ * Return: see mrc_link_seg(); the inner packet is IPv6.
+ */
+unsigned int mrc_srv6_link_seg(unsigned int netdev_mtu, unsigned int nsegs)
+{
+	return mrc_link_seg(netdev_mtu, mrc_srv6_encap_len(nsegs) +
+			    MRC_IPV6_HDR_LEN + MRC_UDP_HDR_LEN);
+}

@@ -80,5 +80,6 @@ static inline unsigned int mrc_srv6_encap_len(unsigned int nsegs)
 
 unsigned int mrc_srv6_payload_mtu(unsigned int netdev_mtu,
 				  unsigned int nsegs);
+unsigned int mrc_srv6_link_seg(unsigned int netdev_mtu, unsigned int nsegs);
 
 #endif /* MRC_SRV6_H */

@@ -268,7 +268,7 @@ unsigned int mrc_wire_hdr_len(const struct mrc_pkt *pkt);
  * mrc_wire_decode() - parse and validate the MRC headers of a datagram
  * @buf: UDP payload
  * @len: its length in bytes
- * @mtu: largest payload accepted (the QP's path MTU in bytes)
+ * @mtu: largest payload accepted, in bytes
  * @pkt: filled in on success; undefined on failure
  *
  * Every rule of the "Validation" section of the wire-format document is

@@ -16,22 +16,37 @@
  * mrc_port_payload_mtu() - the payload MTU of a QP sending on @rs
  * @mdev: the device
  * @rs: the SRv6 routes of the QP's EV profile, or NULL (UDP format)
+ * @ipv4: the QP's UDP EVs carry IPv4 (no SRv6 EV does)
+ * @seg: set to the SEND/WRITE payload that fills the same EVs
+ *       (mrc_link_seg(); never below the return value)
  *
- * Without a routed SRv6 EV, the GID's netdev less the largest SRv6
- * encapsulation stands in.
+ * The path MTU is the power of two that both peers of a QP set up alike
+ * compute, as READ responses need; the segment is what this end's links
+ * carry. Without a routed SRv6 EV, the GID's netdev less the largest
+ * SRv6 encapsulation stands in.
  *
  * Context: process; may sleep.
  * Return: 256..4096.
  */
 unsigned int mrc_port_payload_mtu(struct mrc_dev *mdev,
-				  const struct mrc_srv6_routes *rs)
+				  const struct mrc_srv6_routes *rs, bool ipv4,
+				  unsigned int *seg)
 {
-	unsigned int mtu = rs ? mrc_net_srv6_payload_mtu(mdev->ndev, rs) : 0;
+	unsigned int ndev_mtu = READ_ONCE(mdev->ndev->mtu), mtu = 0, s = 0;
 
-	if (!mtu)
-		mtu = mrc_srv6_payload_mtu(READ_ONCE(mdev->ndev->mtu),
-					   rs ? MRC_SRV6_SEGS_MAX : 0);
-	return max_t(unsigned int, mtu, MRC_MIN_PAYLOAD_MTU);
+	if (rs)
+		mtu = mrc_net_srv6_payload_mtu(mdev->ndev, rs, &s);
+	if (!mtu && rs) {
+		mtu = mrc_srv6_payload_mtu(ndev_mtu, MRC_SRV6_SEGS_MAX);
+		s = mrc_srv6_link_seg(ndev_mtu, MRC_SRV6_SEGS_MAX);
+	} else if (!mtu) {
+		mtu = mrc_payload_mtu(ndev_mtu);
+		s = mrc_link_seg(ndev_mtu, MRC_UDP_HDR_LEN +
+				 (ipv4 ? MRC_IPV4_HDR_LEN : MRC_IPV6_HDR_LEN));
+	}
+	mtu = max_t(unsigned int, mtu, MRC_MIN_PAYLOAD_MTU);
+	*seg = max(s, mtu);
+	return mtu;
 }
 
 /**
@@ -46,7 +61,7 @@ unsigned int mrc_port_active_mtu(struct mrc_dev *mdev)
 	struct mrc_ctl_dev *ctl = mdev->ctl;
 	struct mrc_srv6_routes *rs = NULL;
 	struct mrc_prof *prof;
-	unsigned int mtu;
+	unsigned int mtu, seg;
 
 	mutex_lock(&ctl->lock);
 	prof = mrc_prof_find(&mrc_evprof_kind, ctl, ctl->default_evp);
@@ -54,7 +69,7 @@ unsigned int mrc_port_active_mtu(struct mrc_dev *mdev)
 		rs = mrc_srv6_routes_get(container_of(prof, struct mrc_evprof,
 						      p)->srv6);
 	mutex_unlock(&ctl->lock);
-	mtu = mrc_port_payload_mtu(mdev, rs);
+	mtu = mrc_port_payload_mtu(mdev, rs, false, &seg);
 	mrc_srv6_routes_put(rs);
 	return mtu;
 }

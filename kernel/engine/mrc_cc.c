@@ -19,7 +19,7 @@ static u32 mrc_cc_inflight(const struct mrc_qp *qp)
 
 static u32 mrc_cc_bytes(const struct mrc_qp *qp, u32 psns)
 {
-	return (u32)min_t(u64, (u64)psns * qp->mtu, U32_MAX);
+	return (u32)min_t(u64, (u64)psns * qp->seg, U32_MAX);
 }
 
 /* The window's cut for a loss or a mark: once per window of data. */
@@ -58,12 +58,12 @@ void mrc_cc_use_nscc(struct mrc_qp *qp, const struct mrc_nscc_params *p)
  * @qp: the QP
  * @next_psn: PSN the sender will use next
  *
- * The QP's MTU may have changed since: NSCC's smallest window is one.
+ * The QP's segment may have changed since: NSCC's smallest window is one.
  */
 void mrc_cc_restart(struct mrc_qp *qp, u32 next_psn)
 {
 	if (qp->cc.alg == MRC_QP_CC_NSCC)
-		mrc_nscc_init(&qp->cc.nscc, &qp->cc.nscc_params, qp->mtu,
+		mrc_nscc_init(&qp->cc.nscc, &qp->cc.nscc_params, qp->seg,
 			      ktime_get_ns());
 	else
 		mrc_cwnd_init_with(&qp->cc.win, &qp->cc.win_params,
@@ -79,7 +79,7 @@ void mrc_cc_restart(struct mrc_qp *qp, u32 next_psn)
 u32 mrc_cc_cwnd(const struct mrc_qp *qp)
 {
 	if (qp->cc.alg == MRC_QP_CC_NSCC)
-		return max(qp->cc.nscc.cwnd / max(qp->mtu, 1U), 1U);
+		return max(qp->cc.nscc.cwnd / max(qp->seg, 1U), 1U);
 	return qp->cc.win.cwnd;
 }
 
@@ -95,7 +95,7 @@ u32 mrc_cc_room(const struct mrc_qp *qp, u32 outstanding)
 	if (qp->cc.alg == MRC_QP_CC_NSCC)
 		return mrc_nscc_room(&qp->cc.nscc,
 				     mrc_cc_bytes(qp, outstanding)) /
-		       max(qp->mtu, 1U);
+		       max(qp->seg, 1U);
 	return mrc_cwnd_room(&qp->cc.win, outstanding);
 }
 
@@ -172,7 +172,7 @@ bool mrc_cc_on_trim(struct mrc_qp *qp)
 	u32 before = mrc_cc_cwnd(qp);
 
 	if (qp->cc.alg == MRC_QP_CC_NSCC)
-		mrc_nscc_on_trim(&qp->cc.nscc, qp->mtu,
+		mrc_nscc_on_trim(&qp->cc.nscc, qp->seg,
 				 mrc_cc_bytes(qp, mrc_cc_inflight(qp)),
 				 ktime_get_ns());
 	else

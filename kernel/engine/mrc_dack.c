@@ -103,7 +103,7 @@ static void mrc_dack_req(const struct mrc_dack *d, struct mrc_pkt *req)
  * @pkt: the request's headers, before encoding (payload_len set)
  *
  * Only a plain ACK rides: while PSNs are held out of order the SACK goes
- * on its own. The request must stay within the header room the path MTU
+ * on its own. The request must stay within the header room the segment
  * was chosen with (MRC_TRANSPORT_HDR_MAX), so a full-size WRITE packet
  * carries none.
  */
@@ -115,7 +115,7 @@ void mrc_dack_attach(struct mrc_qp *qp, struct mrc_pkt *pkt)
 	    !mrc_qp_receives(qp))
 		return;
 	if (mrc_wire_hdr_len(pkt) + MRC_AETH_LEN + pkt->payload_len >
-	    MRC_TRANSPORT_HDR_MAX + qp->mtu)
+	    MRC_TRANSPORT_HDR_MAX + qp->seg)
 		return;
 	mrc_dack_req(&qp->dack, &req);
 	mrc_ack_fill_aeth(qp, &req, MRC_SYN_ACK, pkt);

@@ -185,7 +185,9 @@ struct mrc_ah {
  *	shows the QP's own data; INVALID_UID for a kernel QP
  * @sig_all: every send WQE completes, signalled or not
  * @dest_qpn: the peer QP
- * @mtu: payload bytes per packet, from @path_mtu
+ * @mtu: payload bytes per READ response (and UD packet), from @path_mtu
+ * @seg: payload bytes per SEND/WRITE packet: what the QP's EVs carry
+ *	when @path_mtu is as large as they allow, else @mtu
  * @path_mtu: the path MTU attribute
  * @access: remote access flags the QP allows (IB_ACCESS_REMOTE_*)
  * @timeout: the timeout attribute (mrc_rto.h)
@@ -316,6 +318,7 @@ struct mrc_qp {
 	/* attributes */
 	u32 dest_qpn;
 	u32 mtu;
+	u32 seg;
 	enum ib_mtu path_mtu;
 	int access;
 	u8 timeout;
@@ -459,6 +462,16 @@ static inline bool mrc_op_is_read_atomic(u32 opcode)
 static inline bool mrc_swqe_awaits_response(const struct mrc_swqe *w)
 {
 	return w->state != MRC_SWQE_DONE && mrc_op_is_read_atomic(w->wqe.opcode);
+}
+
+/*
+ * Payload bytes per PSN of @w: a READ's responses come at the path MTU,
+ * which both peers know; SEND and WRITE packets fill the sender's links.
+ */
+static inline u32 mrc_swqe_seg(const struct mrc_qp *qp,
+			       const struct mrc_swqe *w)
+{
+	return w->wqe.opcode == IB_WR_RDMA_READ ? qp->mtu : qp->seg;
 }
 
 /* mrc_mem.c */

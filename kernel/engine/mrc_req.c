@@ -66,7 +66,8 @@ static int mrc_req_fetch_one(struct mrc_qp *qp, u32 idx)
 			return IB_WC_LOC_LEN_ERR;
 		w->npkts = 1;
 	} else {
-		w->npkts = max_t(u32, 1, DIV_ROUND_UP(total, qp->mtu));
+		w->npkts = max_t(u32, 1, DIV_ROUND_UP(total,
+						      mrc_swqe_seg(qp, w)));
 	}
 	w->rsn = qp->next_rsn;
 	if (mrc_op_consumes_rwqe(w->wqe.opcode))

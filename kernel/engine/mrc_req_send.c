@@ -133,13 +133,13 @@ static bool mrc_req_more_behind(struct mrc_qp *qp)
 static void mrc_req_data_pkt(struct mrc_qp *qp, const struct mrc_swqe *w,
 			     u32 k, bool retx, u32 now, struct mrc_pkt *pkt)
 {
-	u32 offset = k * qp->mtu;
+	u32 offset = k * qp->seg;
 
 	memset(pkt, 0, sizeof(*pkt));
 	pkt->opcode = mrc_wire_opcode(w->wqe.opcode);
 	pkt->psn = w->first_psn + k;
 	pkt->timestamp = now;
-	pkt->payload_len = min(qp->mtu, w->length - min(offset, w->length));
+	pkt->payload_len = min(qp->seg, w->length - min(offset, w->length));
 	pkt->dph.msn = w->rsn;
 	pkt->dph.offset = offset;
 	pkt->dph.msg_len = w->length;
@@ -439,13 +439,13 @@ static int mrc_req_send_gso(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
 	u16 ev = 0;
 
 	mrc_req_data_pkt(qp, w, k, false, now, &pkt);
-	pkt_len = mrc_wire_hdr_len(&pkt) + qp->mtu;
+	pkt_len = mrc_wire_hdr_len(&pkt) + qp->seg;
 	n = min(n, (u32)MRC_GSO_MAX_BYTES / pkt_len);
 	if (mrc_req_assign_psns(qp, w, n, idx, now))
 		return -ENOSPC;
 	/* Only the message's last packet can be short. */
 	len = (n - 1) * pkt_len + mrc_wire_hdr_len(&pkt) +
-	      min(qp->mtu, w->length - min((k + n - 1) * qp->mtu, w->length));
+	      min(qp->seg, w->length - min((k + n - 1) * qp->seg, w->length));
 	skb = mrc_tx_alloc_gso(qp, pkt_len, len, n);
 	if (!skb) {
 		err = -ENOMEM;

@@ -180,10 +180,9 @@ static void mrc_rx_one(struct mrc_rx_train *t, unsigned int off,
 	data = skb_header_pointer(t->skb, off,
 				  min_t(unsigned int, len, sizeof(hdr)), hdr);
 	if (data && t->trimmed)
-		err = mrc_wire_decode_trimmed(data, len, MRC_MAX_PAYLOAD_MTU,
-					      &pkt);
+		err = mrc_wire_decode_trimmed(data, len, MRC_SEG_MAX, &pkt);
 	else if (data)
-		err = mrc_wire_decode(data, len, MRC_MAX_PAYLOAD_MTU, &pkt);
+		err = mrc_wire_decode(data, len, MRC_SEG_MAX, &pkt);
 	if (err) {
 		mrc_stats_inc(stats, MRC_STAT_RCVD_MALFORMED);
 		return;
@@ -224,9 +223,13 @@ static void mrc_rx_one(struct mrc_rx_train *t, unsigned int off,
 			mrc_stats_inc(stats, MRC_STAT_RCVD_WRONG_PEER);
 		return;
 	}
+	/*
+	 * READ responses come at the path MTU both ends set; SEND and WRITE
+	 * packets at the peer's segment, which decoding bounded.
+	 */
 	if (qp->type != IB_QPT_RC ||
 	    !ipv6_addr_equal(&t->saddr, &qp->path.daddr) ||
-	    pkt.payload_len > qp->mtu) {
+	    (pkt.opcode == MRC_OP_READ_RESP && pkt.payload_len > qp->mtu)) {
 		mrc_stats_inc(stats, MRC_STAT_RCVD_WRONG_PEER);
 		return;
 	}

@@ -39,7 +39,7 @@ static bool mrc_tx_encode(struct mrc_qp *qp, struct mrc_pkt *pkt, u8 *buf)
 	/* UD datagrams name their destination QP per work request. */
 	if (pkt->opcode != MRC_OP_UD_SEND)
 		pkt->dqpn = qp->dest_qpn;
-	err = mrc_wire_encode(pkt, qp->mtu, buf, hdr_len, &hdr_len);
+	err = mrc_wire_encode(pkt, qp->seg, buf, hdr_len, &hdr_len);
 	if (err) {
 		WARN_ONCE(1, "mrc: building %s: %s\n",
 			  mrc_wire_opcode_name(pkt->opcode),

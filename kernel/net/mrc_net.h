@@ -121,7 +121,8 @@ enum mrc_encap_verdict mrc_net_rx_encap(const struct sk_buff *skb,
 int mrc_net_srv6_uplink(struct net_device *ndev,
 			const struct mrc_srv6_route *r);
 unsigned int mrc_net_srv6_payload_mtu(struct net_device *ndev,
-				      const struct mrc_srv6_routes *rs);
+				      const struct mrc_srv6_routes *rs,
+				      unsigned int *seg);
 int mrc_net_xmit_srv6(struct net_device *ndev, struct sock *sk, __be16 dport,
 		      const struct mrc_path *path, struct sk_buff *skb);
 int mrc_net_xmit(struct mrc_net *mn, struct net_device *ndev, __be16 dport,

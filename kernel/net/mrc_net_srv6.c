@@ -194,6 +194,8 @@ int mrc_net_srv6_uplink(struct net_device *ndev,
  * mrc_net_srv6_payload_mtu() - the payload MTU a profile's EVs carry now
  * @ndev: the MRC device's netdev: its namespace's routes are asked
  * @rs: the routes of the profile's EVs
+ * @seg: set to the smallest SEND/WRITE payload over the same EVs
+ *       (mrc_srv6_link_seg()), when one is routed
  *
  * An EV's packets leave by its outer destination's route, not by
  * @ndev: what it carries is that route's MTU (the uplink's, or a path
@@ -205,9 +207,10 @@ int mrc_net_srv6_uplink(struct net_device *ndev,
  * also when a route is too small for any), or 0 when none is routed.
  */
 unsigned int mrc_net_srv6_payload_mtu(struct net_device *ndev,
-				      const struct mrc_srv6_routes *rs)
+				      const struct mrc_srv6_routes *rs,
+				      unsigned int *seg)
 {
-	unsigned int best = 0, mtu;
+	unsigned int best = 0, mtu, s;
 	struct dst_entry *dst;
 	u32 i;
 
@@ -216,8 +219,11 @@ unsigned int mrc_net_srv6_payload_mtu(struct net_device *ndev,
 		if (IS_ERR(dst))
 			continue;
 		mtu = mrc_srv6_payload_mtu(dst_mtu(dst), rs->r[i].nsegs);
+		s = mrc_srv6_link_seg(dst_mtu(dst), rs->r[i].nsegs);
 		dst_release(dst);
 		mtu = max_t(unsigned int, mtu, MRC_MIN_PAYLOAD_MTU);
+		s = max_t(unsigned int, s, MRC_MIN_PAYLOAD_MTU);
+		*seg = best ? min(*seg, s) : s;
 		best = best ? min(best, mtu) : mtu;
 		cond_resched();
 	}

@@ -104,11 +104,13 @@ static void mrc_qp_reset_locked(struct mrc_qp *qp)
 }
 
 /*
- * @carry: the largest payload the QP's EVs carry now (IB_QP_PATH_MTU): a
+ * @carry: the largest path MTU the QP's EVs carry now (IB_QP_PATH_MTU): a
  * larger path MTU is lowered to it, so that no packet leaves too large.
+ * @seg: the SEND/WRITE payload that fills those EVs. A QP asking for
+ * less than @carry keeps its packets at its path MTU.
  */
 static void mrc_qp_apply(struct mrc_qp *qp, const struct ib_qp_attr *attr,
-			 int mask, enum ib_mtu carry)
+			 int mask, enum ib_mtu carry, u32 seg)
 {
 	if (mask & IB_QP_ACCESS_FLAGS)
 		qp->access = attr->qp_access_flags;
@@ -117,6 +119,7 @@ static void mrc_qp_apply(struct mrc_qp *qp, const struct ib_qp_attr *attr,
 	if (mask & IB_QP_PATH_MTU) {
 		qp->path_mtu = min(attr->path_mtu, carry);
 		qp->mtu = ib_mtu_enum_to_int(qp->path_mtu);
+		qp->seg = qp->path_mtu == carry ? max(seg, qp->mtu) : qp->mtu;
 	}
 	if (mask & IB_QP_DEST_QPN)
 		qp->dest_qpn = attr->dest_qp_num;
@@ -170,6 +173,7 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	enum ib_mtu carry = IB_MTU_4096;
 	enum ib_qp_state cur, next;
 	struct mrc_path path;
+	u32 seg = 0;
 	int err;
 
 	if (mask & ~IB_QP_ATTR_STANDARD_BITS)
@@ -198,9 +202,13 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 			goto out;
 	}
 	/* Route lookups, one per SRv6 EV: before the lock. */
-	if (mask & IB_QP_PATH_MTU)
+	if (mask & IB_QP_PATH_MTU) {
+		bool v4 = (mask & IB_QP_AV) ? path.v4 : qp->path.v4;
+
 		carry = ib_mtu_int_to_enum(mrc_port_payload_mtu(qp->mdev,
-								qp->srv6));
+								qp->srv6, v4,
+								&seg));
+	}
 
 	spin_lock_bh(&qp->lock);
 	/*
@@ -224,7 +232,7 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		mrc_dack_send_final(qp);
 	else
 		mrc_dack_send(qp);
-	mrc_qp_apply(qp, attr, mask, carry);
+	mrc_qp_apply(qp, attr, mask, carry, seg);
 	if (mask & IB_QP_STATE) {
 		if (next == IB_QPS_RESET)
 			mrc_qp_reset_locked(qp);

@@ -263,6 +263,7 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->path_mtu = IB_MTU_1024;
 
 	qp->mtu = mrc_payload_mtu(READ_ONCE(mdev->ndev->mtu));
+	qp->seg = qp->mtu;
 	qp->tx_acct = mrc_tx_acct_create(qp);
 	if (!qp->tx_acct) {
 		err = -ENOMEM;

@@ -42,7 +42,10 @@ std::vector<ibv_sge> sges_of(const Region* r, size_t off, size_t n) {
 }  // namespace
 
 Err scenario_write(Env& env, Rng& rng) {
-    const size_t sizes[] = {0, 1, 1023, 1024, 1025, 64 * KiB, MiB, 8 * MiB};
+    // Packet boundaries at path MTU 1024 and at the 1408-byte segment
+    // of a 1500-byte IPv4 link (wire-format.rst, "Payload length").
+    const size_t sizes[] = {0,    1,    1023,     1024,     1025, 1407,
+                            1408, 1409, 3 * 1408, 64 * KiB, MiB,  8 * MiB};
     const int wait = env.opt.wait_ms;
     QpCaps caps;
     caps.psn = kPsnNearWrap;
@@ -202,7 +205,7 @@ Err scenario_send(Env& env, Rng& rng) {
         if (auto err = p.b.add_region(Scatter::kLen[k] + 2 * Scatter::kGuard, kLocal, &sc.r[k]))
             return err;
 
-    const size_t sizes[] = {0, 1, 4 * KiB, 64 * KiB, MiB};
+    const size_t sizes[] = {0, 1, 1408, 1409, 4 * KiB, 64 * KiB, MiB};
     uint64_t wr_id = 0;
     for (size_t n : sizes)
         if (auto err = in(label("SEND of %zu bytes", n),
