@@ -98,6 +98,8 @@ static void mrc_comp_check_spurious_rto(struct mrc_qp *qp,
 	mrc_cc_undo(qp);
 	mrc_txwin_clear_lost(&qp->txwin);
 	qp->spurious_rto++;
+	pr_debug("mrc: qp %u rto spurious: echo %u before the timeout at %u\n",
+		 qp->ibqp.qp_num, pkt->aeth.timestamp, qp->rto_ts);
 }
 
 /*

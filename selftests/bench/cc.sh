@@ -197,9 +197,11 @@ record() {
 	jq -cn --argjson k "$1" --arg metric "$2" --arg cc "$3" --arg queue "$4" \
 		--argjson rep "$5" --argjson extra "$6" --arg rate "$RATE" \
 		--argjson secs "$SECS" --argjson rtos "$(dmesg | grep -c 'mrc: qp [0-9]* rto:')" \
+		--argjson spurious "$(dmesg | grep -c 'mrc: qp [0-9]* rto spurious:')" \
 		--argjson l0 "$(cat "$STATE/losses")" --argjson l1 "$(losses)" \
 		'{step: $k, metric: $metric, cc: $cc, queue: $queue, rep: $rep,
 		  rate: $rate, secs: $secs, rto_events: $rtos,
+		  rto_spurious: $spurious,
 		  losses: ($l1 | with_entries(.value -= $l0[.key]))} + $extra' |
 		sed 's/^/@cc /'
 }
@@ -255,6 +257,7 @@ for t in ${TCPS//,/ }; do
 done
 echo 11 > /sys/module/mrc/parameters/trim_dscp
 echo 'format "rto: una" +p' > /sys/kernel/debug/dynamic_debug/control
+echo 'format "rto spurious" +p' > /sys/kernel/debug/dynamic_debug/control
 if ! mp_topology 1 "$RATE"; then
 	echo "cc bench: the topology did not come up" >&2
 	exit 1
