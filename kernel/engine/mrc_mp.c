@@ -381,6 +381,8 @@ static int mrc_mp_put_attrs(struct sk_buff *msg, struct mrc_qp *qp)
 		{ "losses_undone", qp->undo.undone, true },
 		{ "ev_profile", qp->ev_profile_id, true },
 		{ "cc_profile", qp->cc_profile_id, true },
+		{ "home_cpu", mrc_home_cpu(&qp->home) },
+		{ "seg", qp->seg },
 	};
 	unsigned int i;
 	int err = 0;

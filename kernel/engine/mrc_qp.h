@@ -601,7 +601,6 @@ void mrc_tx_queue_to(struct mrc_qp *qp, struct sk_buff *skb,
 void mrc_tx_flush_now(struct mrc_qp *qp);
 
 /* mrc_rx.c */
-int mrc_rx_skb(struct sock *sk, struct sk_buff *skb);
-int mrc_rx_home_cpu(struct sk_buff *skb);
+int mrc_rx_skb(struct sock *sk, struct sk_buff *skb, bool steered);
 
 #endif /* MRC_QP_H */

@@ -264,40 +264,34 @@ static struct mrc_dev *mrc_rx_dev_get(struct sk_buff *skb)
 	return mdev;
 }
 
-/**
- * mrc_rx_home_cpu() - where a received skb is to be handled
- * @skb: as mrc_rx_skb() takes it, under RCU
- *
- * A train is mostly for one QP: that of its first packet, whose home
- * CPU runs the QP's work (core/mrc_home.h). Only the destination QPN is
- * read here; mrc_rx_skb() checks everything.
- *
- * Return: the home CPU of the first packet's QP, or -1 if there is none.
+/*
+ * Hand the train to the home CPU of its first packet's QP, which runs
+ * the QP's work (core/mrc_home.h): a train is mostly for one QP. Only
+ * the destination QPN is read here; the rest is checked where the train
+ * is handled. Return: true if the train was handed over (or dropped).
  */
-int mrc_rx_home_cpu(struct sk_buff *skb)
+static bool mrc_rx_steer(struct mrc_rx_train *t, struct sock *sk)
 {
-	unsigned int off = skb_transport_offset(skb) + sizeof(struct udphdr);
-	struct mrc_dev *mdev;
-	struct mrc_qp *qp;
+	unsigned int off = skb_transport_offset(t->skb) +
+			   sizeof(struct udphdr);
+	enum mrc_steer_verdict v;
 	__be32 buf, *dqpn;
-	int cpu = -1;
+	struct mrc_qp *qp;
+	int cpu;
 
-	dqpn = skb_header_pointer(skb, off + MRC_BTH_DQPN_OFF, sizeof(buf),
+	dqpn = skb_header_pointer(t->skb, off + MRC_BTH_DQPN_OFF, sizeof(buf),
 				  &buf);
 	if (!dqpn)
-		return -1;
-	mdev = mrc_rx_dev_get(skb);
-	if (!mdev)
-		return -1;
+		return false;
 	/* Destroying a QP waits for RCU readers before freeing it. */
-	qp = xa_load(&mdev->qp_xa, be32_to_cpu(*dqpn) & MRC_QPN_MASK);
-	if (qp) {
-		cpu = mrc_home_cpu(&qp->home);
-		if (cpu != raw_smp_processor_id())
-			mrc_stats_inc(&mdev->stats, MRC_STAT_RCVD_STEERED);
-	}
-	ib_device_put(&mdev->ib_dev);
-	return cpu;
+	qp = xa_load(&t->mdev->qp_xa, be32_to_cpu(*dqpn) & MRC_QPN_MASK);
+	if (!qp)
+		return false;
+	cpu = mrc_home_cpu(&qp->home);
+	v = mrc_net_steer(sk, t->skb, cpu);
+	if (v == MRC_STEER_QUEUED && cpu != raw_smp_processor_id())
+		mrc_stats_inc(&t->mdev->stats, MRC_STAT_RCVD_STEERED);
+	return v != MRC_STEER_HERE;
 }
 
 /**
@@ -306,6 +300,8 @@ int mrc_rx_home_cpu(struct sk_buff *skb)
  * @skb: checksum verified, data at the UDP header, linear up to it; the
  *	rest may sit in page fragments. A GSO skb is a train: one MRC
  *	packet every gso_size bytes of UDP payload, the last maybe shorter.
+ * @steered: the train was handed to this CPU, its QP's home, already;
+ *	else it goes there first unless this is its home
  *
  * The IP and UDP headers, the device and the encapsulation are checked
  * once per train, the MRC headers of each packet one by one. They are
@@ -316,7 +312,7 @@ int mrc_rx_home_cpu(struct sk_buff *skb)
  *
  * Return: 0: the skb is always consumed.
  */
-int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
+int mrc_rx_skb(struct sock *sk, struct sk_buff *skb, bool steered)
 {
 	struct mrc_rx_train t = { .skb = skb };
 	unsigned int len, seg, off, npkts;
@@ -326,6 +322,10 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb)
 	t.mdev = mrc_rx_dev_get(skb);
 	if (!t.mdev)
 		goto drop;
+	if (!steered && mrc_rx_steer(&t, sk)) {
+		ib_device_put(&t.mdev->ib_dev);
+		return 0;
+	}
 	len = ntohs(udp_hdr(skb)->len);
 	if (len < sizeof(struct udphdr) || skb_transport_offset(skb) < 0 ||
 	    skb_transport_offset(skb) + len > skb->len) {

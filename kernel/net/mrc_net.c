@@ -68,8 +68,7 @@ static void mrc_net_rx_queued(struct sock *sk, struct sk_buff *skb)
 		return;
 	}
 	__skb_push(skb, sizeof(struct udphdr));
-	if (!mrc_net_steer(sk, skb, mrc_net_up->rx_cpu(skb)))
-		mrc_net_up->rx(sk, skb);
+	mrc_net_up->rx(sk, skb, false);
 }
 
 /*

@@ -67,23 +67,29 @@ static inline u32 mrc_net_hdr_len(const struct mrc_path *path)
  * struct mrc_net_handlers - what net/ calls in the layers above
  * @rx: a UDP datagram, or a GSO train of them, arrived on an MRC socket:
  *	checksum verified, data at the UDP header, skb->dev the netdev it
- *	came in on; the handler consumes it
- * @rx_cpu: the CPU @rx is to run on for such a train (its QP's home),
- *	or -1 for any; it only reads the skb
+ *	came in on, under RCU with softirqs off; the handler consumes it.
+ *	It may hand the train to another CPU (mrc_net_steer()) unless
+ *	@steered: the train was handed here already
  * @netdev_event: a netdev notifier event, under RTNL; the handler finds
  *	out whether an MRC device runs on @ndev
  */
 struct mrc_net_handlers {
-	int (*rx)(struct sock *sk, struct sk_buff *skb);
-	int (*rx_cpu)(struct sk_buff *skb);
+	int (*rx)(struct sock *sk, struct sk_buff *skb, bool steered);
 	void (*netdev_event)(struct net_device *ndev, unsigned long event);
 };
 
 int mrc_net_init(const struct mrc_net_handlers *handlers);
 void mrc_net_exit(void);
 
-/* Receive steering to a QP's home CPU (mrc_net_steer.c), within net/. */
-bool mrc_net_steer(struct sock *sk, struct sk_buff *skb, int cpu);
+/* Receive steering to a QP's home CPU (mrc_net_steer.c). */
+enum mrc_steer_verdict {
+	MRC_STEER_HERE,		/* handle it now, on this CPU */
+	MRC_STEER_QUEUED,	/* queued for the CPU asked for */
+	MRC_STEER_DROPPED,	/* that CPU's backlog was full: freed */
+};
+
+enum mrc_steer_verdict mrc_net_steer(struct sock *sk, struct sk_buff *skb,
+				     int cpu);
 void mrc_net_steer_flush(void);
 int mrc_net_steer_init(const struct mrc_net_handlers *handlers);
 void mrc_net_steer_exit(void);

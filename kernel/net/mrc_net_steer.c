@@ -2,9 +2,11 @@
 /*
  * Receive steering: a received train is handled on the CPU the layers
  * above name for it (its QP's home), not on whichever CPU the softirq
- * ran. One QP's work then runs on one CPU, and the two ends of a
- * connection within one host, or two QPs, on two: steering per UDP flow
- * (RPS) cannot do that, since a QP's packets come on many flows (EVs).
+ * ran. The rx handler names it once it has looked up the QP, and hands
+ * the train over here. One QP's work then runs on one CPU, and the two
+ * ends of a connection within one host, or two QPs, on two: steering
+ * per UDP flow (RPS) cannot do that, since a QP's packets come on many
+ * flows (EVs).
  *
  * Each CPU has a backlog, drained in order by a high-priority worker
  * bound to that CPU. A train for the CPU it arrived on is handled at
@@ -72,7 +74,7 @@ static void mrc_steer_work(struct work_struct *work)
 		rcu_read_lock();
 		skb->dev = dev_get_by_index_rcu(sock_net(sk), skb->skb_iif);
 		if (skb->dev)
-			mrc_steer_up->rx(sk, skb);
+			mrc_steer_up->rx(sk, skb, true);
 		else
 			kfree_skb(skb);
 		rcu_read_unlock();
@@ -87,31 +89,36 @@ static void mrc_steer_work(struct work_struct *work)
  * mrc_net_steer() - hand a received train to @cpu if it is not this one
  * @sk: the MRC socket it came on
  * @skb: the train, as the rx handler takes it; under RCU, softirqs off
- * @cpu: where the layers above want it handled
+ * @cpu: where the layers above want it handled (-1: anywhere)
  *
- * Return: false if the caller is to handle @skb now; true if it was
- * queued for @cpu, or dropped because @cpu's backlog is full.
+ * A train for this CPU is queued too while this CPU's backlog holds
+ * trains it must not overtake.
+ *
+ * Return: MRC_STEER_HERE if the caller is to handle @skb now, else
+ * MRC_STEER_QUEUED or MRC_STEER_DROPPED (@cpu's backlog was full; @skb
+ * is freed and the socket's drops count it).
  */
-bool mrc_net_steer(struct sock *sk, struct sk_buff *skb, int cpu)
+enum mrc_steer_verdict mrc_net_steer(struct sock *sk, struct sk_buff *skb,
+				     int cpu)
 {
 	struct mrc_steer_backlog *b;
 
 	if (cpu < 0 || cpu >= nr_cpu_ids || !cpu_online(cpu))
-		return false;
+		return MRC_STEER_HERE;
 	b = per_cpu_ptr(&mrc_steer_backlog, cpu);
 	if (cpu == raw_smp_processor_id() && skb_queue_empty_lockless(&b->q))
-		return false;
+		return MRC_STEER_HERE;
 	if (skb_queue_len_lockless(&b->q) >= MRC_STEER_BACKLOG_MAX) {
 		atomic_inc(&sk->sk_drops);
 		kfree_skb(skb);
-		return true;
+		return MRC_STEER_DROPPED;
 	}
 	skb->dev = NULL;
 	sock_hold(sk);
 	MRC_STEER_CB(skb)->sk = sk;
 	skb_queue_tail(&b->q, skb);
 	queue_work_on(cpu, mrc_steer_wq, &b->work);
-	return true;
+	return MRC_STEER_QUEUED;
 }
 
 /**

@@ -21,7 +21,6 @@ static struct rdma_link_ops mrc_link_ops = {
 /* How net/ hands up received packets and netdev events. */
 static const struct mrc_net_handlers mrc_net_handlers = {
 	.rx = mrc_rx_skb,
-	.rx_cpu = mrc_rx_home_cpu,
 	.netdev_event = mrc_dev_netdev_event,
 };
 
