@@ -267,7 +267,9 @@ fi
 # probes, in 100 us steps), max-cwnd 1.5 times the bottleneck's
 # bandwidth-delay product (at least 4 packets), and a = BDP / 150000 B
 # scaling fi (5 MTU a), eta (0.15 MTU a) and fi-scale (a / 4) as
-# mrc_nscc_default_params() does for its 256 KiB.
+# mrc_nscc_default_params() does for its 256 KiB. A packet is the
+# segment of the path's 1500-byte IPv4 links, 1408 bytes, which NSCC
+# counts per PSN (wire-format.rst, "Payload length").
 nscc_link() {
 	ip netns exec hostA mrc-ip -j probe dev mrcA to "::ffff:$MP_B4" \
 		ev 4000 count 16 | python3 -c '
@@ -277,11 +279,12 @@ import mp_summary
 rtts = [p["rtt"] for p in json.load(sys.stdin) if p["result"] == "ok"]
 base = max(1, math.ceil(min(rtts) / 1e5)) * 100
 bdp = mp_summary.rate_mbit(sys.argv[1]) * 1e6 / 8 * base * 1e-6
-cwnd = max(int(1.5 * bdp), 4 * 1024)
+seg = 1408
+cwnd = max(int(1.5 * bdp), 4 * seg)
 a = cwnd / 1.5 / 150000
 print(f"base-rtt {base}us target-delay {base}us adjust-period {base}us"
-      f" qa-threshold {4 * base}us max-cwnd {cwnd} fi {5 * 1024 * a:.3f}"
-      f" eta {0.15 * 1024 * a:.3f} fi-scale {a / 4:.6f}")' "$RATE"
+      f" qa-threshold {4 * base}us max-cwnd {cwnd} fi {5 * seg * a:.3f}"
+      f" eta {0.15 * seg * a:.3f} fi-scale {a / 4:.6f}")' "$RATE"
 }
 link=$(nscc_link) || exit 1
 echo "# cc: nscc-link (CC profile 6): $link"
