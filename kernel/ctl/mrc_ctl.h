@@ -26,9 +26,10 @@ void mrc_port_update(struct mrc_dev *mdev);
 
 /* mrc_port_mtu.c */
 struct mrc_srv6_routes;
+struct mrc_path;
 unsigned int mrc_port_payload_mtu(struct mrc_dev *mdev,
-				  const struct mrc_srv6_routes *rs, bool ipv4,
-				  unsigned int *seg);
+				  const struct mrc_srv6_routes *rs,
+				  const struct mrc_path *path, unsigned int *seg);
 unsigned int mrc_port_active_mtu(struct mrc_dev *mdev);
 
 /* mrc_genl.c */

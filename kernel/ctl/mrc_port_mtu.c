@@ -16,23 +16,26 @@
  * mrc_port_payload_mtu() - the payload MTU of a QP sending on @rs
  * @mdev: the device
  * @rs: the SRv6 routes of the QP's EV profile, or NULL (UDP format)
- * @ipv4: the QP's UDP EVs carry IPv4 (no SRv6 EV does)
+ * @path: the QP's addresses, for the route its UDP EVs take; NULL: none
  * @seg: set to the SEND/WRITE payload that fills the same EVs
  *       (mrc_link_seg(); never below the return value)
  *
  * The path MTU is the power of two that both peers of a QP set up alike
  * compute, as READ responses need; the segment is what this end's links
  * carry. Without a routed SRv6 EV, the GID's netdev less the largest
- * SRv6 encapsulation stands in.
+ * SRv6 encapsulation stands in. UDP EVs take the MTU of the route to the
+ * peer, which leaves room for what that route adds (an SRv6 path pinned
+ * in the kernel's routes), or the netdev's without one.
  *
  * Context: process; may sleep.
  * Return: 256..4096.
  */
 unsigned int mrc_port_payload_mtu(struct mrc_dev *mdev,
-				  const struct mrc_srv6_routes *rs, bool ipv4,
-				  unsigned int *seg)
+				  const struct mrc_srv6_routes *rs,
+				  const struct mrc_path *path, unsigned int *seg)
 {
 	unsigned int ndev_mtu = READ_ONCE(mdev->ndev->mtu), mtu = 0, s = 0;
+	unsigned int route_mtu = 0;
 
 	if (rs)
 		mtu = mrc_net_srv6_payload_mtu(mdev->ndev, rs, &s);
@@ -41,8 +44,13 @@ unsigned int mrc_port_payload_mtu(struct mrc_dev *mdev,
 		s = mrc_srv6_link_seg(ndev_mtu, MRC_SRV6_SEGS_MAX);
 	} else if (!mtu) {
 		mtu = mrc_payload_mtu(ndev_mtu);
-		s = mrc_link_seg(ndev_mtu, MRC_UDP_HDR_LEN +
-				 (ipv4 ? MRC_IPV4_HDR_LEN : MRC_IPV6_HDR_LEN));
+		if (path)
+			route_mtu = mrc_net_route_mtu(mdev->net, mdev->ndev,
+						      path);
+		s = mrc_link_seg(route_mtu ? route_mtu : ndev_mtu,
+				 MRC_UDP_HDR_LEN + (path && path->v4 ?
+						    MRC_IPV4_HDR_LEN :
+						    MRC_IPV6_HDR_LEN));
 	}
 	mtu = max_t(unsigned int, mtu, MRC_MIN_PAYLOAD_MTU);
 	*seg = max(s, mtu);
@@ -69,7 +77,7 @@ unsigned int mrc_port_active_mtu(struct mrc_dev *mdev)
 		rs = mrc_srv6_routes_get(container_of(prof, struct mrc_evprof,
 						      p)->srv6);
 	mutex_unlock(&ctl->lock);
-	mtu = mrc_port_payload_mtu(mdev, rs, false, &seg);
+	mtu = mrc_port_payload_mtu(mdev, rs, NULL, &seg);
 	mrc_srv6_routes_put(rs);
 	return mtu;
 }

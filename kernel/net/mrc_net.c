@@ -286,6 +286,55 @@ static int mrc_xmit4(struct net_device *ndev, struct sock *sk, __be16 dport,
 }
 
 /**
+ * mrc_net_route_mtu() - the MTU of the route a UDP-format packet takes
+ * @mn: the namespace's state; the caller holds a reference
+ * @ndev: the MRC device's netdev
+ * @path: the QP's addresses and source port
+ *
+ * The kernel gives a route that encapsulates (an SRv6 path pinned with
+ * "encap seg6", MPLS) an MTU that leaves room for what it adds
+ * (lwtunnel headroom). Routes of a multipath nexthop may differ; the one
+ * @path hashes to stands for them.
+ *
+ * Context: process.
+ * Return: the MTU, or 0 when there is no route.
+ */
+unsigned int mrc_net_route_mtu(struct mrc_net *mn, struct net_device *ndev,
+			       const struct mrc_path *path)
+{
+	struct dst_entry *dst;
+	unsigned int mtu;
+
+	if (path->v4) {
+		struct flowi4 fl4 = {
+			.flowi4_proto = IPPROTO_UDP,
+			.daddr = path->daddr.s6_addr32[3],
+			.saddr = path->saddr.s6_addr32[3],
+			.fl4_sport = path->sport,
+		};
+		struct rtable *rt = mrc_route4(ndev, &fl4);
+
+		if (IS_ERR(rt))
+			return 0;
+		dst = &rt->dst;
+	} else {
+		struct flowi6 fl6 = {
+			.flowi6_proto = IPPROTO_UDP,
+			.daddr = path->daddr,
+			.saddr = path->saddr,
+			.fl6_sport = path->sport,
+		};
+
+		dst = mrc_route6(ndev, mn->sock->sk, &fl6);
+		if (IS_ERR(dst))
+			return 0;
+	}
+	mtu = dst_mtu(dst);
+	dst_release(dst);
+	return mtu;
+}
+
+/**
  * mrc_net_xmit() - send one built MRC packet (or GSO run) over UDP
  * @mn: the namespace's state; the caller holds a reference
  * @ndev: the MRC device's netdev: routes that leave elsewhere are retried

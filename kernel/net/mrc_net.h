@@ -131,6 +131,8 @@ unsigned int mrc_net_srv6_payload_mtu(struct net_device *ndev,
 				      unsigned int *seg);
 int mrc_net_xmit_srv6(struct net_device *ndev, struct sock *sk, __be16 dport,
 		      const struct mrc_path *path, struct sk_buff *skb);
+unsigned int mrc_net_route_mtu(struct mrc_net *mn, struct net_device *ndev,
+			       const struct mrc_path *path);
 int mrc_net_xmit(struct mrc_net *mn, struct net_device *ndev, __be16 dport,
 		 struct mrc_path *path, struct sk_buff *skb);
 

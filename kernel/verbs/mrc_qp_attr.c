@@ -203,10 +203,10 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 	}
 	/* Route lookups, one per SRv6 EV: before the lock. */
 	if (mask & IB_QP_PATH_MTU) {
-		bool v4 = (mask & IB_QP_AV) ? path.v4 : qp->path.v4;
+		const struct mrc_path *p = (mask & IB_QP_AV) ? &path : &qp->path;
 
 		carry = ib_mtu_int_to_enum(mrc_port_payload_mtu(qp->mdev,
-								qp->srv6, v4,
+								qp->srv6, p,
 								&seg));
 	}
 
