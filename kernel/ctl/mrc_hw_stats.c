@@ -52,6 +52,7 @@ static const struct rdma_stat_desc mrc_stat_descs[MRC_HW_STATS] = {
 	[MRC_STAT_RCVD_ENCAP_SRC].name		= "rcvd_encap_src",
 	[MRC_STAT_RCVD_TRAINS].name		= "rcvd_trains",
 	[MRC_STAT_RCVD_STEERED].name		= "rcvd_steered",
+	[MRC_STAT_SENT_ZEROCOPY].name		= "sent_zerocopy",
 	[MRC_PATH_STAT(0)].name			= "path_tx_bytes",
 	[MRC_PATH_STAT(1)].name			= "path_tx_data_bytes",
 	[MRC_PATH_STAT(2)].name			= "path_retx_pkts",

@@ -2,7 +2,8 @@
 /*
  * Registered memory on the data path: key lookup with access and bounds
  * checks, byte-granular copies in and out of an MR, remote atomics, and
- * gathering a send WQE's scatter list. Registration is verbs/mrc_mr.c.
+ * gathering a send WQE's scatter list, by copy or as page references.
+ * Registration is verbs/mrc_mr.c.
  */
 #include <linux/highmem.h>
 #include <linux/skbuff.h>
@@ -244,6 +245,104 @@ int mrc_swqe_copy(struct mrc_qp *qp, struct mrc_swqe *w, u32 offset,
 		  void *buf, u32 len, bool to_sge)
 {
 	return mrc_swqe_xfer(qp, w, offset, buf, NULL, len, to_sge);
+}
+
+/*
+ * Append @len bytes of user MR @mr from @iova to @skb's fragments, each
+ * page referenced (get_page()) so that it outlives the MR. The first
+ * fragment never extends one appended before the call: the caller's
+ * unwinding counts on that. Return: 0, -EOPNOTSUPP for a kernel MR or
+ * -ENOSPC when the fragment slots run out.
+ */
+static int mrc_mr_frags(struct mrc_mr *mr, u64 iova, u32 len,
+			struct sk_buff *skb, unsigned int first)
+{
+	struct skb_shared_info *sh = skb_shinfo(skb);
+	u64 pos;
+
+	if (!mr->umem)
+		return -EOPNOTSUPP;
+	pos = iova - mr->iova + ib_umem_offset(mr->umem);
+	while (len) {
+		unsigned long idx = pos >> PAGE_SHIFT;
+		u32 off = offset_in_page(pos);
+		u32 n = min_t(u32, len, PAGE_SIZE - off);
+		struct page *page;
+
+		if (idx >= mr->npages)
+			return -EFAULT;
+		page = mr->pages[idx];
+		if (sh->nr_frags > first &&
+		    skb_can_coalesce(skb, sh->nr_frags, page, off)) {
+			skb_frag_size_add(&sh->frags[sh->nr_frags - 1], n);
+		} else {
+			if (sh->nr_frags >= MAX_SKB_FRAGS)
+				return -ENOSPC;
+			get_page(page);
+			skb_fill_page_desc_noacc(skb, sh->nr_frags, page, off,
+						 n);
+		}
+		pos += n;
+		len -= n;
+	}
+	return 0;
+}
+
+/**
+ * mrc_swqe_frags() - reference part of a WQE's local buffer from an skb
+ * @qp: the QP
+ * @w: the send WQE
+ * @offset: first byte, from the start of the WQE's buffer
+ * @len: bytes
+ * @skb: gets them as page fragments after its last one
+ *
+ * The zero-copy twin of mrc_swqe_copy(): the same checks, but the skb
+ * points at the MR's pages instead of holding a copy. Nothing is added
+ * unless all of it is, and skb->len is the caller's to update.
+ *
+ * Return: 0; -ENOSPC when the skb has too few fragment slots left;
+ * -EOPNOTSUPP for inline data or a kernel MR; -EFAULT when a check
+ * fails (mrc_swqe_copy() then finds the status to complete with).
+ */
+int mrc_swqe_frags(struct mrc_qp *qp, const struct mrc_swqe *w, u32 offset,
+		   u32 len, struct sk_buff *skb)
+{
+	struct skb_shared_info *sh = skb_shinfo(skb);
+	unsigned int first = sh->nr_frags, i;
+	int err = 0;
+
+	if (w->inline_data)
+		return -EOPNOTSUPP;
+	for (i = 0; i < w->wqe.num_sge && len && !err; i++) {
+		const struct mrc_sge *sge = &w->sge[i];
+		struct mrc_mr *mr;
+		int status;
+		u32 n;
+
+		if (offset >= sge->length) {
+			offset -= sge->length;
+			continue;
+		}
+		n = min(len, sge->length - offset);
+		mr = mrc_mr_get(qp->mdev, sge->lkey, qp->ibqp.pd, 0,
+				sge->addr + offset, n, &status);
+		if (!mr) {
+			err = -EFAULT;
+			break;
+		}
+		err = mrc_mr_frags(mr, sge->addr + offset, n, skb, first);
+		mrc_mr_put(mr);
+		len -= n;
+		offset = 0;
+	}
+	if (!err && len)
+		err = -EFAULT;
+	if (err) {
+		for (i = first; i < sh->nr_frags; i++)
+			put_page(skb_frag_page(&sh->frags[i]));
+		sh->nr_frags = first;
+	}
+	return err;
 }
 
 /*

@@ -80,6 +80,8 @@ enum mrc_swqe_state {
  * @rd_low: READ: lowest PSN whose response has not been placed
  * @state: enum mrc_swqe_state
  * @status: completion status (IB_WC_SUCCESS unless an error)
+ * @copy_only: its runs copy the payload: a buffer (inline, a kernel MR)
+ *	that cannot be referenced page by page (mrc_req_send_zc())
  * @rsn: receive sequence number carried in the DPH
  * @atomic_orig: value returned by an atomic
  */
@@ -96,6 +98,7 @@ struct mrc_swqe {
 	u32 rd_low;
 	u8 state;
 	u8 status;
+	bool copy_only;
 	u32 rsn;
 	u64 atomic_orig;
 };
@@ -475,6 +478,8 @@ static inline u32 mrc_swqe_seg(const struct mrc_qp *qp,
 }
 
 /* mrc_mem.c */
+int mrc_swqe_frags(struct mrc_qp *qp, const struct mrc_swqe *w, u32 offset,
+		   u32 len, struct sk_buff *skb);
 int mrc_swqe_copy(struct mrc_qp *qp, struct mrc_swqe *w, u32 offset,
 		  void *buf, u32 len, bool to_sge);
 int mrc_swqe_place(struct mrc_qp *qp, struct mrc_swqe *w, u32 offset,
@@ -587,6 +592,15 @@ struct sk_buff *mrc_tx_alloc_gso(struct mrc_qp *qp, u32 pkt_len, u32 len,
 				 u16 npkts);
 void *mrc_tx_put_gso(struct mrc_qp *qp, struct sk_buff *skb, u32 offset,
 		     struct mrc_pkt *pkt);
+bool mrc_tx_zerocopy_on(void);
+struct sk_buff *mrc_tx_alloc_zc(struct mrc_qp *qp, u32 hdr_len, u16 npkts);
+int mrc_tx_zc_add_hdr(struct mrc_qp *qp, struct sk_buff *skb, u16 i,
+		      u32 hdr_len);
+void mrc_tx_zc_drop_last(struct sk_buff *skb);
+bool mrc_tx_zc_put_hdr(struct mrc_qp *qp, struct sk_buff *skb, int slot,
+		       struct mrc_pkt *pkt);
+void mrc_tx_zc_seal(struct mrc_qp *qp, struct sk_buff *skb, u32 pkt_len,
+		    u16 npkts, u32 hdr_len);
 void mrc_tx_queue(struct mrc_qp *qp, struct sk_buff *skb);
 void mrc_tx_queue_answer(struct mrc_qp *qp, struct sk_buff *skb,
 			 const struct mrc_pkt *req, bool ect);

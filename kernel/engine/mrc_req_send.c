@@ -422,14 +422,98 @@ static int mrc_req_assign_psns(struct mrc_qp *qp, struct mrc_swqe *w, u32 n,
 }
 
 /*
- * Assign PSNs to the next @n (at least 2) packets of the WQE at @idx and
- * send them as one GSO skb. Its packets leave together: one clock read
- * stamps them all (under emulation a read costs as much as building a
- * packet). Return: 0, -ENOSPC (nothing assigned), -ENOMEM (assigned but
- * not sent: recovered as lost) or -EFAULT.
+ * Headers of packet @i of a run from packet @k of @w, on the run's EV:
+ * the first picks it (a run takes the spread), the rest follow it. Only
+ * the last can fill the window or end the message.
  */
-static int mrc_req_send_gso(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
-			    u32 n)
+static void mrc_req_run_pkt(struct mrc_qp *qp, struct mrc_swqe *w, u32 k,
+			    u32 i, u32 n, u32 now, u16 *ev,
+			    struct mrc_pkt *pkt)
+{
+	mrc_req_data_pkt(qp, w, k + i, false, now, pkt);
+	if (i == n - 1)
+		mrc_req_ask_ack(qp, pkt);
+	if (i == 0) {
+		mrc_mp_pick_ev_run(qp, pkt);
+		*ev = pkt->ev;
+	} else {
+		mrc_mp_same_ev(qp, pkt, *ev);
+	}
+	mrc_txwin_set_ev(&qp->txwin, pkt->psn, *ev, pkt->ev_seq);
+}
+
+/*
+ * Send the next @n (at least 2) packets of the WQE at @idx as one GSO
+ * skb whose payload stays in the application's pages: each packet is a
+ * fragment of headers and fragments of the MR. The fragment slots bound
+ * the run (about seven packets of 1408 bytes); a run that would carry
+ * fewer than two, or a buffer that is not user memory, is left to
+ * mrc_req_send_copy(). Return: as mrc_req_send_copy(), or -EAGAIN when
+ * nothing was assigned and the copy should be tried.
+ */
+static int mrc_req_send_zc(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
+			   u32 n, u32 hdr_len)
+{
+	u8 slot[MRC_GSO_MAX_PKTS];
+	u32 k = w->sent, now = mrc_now_ts(), data = 0, i;
+	struct mrc_pkt pkt;
+	struct sk_buff *skb;
+	int err = 0;
+	u16 ev = 0;
+
+	skb = mrc_tx_alloc_zc(qp, hdr_len, n);
+	if (!skb)
+		return -EAGAIN;
+	for (i = 0; i < n; i++) {
+		u32 off = (k + i) * qp->seg;
+		u32 len = min(qp->seg, w->length - off);
+		int s = mrc_tx_zc_add_hdr(qp, skb, i, hdr_len);
+
+		if (s < 0)
+			break;
+		err = mrc_swqe_frags(qp, w, off, len, skb);
+		if (err) {
+			mrc_tx_zc_drop_last(skb);
+			break;
+		}
+		slot[i] = s;
+		data += len;
+	}
+	if (err == -EOPNOTSUPP)
+		w->copy_only = true;
+	if (i < 2 || mrc_req_assign_psns(qp, w, i, idx, now)) {
+		kfree_skb(skb);
+		return i < 2 ? -EAGAIN : -ENOSPC;
+	}
+	n = i;
+	for (i = 0; i < n; i++) {
+		mrc_req_run_pkt(qp, w, k, i, n, now, &ev, &pkt);
+		if (!mrc_tx_zc_put_hdr(qp, skb, slot[i], &pkt)) {
+			err = -ENOMEM;
+			break;
+		}
+	}
+	w->sent += n;
+	if (i < n) {
+		kfree_skb(skb);
+		return err;
+	}
+	mrc_tx_zc_seal(qp, skb, hdr_len + qp->seg, n, hdr_len);
+	mrc_stats_add(&qp->mdev->stats, MRC_STAT_SENT_ZEROCOPY, n);
+	mrc_ev_acct_tx(qp, ev, skb, MRC_EV_TX_DATA, data);
+	mrc_tx_queue_ev(qp, skb, ev, true);
+	return 0;
+}
+
+/*
+ * Assign PSNs to the next @n (at least 2) packets of the WQE at @idx and
+ * send them as one GSO skb, their payload copied in. Its packets leave
+ * together: one clock read stamps them all (under emulation a read costs
+ * as much as building a packet). Return: 0, -ENOSPC (nothing assigned),
+ * -ENOMEM (assigned but not sent: recovered as lost) or -EFAULT.
+ */
+static int mrc_req_send_copy(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
+			     u32 n, u32 hdr_len)
 {
 	u32 k = w->sent, now = mrc_now_ts(), pkt_len, len, data = 0, i;
 	struct mrc_pkt pkt;
@@ -438,13 +522,11 @@ static int mrc_req_send_gso(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
 	int err = 0;
 	u16 ev = 0;
 
-	mrc_req_data_pkt(qp, w, k, false, now, &pkt);
-	pkt_len = mrc_wire_hdr_len(&pkt) + qp->seg;
-	n = min(n, (u32)MRC_GSO_MAX_BYTES / pkt_len);
+	pkt_len = hdr_len + qp->seg;
 	if (mrc_req_assign_psns(qp, w, n, idx, now))
 		return -ENOSPC;
 	/* Only the message's last packet can be short. */
-	len = (n - 1) * pkt_len + mrc_wire_hdr_len(&pkt) +
+	len = (n - 1) * pkt_len + hdr_len +
 	      min(qp->seg, w->length - min((k + n - 1) * qp->seg, w->length));
 	skb = mrc_tx_alloc_gso(qp, pkt_len, len, n);
 	if (!skb) {
@@ -454,16 +536,7 @@ static int mrc_req_send_gso(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
 	for (i = 0; i < n; i++) {
 		int status;
 
-		mrc_req_data_pkt(qp, w, k + i, false, now, &pkt);
-		/* Only the last can fill the window or end the message. */
-		if (i == n - 1)
-			mrc_req_ask_ack(qp, &pkt);
-		if (i == 0) {
-			mrc_mp_pick_ev_run(qp, &pkt);
-			ev = pkt.ev;
-		} else {
-			mrc_mp_same_ev(qp, &pkt, ev);
-		}
+		mrc_req_run_pkt(qp, w, k, i, n, now, &ev, &pkt);
 		payload = mrc_tx_put_gso(qp, skb, i * pkt_len, &pkt);
 		if (!payload) {
 			err = -ENOMEM;
@@ -476,7 +549,6 @@ static int mrc_req_send_gso(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
 			err = -EFAULT;
 			break;
 		}
-		mrc_txwin_set_ev(&qp->txwin, pkt.psn, ev, pkt.ev_seq);
 		data += pkt.payload_len;
 	}
 	if (err) {
@@ -488,6 +560,29 @@ static int mrc_req_send_gso(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
 out:
 	w->sent += n;
 	return err;
+}
+
+/*
+ * Send the next @n (at least 2) packets of the WQE at @idx as one GSO
+ * skb: without copying them where the buffer allows. Return: as
+ * mrc_req_send_copy().
+ */
+static int mrc_req_send_gso(struct mrc_qp *qp, struct mrc_swqe *w, u32 idx,
+			    u32 n)
+{
+	struct mrc_pkt pkt;
+	u32 hdr_len;
+	int err;
+
+	mrc_req_data_pkt(qp, w, w->sent, false, 0, &pkt);
+	hdr_len = mrc_wire_hdr_len(&pkt);
+	n = min(n, (u32)MRC_GSO_MAX_BYTES / (hdr_len + qp->seg));
+	if (!w->copy_only && mrc_tx_zerocopy_on()) {
+		err = mrc_req_send_zc(qp, w, idx, n, hdr_len);
+		if (err != -EAGAIN)
+			return err;
+	}
+	return mrc_req_send_copy(qp, w, idx, n, hdr_len);
 }
 
 static u32 mrc_req_run_max(struct mrc_qp *qp)

@@ -36,6 +36,7 @@ enum mrc_stat {
 	MRC_STAT_RCVD_ENCAP_SRC,	/* outer source not the inner source */
 	MRC_STAT_RCVD_TRAINS,		/* skbs received: datagrams, GSO trains */
 	MRC_STAT_RCVD_STEERED,		/* ... moved to their QP's home CPU */
+	MRC_STAT_SENT_ZEROCOPY,		/* sent without copying the payload */
 	MRC_STAT_COUNT
 };
 

@@ -15,6 +15,16 @@
 			 sizeof(struct udphdr) + 64 + \
 			 mrc_srv6_encap_len(MRC_SRV6_SEGS_MAX))
 
+/*
+ * GSO runs of SEND/WRITE packets from user MRs leave without a copy of
+ * their payload (mrc_tx_alloc_zc()). Off, they are copied as a kernel
+ * MR's are: for comparing the two in one boot, or as a way out.
+ */
+static bool mrc_tx_zerocopy = true;
+module_param_named(tx_zerocopy, mrc_tx_zerocopy, bool, 0644);
+MODULE_PARM_DESC(tx_zerocopy,
+		 "Send runs of SEND/WRITE packets from user memory regions without copying their payload (default Y)");
+
 /* An skb of @len bytes, its @npkts packets counted until it is freed. */
 static struct sk_buff *mrc_tx_skb(struct mrc_qp *qp, unsigned int len,
 				  u16 npkts)
@@ -141,6 +151,130 @@ void *mrc_tx_put_gso(struct mrc_qp *qp, struct sk_buff *skb, u32 offset,
 	if (!mrc_tx_encode(qp, pkt, buf))
 		return NULL;
 	return buf + mrc_wire_hdr_len(pkt);
+}
+
+/**
+ * mrc_tx_zerocopy_on() - whether GSO runs may reference user MR pages
+ *
+ * Return: the tx_zerocopy module parameter.
+ */
+bool mrc_tx_zerocopy_on(void)
+{
+	return READ_ONCE(mrc_tx_zerocopy);
+}
+
+/**
+ * mrc_tx_alloc_zc() - allocate an skb for a GSO run that copies no payload
+ * @qp: the sending QP, with @qp->lock held (its page fragment)
+ * @hdr_len: bytes of each packet's MRC headers
+ * @npkts: the most packets the run may hold
+ *
+ * Each packet of the run is a fragment holding its headers, written in
+ * one chunk of the QP's page fragment (mrc_tx_zc_add_hdr()), followed by
+ * fragments of the MR's pages (mrc_swqe_frags()). The skb is charged to
+ * the QP once the run is whole (mrc_tx_zc_seal()); until then freeing it
+ * only drops its page references.
+ *
+ * Return: the skb, without data, or NULL when memory is short.
+ */
+struct sk_buff *mrc_tx_alloc_zc(struct mrc_qp *qp, u32 hdr_len, u16 npkts)
+{
+	struct page_frag *pf = &qp->tx_frag;
+	u32 len = hdr_len * npkts;
+	struct sk_buff *skb;
+
+	if (!skb_page_frag_refill(len, pf, GFP_ATOMIC) ||
+	    pf->offset + len > pf->size)
+		return NULL;
+	skb = alloc_skb(MRC_TX_HEADROOM, GFP_ATOMIC);
+	if (skb)
+		skb_reserve(skb, MRC_TX_HEADROOM);
+	return skb;
+}
+
+/**
+ * mrc_tx_zc_add_hdr() - give packet @i of a zero-copy run its header slot
+ * @qp: the QP, as for mrc_tx_alloc_zc()
+ * @skb: from mrc_tx_alloc_zc()
+ * @i: the packet's index in the run
+ * @hdr_len: as given to mrc_tx_alloc_zc()
+ *
+ * Return: the fragment that holds the headers, or -ENOSPC when no slot
+ * is left for them and a fragment of payload.
+ */
+int mrc_tx_zc_add_hdr(struct mrc_qp *qp, struct sk_buff *skb, u16 i,
+		      u32 hdr_len)
+{
+	struct page_frag *pf = &qp->tx_frag;
+	unsigned int slot = skb_shinfo(skb)->nr_frags;
+
+	if (slot + 2 > MAX_SKB_FRAGS)
+		return -ENOSPC;
+	get_page(pf->page);
+	skb_fill_page_desc(skb, slot, pf->page, pf->offset + i * hdr_len,
+			   hdr_len);
+	return slot;
+}
+
+/**
+ * mrc_tx_zc_drop_last() - take a packet's header slot back out of its run
+ * @skb: the run
+ *
+ * For a packet whose payload found no room (mrc_swqe_frags() added none).
+ */
+void mrc_tx_zc_drop_last(struct sk_buff *skb)
+{
+	struct skb_shared_info *sh = skb_shinfo(skb);
+
+	put_page(skb_frag_page(&sh->frags[--sh->nr_frags]));
+}
+
+/**
+ * mrc_tx_zc_put_hdr() - write the headers of a packet of a zero-copy run
+ * @qp: the sending QP
+ * @skb: the run
+ * @slot: from mrc_tx_zc_add_hdr()
+ * @pkt: the headers, as long as the slot
+ *
+ * Return: false if @pkt breaks a wire rule (reported once).
+ */
+bool mrc_tx_zc_put_hdr(struct mrc_qp *qp, struct sk_buff *skb, int slot,
+		       struct mrc_pkt *pkt)
+{
+	skb_frag_t *f = &skb_shinfo(skb)->frags[slot];
+
+	if (WARN_ON_ONCE(mrc_wire_hdr_len(pkt) != skb_frag_size(f)))
+		return false;
+	/* Lowmem pages from skb_page_frag_refill(): always mapped. */
+	return mrc_tx_encode(qp, pkt, skb_frag_address(f));
+}
+
+/**
+ * mrc_tx_zc_seal() - make a zero-copy run of @npkts packets ready to send
+ * @qp: the QP, as for mrc_tx_alloc_zc()
+ * @skb: the run, every packet's fragments in place
+ * @pkt_len: bytes of each packet but the last
+ * @npkts: packets in the run (at least 2)
+ * @hdr_len: as given to mrc_tx_alloc_zc()
+ *
+ * The payload fragments are the application's pages: SKBFL_SHARED_FRAG
+ * keeps the stack from writing into them.
+ */
+void mrc_tx_zc_seal(struct mrc_qp *qp, struct sk_buff *skb, u32 pkt_len,
+		    u16 npkts, u32 hdr_len)
+{
+	struct skb_shared_info *sh = skb_shinfo(skb);
+	unsigned int i, len = 0;
+
+	for (i = 0; i < sh->nr_frags; i++)
+		len += skb_frag_size(&sh->frags[i]);
+	skb_len_add(skb, len);
+	qp->tx_frag.offset += ALIGN(npkts * hdr_len, SMP_CACHE_BYTES);
+	sh->flags |= SKBFL_SHARED_FRAG;
+	sh->gso_size = pkt_len;
+	sh->gso_segs = npkts;
+	sh->gso_type = SKB_GSO_UDP_L4;
+	mrc_tx_acct_charge(qp->tx_acct, skb, npkts);
 }
 
 /* The path a queued packet takes rides in its control block until sent. */
