@@ -7,10 +7,13 @@
 
 #include "rc_check_scenarios.h"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
 namespace rc_check {
 
@@ -295,6 +298,73 @@ Err scenario_srq_flush_taken(Env& env, Rng& rng) {
             "must stay in it",
             static_cast<unsigned long long>(wc.wr_id), ibv_wc_status_str(wc.status));
     return {};
+}
+
+Err scenario_dereg_in_flight(Env& env, Rng& rng) {
+    // An 8 MiB WRITE whose source MR is deregistered, and its memory
+    // unmapped, right after posting: packets still in local queues may
+    // point at those pages (zero-copy transmit). The WRITE completes with
+    // SUCCESS (everything left before), or with LOC_PROT_ERR at the first
+    // packet built after; either way each byte of B's target holds what
+    // was there before or the source's byte, and nothing beyond it moves.
+    constexpr size_t n = 8 << 20;
+    constexpr size_t doff = 4096 + 7;
+    Pair p;
+    if (auto err = make_pair(env, rng, QpCaps{}, &p))
+        return err;
+    Region* dst = nullptr;
+    if (auto err = p.b.add_region(n + 8192, kDefaultAccess, &dst))
+        return err;
+    dst->reset(rng.next());
+    const std::vector<uint8_t> before = dst->want;
+
+    void* src = mmap(nullptr, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (src == MAP_FAILED)
+        return fail("mmap of %zu bytes: %s", n, std::strerror(errno));
+    fill_pattern(static_cast<uint8_t*>(src), n, rng.next());
+    const std::vector<uint8_t> sent(static_cast<uint8_t*>(src), static_cast<uint8_t*>(src) + n);
+    ibv_mr* mr = ibv_reg_mr(p.a.pd.get(), src, n, kLocal);
+    if (!mr) {
+        munmap(src, n);
+        return fail("A: ibv_reg_mr(%zu bytes): %s", n, std::strerror(errno));
+    }
+    const uint32_t lkey = mr->lkey;
+    Err posted = post_rdma(p.a, IBV_WR_RDMA_WRITE, 1,
+                           {ibv_sge{reinterpret_cast<uintptr_t>(src), uint32_t{n}, lkey}},
+                           dst->addr(doff), dst->rkey());
+    const int dereg = ibv_dereg_mr(mr);
+    munmap(src, n);
+    if (posted)
+        return posted;
+    if (dereg)
+        return fail("A: ibv_dereg_mr with the WRITE in flight: %s", std::strerror(dereg));
+
+    ibv_wc wc{};
+    if (auto err = poll_wc(p.a, Queue::kSend, env.opt.wait_ms, &wc))
+        return err;
+    if (wc.wr_id != 1 || (wc.status != IBV_WC_SUCCESS && wc.status != IBV_WC_LOC_PROT_ERR))
+        return fail("A: completion of wr_id %llu with %s, want wr_id 1 with success or %s",
+                    static_cast<unsigned long long>(wc.wr_id), ibv_wc_status_str(wc.status),
+                    ibv_wc_status_str(IBV_WC_LOC_PROT_ERR));
+    const bool whole = wc.status == IBV_WC_SUCCESS;
+    const uint8_t* got = dst->data();
+    size_t landed = 0;
+    for (size_t i = 0; i < dst->alloc; i++) {
+        const bool inside = i >= doff && i < doff + n;
+        if (inside && got[i] == sent[i - doff]) {
+            landed++;
+            continue;
+        }
+        if (got[i] == before[i] && !(inside && whole))
+            continue;
+        return fail("B memory byte %zu: 0x%02x, want %s", i, got[i],
+                    !inside ? "it untouched"
+                    : whole ? "the source's byte"
+                            : "the source's or its own");
+    }
+    std::printf("# dereg-in-flight: %s, %zu of %zu bytes written\n", ibv_wc_status_str(wc.status),
+                landed, n);
+    return expect_quiet(p);
 }
 
 }  // namespace rc_check

@@ -32,6 +32,7 @@ Err scenario_short_send(Env& env, Rng& rng);
 Err scenario_duplicate_send(Env& env, Rng& rng);
 Err scenario_recv_too_small(Env& env, Rng& rng);
 Err scenario_srq_flush_taken(Env& env, Rng& rng);
+Err scenario_dereg_in_flight(Env& env, Rng& rng);
 
 // rc_check_rnr.cpp: SENDs that find no receive WQE (receiver not ready).
 Err scenario_rnr_wait(Env& env, Rng& rng);

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # vm-timeout: 600
 # RC semantics checked byte for byte by mrc-rc-check: data placement for
-# every operation, IB ordering, remote access errors that leave memory
-# untouched, receiver-not-ready waits and their exhaustion, and retry
-# exhaustion when the link is cut.
+# every operation, with zero-copy transmit and without, IB ordering,
+# remote access errors that leave memory untouched, an MR deregistered
+# while its WRITE is in flight, receiver-not-ready waits and their
+# exhaustion, and retry exhaustion when the link is cut.
 . ../lib.sh
 
 CHECK=$MRC_BUILD/selftests/progs/mrc-rc-check
@@ -12,12 +13,33 @@ two_hosts
 ARGS=(--dev-a mrcA --gid-a "$GA4" --dev-b mrcB --gid-b "$GB4")
 
 sent_a() { cat /sys/class/infiniband/mrcA/ports/1/hw_counters/sent_pkts; }
+zc_a() { cat /sys/class/infiniband/mrcA/ports/1/hw_counters/sent_zerocopy; }
+ZC=/sys/module/mrc/parameters/tx_zerocopy
 
-for s in $("$CHECK" --list | grep -vxE "retry-exceeded|trimmed-write|short-send|duplicate-send|srq-flush-taken"); do
-	[ "$s" = write ] && p0=$(sent_a)
+for s in $("$CHECK" --list | grep -vxE "retry-exceeded|trimmed-write|short-send|duplicate-send|srq-flush-taken|dereg-in-flight"); do
+	[ "$s" = write ] && p0=$(sent_a) z0=$(zc_a)
 	check_output "mrc-rc-check $s" "^ok $s" timeout 120 "$CHECK" "${ARGS[@]}" "$s"
-	[ "$s" = write ] && p1=$(sent_a)
+	[ "$s" = write ] && p1=$(sent_a) z1=$(zc_a)
 done
+
+# Runs of WRITE packets from a user MR leave without a copy: most of the
+# write scenario's packets (its one-packet WRITEs and resends copy).
+check "the write scenario sent $((z1 - z0)) of its $((p1 - p0)) packets without a copy" \
+	test $((z1 - z0)) -gt $(((p1 - p0) / 2))
+
+# The source MR deregistered and unmapped with packets still queued:
+# which way it ended (success, or LOC_PROT_ERR) goes in the log.
+check_output "mrc-rc-check dereg-in-flight" "^ok dereg-in-flight" \
+	sh -c "timeout 120 $CHECK ${ARGS[*]} dereg-in-flight > /tmp/dereg.log 2>&1; rc=\$?; cat /tmp/dereg.log; exit \$rc"
+grep '^# dereg-in-flight' /tmp/dereg.log | diag
+
+# With tx_zerocopy off every run is copied, byte for byte the same.
+check "tx_zerocopy turns off" sh -c "echo N > $ZC"
+z0=$(zc_a)
+check_output "mrc-rc-check write, payload copied" "^ok write" \
+	timeout 120 "$CHECK" "${ARGS[@]}" write
+check_output "nothing sent without a copy meanwhile" "^$z0\$" zc_a
+echo Y > $ZC
 
 # WRITE packets fill the 1500-byte link: 1408 bytes of payload each,
 # where path MTU 1024 would carry 1024. The scenario writes 9514241
