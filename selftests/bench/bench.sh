@@ -20,8 +20,9 @@
 #   BENCH_METRICS    a subset of "tcp tcp_busy write_bw send_bw read_bw
 #                    write_lat mp_cpu mp_bw mp_blackhole mp_loss srv6_bw
 #                    srv6_fail srv6_cpu cc_loss cc_fair cc_tcp cc_incast
-#                    dp_tcp dp_tcp4 dp_write dp_write4 dp_write_e dp_rxe
-#                    dp_lat_write dp_lat_send dp_lat_write_rxe"
+#                    dp_tcp dp_tcp4 dp_write dp_write_copy dp_write4
+#                    dp_write_e dp_rxe dp_lat_write dp_lat_send
+#                    dp_lat_write_rxe"
 #                    (tcp_busy: iperf3 beside a spinning process, as
 #                    perftest polls; mp_*: multipath, see mp.sh; srv6_*: on
 #                    the SRv6 fabric, in one VM of 2 vCPUs after the
@@ -65,7 +66,7 @@ bwsecs=${BENCH_BW_SECS:-6}
 latiters=${BENCH_LAT_ITERS:-1000}
 tcpsecs=${BENCH_TCP_SECS:-5}
 cpus=${BENCH_VM_CPUS:-1}
-metrics=${BENCH_METRICS:-tcp tcp_busy write_bw send_bw read_bw write_lat mp_cpu mp_bw mp_blackhole mp_loss srv6_bw srv6_fail srv6_cpu cc_loss cc_fair cc_tcp cc_incast dp_tcp dp_tcp4 dp_write dp_write4 dp_write_e dp_rxe dp_lat_write dp_lat_send dp_lat_write_rxe}
+metrics=${BENCH_METRICS:-tcp tcp_busy write_bw send_bw read_bw write_lat mp_cpu mp_bw mp_blackhole mp_loss srv6_bw srv6_fail srv6_cpu cc_loss cc_fair cc_tcp cc_incast dp_tcp dp_tcp4 dp_write dp_write_copy dp_write4 dp_write_e dp_rxe dp_lat_write dp_lat_send dp_lat_write_rxe}
 mppaths=${BENCH_MP_PATHS:-4}
 mprate=${BENCH_MP_RATE:-10mbit}
 mpsecs=${BENCH_MP_SECS:-10}

@@ -10,6 +10,8 @@
 #   dp_tcp4     the same with 4 streams (-P 4), their sum
 #   dp_write    ib_write_bw over one MRC RC QP, 64 KiB WRITEs, -D SECS
 #   dp_write4   the same over 4 QPs (-q 4)
+#   dp_write_copy  dp_write with the module's tx_zerocopy off: every
+#               packet's payload copied, as before zero-copy transmit
 #   dp_write_e  dp_write waiting on completion events, not polling: perftest
 #               refuses -e on WRITE, so mrc-stream (events are its default)
 #               at perftest's depth, 128 WRITEs outstanding
@@ -36,7 +38,7 @@
 REPS=$(barg reps)
 REPS=${REPS:-3}
 METRICS=$(barg metrics)
-METRICS=${METRICS:-dp_tcp,dp_tcp4,dp_write,dp_write4,dp_write_e,dp_rxe,dp_lat_write,dp_lat_send,dp_lat_write_rxe}
+METRICS=${METRICS:-dp_tcp,dp_tcp4,dp_write,dp_write_copy,dp_write4,dp_write_e,dp_rxe,dp_lat_write,dp_lat_send,dp_lat_write_rxe}
 SECS=$(barg dpsecs)		# seconds of each transfer
 SECS=${SECS:-5}
 # perftest wants -D above twice its margin, and the window needs 1 s.
@@ -192,9 +194,10 @@ why() {
 # RDMA devices whose counters it records (DEV_A, DEV_B; none for TCP)
 # and where the data leaves (WIRE_IF read from WIRE_NET). Non-zero for
 # an unknown metric or one whose devices are missing, STEP_ERR saying so.
+# ZC: the mrc module's tx_zerocopy for the sample.
 step() {
 	local metric=$1 port=$2 opts=() ga=$GA4 gb=$GB4 dst=10.0.0.2 tool
-	NS_A=hostA NS_B=hostB DEV_A=mrcA DEV_B=mrcB
+	NS_A=hostA NS_B=hostB DEV_A=mrcA DEV_B=mrcB ZC=Y
 	WIRE_IF=vethA WIRE_NET=/proc/$HOLDER/net/dev
 	case $metric in
 	*rxe*)
@@ -212,9 +215,10 @@ step() {
 		SRV=(iperf3 -s -1 -p "$port")
 		CLI=(iperf3 -c 10.0.0.2 -p "$port" -t "$SECS" -J)
 		if [ "$metric" = dp_tcp4 ]; then CLI+=(-P 4); fi ;;
-	dp_write | dp_write4 | dp_rxe)
+	dp_write | dp_write4 | dp_write_copy | dp_rxe)
 		# -f 1: perftest's rate covers [1 s, SECS - 1 s], as the CPU does.
 		opts=(-s "$SIZE" -D "$SECS" -f 1 -F -p "$port")
+		[ "$metric" = dp_write_copy ] && ZC=N
 		[ "$metric" = dp_write4 ] && opts+=(-q 4)
 		SRV=(ib_write_bw -d "$DEV_B" -x "$gb" "${opts[@]}")
 		CLI=(ib_write_bw -d "$DEV_A" -x "$ga" "${opts[@]}" "$dst") ;;
@@ -320,6 +324,7 @@ run_step() {
 		failed "$k" "$metric" "$rep" "$STEP_ERR"
 		return
 	fi
+	echo "$ZC" > /sys/module/mrc/parameters/tx_zerocopy
 	case $metric in
 	dp_lat_*) run_lat "$@"; return ;;
 	esac

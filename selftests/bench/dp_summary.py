@@ -26,13 +26,15 @@ METRICS = {
     "dp_tcp4": "TCP (iperf3, 4 streams)",
     "dp_write": "MRC WRITE (1 QP, 64 KiB)",
     "dp_write4": "MRC WRITE (4 QPs, 64 KiB)",
+    "dp_write_copy": "MRC WRITE (1 QP, payload copied)",
     "dp_write_e": "MRC WRITE (mrc-stream, CQ events)",
     "dp_rxe": "rxe WRITE (1 QP, 64 KiB)",
 }
 # (numerator, denominator) of each ratio row.
 RATIOS = (("dp_write", "dp_tcp"), ("dp_write4", "dp_tcp"),
           ("dp_write4", "dp_write"), ("dp_write", "dp_rxe"),
-          ("dp_write_e", "dp_write"), ("dp_tcp4", "dp_tcp"))
+          ("dp_write_e", "dp_write"), ("dp_write", "dp_write_copy"),
+          ("dp_tcp4", "dp_tcp"))
 LAT_METRICS = {
     "dp_lat_write": "MRC ib_write_lat, 2 B",
     "dp_lat_send": "MRC ib_send_lat, 2 B",
