@@ -129,6 +129,8 @@ int dereg_mr(verbs_mr* vmr) noexcept;
 // mrc_ah.cpp
 ibv_ah* create_ah(ibv_pd* pd, ibv_ah_attr* attr) noexcept;
 int destroy_ah(ibv_ah* ah) noexcept;
+// The number the kernel gave the AH, which a UD send names; 0 for null.
+uint32_t ah_number(ibv_ah* ah) noexcept;
 
 // mrc_cq.cpp (req_notify_cq is ibv_cmd_req_notify_cq itself)
 ibv_cq* create_cq(ibv_context* context, int cqe, ibv_comp_channel* channel,

@@ -144,20 +144,15 @@ int destroy_qp(ibv_qp* ibqp) noexcept {
 }
 
 int post_send(ibv_qp* ibqp, ibv_send_wr* wr, ibv_send_wr** bad_wr) noexcept {
-    // A send slot has no address handle, remote QPN or Q_Key: UD sends
-    // cannot be expressed in the ring.
-    if (ibqp->qp_type == IBV_QPT_UD && wr != nullptr) {
-        *bad_wr = wr;
-        return EINVAL;
-    }
-
     Qp* qp = to_qp(ibqp);
     const SendCaps& caps = qp->send_caps;
+    const bool ud = ibqp->qp_type == IBV_QPT_UD;
     PostResult res;
     {
         std::lock_guard<SpinLock> guard(qp->sq_lock);
-        res = post_to_ring(qp->sq.ring, wr, bad_wr, [&caps](const ibv_send_wr& w, Slot slot) {
-            return build_send_wqe(w, caps, slot);
+        res = post_to_ring(qp->sq.ring, wr, bad_wr, [&caps, ud](const ibv_send_wr& w, Slot slot) {
+            return ud ? build_ud_send_wqe(w, caps, ah_number(w.wr.ud.ah), slot)
+                      : build_send_wqe(w, caps, slot);
         });
     }
     if (res.posted == 0) {

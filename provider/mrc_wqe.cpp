@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstddef>
 #include <cstring>
 
 namespace mrc {
@@ -149,6 +150,26 @@ int build_send_wqe(const ibv_send_wr& wr, const SendCaps& caps, Slot slot) noexc
         write_sges(payload, wr.sg_list, wr.num_sge);
     }
     std::memcpy(slot.data, &wqe, sizeof(wqe));
+    return 0;
+}
+
+int build_ud_send_wqe(const ibv_send_wr& wr, const SendCaps& caps, uint32_t ah_num,
+                      Slot slot) noexcept {
+    static_assert(offsetof(mrc_send_wqe, remote_addr) + sizeof(mrc_ud_dest) ==
+                      offsetof(mrc_send_wqe, compare_add),
+                  "the UD destination fills remote_addr, rkey and reserved1");
+    if ((wr.opcode != IBV_WR_SEND && wr.opcode != IBV_WR_SEND_WITH_IMM) || ah_num == 0) {
+        return EINVAL;
+    }
+    int ret = build_send_wqe(wr, caps, slot);
+    if (ret != 0) {
+        return ret;
+    }
+    mrc_ud_dest dest{};
+    dest.ah_num = ah_num;
+    dest.remote_qpn = wr.wr.ud.remote_qpn;
+    dest.remote_qkey = wr.wr.ud.remote_qkey;
+    std::memcpy(slot.data + offsetof(mrc_send_wqe, remote_addr), &dest, sizeof(dest));
     return 0;
 }
 

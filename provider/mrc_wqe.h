@@ -67,6 +67,15 @@ int check_recv_queue(const mrc_ring_info& ring, uint32_t max_wr, uint32_t max_sg
 // return.
 int build_send_wqe(const ibv_send_wr& wr, const SendCaps& caps, Slot slot) noexcept;
 
+// The same for a UD QP: only IBV_WR_SEND and SEND_WITH_IMM (the payload
+// inline or in SGEs, under the same caps), its destination the AH
+// numbered ah_num by the kernel (struct mrc_ud_dest) and wr.wr.ud's
+// remote QPN and Q_Key.
+// Returns 0, or EINVAL for any other opcode, ah_num 0 or what
+// build_send_wqe refuses.
+int build_ud_send_wqe(const ibv_send_wr& wr, const SendCaps& caps, uint32_t ah_num,
+                      Slot slot) noexcept;
+
 // Writes wr into slot. Returns 0, or EINVAL for a negative num_sge or more
 // SGEs than max_sge (the queue's granted max_recv_sge or SRQ max_sge) or
 // than the slot holds.

@@ -30,6 +30,9 @@ static const struct mrc_opcode_info mrc_opcodes[] = {
 	[MRC_OP_ATOMIC_RESP] = { "ATOMIC_RESP", MRC_EXT_AETH | MRC_EXT_ATOMIC_ACK,
 				 false, false },
 	[MRC_OP_UD_SEND]     = { "UD_SEND", MRC_EXT_DETH, true, false },
+	/* The DPH carries the immediate; it describes a one-packet message. */
+	[MRC_OP_UD_SEND_IMM] = { "UD_SEND_IMM", MRC_EXT_DPH | MRC_EXT_DETH, true,
+				 true },
 	[MRC_OP_ACK]	     = { "ACK", MRC_EXT_AETH, false, false },
 	[MRC_OP_SACK]	     = { "SACK", MRC_EXT_AETH | MRC_EXT_SACK, false, false },
 	[MRC_OP_NACK]	     = { "NACK", MRC_EXT_AETH, false, false },
@@ -216,6 +219,11 @@ static enum mrc_wire_err mrc_check(const struct mrc_pkt *pkt,
 		if (err)
 			return err;
 	}
+	/* A datagram is a whole message of one packet, unnumbered. */
+	if ((op->ext & MRC_EXT_DETH) && (op->ext & MRC_EXT_DPH) &&
+	    (pkt->dph.offset || pkt->dph.msn ||
+	     pkt->dph.msg_len != pkt->payload_len))
+		return MRC_WIRE_E_OFFSET;
 	if (op->ext & MRC_EXT_RETH) {
 		if (pkt->reth.len > MRC_MAX_MSG_LEN)
 			return MRC_WIRE_E_DMA_LEN;

@@ -45,6 +45,7 @@ enum mrc_res {
  * @list: entry in the driver's device list, for netlink dumps
  * @mr_xa: memory regions by key index (key >> 8)
  * @qp_xa: queue pairs by QPN
+ * @ah_xa: user address handles by the number their UD sends name them by
  * @atomic_lock: makes remote atomics atomic with respect to each other
  * @stats: the device's counters (mrc_stats.h), reported by ctl/
  * @ctl: profiles and admin state, owned by ctl/; the engine never reads it
@@ -62,6 +63,7 @@ struct mrc_dev {
 	struct list_head list;
 	struct xarray mr_xa;
 	struct xarray qp_xa;
+	struct xarray ah_xa;
 	spinlock_t atomic_lock; /* serialises remote atomic operations */
 	struct mrc_stats stats;
 	struct mrc_ctl_dev *ctl;

@@ -163,10 +163,12 @@ struct mrc_ud_ext {
  * struct mrc_ah - address handle: where UD datagrams go
  * @ibah: core object
  * @path: addresses and UDP source port
+ * @num: a user AH's number in the device's ah_xa (0: a kernel AH)
  */
 struct mrc_ah {
 	struct ib_ah ibah;
 	struct mrc_path path;
+	u32 num;
 };
 
 /**
@@ -497,6 +499,9 @@ void mrc_req_kick(struct mrc_qp *qp);
 void mrc_req_work(struct work_struct *work);
 void mrc_req_run(struct mrc_qp *qp);
 void mrc_req_doorbell(struct mrc_qp *qp, bool inline_ok);
+
+/* mrc_sq_fetch.c */
+int mrc_sq_fetch(struct mrc_qp *qp, u32 idx);
 
 /* mrc_req_send.c */
 struct mrc_swqe *mrc_req_wqe_of(struct mrc_qp *qp, u32 psn);

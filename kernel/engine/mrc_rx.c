@@ -213,7 +213,7 @@ static void mrc_rx_one(struct mrc_rx_train *t, unsigned int off,
 		mrc_stats_inc(stats, MRC_STAT_RCVD_WRONG_PEER);
 		return;
 	}
-	if (pkt.opcode == MRC_OP_UD_SEND) {
+	if (pkt.opcode == MRC_OP_UD_SEND || pkt.opcode == MRC_OP_UD_SEND_IMM) {
 		u8 grh[40];
 		u8 net_type = mrc_rx_grh(t->skb, len, grh);
 

@@ -47,7 +47,7 @@ static bool mrc_tx_encode(struct mrc_qp *qp, struct mrc_pkt *pkt, u8 *buf)
 	enum mrc_wire_err err;
 
 	/* UD datagrams name their destination QP per work request. */
-	if (pkt->opcode != MRC_OP_UD_SEND)
+	if (pkt->opcode != MRC_OP_UD_SEND && pkt->opcode != MRC_OP_UD_SEND_IMM)
 		pkt->dqpn = qp->dest_qpn;
 	err = mrc_wire_encode(pkt, qp->seg, buf, hdr_len, &hdr_len);
 	if (err) {

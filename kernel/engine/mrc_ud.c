@@ -113,36 +113,78 @@ static void mrc_ud_send_cqe(struct mrc_qp *qp, const struct mrc_send_wqe *wqe,
 	mrc_cq_post(to_mrc_cq(qp->ibqp.send_cq), &cqe, &qp->ibqp, false);
 }
 
+/*
+ * Where the datagram of WQE @w (the slot at @idx) goes: a kernel QP's
+ * post_send kept its AH beside the ring; a program's slot names a number
+ * (struct mrc_ud_dest), looked up here and held to the QP's PD, its path
+ * copied under the lock that destroy_ah takes to forget it. Return:
+ * false for no AH, or one the QP may not use.
+ */
+static bool mrc_ud_dest_of(struct mrc_qp *qp, u32 idx,
+			   const struct mrc_swqe *w, struct mrc_path *path,
+			   u32 *qpn, u32 *qkey)
+{
+	const struct mrc_ud_dest *d = (const void *)&w->wqe.remote_addr;
+	struct xarray *xa = &qp->mdev->ah_xa;
+	const struct mrc_ah *ah;
+	bool found;
+
+	BUILD_BUG_ON(sizeof(*d) > sizeof(w->wqe.remote_addr) +
+		     sizeof(w->wqe.rkey) + sizeof(w->wqe.reserved1));
+	if (!qp->is_user) {
+		const struct mrc_ud_ext *ext = &qp->ud_ext[idx & qp->sq.mask];
+
+		if (!ext->ah)
+			return false;
+		*path = to_mrc_ah(ext->ah)->path;
+		*qpn = ext->remote_qpn;
+		*qkey = ext->remote_qkey;
+		return true;
+	}
+	if (d->reserved || w->wqe.compare_add || w->wqe.swap)
+		return false;
+	xa_lock_bh(xa);
+	ah = xa_load(xa, d->ah_num);
+	found = ah && ah->ibah.pd == qp->ibqp.pd;
+	if (found)
+		*path = ah->path;
+	xa_unlock_bh(xa);
+	*qpn = d->remote_qpn & MRC_QPN_MASK;
+	*qkey = d->remote_qkey;
+	return found;
+}
+
 /* Build one datagram from the SQ slot at @idx; returns an IB_WC_* status. */
 static int mrc_ud_send_one(struct mrc_qp *qp, u32 idx, struct mrc_swqe *w)
 {
-	const struct mrc_ud_ext *ext = &qp->ud_ext[idx & qp->sq.mask];
-	const struct mrc_send_wqe *slot = mrc_ring_slot(&qp->sq, idx);
 	struct mrc_pkt pkt = {};
+	struct mrc_path path;
 	struct sk_buff *skb;
-	u32 i, copies, len = 0;
+	u32 i, copies, qkey;
 	void *payload;
 	int status;
 
-	memset(w, 0, sizeof(*w));
-	memcpy(&w->wqe, slot, sizeof(w->wqe));
-	if (w->wqe.opcode != IB_WR_SEND || !ext->ah ||
-	    w->wqe.num_sge > qp->sq_max_sge)
+	status = mrc_sq_fetch(qp, idx);
+	if (status != IB_WC_SUCCESS)
+		return status;
+	if ((w->wqe.opcode != IB_WR_SEND &&
+	     w->wqe.opcode != IB_WR_SEND_WITH_IMM) ||
+	    !mrc_ud_dest_of(qp, idx, w, &path, &pkt.dqpn, &qkey))
 		return IB_WC_LOC_QP_OP_ERR;
-	w->sge = (struct mrc_sge *)(slot + 1);
-	for (i = 0; i < w->wqe.num_sge; i++)
-		len += w->sge[i].length;
-	if (len > qp->mtu)
+	if (w->length > qp->mtu)
 		return IB_WC_LOC_LEN_ERR;
-	w->length = len;
 
 	pkt.opcode = MRC_OP_UD_SEND;
 	pkt.flags = MRC_FLAG_FIRST | MRC_FLAG_LAST;
-	pkt.dqpn = ext->remote_qpn;
-	pkt.payload_len = len;
+	pkt.payload_len = w->length;
+	if (w->wqe.opcode == IB_WR_SEND_WITH_IMM) {
+		pkt.opcode = MRC_OP_UD_SEND_IMM;
+		pkt.flags |= MRC_FLAG_IMM;
+		pkt.dph.msg_len = w->length;
+		pkt.dph.imm = w->wqe.imm_data;
+	}
 	/* A Q_Key with the high bit set means "use the QP's own". */
-	pkt.deth.qkey = (ext->remote_qkey & 0x80000000) ? qp->qkey :
-							 ext->remote_qkey;
+	pkt.deth.qkey = (qkey & 0x80000000) ? qp->qkey : qkey;
 	pkt.deth.src_qpn = qp->ibqp.qp_num;
 	copies = 1;
 	if (qp->gsi) {
@@ -153,12 +195,12 @@ static int mrc_ud_send_one(struct mrc_qp *qp, u32 idx, struct mrc_swqe *w)
 		skb = mrc_tx_alloc(qp, &pkt, &payload);
 		if (!skb)	/* a copy that did leave is a send */
 			return i ? IB_WC_SUCCESS : IB_WC_LOC_QP_OP_ERR;
-		status = mrc_swqe_copy(qp, w, 0, payload, len, false);
+		status = mrc_swqe_copy(qp, w, 0, payload, w->length, false);
 		if (status != IB_WC_SUCCESS) {
 			kfree_skb(skb);
 			return status;
 		}
-		mrc_tx_queue_to(qp, skb, &to_mrc_ah(ext->ah)->path);
+		mrc_tx_queue_to(qp, skb, &path);
 	}
 	return IB_WC_SUCCESS;
 }
@@ -250,6 +292,10 @@ void mrc_ud_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	mrc_ring_consume(&qp->rq);
 	cqe.wr_id = wqe.wr_id;
 	cqe.qp_num = qp->ibqp.qp_num;
+	if (pkt->opcode == MRC_OP_UD_SEND_IMM) {
+		cqe.imm_data = pkt->dph.imm;
+		cqe.wc_flags |= IB_WC_WITH_IMM;
+	}
 	status = mrc_swqe_copy(qp, &tmp, 0, (void *)grh, MRC_GRH_LEN, true);
 	if (status == IB_WC_SUCCESS)
 		status = mrc_swqe_place(qp, &tmp, MRC_GRH_LEN, payload,

@@ -51,6 +51,11 @@ static void mk_pkt(struct mrc_pkt *pkt, u8 opcode, unsigned int payload)
 		pkt->atomic.swap_add = 0x1122334455667788ULL;
 		pkt->atomic.compare = opcode == MRC_OP_CMP_SWP ? 42 : 0;
 		break;
+	case MRC_OP_UD_SEND_IMM:
+		pkt->flags |= MRC_FLAG_IMM | MRC_FLAG_FIRST | MRC_FLAG_LAST;
+		pkt->dph.msg_len = payload;
+		pkt->dph.imm = 0xfeedf00d;
+		fallthrough;
 	case MRC_OP_UD_SEND:
 		pkt->dqpn = 1;
 		pkt->deth.qkey = 0x80010000;
@@ -86,7 +91,7 @@ static const u8 all_opcodes[] = {
 	MRC_OP_SEND, MRC_OP_SEND_IMM, MRC_OP_WRITE, MRC_OP_WRITE_IMM,
 	MRC_OP_READ_REQ, MRC_OP_READ_RESP, MRC_OP_CMP_SWP, MRC_OP_FETCH_ADD,
 	MRC_OP_ATOMIC_RESP, MRC_OP_ACK, MRC_OP_SACK, MRC_OP_NACK,
-	MRC_OP_PROBE, MRC_OP_PROBE_REPLY, MRC_OP_UD_SEND,
+	MRC_OP_PROBE, MRC_OP_PROBE_REPLY, MRC_OP_UD_SEND, MRC_OP_UD_SEND_IMM,
 };
 
 static bool has_payload(u8 opcode)
@@ -626,6 +631,25 @@ static void ud_send_rules(struct kunit *test)
 	mk_pkt(&p, MRC_OP_UD_SEND, 0);
 	p.flags = MRC_FLAG_TRIM;
 	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_TRIM);
+
+	/* With immediate data: a DPH of one whole packet, then the DETH. */
+	mk_pkt(&p, MRC_OP_UD_SEND_IMM, 256);
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_OK);
+	KUNIT_EXPECT_EQ(test, mrc_wire_hdr_len(&p),
+			(unsigned int)(MRC_BTH_LEN + MRC_DPH_LEN + MRC_DETH_LEN));
+	p.flags &= ~MRC_FLAG_IMM;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_IMM);
+	mk_pkt(&p, MRC_OP_UD_SEND_IMM, 256);
+	p.dph.offset = 1;
+	p.dph.msg_len = 257;
+	p.flags &= ~MRC_FLAG_FIRST;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_OFFSET);
+	mk_pkt(&p, MRC_OP_UD_SEND_IMM, 256);
+	p.dph.msn = 1;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_OFFSET);
+	mk_pkt(&p, MRC_OP_UD_SEND, 256);
+	p.flags |= MRC_FLAG_IMM;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_IMM);
 }
 
 static void encode_needs_room(struct kunit *test)
@@ -792,6 +816,7 @@ static void ack_flag_rules(struct kunit *test)
 	static const u8 answers[] = {
 		MRC_OP_READ_RESP, MRC_OP_ATOMIC_RESP, MRC_OP_ACK, MRC_OP_SACK,
 		MRC_OP_NACK, MRC_OP_PROBE, MRC_OP_PROBE_REPLY, MRC_OP_UD_SEND,
+		MRC_OP_UD_SEND_IMM,
 	};
 	struct mrc_pkt p;
 	unsigned int i;

@@ -112,6 +112,21 @@ struct mrc_send_wqe {
 };
 
 /*
+ * On a UD QP a SEND slot names its destination where an RC slot has its
+ * remote address and R_Key: struct mrc_ud_dest lies at the offset of
+ * remote_addr, and compare_add and swap must be zero. ah_num is the
+ * number create_ah returned (struct mrc_create_ah_resp) for an AH of the
+ * QP's PD; a slot naming any other completes with IBV_WC_LOC_QP_OP_ERR.
+ * A remote_qkey with its high bit set sends with the QP's own Q_Key.
+ */
+struct mrc_ud_dest {
+	__u32 ah_num;
+	__u32 remote_qpn;
+	__u32 remote_qkey;
+	__u32 reserved;
+};
+
+/*
  * RQ and SRQ slot: a receive work request; reserved must be zero. The
  * kernel fails a slot with more SGEs than the queue's max_recv_sge (SRQ:
  * max_sge) or a non-zero reserved field: an RQ slot is flushed with the
@@ -201,6 +216,12 @@ struct mrc_create_cq_resp {
 struct mrc_create_qp_resp {
 	struct mrc_ring_info sq;
 	struct mrc_ring_info rq;
+};
+
+/* Driver data of ibv_create_ah responses: the number UD slots name it by. */
+struct mrc_create_ah_resp {
+	__u32 ah_num;
+	__u32 reserved;
 };
 
 /* Driver data of ibv_create_srq responses. */

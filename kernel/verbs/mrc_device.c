@@ -190,6 +190,7 @@ int mrc_newlink(const char *ibdev_name, struct net_device *ndev)
 	INIT_LIST_HEAD(&mdev->list);
 	xa_init_flags(&mdev->mr_xa, XA_FLAGS_ALLOC1);
 	xa_init_flags(&mdev->qp_xa, XA_FLAGS_ALLOC);
+	xa_init_flags(&mdev->ah_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);
 	spin_lock_init(&mdev->atomic_lock);
 	mrc_ep_probe_init(mdev);
 	mdev->ndev = ndev;

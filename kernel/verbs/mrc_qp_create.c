@@ -29,6 +29,9 @@ static int mrc_qp_check_cap(const struct ib_qp_init_attr *init)
 		return -EOPNOTSUPP;
 	if (init->create_flags)
 		return -EOPNOTSUPP;
+	/* Datagrams are received from the QP's own RQ only (mrc_ud_rx()). */
+	if (init->qp_type != IB_QPT_RC && init->srq)
+		return -EOPNOTSUPP;
 	if (!init->send_cq || !init->recv_cq)
 		return -EINVAL;
 	if (!cap->max_send_wr || cap->max_send_wr > MRC_MAX_QP_WR ||
@@ -219,8 +222,8 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	err = mrc_qp_check_cap(init);
 	if (err)
 		return err;
-	/* Datagram QPs need a per-request destination the ring lacks. */
-	if (init->qp_type != IB_QPT_RC && udata)
+	/* A program's QP1 is the MAD layer's, never its own. */
+	if (init->qp_type == IB_QPT_GSI && udata)
 		return -EOPNOTSUPP;
 	if (udata) {
 		if (udata->outlen < sizeof(resp))
@@ -276,7 +279,8 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 		err = mrc_ctl_qp_bind(mdev, qp, &pcmd, READ_ONCE(mrc_ev_count),
 				      READ_ONCE(mrc_ev_min_active),
 				      READ_ONCE(mrc_qp_ev_limit));
-	if (!err && qp->type != IB_QPT_RC) {
+	/* A program's UD slot names its AH itself (struct mrc_ud_dest). */
+	if (!err && qp->type != IB_QPT_RC && !udata) {
 		qp->ud_ext = kvcalloc(mrc_ring_num_slots(&qp->sq),
 				      sizeof(*qp->ud_ext), GFP_KERNEL_ACCOUNT);
 		if (!qp->ud_ext)

@@ -234,6 +234,7 @@ const struct ib_device_ops mrc_verbs_ops = {
 	.alloc_hw_port_stats = mrc_alloc_hw_port_stats,
 	.alloc_pd = mrc_alloc_pd,
 	.create_ah = mrc_create_ah,
+	.create_user_ah = mrc_create_ah,
 	.alloc_ucontext = mrc_alloc_ucontext,
 	.create_cq = mrc_create_cq_counted,
 	.create_qp = mrc_create_qp,
