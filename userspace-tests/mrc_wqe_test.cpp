@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <vector>
@@ -306,6 +307,64 @@ TEST(SendWqeTest, SlotSmallerThanHeaderRejected) {
     ibv_send_wr wr = send_wr(IBV_WR_SEND, nullptr, 0);
     SlotMemory mem(32);
     EXPECT_EQ(mrc::build_send_wqe(wr, kNoCaps, mem.slot()), EINVAL);
+    EXPECT_TRUE(mem.untouched());
+}
+
+// A UD send names its AH by the kernel's number, in the place of an RC
+// slot's remote address and R_Key, with the remote QPN and Q_Key.
+TEST(UdSendWqeTest, CarriesItsDestination) {
+    ibv_sge sge{0x1000, 8, 1};
+    ibv_send_wr wr = send_wr(IBV_WR_SEND, &sge, 1);
+    wr.wr.ud.remote_qpn = 0x123456;
+    wr.wr.ud.remote_qkey = 0x11111111;
+    SlotMemory mem(128);
+    ASSERT_EQ(mrc::build_ud_send_wqe(wr, kNoCaps, 42, mem.slot()), 0);
+    mrc_send_wqe w = mem.send();
+    mrc_ud_dest d;
+    std::memcpy(&d, mem.bytes() + offsetof(mrc_send_wqe, remote_addr), sizeof(d));
+    EXPECT_EQ(d.ah_num, 42u);
+    EXPECT_EQ(d.remote_qpn, 0x123456u);
+    EXPECT_EQ(d.remote_qkey, 0x11111111u);
+    EXPECT_EQ(d.reserved, 0u);
+    EXPECT_EQ(w.compare_add, 0u);
+    EXPECT_EQ(w.swap, 0u);
+    EXPECT_EQ(w.num_sge, 1u);
+    EXPECT_EQ(mem.sge(sizeof(mrc_send_wqe), 0).lkey, 1u);
+}
+
+TEST(UdSendWqeTest, InlinePayloadAllowed) {
+    char a[] = "datagram";
+    ibv_sge sge{reinterpret_cast<uintptr_t>(a), 8, 0};
+    ibv_send_wr wr = send_wr(IBV_WR_SEND, &sge, 1);
+    wr.send_flags |= IBV_SEND_INLINE;
+    SlotMemory mem(128);
+    ASSERT_EQ(mrc::build_ud_send_wqe(wr, kNoCaps, 7, mem.slot()), 0);
+    EXPECT_EQ(mem.send().inline_len, 8u);
+    EXPECT_EQ(std::memcmp(mem.bytes() + sizeof(mrc_send_wqe), "datagram", 8), 0);
+}
+
+TEST(UdSendWqeTest, ImmediateDataPassesThrough) {
+    ibv_sge sge{0x1000, 8, 1};
+    ibv_send_wr wr = send_wr(IBV_WR_SEND_WITH_IMM, &sge, 1);
+    wr.imm_data = htonl(0xabcd0123);
+    SlotMemory mem(128);
+    ASSERT_EQ(mrc::build_ud_send_wqe(wr, kNoCaps, 3, mem.slot()), 0);
+    EXPECT_EQ(mem.send().opcode, static_cast<uint32_t>(IBV_WR_SEND_WITH_IMM));
+    EXPECT_EQ(mem.send().imm_data, htonl(0xabcd0123));
+}
+
+TEST(UdSendWqeTest, OnlySendsWithAnAh) {
+    ibv_sge sge{0x1000, 8, 1};
+    for (ibv_wr_opcode op : {IBV_WR_RDMA_WRITE, IBV_WR_RDMA_WRITE_WITH_IMM, IBV_WR_RDMA_READ,
+                             IBV_WR_ATOMIC_FETCH_AND_ADD}) {
+        ibv_send_wr wr = send_wr(op, &sge, 1);
+        SlotMemory mem(128);
+        EXPECT_EQ(mrc::build_ud_send_wqe(wr, kNoCaps, 1, mem.slot()), EINVAL) << op;
+        EXPECT_TRUE(mem.untouched()) << op;
+    }
+    ibv_send_wr wr = send_wr(IBV_WR_SEND, &sge, 1);
+    SlotMemory mem(128);
+    EXPECT_EQ(mrc::build_ud_send_wqe(wr, kNoCaps, 0, mem.slot()), EINVAL);
     EXPECT_TRUE(mem.untouched());
 }
 

@@ -208,7 +208,7 @@ Err make_endpoint(const char* tag, Device& dev, const QpCaps& caps, Endpoint* ep
     ia.send_cq = ep->scq.get();
     ia.recv_cq = ep->rcq.get();
     ia.srq = ep->srq.get();
-    ia.qp_type = IBV_QPT_RC;
+    ia.qp_type = caps.type;
     ia.sq_sig_all = 0;
     ia.cap.max_send_wr = caps.send_wr;
     ia.cap.max_recv_wr = caps.recv_wr;
@@ -217,8 +217,9 @@ Err make_endpoint(const char* tag, Device& dev, const QpCaps& caps, Endpoint* ep
     ia.cap.max_inline_data = caps.inline_data;
     ep->qp.reset(ibv_create_qp(ep->pd.get(), &ia));
     if (!ep->qp)
-        return fail("%s: ibv_create_qp(RC, send_wr %u recv_wr %u inline %u): %s", tag, caps.send_wr,
-                    caps.recv_wr, caps.inline_data, std::strerror(errno));
+        return fail("%s: ibv_create_qp(%s, send_wr %u recv_wr %u inline %u): %s", tag,
+                    caps.type == IBV_QPT_UD ? "UD" : "RC", caps.send_wr, caps.recv_wr,
+                    caps.inline_data, std::strerror(errno));
     ep->cap = ia.cap;
     // A QP on an SRQ has no receive queue of its own.
     const bool own_rq = !caps.srq_wr;
@@ -335,6 +336,36 @@ Err make_pair(Env& env, Rng& rng, const QpCaps& caps, Pair* out) {
     if (qp_mtu[0] != qp_mtu[1])
         return fail("the QPs' path MTUs differ: A %d, B %d (asked for %d)", 128 << qp_mtu[0],
                     128 << qp_mtu[1], 128 << mtu);
+    return std::nullopt;
+}
+
+Err make_ud_pair(Env& env, Rng& rng, QpCaps caps, Pair* out) {
+    caps.type = IBV_QPT_UD;
+    if (auto err = make_endpoint("A", env.a, caps, &out->a))
+        return err;
+    if (auto err = make_endpoint("B", env.b, caps, &out->b))
+        return err;
+    for (Endpoint* ep : {&out->a, &out->b}) {
+        ep->sq_psn = static_cast<uint32_t>(rng.next() & 0xffffff);
+        ibv_qp_attr attr{};
+        attr.qp_state = IBV_QPS_INIT;
+        attr.pkey_index = 0;
+        attr.port_num = kPort;
+        attr.qkey = caps.qkey;
+        if (auto err =
+                modify(*ep, &attr, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_QKEY,
+                       "RESET->INIT"))
+            return err;
+        attr = {};
+        attr.qp_state = IBV_QPS_RTR;
+        if (auto err = modify(*ep, &attr, IBV_QP_STATE, "INIT->RTR"))
+            return err;
+        attr = {};
+        attr.qp_state = IBV_QPS_RTS;
+        attr.sq_psn = ep->sq_psn;
+        if (auto err = modify(*ep, &attr, IBV_QP_STATE | IBV_QP_SQ_PSN, "RTR->RTS"))
+            return err;
+    }
     return std::nullopt;
 }
 

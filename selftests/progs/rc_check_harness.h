@@ -130,6 +130,8 @@ struct Region {
 };
 
 struct QpCaps {
+    ibv_qp_type type = IBV_QPT_RC;  // IBV_QPT_UD: make_ud_pair
+    uint32_t qkey = 0;              // UD: the QPs' Q_Key
     uint32_t send_wr = 256;
     uint32_t recv_wr = 256;
     uint32_t send_sge = 4;
@@ -179,6 +181,9 @@ struct Pair {
 
 // Fresh PD, CQs and QP on both devices, connected A <-> B up to RTS.
 Err make_pair(Env& env, Rng& rng, const QpCaps& caps, Pair* out);
+// Fresh PD, CQs and UD QP (caps.type is ignored) on both devices, each in
+// RTS with caps.qkey: they address each other through AHs.
+Err make_ud_pair(Env& env, Rng& rng, QpCaps caps, Pair* out);
 
 // Posting. Flags default to IBV_SEND_SIGNALED.
 Err post_send_wr(Endpoint& ep, ibv_send_wr* wr);

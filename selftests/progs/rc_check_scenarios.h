@@ -49,6 +49,9 @@ Err scenario_raw_send_flags(Env& env, Rng& rng);
 Err scenario_reserved_qpn(Env& env, Rng& rng);
 Err scenario_modify_driver_input(Env& env, Rng& rng);
 
+// rc_check_ud.cpp: UD QPs.
+Err scenario_ud_send(Env& env, Rng& rng);
+
 }  // namespace rc_check
 
 #endif  // MRC_SELFTESTS_RC_CHECK_SCENARIOS_H

@@ -225,7 +225,7 @@ pair_start() {
 	# Start the client once the server listens: TCP for the programs that
 	# exchange QP numbers over TCP, a pause for rdma_cm ones.
 	case ${sargs[0]} in
-	rping|ucmatose) sleep 2 ;;
+	rping|ucmatose|udaddy) sleep 2 ;;
 	*) wait_until 20 bash -c \
 		"ip netns exec hostA ss -Hltn | grep -q ." ;;
 	esac

@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// mrc-rc-check scenarios of UD QPs, checked byte for byte: datagrams of
+// every size up to the port MTU land behind the 40-byte GRH area, which
+// holds the sender's IP header, with the sender's QPN in the completion;
+// inline sends and immediate data; and the datagrams a receiver must
+// drop without using up its receive (a wrong Q_Key, one longer than the
+// buffer).
+
+#include "rc_check_scenarios.h"
+
+#include <arpa/inet.h>
+#include <netinet/ip.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace rc_check {
+
+namespace {
+
+constexpr size_t kGrh = 40;
+constexpr uint32_t kQkey = 0x1234;
+
+struct AhDeleter {
+    void operator()(ibv_ah* ah) const { ibv_destroy_ah(ah); }
+};
+using Ah = std::unique_ptr<ibv_ah, AhDeleter>;
+
+// An AH on `from` to the peer's GID, as ibv_ud_pingpong makes one.
+Err make_ah(Endpoint& from, const Endpoint& to, Ah* out) {
+    ibv_ah_attr attr{};
+    attr.is_global = 1;
+    attr.grh.dgid = to.dev->gid;
+    attr.grh.sgid_index = static_cast<uint8_t>(from.dev->gid_index);
+    attr.grh.hop_limit = 64;
+    attr.port_num = kPort;
+    out->reset(ibv_create_ah(from.pd.get(), &attr));
+    if (!*out)
+        return fail("%s: ibv_create_ah to %s: %s", from.tag, gid_str(to.dev->gid).c_str(),
+                    std::strerror(errno));
+    return std::nullopt;
+}
+
+Err post_ud(Endpoint& ep, uint64_t wr_id, ibv_ah* ah, uint32_t qpn, uint32_t qkey,
+            std::vector<ibv_sge> sge, unsigned flags = IBV_SEND_SIGNALED,
+            std::optional<uint32_t> imm = std::nullopt) {
+    ibv_send_wr wr{};
+    wr.wr_id = wr_id;
+    wr.sg_list = sge.empty() ? nullptr : sge.data();
+    wr.num_sge = static_cast<int>(sge.size());
+    wr.opcode = imm ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND;
+    wr.imm_data = htonl(imm.value_or(0));
+    wr.send_flags = flags;
+    wr.wr.ud.ah = ah;
+    wr.wr.ud.remote_qpn = qpn;
+    wr.wr.ud.remote_qkey = qkey;
+    return post_send_wr(ep, &wr);
+}
+
+// The IPv4 source address the GRH area of an IPv4 datagram names (RoCE v2
+// puts the IPv4 header in its last 20 bytes), from a GID ::ffff:a.b.c.d.
+bool grh_names(const uint8_t* grh, const ibv_gid& src) {
+    iphdr ip;
+    std::memcpy(&ip, grh + kGrh - sizeof(ip), sizeof(ip));
+    return ip.version == 4 && std::memcmp(&ip.saddr, src.raw + 12, 4) == 0;
+}
+
+}  // namespace
+
+Err scenario_ud_send(Env& env, Rng& rng) {
+    const int wait = env.opt.wait_ms;
+    QpCaps caps;
+    caps.qkey = kQkey;
+    caps.inline_data = 64;
+    Pair p;
+    if (auto err = make_ud_pair(env, rng, caps, &p))
+        return err;
+    const size_t mtu = size_t{128} << std::min(env.a.port.active_mtu, env.b.port.active_mtu);
+    Ah ah;
+    if (auto err = make_ah(p.a, p.b, &ah))
+        return err;
+
+    // A UD QP receives from its own queue: one on an SRQ is refused.
+    {
+        ibv_srq_init_attr sa{};
+        sa.attr.max_wr = 16;
+        sa.attr.max_sge = 1;
+        Srq srq(ibv_create_srq(p.a.pd.get(), &sa));
+        if (!srq)
+            return fail("A: ibv_create_srq: %s", std::strerror(errno));
+        ibv_qp_init_attr ia{};
+        ia.send_cq = p.a.scq.get();
+        ia.recv_cq = p.a.rcq.get();
+        ia.srq = srq.get();
+        ia.qp_type = IBV_QPT_UD;
+        ia.cap.max_send_wr = 4;
+        ia.cap.max_send_sge = 1;
+        Qp qp(ibv_create_qp(p.a.pd.get(), &ia));
+        if (qp || errno != EOPNOTSUPP)
+            return fail("A: ibv_create_qp(UD on an SRQ): %s, want EOPNOTSUPP",
+                        qp ? "created" : std::strerror(errno));
+    }
+    Region* src = nullptr;
+    Region* dst = nullptr;
+    if (auto err = p.a.add_region(mtu + 64, IBV_ACCESS_LOCAL_WRITE, &src))
+        return err;
+    if (auto err = p.b.add_region(kGrh + mtu + 64, IBV_ACCESS_LOCAL_WRITE, &dst))
+        return err;
+    const uint32_t bqpn = p.b.qp->qp_num;
+
+    const size_t sizes[] = {0, 1, 63, 64, 1000, mtu};
+    uint64_t id = 1;
+    for (size_t n : sizes) {
+        const bool inl = n > 0 && n <= caps.inline_data && n % 2;
+        char what[64];
+        std::snprintf(what, sizeof(what), "UD SEND of %zu bytes%s", n, inl ? " (inline)" : "");
+        src->reset(rng.next());
+        dst->reset(rng.next());
+        if (auto err = in(what, post_recv(p.b, id, {dst->sge(0, kGrh + n)})))
+            return err;
+        if (auto err = in(what, post_ud(p.a, id, ah.get(), bqpn, kQkey, {src->sge(3, n)},
+                                        IBV_SEND_SIGNALED | (inl ? IBV_SEND_INLINE : 0))))
+            return err;
+        if (auto err =
+                in(what, expect_wc(p.a, Queue::kSend, wait, {id, IBV_WC_SUCCESS, IBV_WC_SEND})))
+            return err;
+        ibv_wc wc{};
+        if (auto err = in(
+                what, expect_wc(p.b, Queue::kRecv, wait, {id, IBV_WC_SUCCESS, IBV_WC_RECV}, &wc)))
+            return err;
+        if (wc.byte_len != kGrh + n || !(wc.wc_flags & IBV_WC_GRH) || wc.src_qp != p.a.qp->qp_num)
+            return fail("%s: byte_len %u wc_flags 0x%x src_qp 0x%x, want %zu, GRH, 0x%x", what,
+                        wc.byte_len, wc.wc_flags, wc.src_qp, kGrh + n, p.a.qp->qp_num);
+        if (!grh_names(dst->data(), env.a.gid))
+            return fail("%s: the GRH area does not hold A's IPv4 header", what);
+        // The GRH area is the transport's: compare only the datagram and
+        // the bytes after it.
+        dst->store(0, dst->data(), kGrh);
+        dst->expect(kGrh, src->data() + 3, n);
+        if (auto err = in(what, dst->verify("B memory")))
+            return err;
+        id++;
+    }
+
+    // With immediate data (udaddy sends its QPN so).
+    {
+        const uint32_t imm = static_cast<uint32_t>(rng.next());
+        src->reset(rng.next());
+        dst->reset(rng.next());
+        if (auto err = post_recv(p.b, 50, {dst->sge(0, kGrh + 200)}))
+            return err;
+        if (auto err =
+                post_ud(p.a, 50, ah.get(), bqpn, kQkey, {src->sge(0, 200)}, IBV_SEND_SIGNALED, imm))
+            return err;
+        if (auto err = expect_wc(p.a, Queue::kSend, wait, {50, IBV_WC_SUCCESS, IBV_WC_SEND}))
+            return err;
+        ibv_wc wc{};
+        if (auto err = expect_wc(p.b, Queue::kRecv, wait, {50, IBV_WC_SUCCESS, IBV_WC_RECV}, &wc))
+            return in("UD SEND_WITH_IMM", err);
+        if (!(wc.wc_flags & IBV_WC_WITH_IMM) || ntohl(wc.imm_data) != imm ||
+            wc.byte_len != kGrh + 200)
+            return fail(
+                "UD SEND_WITH_IMM: wc_flags 0x%x imm 0x%08x byte_len %u, want "
+                "WITH_IMM, 0x%08x, %zu",
+                wc.wc_flags, ntohl(wc.imm_data), wc.byte_len, imm, kGrh + 200);
+        dst->store(0, dst->data(), kGrh);
+        dst->expect(kGrh, src->data(), 200);
+        if (auto err = dst->verify("B memory after SEND_WITH_IMM"))
+            return err;
+    }
+
+    // A wrong Q_Key, then a datagram longer than the receive: both are
+    // dropped, and the one receive posted takes the next good datagram.
+    const size_t n = 100;
+    src->reset(rng.next());
+    dst->reset(rng.next());
+    if (auto err = post_recv(p.b, 100, {dst->sge(0, kGrh + n)}))
+        return err;
+    if (auto err = post_ud(p.a, 101, ah.get(), bqpn, kQkey + 1, {src->sge(0, n)}))
+        return err;
+    if (auto err = post_ud(p.a, 102, ah.get(), bqpn, kQkey, {src->sge(0, n + 1)}))
+        return err;
+    // The high bit of a Q_Key: send with the QP's own (kQkey).
+    if (auto err = post_ud(p.a, 103, ah.get(), bqpn, 0x80000000u, {src->sge(7, n)}))
+        return err;
+    for (uint64_t w = 101; w <= 103; w++)
+        if (auto err = expect_wc(p.a, Queue::kSend, wait, {w, IBV_WC_SUCCESS, IBV_WC_SEND}))
+            return err;
+    ibv_wc wc{};
+    if (auto err = expect_wc(p.b, Queue::kRecv, wait, {100, IBV_WC_SUCCESS, IBV_WC_RECV}, &wc))
+        return in("the receive after a wrong Q_Key and a datagram too long", err);
+    if (wc.byte_len != kGrh + n)
+        return fail("the receive after the dropped datagrams: byte_len %u, want %zu (wr 103's)",
+                    wc.byte_len, kGrh + n);
+    dst->store(0, dst->data(), kGrh);
+    dst->expect(kGrh, src->data() + 7, n);
+    if (auto err = dst->verify("B memory after the dropped datagrams"))
+        return err;
+    return expect_quiet(p);
+}
+
+}  // namespace rc_check
