@@ -34,11 +34,11 @@ static int mrc_qp_check_cap(const struct ib_qp_init_attr *init)
 		return -EOPNOTSUPP;
 	if (!init->send_cq || !init->recv_cq)
 		return -EINVAL;
-	if (!cap->max_send_wr || cap->max_send_wr > MRC_MAX_QP_WR ||
-	    cap->max_send_sge > MRC_MAX_SGE ||
+	/* Zero depths are send-only or receive-only QPs: allowed. */
+	if (cap->max_send_wr > MRC_MAX_QP_WR || cap->max_send_sge > MRC_MAX_SGE ||
 	    cap->max_inline_data > MRC_MAX_INLINE)
 		return -EINVAL;
-	if (!init->srq && (!cap->max_recv_wr || cap->max_recv_wr > MRC_MAX_QP_WR ||
+	if (!init->srq && (cap->max_recv_wr > MRC_MAX_QP_WR ||
 			   cap->max_recv_sge > MRC_MAX_SGE))
 		return -EINVAL;
 	return 0;
@@ -53,7 +53,12 @@ static int mrc_qp_alloc_queues(struct mrc_qp *qp, struct ib_qp_init_attr *init,
 	int err;
 
 	qp->sq_max_inline = cap->max_inline_data;
-	err = mrc_ring_init(&qp->sq, cap->max_send_wr,
+	/*
+	 * A queue asked for with depth 0 still gets a ring of one slot, and
+	 * reports it: caps are rounded up, as a send-only or receive-only
+	 * QP's consumer expects, and every QP keeps the same rings.
+	 */
+	err = mrc_ring_init(&qp->sq, max(cap->max_send_wr, 1U),
 			    sizeof(struct mrc_send_wqe) +
 			    mrc_sq_data_size(max_t(u32, cap->max_send_sge, 1),
 					     qp->sq_max_inline),
@@ -86,7 +91,7 @@ static int mrc_qp_alloc_queues(struct mrc_qp *qp, struct ib_qp_init_attr *init,
 		return 0;
 	}
 	qp->rq_max_sge = max_t(u32, cap->max_recv_sge, 1);
-	err = mrc_ring_init(&qp->rq, cap->max_recv_wr,
+	err = mrc_ring_init(&qp->rq, max(cap->max_recv_wr, 1U),
 			    sizeof(struct mrc_recv_wqe) +
 			    qp->rq_max_sge * sizeof(struct mrc_sge),
 			    uctx, &resp->rq);

@@ -52,6 +52,7 @@ const Scenario kScenarios[] = {
     {"caps-send", scenario_caps_send, true},
     {"caps-recv", scenario_caps_recv, true},
     {"caps-srq", scenario_caps_srq, true},
+    {"caps-zero-depth", scenario_caps_zero_depth, true},
     {"raw-send-reserved", scenario_raw_send_reserved, true},
     {"raw-send-flags", scenario_raw_send_flags, true},
     {"reserved-qpn", scenario_reserved_qpn, true},

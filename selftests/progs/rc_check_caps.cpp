@@ -2,7 +2,8 @@
 //
 // mrc-rc-check scenarios on the uAPI. The caps ibv_create_qp and
 // ibv_create_srq report: a work request that uses exactly the reported max_send_sge,
-// max_inline_data or max_recv_sge (SRQ: max_sge) works and carries its data;
+// max_inline_data or max_recv_sge (SRQ: max_sge) works and carries its data,
+// and a queue asked for with depth 0 (send-only, receive-only QPs) works;
 // one beyond them is refused by the post call with EINVAL and *bad_wr set,
 // before anything reaches the queue, and the QP goes on working. The rings
 // behind a QP are rounded up to 64-byte slots that often hold more than
@@ -229,6 +230,46 @@ Err scenario_caps_send(Env& env, Rng& rng) {
     // Nothing of the refused requests ran, and the QP still works.
     if (auto err = in("after the refusals",
                       write_ok(p, wait, 5, {src->sge(3000, 4000)}, dst, 32768, IBV_SEND_SIGNALED)))
+        return err;
+    return expect_quiet(p);
+}
+
+Err scenario_caps_zero_depth(Env& env, Rng& rng) {
+    // A send-only QP (no receive queue asked for) WRITEs to and READs
+    // from a receive-only one (no send queue): the responder needs none.
+    const int wait = env.opt.wait_ms;
+    QpCaps caps;
+    caps.recv_wr = 0;
+    caps.recv_sge = 0;
+    QpCaps caps_b;
+    caps_b.send_wr = 0;
+    caps_b.send_sge = 0;
+    Pair p;
+    if (auto err = make_pair(env, rng, caps, &p, &caps_b))
+        return err;
+    Region* src = nullptr;
+    Region* dst = nullptr;
+    Region* back = nullptr;
+    if (auto err = p.a.add_region(64 * 1024, kLocal, &src))
+        return err;
+    if (auto err = p.a.add_region(64 * 1024, kLocal, &back))
+        return err;
+    if (auto err = p.b.add_region(64 * 1024, kDefaultAccess, &dst))
+        return err;
+    src->reset(rng.next());
+    back->reset(rng.next());
+    dst->reset(rng.next());
+    if (auto err = in("WRITE from a send-only QP to a receive-only one",
+                      write_ok(p, wait, 1, {src->sge(0, 60000)}, dst, 5, IBV_SEND_SIGNALED)))
+        return err;
+    if (auto err =
+            post_rdma(p.a, IBV_WR_RDMA_READ, 2, {back->sge(1, 60000)}, dst->addr(5), dst->rkey()))
+        return err;
+    if (auto err = in("READ back",
+                      expect_wc(p.a, Queue::kSend, wait, {2, IBV_WC_SUCCESS, IBV_WC_RDMA_READ})))
+        return err;
+    back->expect(1, src->data(), 60000);
+    if (auto err = back->verify("A memory after the READ"))
         return err;
     return expect_quiet(p);
 }

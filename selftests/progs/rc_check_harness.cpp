@@ -293,10 +293,10 @@ Err to_rts(Endpoint& ep, const Options& opt, const QpCaps& caps) {
 
 }  // namespace
 
-Err make_pair(Env& env, Rng& rng, const QpCaps& caps, Pair* out) {
+Err make_pair(Env& env, Rng& rng, const QpCaps& caps, Pair* out, const QpCaps* caps_b) {
     if (auto err = make_endpoint("A", env.a, caps, &out->a))
         return err;
-    if (auto err = make_endpoint("B", env.b, caps, &out->b))
+    if (auto err = make_endpoint("B", env.b, caps_b ? *caps_b : caps, &out->b))
         return err;
     Endpoint& a = out->a;
     Endpoint& b = out->b;

@@ -179,8 +179,9 @@ struct Pair {
     Endpoint b;
 };
 
-// Fresh PD, CQs and QP on both devices, connected A <-> B up to RTS.
-Err make_pair(Env& env, Rng& rng, const QpCaps& caps, Pair* out);
+// Fresh PD, CQs and QP on both devices, connected A <-> B up to RTS; B's
+// queues as caps_b asks when given (the connection's settings are caps').
+Err make_pair(Env& env, Rng& rng, const QpCaps& caps, Pair* out, const QpCaps* caps_b = nullptr);
 // Fresh PD, CQs and UD QP (caps.type is ignored) on both devices, each in
 // RTS with caps.qkey: they address each other through AHs.
 Err make_ud_pair(Env& env, Rng& rng, QpCaps caps, Pair* out);

@@ -44,6 +44,7 @@ Err scenario_rnr_retry_exceeded(Env& env, Rng& rng);
 Err scenario_caps_send(Env& env, Rng& rng);
 Err scenario_caps_recv(Env& env, Rng& rng);
 Err scenario_caps_srq(Env& env, Rng& rng);
+Err scenario_caps_zero_depth(Env& env, Rng& rng);
 Err scenario_raw_send_reserved(Env& env, Rng& rng);
 Err scenario_raw_send_flags(Env& env, Rng& rng);
 Err scenario_reserved_qpn(Env& env, Rng& rng);
