@@ -62,20 +62,30 @@ void mrc_mr_put(struct mrc_mr *mr)
 }
 
 /*
- * Map the page of user MR @mr that holds byte @pos (counted from the
- * MR's first page); @n is set to the bytes of @len that lie in it from
- * there. Return: the byte's address (kunmap_local() it), NULL past the
- * MR's pages.
+ * The page of user MR @mr that holds byte @pos (counted from the MR's
+ * first page); @off is set to the byte's offset in it and @n to the
+ * bytes of @len that lie in it from there. Return: NULL past the MR's
+ * pages.
  */
-static void *mrc_mr_map(struct mrc_mr *mr, u64 pos, u32 len, u32 *n)
+static struct page *mrc_mr_page(const struct mrc_mr *mr, u64 pos, u32 len,
+				u32 *off, u32 *n)
 {
 	unsigned long idx = pos >> PAGE_SHIFT;
-	u32 off = offset_in_page(pos);
 
 	if (idx >= mr->npages)
 		return NULL;
-	*n = min_t(u32, len, PAGE_SIZE - off);
-	return kmap_local_page(mr->pages[idx]) + off;
+	*off = offset_in_page(pos);
+	*n = min_t(u32, len, PAGE_SIZE - *off);
+	return mr->pages[idx];
+}
+
+/* mrc_mr_page(), mapped: the byte's address (kunmap_local() it). */
+static void *mrc_mr_map(struct mrc_mr *mr, u64 pos, u32 len, u32 *n)
+{
+	u32 off;
+	struct page *page = mrc_mr_page(mr, pos, len, &off, n);
+
+	return page ? kmap_local_page(page) + off : NULL;
 }
 
 /**
@@ -264,14 +274,11 @@ static int mrc_mr_frags(struct mrc_mr *mr, u64 iova, u32 len,
 		return -EOPNOTSUPP;
 	pos = iova - mr->iova + ib_umem_offset(mr->umem);
 	while (len) {
-		unsigned long idx = pos >> PAGE_SHIFT;
-		u32 off = offset_in_page(pos);
-		u32 n = min_t(u32, len, PAGE_SIZE - off);
-		struct page *page;
+		u32 off, n;
+		struct page *page = mrc_mr_page(mr, pos, len, &off, &n);
 
-		if (idx >= mr->npages)
+		if (!page)
 			return -EFAULT;
-		page = mr->pages[idx];
 		if (sh->nr_frags > first &&
 		    skb_can_coalesce(skb, sh->nr_frags, page, off)) {
 			skb_frag_size_add(&sh->frags[sh->nr_frags - 1], n);

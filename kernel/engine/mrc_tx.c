@@ -85,6 +85,14 @@ struct sk_buff *mrc_tx_alloc(struct mrc_qp *qp, struct mrc_pkt *pkt,
 	return skb;
 }
 
+/* @skb carries @npkts MRC packets, one every @pkt_len bytes of payload. */
+static void mrc_tx_set_gso(struct sk_buff *skb, u32 pkt_len, u16 npkts)
+{
+	skb_shinfo(skb)->gso_size = pkt_len;
+	skb_shinfo(skb)->gso_segs = npkts;
+	skb_shinfo(skb)->gso_type = SKB_GSO_UDP_L4;
+}
+
 /**
  * mrc_tx_alloc_gso() - allocate one skb for several packets
  * @qp: the sending QP, with @qp->lock held (its page fragment)
@@ -124,9 +132,7 @@ struct sk_buff *mrc_tx_alloc_gso(struct mrc_qp *qp, u32 pkt_len, u32 len,
 		skb_len_add(skb, len);
 		pf->offset += ALIGN(len, SMP_CACHE_BYTES);
 	}
-	skb_shinfo(skb)->gso_size = pkt_len;
-	skb_shinfo(skb)->gso_segs = npkts;
-	skb_shinfo(skb)->gso_type = SKB_GSO_UDP_L4;
+	mrc_tx_set_gso(skb, pkt_len, npkts);
 	return skb;
 }
 
@@ -271,9 +277,7 @@ void mrc_tx_zc_seal(struct mrc_qp *qp, struct sk_buff *skb, u32 pkt_len,
 	skb_len_add(skb, len);
 	qp->tx_frag.offset += ALIGN(npkts * hdr_len, SMP_CACHE_BYTES);
 	sh->flags |= SKBFL_SHARED_FRAG;
-	sh->gso_size = pkt_len;
-	sh->gso_segs = npkts;
-	sh->gso_type = SKB_GSO_UDP_L4;
+	mrc_tx_set_gso(skb, pkt_len, npkts);
 	mrc_tx_acct_charge(qp->tx_acct, skb, npkts);
 }
 
