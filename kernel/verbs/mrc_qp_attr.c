@@ -424,5 +424,11 @@ int mrc_post_recv(struct ib_qp *ibqp, const struct ib_recv_wr *wr,
 	spin_unlock_irqrestore(&qp->post_lock, flags);
 	if (err)
 		*bad_wr = wr;
+	/*
+	 * A QP in the error state flushes what is posted, and ib_drain_rq()
+	 * waits for that: nothing else would run the flush.
+	 */
+	if (READ_ONCE(qp->state) == IB_QPS_ERR)
+		mrc_req_kick(qp);
 	return err;
 }
