@@ -5,6 +5,7 @@
  * built packets; netdev event handling.
  */
 #include <linux/if_arp.h>
+#include <linux/inetdevice.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/module.h>
@@ -465,19 +466,23 @@ void mrc_net_exit(void)
 
 /**
  * mrc_net_rx_dev() - the netdev a received packet is addressed to
- * @skb: an IPv6 packet that reached the MRC socket, under RCU
+ * @skb: a packet that reached the MRC socket, under RCU
  *
  * A packet decapsulated from SRv6 comes in on the uplink while its
  * destination, the GID, may sit on another device (a dummy reached
- * through every plane's uplink).
+ * through every plane's uplink). A packet between two MRC devices of
+ * one host comes in on the loopback device.
  *
- * Return: the netdev owning the destination address, or NULL (IPv4, or
- * no such netdev). Valid under the caller's RCU read lock.
+ * Return: the netdev owning the destination address, or NULL. Valid
+ * under the caller's RCU read lock.
  */
 struct net_device *mrc_net_rx_dev(struct sk_buff *skb)
 {
-	if (!skb->dev || ipv6_hdr(skb)->version != 6)
+	if (!skb->dev)
 		return NULL;
+	if (ip_hdr(skb)->version == 4)
+		return __ip_dev_find(dev_net(skb->dev), ip_hdr(skb)->daddr,
+				     false);
 	return ipv6_stub->ipv6_dev_find(dev_net(skb->dev),
 					&ipv6_hdr(skb)->daddr, NULL);
 }
