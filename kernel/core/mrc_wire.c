@@ -33,6 +33,8 @@ static const struct mrc_opcode_info mrc_opcodes[] = {
 	/* The DPH carries the immediate; it describes a one-packet message. */
 	[MRC_OP_UD_SEND_IMM] = { "UD_SEND_IMM", MRC_EXT_DPH | MRC_EXT_DETH, true,
 				 true },
+	/* The DPH's immediate is the R_Key to invalidate (IB's IETH). */
+	[MRC_OP_SEND_INV]    = { "SEND_INV", MRC_EXT_DPH, true, true, true },
 	[MRC_OP_ACK]	     = { "ACK", MRC_EXT_AETH, false, false },
 	[MRC_OP_SACK]	     = { "SACK", MRC_EXT_AETH | MRC_EXT_SACK, false, false },
 	[MRC_OP_NACK]	     = { "NACK", MRC_EXT_AETH, false, false },

@@ -54,6 +54,7 @@ enum mrc_opcode {
 	MRC_OP_ATOMIC_RESP	= 0x08,
 	MRC_OP_UD_SEND		= 0x09,
 	MRC_OP_UD_SEND_IMM	= 0x0a,
+	MRC_OP_SEND_INV		= 0x0b,
 	MRC_OP_ACK		= 0x10,
 	MRC_OP_SACK		= 0x11,
 	MRC_OP_NACK		= 0x12,

@@ -26,7 +26,8 @@ void mrc_dack_reset(struct mrc_qp *qp)
 static bool mrc_dack_op_may_wait(u8 opcode)
 {
 	return opcode == MRC_OP_SEND || opcode == MRC_OP_SEND_IMM ||
-	       opcode == MRC_OP_WRITE || opcode == MRC_OP_WRITE_IMM;
+	       opcode == MRC_OP_SEND_INV || opcode == MRC_OP_WRITE ||
+	       opcode == MRC_OP_WRITE_IMM;
 }
 
 /**

@@ -35,16 +35,18 @@ struct mrc_mr *mrc_mr_get(struct mrc_dev *mdev, u32 key, struct ib_pd *pd,
 
 	rcu_read_lock();
 	mr = xa_load(&mdev->mr_xa, key >> MRC_KEY_INDEX_SHIFT);
-	if (!mr || mr->ibmr.lkey != key || mr->ibmr.pd != pd ||
-	    (mr->access & access) != access ||
+	/* Pairs with the release of a fast registration (mrc_mr_fast.c). */
+	if (!mr || !smp_load_acquire(&mr->valid) || mr->key != key ||
+	    mr->ibmr.pd != pd || (mr->access & access) != access ||
 	    !refcount_inc_not_zero(&mr->ref))
 		mr = NULL;
 	rcu_read_unlock();
 	if (!mr)
 		return NULL;
 
-	if (mr->umem && (iova < mr->iova || len > mr->length ||
-			 iova - mr->iova > mr->length - len)) {
+	if (mr->kind != MRC_MR_DMA &&
+	    (iova < mr->iova || len > mr->length ||
+	     iova - mr->iova > mr->length - len)) {
 		mrc_mr_put(mr);
 		return NULL;
 	}
@@ -62,7 +64,7 @@ void mrc_mr_put(struct mrc_mr *mr)
 }
 
 /*
- * The page of user MR @mr that holds byte @pos (counted from the MR's
+ * The page of user or fast-registration MR @mr that holds byte @pos (counted from the MR's
  * first page); @off is set to the byte's offset in it and @n to the
  * bytes of @len that lie in it from there. Return: NULL past the MR's
  * pages.
@@ -102,7 +104,7 @@ int mrc_mr_copy(struct mrc_mr *mr, u64 iova, void *buf, u32 len, bool to_mr)
 {
 	u64 pos;
 
-	if (!mr->umem) {
+	if (mr->kind == MRC_MR_DMA) {
 		void *kva = (void *)(uintptr_t)iova;
 
 		if (to_mr)
@@ -112,7 +114,7 @@ int mrc_mr_copy(struct mrc_mr *mr, u64 iova, void *buf, u32 len, bool to_mr)
 		return 0;
 	}
 
-	pos = iova - mr->iova + ib_umem_offset(mr->umem);
+	pos = iova - mr->iova + mr->page_off;
 	while (len) {
 		u32 n;
 		void *kaddr = mrc_mr_map(mr, pos, len, &n);
@@ -148,13 +150,13 @@ void mrc_mr_place(struct mrc_mr *mr, u64 iova, const struct mrc_payload *src,
 	unsigned int off = src->off + at;
 	u64 pos;
 
-	if (!mr->umem) {
+	if (mr->kind == MRC_MR_DMA) {
 		/* Checked against the skb's length before the MR's. */
 		WARN_ON_ONCE(skb_copy_bits(src->skb, off,
 					   (void *)(uintptr_t)iova, len));
 		return;
 	}
-	pos = iova - mr->iova + ib_umem_offset(mr->umem);
+	pos = iova - mr->iova + mr->page_off;
 	while (len) {
 		u32 n;
 		void *kaddr = mrc_mr_map(mr, pos, len, &n);
@@ -270,9 +272,9 @@ static int mrc_mr_frags(struct mrc_mr *mr, u64 iova, u32 len,
 	struct skb_shared_info *sh = skb_shinfo(skb);
 	u64 pos;
 
-	if (!mr->umem)
+	if (mr->kind != MRC_MR_USER)
 		return -EOPNOTSUPP;
-	pos = iova - mr->iova + ib_umem_offset(mr->umem);
+	pos = iova - mr->iova + mr->page_off;
 	while (len) {
 		u32 off, n;
 		struct page *page = mrc_mr_page(mr, pos, len, &off, &n);

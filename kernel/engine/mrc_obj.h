@@ -25,6 +25,8 @@
 #define MRC_MAX_CQ		0x10000
 #define MRC_MAX_MR		0x40000
 #define MRC_MAX_MR_SIZE		BIT_ULL(40)
+/* Pages one fast-registration MR maps: 2 MiB, what block ULPs ask for. */
+#define MRC_MAX_FAST_REG_PAGES	512
 #define MRC_MAX_SRQ		0x1000
 #define MRC_MAX_RD_ATOMIC	16
 #define MRC_MIN_QPN		16
@@ -60,24 +62,46 @@ struct mrc_cq {
 /* An MR key: an index into the device's mr_xa (bits 8-31), a random byte. */
 #define MRC_KEY_INDEX_SHIFT	8
 
+/* What backs an MR, which decides how its addresses are read. */
+enum mrc_mr_kind {
+	MRC_MR_DMA,	/* all of kernel memory: addresses are kernel addresses */
+	MRC_MR_USER,	/* pinned user memory */
+	MRC_MR_FAST,	/* kernel pages given by map_mr_sg, valid after REG_MR */
+};
+
 /**
  * struct mrc_mr - memory region
- * @ibmr: core object; lkey == rkey
- * @umem: pinned user memory, NULL for the kernel DMA MR
+ * @ibmr: core object. A fast-registration MR's keys there are the
+ *	consumer's (ib_update_fast_reg_key() changes them before REG_MR);
+ *	@key is the one the engine accepts
+ * @kind: what backs it
+ * @valid: lookups may find it: always for DMA and user MRs; for a
+ *	fast-registration MR, from REG_MR to its invalidation. Written with
+ *	release after @key, @iova, @length and @access
+ * @key: L_Key and R_Key the engine accepts
+ * @umem: pinned user memory (MRC_MR_USER only)
  * @iova: first valid address (ignored for the DMA MR, which spans all)
  * @length: bytes
  * @access: IB_ACCESS_* flags
- * @pages: the pinned pages of @umem in order, for byte-granular access
- * @npages: entries in @pages
+ * @pages: the MR's pages in order, for byte-granular access (user and
+ *	fast-registration MRs)
+ * @npages: entries of @pages in use
+ * @max_pages: entries @pages has room for (fast registration)
+ * @page_off: offset of @iova in @pages[0]
  * @ref: users (engine lookups) + 1 for the registration
  * @done: completed when @ref drops to zero, so dereg can wait
  * @rcu: frees the MR after lookups that may have found it are over
  */
 struct mrc_mr {
 	struct ib_mr ibmr;
+	enum mrc_mr_kind kind;
+	bool valid;
+	u32 key;
 	struct ib_umem *umem;
 	struct page **pages;
 	unsigned long npages;
+	unsigned long max_pages;
+	u32 page_off;
 	u64 iova;
 	u64 length;
 	int access;
@@ -168,6 +192,11 @@ void mrc_mr_place(struct mrc_mr *mr, u64 iova, const struct mrc_payload *src,
 		  u32 at, u32 len);
 int mrc_mr_atomic(struct mrc_mr *mr, u64 iova, bool cmp_swp, u64 compare,
 		  u64 swap_add, u64 *orig);
+
+/* mrc_mr_fast.c */
+int mrc_mr_fast_reg(struct mrc_dev *mdev, struct ib_pd *pd, u32 key,
+		    int access);
+int mrc_mr_invalidate(struct mrc_dev *mdev, struct ib_pd *pd, u32 key);
 
 /* mrc_srq_take.c */
 int mrc_srq_take(struct mrc_srq *srq, struct mrc_recv_wqe *wqe,

@@ -463,6 +463,15 @@ static inline bool mrc_op_is_read_atomic(u32 opcode)
 	       opcode == IB_WR_ATOMIC_FETCH_AND_ADD;
 }
 
+/*
+ * A work request the requester executes itself, sending nothing: it
+ * completes once every WQE before it has.
+ */
+static inline bool mrc_op_is_local(u32 opcode)
+{
+	return opcode == IB_WR_LOCAL_INV || opcode == IB_WR_REG_MR;
+}
+
 /* A READ or ATOMIC that was sent and still waits for its response. */
 static inline bool mrc_swqe_awaits_response(const struct mrc_swqe *w)
 {

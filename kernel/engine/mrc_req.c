@@ -7,6 +7,30 @@
  */
 #include "engine/mrc_qp.h"
 
+/*
+ * Execute a local operation where the requester reaches it in the SQ, so
+ * that every later request sees its effect. It sends nothing and
+ * completes, in order, once every packet before it is acknowledged: its
+ * PSN range is empty, at the next PSN.
+ */
+static void mrc_req_local_op(struct mrc_qp *qp, struct mrc_swqe *w)
+{
+	enum mrc_stat stat = MRC_STAT_MR_LOCAL_INV;
+	struct ib_pd *pd = qp->ibqp.pd;
+
+	w->first_psn = mrc_txwin_next_psn(&qp->txwin);
+	if (w->wqe.opcode == IB_WR_REG_MR) {
+		w->status = mrc_mr_fast_reg(qp->mdev, pd, w->wqe.rkey,
+					    (int)w->wqe.compare_add);
+		stat = MRC_STAT_MR_FAST_REG;
+	} else if (mrc_mr_invalidate(qp->mdev, pd, w->wqe.imm_data)) {
+		w->status = IB_WC_LOC_PROT_ERR;
+	}
+	if (w->status == IB_WC_SUCCESS)
+		mrc_stats_inc(&qp->mdev->stats, stat);
+	w->state = MRC_SWQE_DONE;
+}
+
 /* Fetch new WQEs and transmit what the window allows. */
 static void mrc_req_progress(struct mrc_qp *qp)
 {
@@ -41,6 +65,13 @@ static void mrc_req_progress(struct mrc_qp *qp)
 		if ((w->wqe.send_flags & IB_SEND_FENCE) && w->sent == 0 &&
 		    qp->rd_atomic_out)
 			break;
+		if (mrc_op_is_local(w->wqe.opcode)) {
+			mrc_req_local_op(qp, w);
+			qp->sq_send++;
+			if (w->status != IB_WC_SUCCESS)
+				break;
+			continue;
+		}
 		if (mrc_req_transmit(qp, qp->sq_send) == -EFAULT) {
 			qp->sq_err = true;
 			qp->sq_send++;

@@ -52,6 +52,8 @@ static u8 mrc_wire_opcode(u32 wr_opcode)
 		return MRC_OP_SEND;
 	case IB_WR_SEND_WITH_IMM:
 		return MRC_OP_SEND_IMM;
+	case IB_WR_SEND_WITH_INV:
+		return MRC_OP_SEND_INV;
 	case IB_WR_RDMA_WRITE:
 		return MRC_OP_WRITE;
 	case IB_WR_RDMA_WRITE_WITH_IMM:
@@ -154,7 +156,9 @@ static void mrc_req_data_pkt(struct mrc_qp *qp, const struct mrc_swqe *w,
 	}
 	if (retx)
 		pkt->flags |= MRC_FLAG_RETX | MRC_FLAG_AR;
-	if (pkt->opcode == MRC_OP_SEND_IMM || pkt->opcode == MRC_OP_WRITE_IMM) {
+	/* SEND_INV's immediate is the R_Key to invalidate. */
+	if (pkt->opcode == MRC_OP_SEND_IMM || pkt->opcode == MRC_OP_WRITE_IMM ||
+	    pkt->opcode == MRC_OP_SEND_INV) {
 		pkt->flags |= MRC_FLAG_IMM;
 		pkt->dph.imm = w->wqe.imm_data;
 	}

@@ -395,6 +395,9 @@ static void mrc_resp_post_recv_cqe(struct mrc_qp *qp, struct mrc_rmsg *m,
 	if (m->opcode == MRC_OP_SEND_IMM || m->opcode == MRC_OP_WRITE_IMM) {
 		cqe.imm_data = m->imm;
 		cqe.wc_flags = IB_WC_WITH_IMM;
+	} else if (m->opcode == MRC_OP_SEND_INV && !status) {
+		cqe.imm_data = m->imm;
+		cqe.wc_flags = MRC_WC_WITH_INV;
 	}
 	mrc_cq_post(to_mrc_cq(qp->ibqp.recv_cq), &cqe, &qp->ibqp, m->solicited);
 }
@@ -407,7 +410,7 @@ static void mrc_resp_complete(struct mrc_qp *qp)
 	for (;;) {
 		struct mrc_rmsg *m = &qp->rmsg[qp->rsn_complete &
 					       (MRC_QP_WINDOW - 1)];
-		bool short_msg;
+		bool fail;
 		u64 wr_id;
 
 		if (!m->valid || m->rsn != qp->rsn_complete || !m->last_seen ||
@@ -417,10 +420,24 @@ static void mrc_resp_complete(struct mrc_qp *qp)
 		 * Every PSN arrived, yet the packets did not bring the length
 		 * they state: report no data as delivered that never came.
 		 */
-		short_msg = m->got != m->len && !m->status;
-		if (short_msg) {
+		fail = m->got != m->len && !m->status;
+		if (fail) {
 			m->status = IB_WC_LOC_LEN_ERR;
 			mrc_stats_inc(&qp->mdev->stats, MRC_STAT_RCVD_SHORT_MSG);
+		}
+		/*
+		 * The data is in place before the MR goes: the consumer that
+		 * sees the completion finds it invalid. A key naming no valid
+		 * MR of the QP's PD fails the receive, as IB's class J error.
+		 */
+		if (m->opcode == MRC_OP_SEND_INV && !m->status) {
+			if (mrc_mr_invalidate(qp->mdev, qp->ibqp.pd, m->imm)) {
+				m->status = IB_WC_REM_INV_REQ_ERR;
+				fail = true;
+			} else {
+				mrc_stats_inc(&qp->mdev->stats,
+					      MRC_STAT_MR_REMOTE_INV);
+			}
 		}
 		if (qp->srq) {
 			wr_id = m->srq_wr_id;
@@ -435,7 +452,7 @@ static void mrc_resp_complete(struct mrc_qp *qp)
 		mrc_resp_post_recv_cqe(qp, m, wr_id, m->status);
 		m->valid = false;
 		qp->rsn_complete++;
-		if (short_msg) {
+		if (fail) {
 			/* Flushes what follows and clears the messages. */
 			mrc_qp_error_locked(qp);
 			break;
@@ -457,6 +474,7 @@ static int mrc_resp_execute(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		return err ? err : mrc_resp_recv_msg(qp, pkt, payload);
 	case MRC_OP_SEND:
 	case MRC_OP_SEND_IMM:
+	case MRC_OP_SEND_INV:
 		return mrc_resp_recv_msg(qp, pkt, payload);
 	case MRC_OP_READ_REQ:
 		return mrc_resp_read(qp, pkt, false);

@@ -52,6 +52,7 @@ static bool mrc_rx_is_request(u8 opcode)
 	switch (opcode) {
 	case MRC_OP_SEND:
 	case MRC_OP_SEND_IMM:
+	case MRC_OP_SEND_INV:
 	case MRC_OP_WRITE:
 	case MRC_OP_WRITE_IMM:
 	case MRC_OP_READ_REQ:

@@ -8,7 +8,26 @@
 static bool mrc_op_consumes_rwqe(u32 opcode)
 {
 	return opcode == IB_WR_SEND || opcode == IB_WR_SEND_WITH_IMM ||
+	       opcode == IB_WR_SEND_WITH_INV ||
 	       opcode == IB_WR_RDMA_WRITE_WITH_IMM;
+}
+
+/*
+ * A local operation: a slot with no SGE and no inline data. REG_MR only
+ * from a kernel QP, since it names a kernel MR, which a program's slot
+ * could otherwise reach by guessing its index.
+ */
+static int mrc_sq_fetch_local(struct mrc_qp *qp, struct mrc_swqe *w)
+{
+	if (w->wqe.opcode == IB_WR_REG_MR && qp->is_user)
+		return IB_WC_LOC_QP_OP_ERR;
+	if (w->wqe.num_sge || w->wqe.inline_len ||
+	    (w->wqe.send_flags & IB_SEND_INLINE))
+		return IB_WC_LOC_QP_OP_ERR;
+	w->npkts = 0;
+	w->rsn = qp->next_rsn;
+	w->status = IB_WC_SUCCESS;
+	return IB_WC_SUCCESS;
 }
 
 /**
@@ -35,11 +54,14 @@ int mrc_sq_fetch(struct mrc_qp *qp, u32 idx)
 	switch (w->wqe.opcode) {
 	case IB_WR_SEND:
 	case IB_WR_SEND_WITH_IMM:
+	case IB_WR_SEND_WITH_INV:
 	case IB_WR_RDMA_WRITE:
 	case IB_WR_RDMA_WRITE_WITH_IMM:
 	case IB_WR_RDMA_READ:
 	case IB_WR_ATOMIC_CMP_AND_SWP:
 	case IB_WR_ATOMIC_FETCH_AND_ADD:
+	case IB_WR_LOCAL_INV:
+	case IB_WR_REG_MR:
 		break;
 	default:
 		return IB_WC_LOC_QP_OP_ERR;
@@ -48,6 +70,8 @@ int mrc_sq_fetch(struct mrc_qp *qp, u32 idx)
 	if ((w->wqe.send_flags & ~MRC_SEND_FLAGS_KNOWN) || w->wqe.reserved0 ||
 	    w->wqe.reserved1)
 		return IB_WC_LOC_QP_OP_ERR;
+	if (mrc_op_is_local(w->wqe.opcode))
+		return mrc_sq_fetch_local(qp, w);
 
 	if (w->wqe.send_flags & IB_SEND_INLINE) {
 		if (w->wqe.inline_len > qp->sq_max_inline || w->wqe.num_sge ||

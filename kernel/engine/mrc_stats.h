@@ -37,6 +37,9 @@ enum mrc_stat {
 	MRC_STAT_RCVD_TRAINS,		/* skbs received: datagrams, GSO trains */
 	MRC_STAT_RCVD_STEERED,		/* ... moved to their QP's home CPU */
 	MRC_STAT_SENT_ZEROCOPY,		/* sent without copying the payload */
+	MRC_STAT_MR_FAST_REG,		/* IB_WR_REG_MR executed */
+	MRC_STAT_MR_LOCAL_INV,		/* IB_WR_LOCAL_INV executed */
+	MRC_STAT_MR_REMOTE_INV,		/* MRs a peer's SEND_WITH_INV invalidated */
 	MRC_STAT_COUNT
 };
 

@@ -24,6 +24,7 @@ static void mk_pkt(struct mrc_pkt *pkt, u8 opcode, unsigned int payload)
 
 	switch (opcode) {
 	case MRC_OP_SEND_IMM:
+	case MRC_OP_SEND_INV:
 	case MRC_OP_WRITE_IMM:
 		pkt->flags |= MRC_FLAG_IMM;
 		pkt->dph.imm = 0xdeadbeef;
@@ -92,6 +93,7 @@ static const u8 all_opcodes[] = {
 	MRC_OP_READ_REQ, MRC_OP_READ_RESP, MRC_OP_CMP_SWP, MRC_OP_FETCH_ADD,
 	MRC_OP_ATOMIC_RESP, MRC_OP_ACK, MRC_OP_SACK, MRC_OP_NACK,
 	MRC_OP_PROBE, MRC_OP_PROBE_REPLY, MRC_OP_UD_SEND, MRC_OP_UD_SEND_IMM,
+	MRC_OP_SEND_INV,
 };
 
 static bool has_payload(u8 opcode)
@@ -363,6 +365,11 @@ static void immediate_rules(struct kunit *test)
 
 	mk_pkt(&p, MRC_OP_SEND, 10);
 	p.flags |= MRC_FLAG_IMM;
+	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_IMM);
+
+	/* SEND_INV's R_Key rides where the immediate does, flagged alike. */
+	mk_pkt(&p, MRC_OP_SEND_INV, 10);
+	p.flags &= ~MRC_FLAG_IMM;
 	KUNIT_EXPECT_EQ(test, encode_err(&p), MRC_WIRE_E_IMM);
 
 	mk_pkt(&p, MRC_OP_WRITE, 10);
@@ -702,7 +709,7 @@ static void every_truncation_is_rejected(struct kunit *test)
 
 static const u8 request_opcodes[] = {
 	MRC_OP_SEND, MRC_OP_SEND_IMM, MRC_OP_WRITE, MRC_OP_WRITE_IMM,
-	MRC_OP_READ_REQ, MRC_OP_CMP_SWP, MRC_OP_FETCH_ADD,
+	MRC_OP_READ_REQ, MRC_OP_CMP_SWP, MRC_OP_FETCH_ADD, MRC_OP_SEND_INV,
 };
 
 /* A request of @op carrying an ACK for the other direction. */

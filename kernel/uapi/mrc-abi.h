@@ -91,7 +91,9 @@ struct mrc_sge {
  * fields must be zero and send_flags may hold only MRC_SEND_FLAGS_KNOWN;
  * the kernel completes any other slot with IBV_WC_LOC_QP_OP_ERR (and the
  * QP goes to the error state), so that these bits can be given a meaning
- * later.
+ * later. IBV_WR_SEND_WITH_INV and IBV_WR_LOCAL_INV carry the key to
+ * invalidate in imm_data (host byte order, as ibv_send_wr's
+ * invalidate_rkey), with no SGE for LOCAL_INV.
  */
 #define MRC_SEND_FLAGS_KNOWN	0xf	/* FENCE, SIGNALED, SOLICITED, INLINE */
 
@@ -99,7 +101,7 @@ struct mrc_send_wqe {
 	__aligned_u64 wr_id;
 	__u32 opcode;		/* enum ibv_wr_opcode */
 	__u32 send_flags;	/* enum ibv_send_flags */
-	__u32 imm_data;		/* network byte order, as in ibv_send_wr */
+	__u32 imm_data;		/* as in ibv_send_wr (immediate: network order) */
 	__u32 num_sge;		/* 0 when IBV_SEND_INLINE */
 	__u32 inline_len;	/* bytes of inline data after the header, else 0 */
 	__u32 reserved0;
@@ -139,6 +141,9 @@ struct mrc_recv_wqe {
 	__u32 reserved;
 	/* followed by num_sge struct mrc_sge */
 };
+
+/* wc_flags bit of a receive that invalidated a key (IBV_WC_WITH_INV). */
+#define MRC_WC_WITH_INV		0x8
 
 /* CQ slot: a work completion. Values are those of libibverbs. */
 struct mrc_cqe {

@@ -276,7 +276,12 @@ static void mrc_cqe_to_wc(const struct mrc_kcqe *k, struct ib_wc *wc)
 	wc->ex.imm_data = (__force __be32)k->cqe.imm_data;
 	wc->qp = k->qp;
 	wc->src_qp = k->cqe.src_qp;
-	wc->wc_flags = k->cqe.wc_flags;
+	/* Shared bits: GRH and immediate; the invalidation bit differs. */
+	wc->wc_flags = k->cqe.wc_flags & (IB_WC_GRH | IB_WC_WITH_IMM);
+	if (k->cqe.wc_flags & MRC_WC_WITH_INV) {
+		wc->wc_flags |= IB_WC_WITH_INVALIDATE;
+		wc->ex.invalidate_rkey = k->cqe.imm_data;
+	}
 	if (k->cqe.wc_flags & IB_WC_GRH) {
 		wc->network_hdr_type = k->cqe.network_hdr_type;
 		wc->wc_flags |= IB_WC_WITH_NETWORK_HDR_TYPE;

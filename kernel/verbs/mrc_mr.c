@@ -37,8 +37,11 @@ static int mrc_mr_alloc_key(struct mrc_dev *mdev, struct mrc_mr *mr)
 	key = (index << MRC_KEY_INDEX_SHIFT) | (get_random_u32() & 0xff);
 	mr->ibmr.lkey = key;
 	mr->ibmr.rkey = key;
+	mr->key = key;
 	refcount_set(&mr->ref, 1);
 	init_completion(&mr->done);
+	/* Lookups may find it from here on: publish the fields above. */
+	smp_store_release(&mr->valid, mr->kind != MRC_MR_FAST);
 	return 0;
 }
 
@@ -48,6 +51,7 @@ static int mrc_mr_map_pages(struct mrc_mr *mr)
 	unsigned long i = 0;
 
 	mr->npages = ib_umem_num_pages(mr->umem);
+	mr->page_off = ib_umem_offset(mr->umem);
 	mr->pages = kvmalloc_array(mr->npages, sizeof(*mr->pages),
 				   GFP_KERNEL_ACCOUNT);
 	if (!mr->pages)
@@ -75,6 +79,7 @@ struct ib_mr *mrc_get_dma_mr(struct ib_pd *ibpd, int access)
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL_ACCOUNT);
 	if (!mr)
 		return ERR_PTR(-ENOMEM);
+	mr->kind = MRC_MR_DMA;
 	mr->access = access;
 	mr->length = U64_MAX;
 	err = mrc_mr_alloc_key(to_mrc_dev(ibpd->device), mr);
@@ -111,6 +116,7 @@ struct ib_mr *mrc_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 	mr = kzalloc(sizeof(*mr), GFP_KERNEL_ACCOUNT);
 	if (!mr)
 		return ERR_PTR(-ENOMEM);
+	mr->kind = MRC_MR_USER;
 	mr->umem = ib_umem_get(ibpd->device, start, length, access);
 	if (IS_ERR(mr->umem)) {
 		err = PTR_ERR(mr->umem);
@@ -138,6 +144,103 @@ err_free:
 }
 
 /**
+ * mrc_alloc_mr() - ib_device_ops.alloc_mr: an MR for fast registration
+ * @ibpd: protection domain
+ * @type: only IB_MR_TYPE_MEM_REG
+ * @max_num_sg: pages the MR may map, at most MRC_MAX_FAST_REG_PAGES
+ *
+ * The MR is invalid (no key finds it) until an IB_WR_REG_MR validates
+ * what mrc_map_mr_sg() mapped.
+ *
+ * Return: the MR or an ERR_PTR.
+ */
+struct ib_mr *mrc_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
+			   u32 max_num_sg)
+{
+	struct mrc_mr *mr;
+	int err;
+
+	if (type != IB_MR_TYPE_MEM_REG) {
+		pr_debug("mrc: alloc_mr: type %d is not IB_MR_TYPE_MEM_REG\n",
+			 type);
+		return ERR_PTR(-EINVAL);
+	}
+	if (!max_num_sg || max_num_sg > MRC_MAX_FAST_REG_PAGES) {
+		pr_debug("mrc: alloc_mr: %u pages, not 1..%u\n", max_num_sg,
+			 MRC_MAX_FAST_REG_PAGES);
+		return ERR_PTR(-EINVAL);
+	}
+	mr = kzalloc(sizeof(*mr), GFP_KERNEL_ACCOUNT);
+	if (!mr)
+		return ERR_PTR(-ENOMEM);
+	mr->kind = MRC_MR_FAST;
+	mr->max_pages = max_num_sg;
+	mr->pages = kvcalloc(max_num_sg, sizeof(*mr->pages),
+			     GFP_KERNEL_ACCOUNT);
+	if (!mr->pages) {
+		err = -ENOMEM;
+		goto err_free;
+	}
+	err = mrc_mr_alloc_key(to_mrc_dev(ibpd->device), mr);
+	if (err)
+		goto err_pages;
+	return &mr->ibmr;
+
+err_pages:
+	kvfree(mr->pages);
+err_free:
+	kfree(mr);
+	return ERR_PTR(err);
+}
+
+/* ib_sg_to_pages() callback: @addr is a kernel address (virtual DMA). */
+static int mrc_mr_set_page(struct ib_mr *ibmr, u64 addr)
+{
+	struct mrc_mr *mr = to_mrc_mr(ibmr);
+
+	if (mr->npages == mr->max_pages)
+		return -ENOMEM;
+	mr->pages[mr->npages++] = virt_to_page((void *)(uintptr_t)addr);
+	return 0;
+}
+
+/**
+ * mrc_map_mr_sg() - ib_device_ops.map_mr_sg: the pages REG_MR will map
+ * @ibmr: an MR from mrc_alloc_mr()
+ * @sg: scatterlist mapped by ib_dma_map_sg(), whose addresses are kernel
+ *	addresses on a device without DMA (ib_uses_virt_dma())
+ * @sg_nents: entries of @sg
+ * @sg_offset: offset into the first entry, or NULL
+ *
+ * Sets the MR's iova and length. Only PAGE_SIZE pages are supported,
+ * which is what page_size_cap advertises, and only while the MR is
+ * invalid: remapping a registered MR would move a peer's writes.
+ *
+ * Return: the number of entries mapped, or a negative errno.
+ */
+int mrc_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
+		  unsigned int *sg_offset)
+{
+	struct mrc_mr *mr = to_mrc_mr(ibmr);
+	int n;
+
+	if (mr->kind != MRC_MR_FAST || ibmr->page_size != PAGE_SIZE) {
+		pr_debug("mrc: map_mr_sg: page size %u, only %lu\n",
+			 ibmr->page_size, PAGE_SIZE);
+		return -EINVAL;
+	}
+	/* Its pages may be in use until it is invalidated: IB forbids it. */
+	if (READ_ONCE(mr->valid)) {
+		pr_debug("mrc: map_mr_sg: MR 0x%x is still valid\n", mr->key);
+		return -EBUSY;
+	}
+	mr->npages = 0;
+	n = ib_sg_to_pages(ibmr, sg, sg_nents, sg_offset, mrc_mr_set_page);
+	mr->page_off = offset_in_page(ibmr->iova);
+	return n;
+}
+
+/**
  * mrc_dereg_mr() - ib_device_ops.dereg_mr
  * @ibmr: the MR
  * @udata: unused
@@ -155,10 +258,9 @@ int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 	xa_erase(&mdev->mr_xa, ibmr->lkey >> MRC_KEY_INDEX_SHIFT);
 	mrc_mr_put(mr);
 	wait_for_completion(&mr->done);
-	if (mr->umem) {
-		kvfree(mr->pages);
+	kvfree(mr->pages);
+	if (mr->umem)
 		ib_umem_release(mr->umem);
-	}
 	mrc_res_put(mdev, MRC_RES_MR);
 	/* A lookup under RCU may still be reading its key and access. */
 	kfree_rcu(mr, rcu);

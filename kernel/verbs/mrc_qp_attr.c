@@ -366,6 +366,11 @@ int mrc_post_send(struct ib_qp *ibqp, const struct ib_send_wr *wr,
 			w->rkey = atomic_wr(wr)->rkey;
 			w->compare_add = atomic_wr(wr)->compare_add;
 			w->swap = atomic_wr(wr)->swap;
+		} else if (wr->opcode == IB_WR_REG_MR) {
+			/* Kernel slots only: the new key and its access. */
+			w->rkey = reg_wr(wr)->key;
+			w->compare_add = reg_wr(wr)->access;
+			w->num_sge = 0;
 		}
 		mrc_sges_from_ib((struct mrc_sge *)(w + 1), wr->sg_list,
 				 wr->num_sge);

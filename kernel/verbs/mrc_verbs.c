@@ -34,7 +34,9 @@ static int mrc_query_device(struct ib_device *ibdev,
 	attr->page_size_cap = PAGE_SIZE;
 	attr->max_qp = MRC_MAX_QP;
 	attr->max_qp_wr = MRC_MAX_QP_WR;
-	attr->device_cap_flags = IB_DEVICE_RC_RNR_NAK_GEN;
+	attr->device_cap_flags = IB_DEVICE_RC_RNR_NAK_GEN |
+				 IB_DEVICE_MEM_MGT_EXTENSIONS;
+	attr->max_fast_reg_page_list_len = MRC_MAX_FAST_REG_PAGES;
 	attr->max_send_sge = MRC_MAX_SGE;
 	attr->max_recv_sge = MRC_MAX_SGE;
 	attr->max_sge_rd = MRC_MAX_SGE;
@@ -232,6 +234,7 @@ const struct ib_device_ops mrc_verbs_ops = {
 	.uverbs_abi_ver = MRC_UVERBS_ABI_VERSION,
 
 	.alloc_hw_port_stats = mrc_alloc_hw_port_stats,
+	.alloc_mr = mrc_alloc_mr,
 	.alloc_pd = mrc_alloc_pd,
 	.create_ah = mrc_create_ah,
 	.create_user_ah = mrc_create_ah,
@@ -254,6 +257,7 @@ const struct ib_device_ops mrc_verbs_ops = {
 	.get_hw_stats = mrc_get_hw_stats,
 	.get_link_layer = mrc_get_link_layer,
 	.get_port_immutable = mrc_get_port_immutable,
+	.map_mr_sg = mrc_map_mr_sg,
 	.mmap = mrc_mmap,
 	.mmap_free = mrc_mmap_free,
 	.modify_qp = mrc_modify_qp,
