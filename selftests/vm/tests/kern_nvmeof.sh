@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# vm-group: link
+# vm-timeout: 300
+# A kernel consumer on MRC: the NVMe over Fabrics target (nvmet-rdma)
+# exports a RAM disk, the host (nvme-rdma, `nvme connect -t rdma` from
+# nvme-cli) attaches it, and 64 MiB written with O_DIRECT reads back
+# byte for byte. The host registers each I/O's pages with IB_WR_REG_MR,
+# the target moves the data with rdma_rw READs and WRITEs and answers
+# with SEND_WITH_INV, which invalidates the host's MR (or the host posts
+# IB_WR_LOCAL_INV). On 6.1 both transports listen in the initial
+# namespace, so host and target share one MRC device here and their
+# packets cross the loopback device, as blktests runs them on rxe.
+# shellcheck disable=SC2317 # functions run through check and wait_until
+. ../lib.sh
+
+NQN=mrc-test
+CFG=/sys/kernel/config/nvmet
+IMG=/dev/ram0
+HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:5c1d1d2e-6a40-4b7e-9a55-6d7263000001
+
+dmesg_mark
+ip link add nvm0 type veth peer name nvm1
+ip addr add 10.9.0.1/24 dev nvm0
+ip link set nvm0 up
+ip link set nvm1 up
+check "rdma link add mrc0 on nvm0" rdma link add mrc0 type mrc netdev nvm0
+
+check "modprobe nvmet-rdma and nvme-rdma" \
+	modprobe -a nvmet nvmet-rdma nvme-rdma
+mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
+
+# The target: one namespace on a 96 MiB RAM disk (brd).
+check "modprobe brd: $IMG" modprobe brd rd_nr=1 rd_size=98304
+S=$CFG/subsystems/$NQN
+P=$CFG/ports/1
+target_up() {
+	mkdir "$S" && echo 1 > "$S/attr_allow_any_host" &&
+	mkdir "$S/namespaces/1" &&
+	echo "$IMG" > "$S/namespaces/1/device_path" &&
+	echo 1 > "$S/namespaces/1/enable" &&
+	mkdir "$P" && echo rdma > "$P/addr_trtype" &&
+	echo ipv4 > "$P/addr_adrfam" && echo 10.9.0.1 > "$P/addr_traddr" &&
+	echo 4420 > "$P/addr_trsvcid" &&
+	ln -s "$S" "$P/subsystems/$NQN"
+}
+check "nvmet exports $IMG over rdma at 10.9.0.1:4420" target_up
+
+check "nvme connect -t rdma -a 10.9.0.1 -n $NQN" \
+	nvme connect -t rdma -a 10.9.0.1 -s 4420 -n "$NQN" -q "$HOSTNQN"
+# nvme_dev: the block device of the namespace the host attached (with
+# native NVMe multipath, the subsystem's head disk).
+nvme_dev() {
+	local s n
+	for s in /sys/class/nvme-subsystem/* /sys/class/nvme/*; do
+		[ "$(cat "$s/subsysnqn" 2>/dev/null)" = "$NQN" ] || continue
+		for n in "$s"/nvme*n*; do
+			[ -b "/dev/${n##*/}" ] && echo "/dev/${n##*/}" && return
+		done
+	done
+	return 1
+}
+wait_until 30 nvme_dev
+blk=$(nvme_dev)
+check "the namespace appears as a block device (${blk:-none}), transport rdma" \
+	test -b "$blk"
+
+# 64 MiB of random data in 1 MiB I/Os, then 2 MiB in 4 KiB ones: each
+# 1 MiB I/O is one fast-registered MR of 256 pages.
+head -c 64M /dev/urandom > /tmp/nvme.src
+want=$(sha256sum < /tmp/nvme.src)
+check "write 64 MiB with O_DIRECT, 1 MiB I/Os" \
+	dd if=/tmp/nvme.src of="$blk" bs=1M oflag=direct status=none
+got=$(dd if="$blk" bs=1M count=64 iflag=direct status=none | sha256sum)
+check "read back with O_DIRECT: the 64 MiB match (sha256 ${want%% *})" \
+	test "$got" = "$want"
+check "write 4 KiB I/Os at an offset of 68 MiB" \
+	dd if=/tmp/nvme.src of="$blk" bs=4k count=512 seek=17408 \
+	oflag=direct status=none
+got=$(dd if="$blk" bs=4k count=512 skip=17408 iflag=direct status=none |
+	sha256sum)
+want2=$(head -c 2M /tmp/nvme.src | sha256sum)
+check "read back the 2 MiB of 4 KiB I/Os: they match" test "$got" = "$want2"
+check_output "the target's RAM disk holds what the host wrote" \
+	"^${want%% *} " bash -c "head -c 64M $IMG | sha256sum"
+
+counter() { cat "/sys/class/infiniband/mrc0/ports/1/hw_counters/$1"; }
+reg=$(counter mr_fast_reg)
+inv=$(( $(counter mr_remote_inv) + $(counter mr_local_inv) ))
+check "the host registered each 1 MiB I/O's pages (mr_fast_reg $reg >= 128)" \
+	test "$reg" -ge 128
+check "and its MRs were invalidated (remote $(counter mr_remote_inv), local $(counter mr_local_inv))" \
+	test "$inv" -ge 128
+check "rdma res shows the kernel QPs of nvme-rdma and nvmet-rdma" \
+	bash -c "rdma res show qp link mrc0/1 | grep -c 'state RTS' |
+		 awk '{ exit !(\$1 >= 4) }'"
+
+check "nvme disconnect -n $NQN" nvme disconnect -n "$NQN"
+target_down() {
+	rm -f "$P/subsystems/$NQN" && rmdir "$P" &&
+	echo 0 > "$S/namespaces/1/enable" && rmdir "$S/namespaces/1" &&
+	rmdir "$S"
+}
+check "the target is taken down" target_down
+check "rmmod nvme-rdma nvmet-rdma brd" modprobe -r nvme-rdma nvmet-rdma brd
+check "rdma link delete mrc0" rdma link delete mrc0
+rm -f /tmp/nvme.src
+ip link del nvm0
+
+done_testing
