@@ -14,7 +14,7 @@ PKGS=(
 	rdma-core ibverbs-utils ibverbs-providers perftest rdmacm-utils
 	libibverbs-dev librdmacm-dev
 	libnl-3-dev libnl-genl-3-dev libnl-route-3-dev nlohmann-json3-dev
-	libgtest-dev iproute2 iperf3 procps nvme-cli
+	libgtest-dev iproute2 iperf3 procps nvme-cli nfs-kernel-server
 	linux-perf
 	clang libclang-rt-14-dev llvm
 )
