@@ -56,6 +56,7 @@ static const struct rdma_stat_desc mrc_stat_descs[MRC_HW_STATS] = {
 	[MRC_STAT_MR_FAST_REG].name		= "mr_fast_reg",
 	[MRC_STAT_MR_LOCAL_INV].name		= "mr_local_inv",
 	[MRC_STAT_MR_REMOTE_INV].name		= "mr_remote_inv",
+	[MRC_STAT_RCVD_UC_DROPPED].name	= "rcvd_uc_dropped",
 	[MRC_PATH_STAT(0)].name			= "path_tx_bytes",
 	[MRC_PATH_STAT(1)].name			= "path_tx_data_bytes",
 	[MRC_PATH_STAT(2)].name			= "path_retx_pkts",

@@ -216,6 +216,7 @@ struct mrc_ah {
  * @rq_max_sge: SGEs a receive WQE may carry
  * @ud_ext: UD/GSI: destination per SQ slot
  * @gsi: GSI: datagram numbers
+ * @uc: UC: PSNs and the message being received (mrc_uc.c)
  * @swqe: the requester's state per SQ slot
  * @swqe_data: SGEs or inline data copied per SQ slot
  * @swqe_data_size: bytes of @swqe_data per slot
@@ -348,6 +349,7 @@ struct mrc_qp {
 	u32 rq_max_sge;
 	struct mrc_ud_ext *ud_ext;
 	struct mrc_gsi *gsi;
+	struct mrc_uc *uc;
 
 	/* requester and completer */
 	struct mrc_swqe *swqe;
@@ -455,6 +457,13 @@ void mrc_ud_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	       const struct mrc_payload *payload, const u8 *grh, u8 net_type,
 	       const struct in6_addr *saddr);
 int mrc_ud_gsi_alloc(struct mrc_qp *qp);
+
+/* mrc_uc.c */
+int mrc_uc_alloc(struct mrc_qp *qp);
+void mrc_uc_set_psn(struct mrc_qp *qp);
+void mrc_uc_send(struct mrc_qp *qp);
+void mrc_uc_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+	       const struct mrc_payload *payload);
 
 /* A READ or an atomic: a request its response completes. */
 static inline bool mrc_op_is_read_atomic(u32 opcode)

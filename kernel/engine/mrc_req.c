@@ -95,6 +95,9 @@ void mrc_req_run(struct mrc_qp *qp)
 	spin_lock_bh(&qp->lock);
 	if (qp->state == IB_QPS_ERR) {
 		mrc_req_flush_locked(qp);
+	} else if (qp->type == IB_QPT_UC) {
+		if (qp->state == IB_QPS_RTS)
+			mrc_uc_send(qp);
 	} else if (qp->type != IB_QPT_RC) {
 		if (qp->state == IB_QPS_RTS)
 			mrc_ud_send(qp);

@@ -47,6 +47,13 @@ module_param_cb(trim_dscp, &mrc_rx_trim_dscp_ops, &mrc_rx_trim_dscp, 0644);
 MODULE_PARM_DESC(trim_dscp,
 		 "DSCP of packets trimmed by switches, 0..63; -1: none (default)");
 
+/* What a UC QP receives: SEND and WRITE, with or without immediate. */
+static bool mrc_rx_is_uc(u8 opcode)
+{
+	return opcode == MRC_OP_SEND || opcode == MRC_OP_SEND_IMM ||
+	       opcode == MRC_OP_WRITE || opcode == MRC_OP_WRITE_IMM;
+}
+
 static bool mrc_rx_is_request(u8 opcode)
 {
 	switch (opcode) {
@@ -220,6 +227,14 @@ static void mrc_rx_one(struct mrc_rx_train *t, unsigned int off,
 
 		if (qp->type != IB_QPT_RC && pkt.payload_len <= qp->mtu)
 			mrc_ud_rx(qp, &pkt, &payload, grh, net_type, &t->saddr);
+		else
+			mrc_stats_inc(stats, MRC_STAT_RCVD_WRONG_PEER);
+		return;
+	}
+	if (qp->type == IB_QPT_UC) {
+		if (ipv6_addr_equal(&t->saddr, &qp->path.daddr) &&
+		    mrc_rx_is_uc(pkt.opcode))
+			mrc_uc_rx(qp, &pkt, &payload);
 		else
 			mrc_stats_inc(stats, MRC_STAT_RCVD_WRONG_PEER);
 		return;

@@ -101,6 +101,8 @@ static void mrc_qp_reset_locked(struct mrc_qp *qp)
 	qp->tlp_valid = false;
 	mrc_dack_reset(qp);
 	mrc_cc_restart(qp, qp->sq_psn);
+	if (qp->uc)
+		mrc_uc_set_psn(qp);
 }
 
 /*
@@ -153,6 +155,8 @@ static void mrc_qp_apply(struct mrc_qp *qp, const struct ib_qp_attr *attr,
 		qp->acked_cum = qp->rq_psn;
 		qp->edge_ts = 0;
 	}
+	if (qp->uc && (mask & (IB_QP_SQ_PSN | IB_QP_RQ_PSN)))
+		mrc_uc_set_psn(qp);
 }
 
 /**

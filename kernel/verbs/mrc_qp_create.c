@@ -24,12 +24,12 @@ static int mrc_qp_check_cap(const struct ib_qp_init_attr *init)
 {
 	const struct ib_qp_cap *cap = &init->cap;
 
-	if (init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_UD &&
-	    init->qp_type != IB_QPT_GSI)
+	if (init->qp_type != IB_QPT_RC && init->qp_type != IB_QPT_UC &&
+	    init->qp_type != IB_QPT_UD && init->qp_type != IB_QPT_GSI)
 		return -EOPNOTSUPP;
 	if (init->create_flags)
 		return -EOPNOTSUPP;
-	/* Datagrams are received from the QP's own RQ only (mrc_ud_rx()). */
+	/* Datagrams and UC messages use the QP's own RQ (mrc_ud.c, mrc_uc.c). */
 	if (init->qp_type != IB_QPT_RC && init->srq)
 		return -EOPNOTSUPP;
 	if (!init->send_cq || !init->recv_cq)
@@ -169,6 +169,7 @@ static void mrc_qp_free(struct mrc_qp *qp)
 	spin_unlock_bh(&qp->lock);
 	mrc_ev_destroy(&evs);
 	kfree(qp->gsi);
+	kfree(qp->uc);
 	kvfree(qp->ud_ext);
 	kvfree(qp->rmsg_sge);
 	bitmap_free(qp->rd_got);
@@ -285,7 +286,8 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 				      READ_ONCE(mrc_ev_min_active),
 				      READ_ONCE(mrc_qp_ev_limit));
 	/* A program's UD slot names its AH itself (struct mrc_ud_dest). */
-	if (!err && qp->type != IB_QPT_RC && !udata) {
+	if (!err && (qp->type == IB_QPT_UD || qp->type == IB_QPT_GSI) &&
+	    !udata) {
 		qp->ud_ext = kvcalloc(mrc_ring_num_slots(&qp->sq),
 				      sizeof(*qp->ud_ext), GFP_KERNEL_ACCOUNT);
 		if (!qp->ud_ext)
@@ -293,6 +295,8 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	}
 	if (!err && qp->type == IB_QPT_GSI)
 		err = mrc_ud_gsi_alloc(qp);
+	if (!err && qp->type == IB_QPT_UC)
+		err = mrc_uc_alloc(qp);
 	if (err)
 		goto err_free;
 
