@@ -47,6 +47,7 @@ const Scenario kScenarios[] = {
     {"recv-too-small", scenario_recv_too_small, true},
     {"dereg-in-flight", scenario_dereg_in_flight, true},
     {"ud-send", scenario_ud_send, true},
+    {"uc", scenario_uc, true},
     {"rnr-wait", scenario_rnr_wait, true},
     {"rnr-retry-exceeded", scenario_rnr_retry_exceeded, true},
     {"caps-send", scenario_caps_send, true},

@@ -262,9 +262,12 @@ Err to_rtr(Endpoint& ep, const Endpoint& peer, ibv_mtu mtu, const QpCaps& caps) 
     attr.ah_attr.sl = 0;
     attr.ah_attr.src_path_bits = 0;
     attr.ah_attr.port_num = kPort;
+    // UC has no responder resources and no RNR NAK: the verbs refuse them.
+    const int rc_only =
+        caps.type == IBV_QPT_RC ? IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER : 0;
     return modify(ep, &attr,
                   IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-                      IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER,
+                      rc_only,
                   "INIT->RTR");
 }
 
@@ -276,10 +279,10 @@ Err to_rts(Endpoint& ep, const Options& opt, const QpCaps& caps) {
     attr.rnr_retry = caps.rnr_retry;
     attr.sq_psn = ep.sq_psn;
     attr.max_rd_atomic = 16;
-    if (auto err = modify(ep, &attr,
-                          IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-                              IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC,
-                          "RTR->RTS"))
+    const int rc_only = caps.type == IBV_QPT_RC ? IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
+                                                      IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC
+                                                : 0;
+    if (auto err = modify(ep, &attr, IBV_QP_STATE | IBV_QP_SQ_PSN | rc_only, "RTR->RTS"))
         return err;
 
     ibv_qp_attr got{};

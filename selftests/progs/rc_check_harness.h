@@ -130,7 +130,7 @@ struct Region {
 };
 
 struct QpCaps {
-    ibv_qp_type type = IBV_QPT_RC;  // IBV_QPT_UD: make_ud_pair
+    ibv_qp_type type = IBV_QPT_RC;  // or IBV_QPT_UC; IBV_QPT_UD: make_ud_pair
     uint32_t qkey = 0;              // UD: the QPs' Q_Key
     uint32_t send_wr = 256;
     uint32_t recv_wr = 256;
