@@ -172,6 +172,36 @@ void mrc_mr_place(struct mrc_mr *mr, u64 iova, const struct mrc_payload *src,
 }
 
 /**
+ * mrc_mr_write_remote() - place a WRITE packet's payload where it names
+ * @qp: the receiving QP
+ * @pkt: a WRITE or WRITE_IMM packet: R_Key, address, offset, untrusted
+ * @payload: its payload
+ *
+ * Return: 0, or -EACCES if the QP or the R_Key does not allow the write
+ * (nothing is written then).
+ */
+int mrc_mr_write_remote(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+			const struct mrc_payload *payload)
+{
+	struct mrc_mr *mr;
+	int status;
+	u64 va;
+
+	if (!(qp->access & IB_ACCESS_REMOTE_WRITE))
+		return -EACCES;
+	if (!pkt->payload_len)
+		return 0;
+	va = pkt->reth.va + pkt->dph.offset;
+	mr = mrc_mr_get(qp->mdev, pkt->reth.rkey, qp->ibqp.pd,
+			IB_ACCESS_REMOTE_WRITE, va, pkt->payload_len, &status);
+	if (!mr)
+		return -EACCES;
+	mrc_mr_place(mr, va, payload, 0, pkt->payload_len);
+	mrc_mr_put(mr);
+	return 0;
+}
+
+/**
  * mrc_mr_atomic() - perform a remote atomic on registered memory
  * @mr: the MR, checked for 8 bytes at @iova
  * @iova: 8-byte aligned address

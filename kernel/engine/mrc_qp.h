@@ -502,6 +502,8 @@ int mrc_swqe_frags(struct mrc_qp *qp, const struct mrc_swqe *w, u32 offset,
 		   u32 len, struct sk_buff *skb);
 int mrc_swqe_copy(struct mrc_qp *qp, struct mrc_swqe *w, u32 offset,
 		  void *buf, u32 len, bool to_sge);
+int mrc_mr_write_remote(struct mrc_qp *qp, const struct mrc_pkt *pkt,
+			const struct mrc_payload *payload);
 int mrc_swqe_place(struct mrc_qp *qp, struct mrc_swqe *w, u32 offset,
 		   const struct mrc_payload *src, u32 len);
 

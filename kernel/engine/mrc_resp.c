@@ -167,22 +167,7 @@ static int mrc_resp_recv_msg(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 static int mrc_resp_write(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 			  const struct mrc_payload *payload)
 {
-	struct mrc_mr *mr;
-	int status;
-	u64 va;
-
-	if (!(qp->access & IB_ACCESS_REMOTE_WRITE))
-		return MRC_SYN_REMOTE_ACCESS;
-	if (!pkt->payload_len)
-		return 0;
-	va = pkt->reth.va + pkt->dph.offset;
-	mr = mrc_mr_get(qp->mdev, pkt->reth.rkey, qp->ibqp.pd,
-			IB_ACCESS_REMOTE_WRITE, va, pkt->payload_len, &status);
-	if (!mr)
-		return MRC_SYN_REMOTE_ACCESS;
-	mrc_mr_place(mr, va, payload, 0, pkt->payload_len);
-	mrc_mr_put(mr);
-	return 0;
+	return mrc_mr_write_remote(qp, pkt, payload) ? MRC_SYN_REMOTE_ACCESS : 0;
 }
 
 /*

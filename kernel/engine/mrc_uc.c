@@ -210,9 +210,6 @@ static bool mrc_uc_place(struct mrc_qp *qp, struct mrc_uc *uc,
 			 const struct mrc_payload *payload)
 {
 	struct mrc_swqe tmp = { .sge = uc->sge };
-	struct mrc_mr *mr;
-	int status;
-	u64 va;
 
 	if (!pkt->payload_len)
 		return true;
@@ -221,16 +218,7 @@ static bool mrc_uc_place(struct mrc_qp *qp, struct mrc_uc *uc,
 		return mrc_swqe_place(qp, &tmp, pkt->dph.offset, payload,
 				      pkt->payload_len) == IB_WC_SUCCESS;
 	}
-	if (!(qp->access & IB_ACCESS_REMOTE_WRITE))
-		return false;
-	va = pkt->reth.va + pkt->dph.offset;
-	mr = mrc_mr_get(qp->mdev, pkt->reth.rkey, qp->ibqp.pd,
-			IB_ACCESS_REMOTE_WRITE, va, pkt->payload_len, &status);
-	if (!mr)
-		return false;
-	mrc_mr_place(mr, va, payload, 0, pkt->payload_len);
-	mrc_mr_put(mr);
-	return true;
+	return !mrc_mr_write_remote(qp, pkt, payload);
 }
 
 /* The message ended with @last: a SEND or WRITE_IMM uses its receive WQE. */
