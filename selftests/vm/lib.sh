@@ -178,6 +178,17 @@ two_hosts() {
 	GB6=$(gid_index mrcB 'fd00::2')
 }
 
+# kernel_host NETDEV ADDR: for kernel consumers, which listen in the
+# initial namespace on 6.1: a veth pair NETDEV and NETDEV-peer there, up,
+# ADDR/24 on NETDEV, and the MRC device mrc0 on it (a check).
+kernel_host() {
+	ip link add "$1" type veth peer name "$1-peer"
+	ip addr add "$2/24" dev "$1"
+	ip link set "$1" up
+	ip link set "$1-peer" up
+	check "rdma link add mrc0 on $1" rdma link add mrc0 type mrc netdev "$1"
+}
+
 # gid_index DEV ADDR-REGEX: the GID table index of an address.
 gid_index() {
 	ibv_devinfo -v -d "$1" |

@@ -13,11 +13,7 @@ EXP=/tmp/nfs-export
 MNT=/tmp/nfs-mnt
 
 dmesg_mark
-ip link add nfs0 type veth peer name nfs1
-ip addr add 10.9.1.1/24 dev nfs0
-ip link set nfs0 up
-ip link set nfs1 up
-check "rdma link add mrc0 on nfs0" rdma link add mrc0 type mrc netdev nfs0
+kernel_host nfs0 10.9.1.1
 
 # The server: NFSv4 only (no rpcbind), a tmpfs export, RDMA on 20049.
 server_up() {

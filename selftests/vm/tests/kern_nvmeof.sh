@@ -19,11 +19,7 @@ IMG=/dev/ram0
 HOSTNQN=nqn.2014-08.org.nvmexpress:uuid:5c1d1d2e-6a40-4b7e-9a55-6d7263000001
 
 dmesg_mark
-ip link add nvm0 type veth peer name nvm1
-ip addr add 10.9.0.1/24 dev nvm0
-ip link set nvm0 up
-ip link set nvm1 up
-check "rdma link add mrc0 on nvm0" rdma link add mrc0 type mrc netdev nvm0
+kernel_host nvm0 10.9.0.1
 
 check "modprobe nvmet-rdma and nvme-rdma" \
 	modprobe -a nvmet nvmet-rdma nvme-rdma
