@@ -18,7 +18,7 @@
 
 MUT="python3 $MRC_TOP/selftests/vm/mrc-mutate.py"
 CHECK=$MRC_BUILD/selftests/progs/mrc-rc-check
-REPLAY_N=${REPLAY_N:-3000}
+REPLAY_N=${REPLAY_N:-2000}
 COUNTERS="rcvd_pkts rcvd_malformed rcvd_duplicate rcvd_out_of_window
 	rcvd_unknown_qp rcvd_wrong_peer rcvd_qp_not_ready rcvd_no_state
 	rcvd_rnr_gated rcvd_trimmed sent_pkts"
