@@ -15,6 +15,7 @@ bool is_send_opcode(ibv_wr_opcode op) noexcept {
     switch (op) {
         case IBV_WR_SEND:
         case IBV_WR_SEND_WITH_IMM:
+        case IBV_WR_SEND_WITH_INV:
         case IBV_WR_RDMA_WRITE:
         case IBV_WR_RDMA_WRITE_WITH_IMM:
         case IBV_WR_RDMA_READ:
@@ -34,10 +35,13 @@ bool is_atomic(ibv_wr_opcode op) noexcept {
     return op == IBV_WR_ATOMIC_CMP_AND_SWP || op == IBV_WR_ATOMIC_FETCH_AND_ADD;
 }
 
+bool is_send(ibv_wr_opcode op) noexcept {
+    return op == IBV_WR_SEND || op == IBV_WR_SEND_WITH_IMM || op == IBV_WR_SEND_WITH_INV;
+}
+
 // Only data-carrying SEND and WRITE can take their payload inline.
 bool inline_allowed(ibv_wr_opcode op) noexcept {
-    return op == IBV_WR_SEND || op == IBV_WR_SEND_WITH_IMM || op == IBV_WR_RDMA_WRITE ||
-           op == IBV_WR_RDMA_WRITE_WITH_IMM;
+    return is_send(op) || op == IBV_WR_RDMA_WRITE || op == IBV_WR_RDMA_WRITE_WITH_IMM;
 }
 
 bool sge_list_ok(const ibv_sge* sg_list, int num_sge, uint32_t max_sge) noexcept {
@@ -77,13 +81,15 @@ mrc_send_wqe send_header(const ibv_send_wr& wr) noexcept {
     wqe.send_flags = wr.send_flags;
     if (has_imm(wr.opcode)) {
         wqe.imm_data = wr.imm_data;  // stays in network byte order
+    } else if (wr.opcode == IBV_WR_SEND_WITH_INV) {
+        wqe.imm_data = wr.invalidate_rkey;  // host order (mrc-abi.h)
     }
     if (is_atomic(wr.opcode)) {
         wqe.remote_addr = wr.wr.atomic.remote_addr;
         wqe.rkey = wr.wr.atomic.rkey;
         wqe.compare_add = wr.wr.atomic.compare_add;
         wqe.swap = wr.wr.atomic.swap;
-    } else if (wr.opcode != IBV_WR_SEND && wr.opcode != IBV_WR_SEND_WITH_IMM) {
+    } else if (!is_send(wr.opcode)) {
         wqe.remote_addr = wr.wr.rdma.remote_addr;
         wqe.rkey = wr.wr.rdma.rkey;
     }

@@ -132,6 +132,20 @@ TEST(SendWqeTest, ImmediateDataPassesThroughInNetworkOrder) {
     }
 }
 
+TEST(SendWqeTest, SendWithInvalidateCarriesTheKeyInHostOrder) {
+    ibv_sge sge{0x1000, 8, 1};
+    ibv_send_wr wr = send_wr(IBV_WR_SEND_WITH_INV, &sge, 1);
+    wr.invalidate_rkey = 0x00cafe04;
+    SlotMemory mem(128);
+    ASSERT_EQ(mrc::build_send_wqe(wr, kNoCaps, mem.slot()), 0);
+    mrc_send_wqe w = mem.send();
+    EXPECT_EQ(w.opcode, static_cast<uint32_t>(IBV_WR_SEND_WITH_INV));
+    EXPECT_EQ(w.imm_data, 0x00cafe04u);
+    EXPECT_EQ(w.remote_addr, 0u);
+    EXPECT_EQ(w.rkey, 0u);
+    EXPECT_EQ(w.num_sge, 1u);
+}
+
 TEST(SendWqeTest, SendHasNoRemoteAddress) {
     ibv_sge sge{0x1000, 8, 1};
     ibv_send_wr wr = send_wr(IBV_WR_SEND, &sge, 1);
@@ -191,7 +205,7 @@ TEST(SendWqeTest, AtomicNeedsOneEightByteBuffer) {
 
 TEST(SendWqeTest, UnsupportedOpcodesAreRejected) {
     ibv_sge sge{0x1000, 8, 1};
-    for (ibv_wr_opcode op : {IBV_WR_LOCAL_INV, IBV_WR_BIND_MW, IBV_WR_SEND_WITH_INV, IBV_WR_TSO,
+    for (ibv_wr_opcode op : {IBV_WR_LOCAL_INV, IBV_WR_BIND_MW, IBV_WR_TSO,
                              IBV_WR_DRIVER1, IBV_WR_ATOMIC_WRITE, static_cast<ibv_wr_opcode>(13)}) {
         ibv_send_wr wr = send_wr(op, &sge, 1);
         SlotMemory mem(128);

@@ -45,6 +45,7 @@ const Scenario kScenarios[] = {
     {"out-of-bounds", scenario_out_of_bounds, true},
     {"no-remote-write", scenario_no_remote_write, true},
     {"recv-too-small", scenario_recv_too_small, true},
+    {"send-inv-bad-key", scenario_send_inv_bad_key, true},
     {"dereg-in-flight", scenario_dereg_in_flight, true},
     {"ud-send", scenario_ud_send, true},
     {"uc", scenario_uc, true},

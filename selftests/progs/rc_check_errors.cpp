@@ -198,6 +198,30 @@ Err scenario_recv_too_small(Env& env, Rng& rng) {
               expect_wc(e.p.b, Queue::kRecv, env.opt.wait_ms, {9, IBV_WC_LOC_LEN_ERR}));
 }
 
+// A SEND with Invalidate naming a key that is no fast-registration MR (B's
+// own user MR, which no one may invalidate): B's receive fails with
+// IBV_WC_REM_INV_REQ_ERR (IB's class J). A's side of it is not judged:
+// its SEND may be acknowledged before B's QP fails.
+Err scenario_send_inv_bad_key(Env& env, Rng& rng) {
+    ErrPair e;
+    if (auto err = make_err_pair(env, rng, kDefaultAccess, 0, &e))
+        return err;
+    if (auto err = post_recv(e.p.b, 9, {e.b->sge(0, kLen)}))
+        return err;
+    ibv_sge sge = e.a->sge(0, 1000);
+    ibv_send_wr wr{};
+    wr.wr_id = 1;
+    wr.sg_list = &sge;
+    wr.num_sge = 1;
+    wr.opcode = IBV_WR_SEND_WITH_INV;
+    wr.send_flags = IBV_SEND_SIGNALED;
+    wr.invalidate_rkey = e.b->rkey();
+    if (auto err = post_send_wr(e.p.a, &wr))
+        return err;
+    return in("B's receive of the SEND with Invalidate",
+              expect_wc(e.p.b, Queue::kRecv, env.opt.wait_ms, {9, IBV_WC_REM_INV_REQ_ERR}));
+}
+
 // The test script sends B, from A's address, a SEND whose packets (FIRST
 // and LAST, consecutive PSNs) bring fewer bytes than the length they state.
 // Every PSN of the message arrived, but not its bytes: B must not complete

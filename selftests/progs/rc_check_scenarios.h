@@ -31,6 +31,7 @@ Err scenario_trimmed_write(Env& env, Rng& rng);
 Err scenario_short_send(Env& env, Rng& rng);
 Err scenario_duplicate_send(Env& env, Rng& rng);
 Err scenario_recv_too_small(Env& env, Rng& rng);
+Err scenario_send_inv_bad_key(Env& env, Rng& rng);
 Err scenario_srq_flush_taken(Env& env, Rng& rng);
 Err scenario_dereg_in_flight(Env& env, Rng& rng);
 
