@@ -5,7 +5,7 @@
 // holds the sender's IP header, with the sender's QPN in the completion;
 // inline sends and immediate data; and the datagrams a receiver must
 // drop without using up its receive (a wrong Q_Key, one longer than the
-// buffer).
+// buffer); an AH to an unreachable GID refused.
 
 #include "rc_check_scenarios.h"
 
@@ -31,17 +31,17 @@ struct AhDeleter {
 };
 using Ah = std::unique_ptr<ibv_ah, AhDeleter>;
 
-// An AH on `from` to the peer's GID, as ibv_ud_pingpong makes one.
-Err make_ah(Endpoint& from, const Endpoint& to, Ah* out) {
+// An AH on `from` to a GID, as ibv_ud_pingpong makes one.
+Err make_ah(Endpoint& from, const ibv_gid& dgid, Ah* out) {
     ibv_ah_attr attr{};
     attr.is_global = 1;
-    attr.grh.dgid = to.dev->gid;
+    attr.grh.dgid = dgid;
     attr.grh.sgid_index = static_cast<uint8_t>(from.dev->gid_index);
     attr.grh.hop_limit = 64;
     attr.port_num = kPort;
     out->reset(ibv_create_ah(from.pd.get(), &attr));
     if (!*out)
-        return fail("%s: ibv_create_ah to %s: %s", from.tag, gid_str(to.dev->gid).c_str(),
+        return fail("%s: ibv_create_ah to %s: %s", from.tag, gid_str(dgid).c_str(),
                     std::strerror(errno));
     return std::nullopt;
 }
@@ -82,7 +82,7 @@ Err scenario_ud_send(Env& env, Rng& rng) {
         return err;
     const size_t mtu = size_t{128} << std::min(env.a.port.active_mtu, env.b.port.active_mtu);
     Ah ah;
-    if (auto err = make_ah(p.a, p.b, &ah))
+    if (auto err = make_ah(p.a, p.b.dev->gid, &ah))
         return err;
 
     // A UD QP receives from its own queue: one on an SRQ is refused.
@@ -201,6 +201,22 @@ Err scenario_ud_send(Env& env, Rng& rng) {
     dst->expect(kGrh, src->data() + 7, n);
     if (auto err = dst->verify("B memory after the dropped datagrams"))
         return err;
+
+    // An AH to a GID no route leads to is refused when it is made, with
+    // the routing error, as the core resolves a RoCE AH's next hop.
+    {
+        ibv_gid far{};
+        far.raw[10] = 0xff;
+        far.raw[11] = 0xff;
+        const uint8_t ip[4] = {10, 99, 0, 1};  // no route in either host
+        std::memcpy(far.raw + 12, ip, sizeof(ip));
+        Ah bad;
+        Err err = make_ah(p.a, far, &bad);
+        if (!err)
+            return fail("A: ibv_create_ah to %s succeeded, want a routing error",
+                        gid_str(far).c_str());
+        std::printf("# %s\n", err->c_str());
+    }
     return expect_quiet(p);
 }
 
