@@ -64,10 +64,10 @@ void mrc_mr_put(struct mrc_mr *mr)
 }
 
 /*
- * The page of user or fast-registration MR @mr that holds byte @pos (counted from the MR's
- * first page); @off is set to the byte's offset in it and @n to the
- * bytes of @len that lie in it from there. Return: NULL past the MR's
- * pages.
+ * The page of user or fast-registration MR @mr that holds byte @pos
+ * (counted from the MR's first page); @off is set to the byte's offset
+ * in it and @n to the bytes of @len that lie in it from there. Return:
+ * NULL past the MR's pages.
  */
 static struct page *mrc_mr_page(const struct mrc_mr *mr, u64 pos, u32 len,
 				u32 *off, u32 *n)
