@@ -27,12 +27,6 @@ constexpr size_t MiB = 1024 * KiB;
 // Starts the send PSNs just below 2^24 so that long scenarios wrap them.
 constexpr uint32_t kPsnNearWrap = 0xffffff - 1500;
 
-std::string label(const char* fmt, size_t n) {
-    char buf[96];
-    std::snprintf(buf, sizeof(buf), fmt, n);
-    return buf;
-}
-
 std::vector<ibv_sge> sges_of(const Region* r, size_t off, size_t n) {
     if (!n)
         return {};

@@ -93,6 +93,12 @@ Err compare(const char* what, const uint8_t* got, const uint8_t* want, size_t n)
                 count, n, first, last, first, got[first], want[first]);
 }
 
+std::string label(const char* fmt, size_t n) {
+    char buf[96];
+    std::snprintf(buf, sizeof(buf), fmt, n);
+    return buf;
+}
+
 std::string gid_str(const ibv_gid& gid) {
     char buf[INET6_ADDRSTRLEN] = "?";
     inet_ntop(AF_INET6, gid.raw, buf, sizeof(buf));

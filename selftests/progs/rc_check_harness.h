@@ -104,6 +104,8 @@ struct Device {
 
 Err open_device(const std::string& name, int gid_index, Device* out);
 std::string gid_str(const ibv_gid& gid);
+// fmt with one %zu filled in: a step's name ("WRITE of %zu bytes").
+std::string label(const char* fmt, size_t n);
 
 // A buffer of len + slack bytes of which the first len are registered.
 // `want` shadows the expected content of the whole buffer.

@@ -10,21 +10,12 @@
 
 #include <arpa/inet.h>
 
-#include <cstdio>
-#include <string>
-
 namespace rc_check {
 
 namespace {
 
 constexpr int kLocal = IBV_ACCESS_LOCAL_WRITE;
 constexpr size_t KiB = 1024;
-
-std::string sized(const char* what, size_t n) {
-    char buf[96];
-    std::snprintf(buf, sizeof(buf), "%s of %zu bytes", what, n);
-    return buf;
-}
 
 }  // namespace
 
@@ -56,14 +47,14 @@ Err scenario_uc(Env& env, Rng& rng) {
         if (auto err = post_msg(p.a, id, {src->sge(3, n)}))
             return err;
         if (auto err = expect_wc(p.a, Queue::kSend, wait, {id, IBV_WC_SUCCESS, IBV_WC_SEND}))
-            return in(sized("UC SEND", n), err);
+            return in(label("UC SEND of %zu bytes", n), err);
         ibv_wc wc{};
         if (auto err = expect_wc(p.b, Queue::kRecv, wait, {id, IBV_WC_SUCCESS, IBV_WC_RECV}, &wc))
-            return in(sized("UC SEND", n), err);
+            return in(label("UC SEND of %zu bytes", n), err);
         if (wc.byte_len != n)
             return fail("UC SEND of %zu bytes: byte_len %u", n, wc.byte_len);
         dst->expect(guard, src->data() + 3, n);
-        if (auto err = dst->verify(sized("B memory after a UC SEND", n).c_str()))
+        if (auto err = dst->verify(label("B memory after a UC SEND of %zu bytes", n).c_str()))
             return err;
         id++;
     }
