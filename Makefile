@@ -22,7 +22,7 @@ JOBS ?= $(shell nproc)
 FUZZ_SECONDS ?= 600
 
 .PHONY: all deps module userspace install install-module install-userspace \
-	stage check demo bench fuzz clean soak trimq
+	stage check demo bench fuzz clean soak trimq kctest
 
 all: module userspace
 
@@ -54,13 +54,19 @@ install-userspace: userspace
 trimq: deps
 	$(MAKE) -C $(KDIR) M=$(TOP)/selftests/trimq -j$(JOBS) modules
 
+# The test-only kernel consumer (selftests/kconsumer): the same.
+kctest: deps
+	$(MAKE) -C $(KDIR) M=$(TOP)/selftests/kconsumer -j$(JOBS) modules
+
 # A fresh install tree for the test VM, with module dependency files made
 # here on the host.
-stage: all trimq
+stage: all trimq kctest
 	rm -rf $(STAGE)
 	$(MAKE) --no-print-directory install DESTDIR=$(STAGE)
 	install -D -m 0644 selftests/trimq/sch_mrc_trim.ko \
 		$(STAGE)/lib/modules/$(KVER)/extra/sch_mrc_trim.ko
+	install -D -m 0644 selftests/kconsumer/mrc_kc_test.ko \
+		$(STAGE)/lib/modules/$(KVER)/extra/mrc_kc_test.ko
 	$(TOP)/scripts/depmod-stage.sh $(STAGE) $(KVER)
 
 # When make started, so that run-all.sh's total includes the build.
@@ -94,4 +100,5 @@ fuzz: deps
 clean:
 	-$(MAKE) -C $(KDIR) M=$(TOP) clean
 	-$(MAKE) -C $(KDIR) M=$(TOP)/selftests/trimq clean
+	-$(MAKE) -C $(KDIR) M=$(TOP)/selftests/kconsumer clean
 	rm -rf $(BUILD)
