@@ -147,7 +147,8 @@ carried() {
 		'^yes$' echo "$ok"
 }
 
-for ((k = 1; k < N; k++)); do
+# One path down, and all but one: the cases between add no new rule.
+for k in 1 $((N - 1)); do
 	for ((i = 1; i <= k; i++)); do mp_path_down "$i"; done
 	before=$(mp_router_counts)
 	verified "$k of $N paths down"
