@@ -49,6 +49,9 @@
 #   BENCH_CC_TCP     TCP beside MRC in cc_tcp: cubic (Debian's default,
 #                    no ECN), dctcp (ECN, as datacenters run TCP over
 #                    marking switches) (cubic,dctcp)
+#   BENCH_CC_ALGS    MRC's algorithms in the cc_* steps: window
+#                    (mrc-window), nscc (NSCC's defaults), nscc-link
+#                    (NSCC set for the link) (window,nscc,nscc-link)
 #   BENCH_DP_SECS    seconds of each dp_* sample (5; at least 3)
 #   BENCH_DP_LAT_ITERS  exchanges of each dp_lat_* sample (5000)
 #   BENCH_DP_PIN     1: dp_* servers on vCPU 1, clients on vCPU 0; 0: where
@@ -98,6 +101,7 @@ ccrate=${BENCH_CC_RATE:-20mbit}
 ccsecs=${BENCH_CC_SECS:-10}
 ccqueues=${BENCH_CC_QUEUES:-ecn,red,trim}
 cctcp=${BENCH_CC_TCP:-cubic,dctcp}
+ccalgs=${BENCH_CC_ALGS:-window,nscc,nscc-link}
 srv6rate=${BENCH_SRV6_RATE:-10mbit}
 srv6secs=${BENCH_SRV6_SECS:-10}
 out=${BENCH_OUT:-$top/build/bench}
@@ -212,7 +216,7 @@ srv6_vm() {
 cc_vm() {
 	local append="bench.reps=$reps bench.metrics=$cc_metrics"
 	append+=" bench.ccrate=$ccrate bench.ccsecs=$ccsecs bench.ccqueues=$ccqueues"
-	append+=" bench.cctcp=$cctcp"
+	append+=" bench.cctcp=$cctcp bench.ccalgs=$ccalgs"
 	echo "bench: congestion control in one VM (TCG, 2 vCPUs): $cc_metrics"
 	MRC_VM_CPUS=2 MRC_VM_LOGDIR=$out/vm-logs MRC_VM_KEEP_LOG=1 \
 	MRC_VM_APPEND="$append" \

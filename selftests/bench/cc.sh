@@ -48,6 +48,8 @@ QUEUES=$(barg ccqueues)
 QUEUES=${QUEUES:-ecn,red,trim}
 TCPS=$(barg cctcp)
 TCPS=${TCPS:-cubic,dctcp}
+ALGS=$(barg ccalgs)
+ALGS=${ALGS:-window,nscc,nscc-link}
 STEP_LIMIT=$((SECS + 120))
 MP_STREAM_SIZE=65536		# bytes per RDMA WRITE (mp_streams_start)
 MP_STREAM_DEPTH=8		# WRITEs outstanding per stream
@@ -305,15 +307,16 @@ for ((r = 1; r <= REPS; r++)); do
 		case $m in
 		cc_loss)
 			for l in 0 1 2; do
-				for v in window nscc nscc-link window-read nscc-read \
-					nscc-link-read tcp; do
+				# shellcheck disable=SC2086 # a list of words
+				for v in ${ALGS//,/ } $(printf '%s-read ' ${ALGS//,/ }) \
+					tcp; do
 					steps+=("$m $v - $l $r")
 				done
 			done ;;
 		cc_fair)
 			for q in ${QUEUES//,/ }; do
 				for n in 2 4; do
-					for v in window nscc nscc-link; do
+					for v in ${ALGS//,/ }; do
 						steps+=("$m $v $q $n $r")
 					done
 				done
@@ -321,14 +324,14 @@ for ((r = 1; r <= REPS; r++)); do
 		cc_tcp)
 			for q in ${QUEUES//,/ }; do
 				for t in ${TCPS//,/ }; do
-					for v in window nscc nscc-link; do
+					for v in ${ALGS//,/ }; do
 						steps+=("$m $v $q $t $r")
 					done
 				done
 			done ;;
 		cc_incast)
 			for q in ${QUEUES//,/ }; do
-				for v in window nscc nscc-link; do
+				for v in ${ALGS//,/ }; do
 					steps+=("$m $v $q 8 $r")
 				done
 			done ;;
