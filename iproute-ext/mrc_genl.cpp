@@ -9,7 +9,7 @@
 #include <cstring>
 
 #include "mrc-genl.h"
-#include "mrc_objects.h"
+#include "names.h"
 #include "requests.h"
 
 namespace mrc_ip {

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "genl_socket.h"
+#include "genl_shared.h"
 
 namespace mrc_ip {
 

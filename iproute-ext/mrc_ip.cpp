@@ -16,9 +16,8 @@
 
 #include "cmdline.h"
 #include "mrc-genl.h"
-#include "mrc_device.h"
 #include "mrc_genl.h"
-#include "mrc_objects.h"
+#include "names.h"
 #include "output.h"
 #include "requests.h"
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "mrc_objects.h"
+#include "names.h"
 
 namespace mrc_ip {
 

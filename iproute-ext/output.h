@@ -14,8 +14,7 @@
 #include <variant>
 #include <vector>
 
-#include "mrc_device.h"
-#include "mrc_objects.h"
+#include "names.h"
 
 namespace mrc_ip {
 

@@ -10,7 +10,7 @@
 #include <cstdint>
 
 #include "cmdline.h"
-#include "genl_socket.h"
+#include "genl_shared.h"
 
 namespace mrc_ip {
 

@@ -3,7 +3,7 @@
 // The generic netlink socket against the running kernel's own family
 // "nlctrl" (always registered, no privileges needed), and the extack parser
 // on error messages laid out as the kernel's netlink_ack() builds them.
-#include "genl_socket.h"
+#include "genl_shared.h"
 
 #include <gtest/gtest.h>
 #include <linux/genetlink.h>

@@ -2,7 +2,7 @@
 //
 // The MRC_CMD_DEV_GET reply parser, fed with netlink messages built by libnl
 // exactly as the kernel's genlmsg_put()/nla_put_*() lay them out.
-#include "mrc_device.h"
+#include "names.h"
 
 #include <gtest/gtest.h>
 #include <netlink/attr.h>

@@ -2,7 +2,7 @@
 //
 // The reply parsers of the version-2 objects, fed with messages built by
 // libnl as the kernel lays them out (genlmsg_put, nla_put_*, nests).
-#include "mrc_objects.h"
+#include "names.h"
 
 #include <gtest/gtest.h>
 #include <netlink/attr.h>

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "genl_socket.h"
+#include "genl_shared.h"
 #include "mrc-genl.h"
 
 namespace mrc_ip::test {

@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-#include "mrc_device.h"
+#include "genl_device.h"
 
 #include <netlink/attr.h>
 #include <netlink/genl/genl.h>
 
-#include <algorithm>
 #include <array>
 #include <string>
 
 #include "mrc-genl.h"
 
-namespace mrc_ip {
+namespace mrc::genl {
 namespace {
 
 using Policy = std::array<nla_policy, MRC_ATTR_MAX + 1>;
@@ -73,39 +72,6 @@ bool parse_cc_alg(nlattr* entry, std::vector<std::pair<std::string, bool>>& algs
 
 std::optional<uint32_t> get_u32(const nlattr* attr) {
     return attr != nullptr ? std::optional<uint32_t>(nla_get_u32(attr)) : std::nullopt;
-}
-
-bool is_digit(char c) {
-    return c >= '0' && c <= '9';
-}
-
-std::string_view digit_run(std::string_view s, std::size_t pos) {
-    std::size_t end = pos;
-    while (end < s.size() && is_digit(s[end])) {
-        ++end;
-    }
-    return s.substr(pos, end - pos);
-}
-
-// Orders decimal digit strings by value; equal values order by length so
-// that "1" and "01" still compare unequal.
-int compare_numbers(std::string_view a, std::string_view b) {
-    auto strip = [](std::string_view d) {
-        std::size_t nz = d.find_first_not_of('0');
-        return nz == std::string_view::npos ? std::string_view() : d.substr(nz);
-    };
-    std::string_view va = strip(a);
-    std::string_view vb = strip(b);
-    if (va.size() != vb.size()) {
-        return va.size() < vb.size() ? -1 : 1;
-    }
-    if (int c = va.compare(vb); c != 0) {
-        return c;
-    }
-    if (a.size() != b.size()) {
-        return a.size() < b.size() ? -1 : 1;
-    }
-    return 0;
 }
 
 }  // namespace
@@ -188,33 +154,4 @@ std::string port_state_name(uint8_t state) {
     return "UNKNOWN(" + std::to_string(state) + ")";
 }
 
-bool natural_less(std::string_view a, std::string_view b) {
-    std::size_t i = 0;
-    std::size_t j = 0;
-    while (i < a.size() && j < b.size()) {
-        if (is_digit(a[i]) && is_digit(b[j])) {
-            std::string_view da = digit_run(a, i);
-            std::string_view db = digit_run(b, j);
-            if (int c = compare_numbers(da, db); c != 0) {
-                return c < 0;
-            }
-            i += da.size();
-            j += db.size();
-            continue;
-        }
-        if (a[i] != b[j]) {
-            return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[j]);
-        }
-        ++i;
-        ++j;
-    }
-    return a.size() - i < b.size() - j;
-}
-
-void sort_devices(std::vector<MrcDevice>& devices) {
-    std::stable_sort(devices.begin(), devices.end(), [](const MrcDevice& a, const MrcDevice& b) {
-        return natural_less(a.name, b.name);
-    });
-}
-
-}  // namespace mrc_ip
+}  // namespace mrc::genl

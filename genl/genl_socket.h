@@ -3,8 +3,8 @@
 // A generic netlink socket on top of libnl-3: family lookup and one
 // request/answer exchange at a time, with the kernel's extended ACK message
 // (extack) carried into the error text. Nothing in here knows about MRC.
-#ifndef MRC_IP_GENL_SOCKET_H
-#define MRC_IP_GENL_SOCKET_H
+#ifndef MRC_GENL_GENL_SOCKET_H
+#define MRC_GENL_GENL_SOCKET_H
 
 #include <linux/netlink.h>
 
@@ -17,7 +17,7 @@
 struct nl_msg;
 struct nl_sock;
 
-namespace mrc_ip {
+namespace mrc::genl {
 
 struct NlSockDeleter {
     void operator()(nl_sock* sk) const;
@@ -89,6 +89,6 @@ private:
     NlSockPtr sk_;
 };
 
-}  // namespace mrc_ip
+}  // namespace mrc::genl
 
-#endif  // MRC_IP_GENL_SOCKET_H
+#endif  // MRC_GENL_GENL_SOCKET_H

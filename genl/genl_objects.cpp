@@ -1,17 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-#include "mrc_objects.h"
+#include "genl_objects.h"
 
-#include <arpa/inet.h>
 #include <netlink/attr.h>
 #include <netlink/genl/genl.h>
 
 #include <array>
-#include <cstdio>
 #include <cstring>
 
 #include "mrc-genl.h"
 
-namespace mrc_ip {
+namespace mrc::genl {
 namespace {
 
 // Thrown inside a parser; turned into a rejection at its boundary.
@@ -133,13 +131,6 @@ std::optional<T> guarded(std::string* why, F f) {
         }
         return std::nullopt;
     }
-}
-
-std::string name_of(uint8_t v, std::initializer_list<const char*> names) {
-    if (v < names.size()) {
-        return names.begin()[v];
-    }
-    return "unknown(" + std::to_string(v) + ")";
 }
 
 }  // namespace
@@ -330,90 +321,4 @@ std::optional<std::vector<ProbeAnswer>> parse_probe_reply(const nlmsghdr* nlh, s
     });
 }
 
-std::string prof_state_name(uint8_t v) {
-    return name_of(v, {"init", "offline", "online"});
-}
-std::string fmt_mode_name(uint8_t v) {
-    return name_of(v, {"stev", "srv6", "udp"});
-}
-std::string ev_mode_name(uint8_t v) {
-    return name_of(v, {"auto", "explicit", "generated"});
-}
-std::string ev_state_name(uint8_t v) {
-    if (v == MRC_GENL_EV_UNKNOWN) {
-        return "unknown";
-    }
-    return name_of(v, {"good", "assumed_bad", "denied"});
-}
-std::string ev_reason_name(uint8_t v) {
-    return name_of(v, {"loss_gap", "loss_sack", "loss_read", "loss_timeout", "probe_ok", "readmit",
-                       "admin_deny", "admin_undeny", "loss_undone"});
-}
-std::string access_name(uint8_t v) {
-    return name_of(v, {"if-default", "open", "admin", "group"});
-}
-std::string stat_name(int type) {
-    static const char* const names[] = {"",
-                                        "",
-                                        "tx_pkts",
-                                        "tx_bytes",
-                                        "tx_data_bytes",
-                                        "retx",
-                                        "retx_bytes",
-                                        "tx_acks",
-                                        "tx_probes",
-                                        "probe_replies",
-                                        "rx_pkts",
-                                        "rx_bytes",
-                                        "delivered",
-                                        "loss_gap",
-                                        "loss_sack",
-                                        "loss_read",
-                                        "loss_timeout",
-                                        "ecn",
-                                        "trims",
-                                        "qdelay_penalties",
-                                        "state_changes"};
-    if (type > 1 && type < static_cast<int>(sizeof(names) / sizeof(names[0]))) {
-        return names[type];
-    }
-    return "stat" + std::to_string(type);
-}
-std::string cc_param_name(int type) {
-    static const char* const names[] = {
-        "",         "disable-qa",   "adjust-bytes", "adjust-period", "base-rtt",
-        "eta",      "fi",           "fi-scale",     "gamma",         "max-md-jump",
-        "max-cwnd", "qa-gate",      "qa-threshold", "target-delay",  "init-pkts",
-        "min-pkts", "qdelay-target"};
-    if (type > 0 && type < static_cast<int>(sizeof(names) / sizeof(names[0]))) {
-        return names[type];
-    }
-    return "param" + std::to_string(type);
-}
-
-std::string ev_value_text(const std::vector<uint8_t>& v) {
-    if (v.size() == 16 || v.size() == 32) {
-        // SRv6 segments, as `encap seg6 segs A,B` writes them.
-        std::string s;
-        char buf[INET6_ADDRSTRLEN];
-        for (std::size_t off = 0; off < v.size(); off += 16) {
-            if (inet_ntop(AF_INET6, v.data() + off, buf, sizeof(buf)) == nullptr) {
-                s.clear();
-                break;
-            }
-            s += (off ? "," : "") + std::string(buf);
-        }
-        if (!s.empty()) {
-            return s;
-        }
-    }
-    std::string s = "0x";
-    char hex[3];
-    for (uint8_t b : v) {
-        std::snprintf(hex, sizeof(hex), "%02x", b);
-        s += hex;
-    }
-    return s;
-}
-
-}  // namespace mrc_ip
+}  // namespace mrc::genl

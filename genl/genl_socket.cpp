@@ -18,7 +18,7 @@
 #define SOL_NETLINK 270
 #endif
 
-namespace mrc_ip {
+namespace mrc::genl {
 
 // Linux 6.0's missing-attribute report; older uapi headers lack the names.
 constexpr int kMissType = 5;  // NLMSGERR_ATTR_MISS_TYPE
@@ -334,4 +334,4 @@ Status GenlSocket::transact_stream(const ReplyHandler& on_message) {
     return ex.status;
 }
 
-}  // namespace mrc_ip
+}  // namespace mrc::genl

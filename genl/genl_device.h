@@ -2,18 +2,17 @@
 //
 // One MRC device as the kernel's generic netlink family "mrc" reports it,
 // and the parser for one MRC_CMD_DEV_GET reply message.
-#ifndef MRC_IP_MRC_DEVICE_H
-#define MRC_IP_MRC_DEVICE_H
+#ifndef MRC_GENL_GENL_DEVICE_H
+#define MRC_GENL_GENL_DEVICE_H
 
 #include <linux/netlink.h>
 
 #include <cstdint>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
-namespace mrc_ip {
+namespace mrc::genl {
 
 // Fields the kernel did not send are left empty and not printed.
 struct MrcDevice {
@@ -52,12 +51,6 @@ std::optional<MrcDevice> parse_dev_reply(const nlmsghdr* nlh, std::string* why =
 // "DOWN", "ACTIVE", or "UNKNOWN(n)" for an MRC_ATTR_PORT_STATE value.
 std::string port_state_name(uint8_t state);
 
-// Ordering that compares digit runs by value: mrc2 < mrc10.
-bool natural_less(std::string_view a, std::string_view b);
+}  // namespace mrc::genl
 
-// Sorts devices by natural_less on their names.
-void sort_devices(std::vector<MrcDevice>& devices);
-
-}  // namespace mrc_ip
-
-#endif  // MRC_IP_MRC_DEVICE_H
+#endif  // MRC_GENL_GENL_DEVICE_H

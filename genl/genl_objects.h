@@ -3,8 +3,8 @@
 // The family's objects other than devices, as plain structs, and one parser
 // per reply kind (kernel/uapi/mrc-genl.h). A parser rejects attributes of
 // the wrong size and ignores attributes it does not know.
-#ifndef MRC_IP_MRC_OBJECTS_H
-#define MRC_IP_MRC_OBJECTS_H
+#ifndef MRC_GENL_GENL_OBJECTS_H
+#define MRC_GENL_GENL_OBJECTS_H
 
 #include <linux/netlink.h>
 
@@ -14,7 +14,7 @@
 #include <utility>
 #include <vector>
 
-namespace mrc_ip {
+namespace mrc::genl {
 
 struct ProfileCommon {
     std::string dev;                 // MRC_ATTR_DEV_NAME
@@ -101,18 +101,6 @@ std::optional<EvEvent> parse_event(const nlmsghdr* nlh, std::string* why = nullp
 std::optional<std::vector<ProbeAnswer>> parse_probe_reply(const nlmsghdr* nlh,
                                                           std::string* why = nullptr);
 
-// Names, lower-case, for the enums of the family ("unknown(N)" otherwise).
-std::string prof_state_name(uint8_t v);
-std::string fmt_mode_name(uint8_t v);
-std::string ev_mode_name(uint8_t v);
-std::string ev_state_name(uint8_t v);
-std::string ev_reason_name(uint8_t v);
-std::string access_name(uint8_t v);   // if-default, open, admin, group
-std::string stat_name(int type);      // tx_pkts, ...
-std::string cc_param_name(int type);  // the mrc-ip keyword: init-pkts, ...
-// An EV value as text: 0x-hex for 4 bytes, IPv6 notation for 16, else hex.
-std::string ev_value_text(const std::vector<uint8_t>& v);
+}  // namespace mrc::genl
 
-}  // namespace mrc_ip
-
-#endif  // MRC_IP_MRC_OBJECTS_H
+#endif  // MRC_GENL_GENL_OBJECTS_H
