@@ -1,57 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// libmrc's entry points, called as a program would: version queries,
-// version negotiation, and the refusal of every bad argument, in the form
-// (-1, NULL, an errno value, a negative errno) each prototype promises.
-// The machine running the tests has no MRC device: objects the checks
-// need are made here, with verbs pointers that the refused calls never
-// reach, or with a verbs device that is not ours.
+// libmrc's application API entry points, called as a program would:
+// version queries, version negotiation, and the refusal of every bad
+// argument, in the form (-1, NULL, an errno value, a negative errno) each
+// prototype promises (libmrc_fakes.h says over what).
 #include <gtest/gtest.h>
 
 #include <cerrno>
 #include <cstring>
 #include <memory>
 
+#include "libmrc_fakes.h"
 #include "mrc_checks.h"
 #include "mrc_ctl.h"
 #include "mrc_objects.h"
 
 namespace {
 
-// Calls f with errno cleared and returns what it returned; errno is then
-// what f left.
-template <typename F>
-auto call(F f) {
-    errno = 0;
-    return f();
-}
-
-// A verbs device and context that are not MRC ("rxe0"), enough for the
-// calls that only read the device's name.
-struct ForeignDevice {
-    ibv_device dev{};
-    ibv_context ctx{};
-    ForeignDevice() {
-        std::strcpy(dev.name, "rxe0");
-        ctx.device = &dev;
-        ctx.num_comp_vectors = 1;
-    }
-};
-
-// An MRC context made by hand over a verbs context no call here reaches.
-struct FakeContext {
-    ibv_context vctx{};
-    mrc_context* ctx = new mrc_context;
-    FakeContext() {
-        vctx.num_comp_vectors = 2;
-        ctx->vctx = &vctx;
-        ctx->dev = mrc::lib::device_attr(1024);
-    }
-    ~FakeContext() {
-        ctx->children = 0;
-        mrc_destroy_context(ctx);
-    }
-};
+using namespace mrc::lib::test;
 
 TEST(LibmrcApi, QueryVersionReports101) {
     uint32_t cur = 0, last = 1, vendor = 0, last_vendor = 1;
@@ -459,138 +425,6 @@ TEST(LibmrcApi, PostRecvRefusesNulls) {
     EXPECT_EQ(errno, EINVAL);
     EXPECT_EQ(call([&] { return mrc_post_recv(&f.qp, &wr, nullptr); }), -1);
     EXPECT_EQ(errno, EINVAL);
-}
-
-// The controller API is not implemented yet: bad arguments are still
-// EINVAL, good ones ENOSYS, each in the form its prototype promises.
-TEST(LibmrcCtl, DeviceAndPorts) {
-    ForeignDevice f;
-    FakeContext fc;
-    mrc_ctl_device_attr attr{};
-    int supported = 0;
-    EXPECT_EQ(call([&] { return mrc_ctl_query_device(nullptr, &attr); }), -1);
-    EXPECT_EQ(errno, EINVAL);
-    EXPECT_EQ(call([&] { return mrc_ctl_query_device(&f.ctx, &attr); }), -1);
-    EXPECT_EQ(errno, ENOSYS);
-    EXPECT_EQ(call([&] { return mrc_ctl_query_device_ex(&f.ctx, nullptr, &attr, nullptr); }), -1);
-    EXPECT_EQ(errno, EINVAL);
-    EXPECT_EQ(call([&] { return mrc_ctl_query_device_ex(&f.ctx, fc.ctx, &attr, &supported); }), -1);
-    EXPECT_EQ(errno, EINVAL) << "context of another device";
-    EXPECT_EQ(call([&] { return mrc_ctl_query_device_ex(&fc.vctx, fc.ctx, &attr, &supported); }),
-              -1);
-    EXPECT_EQ(errno, ENOSYS);
-
-    mrc_ctl_port_attr port{};
-    EXPECT_EQ(call([&] { return mrc_ctl_query_port(fc.ctx, 0, &port, MRC_CTL_PORT_ADMIN_STATE); }),
-              -1);
-    EXPECT_EQ(errno, EINVAL) << "ports are 1-based";
-    EXPECT_EQ(call([&] { return mrc_ctl_query_port(fc.ctx, 1, &port, 1 << 1); }), -1);
-    EXPECT_EQ(errno, EINVAL);
-    EXPECT_EQ(call([&] { return mrc_ctl_query_port(fc.ctx, 1, &port, MRC_CTL_PORT_ADMIN_STATE); }),
-              -1);
-    EXPECT_EQ(errno, ENOSYS);
-    port.port_admin_state = static_cast<mrc_ctl_port_admin_state>(2);
-    EXPECT_EQ(call([&] { return mrc_ctl_modify_port(fc.ctx, 1, &port, MRC_CTL_PORT_ADMIN_STATE); }),
-              -1);
-    EXPECT_EQ(errno, EINVAL);
-    port.port_admin_state = MRC_CTL_PORT_ADMIN_DISABLED;
-    EXPECT_EQ(call([&] { return mrc_ctl_modify_port(nullptr, 1, &port, 0); }), -1);
-    EXPECT_EQ(errno, EINVAL);
-    EXPECT_EQ(call([&] { return mrc_ctl_modify_port(fc.ctx, 1, &port, MRC_CTL_PORT_ADMIN_STATE); }),
-              -1);
-    EXPECT_EQ(errno, ENOSYS);
-}
-
-TEST(LibmrcCtl, Profiles) {
-    FakeContext fc;
-    mrc_ctl_ev_fmt_profile_attr fmt{};
-    mrc_ctl_ev_profile_attr ev{};
-    mrc_ctl_cc_profile_attr cc{};
-    EXPECT_EQ(call([&] { return mrc_ctl_modify_ev_fmt_profile(nullptr, 1, &fmt, 0); }), -1);
-    EXPECT_EQ(errno, EINVAL);
-    EXPECT_EQ(call([&] { return mrc_ctl_query_ev_fmt_profile(fc.ctx, 1, nullptr, 0); }), -1);
-    EXPECT_EQ(errno, EINVAL);
-    EXPECT_EQ(call([&] { return mrc_ctl_modify_ev_fmt_profile(fc.ctx, 1, &fmt, 0); }), -1);
-    EXPECT_EQ(errno, ENOSYS);
-    EXPECT_EQ(call([&] { return mrc_ctl_query_ev_fmt_profile(fc.ctx, 1, &fmt, 0); }), -1);
-    EXPECT_EQ(errno, ENOSYS);
-
-    const int both = MRC_CTL_EV_PROFILE_EV_OP | MRC_CTL_EV_PROFILE_EV_FIELDS_OP;
-    EXPECT_EQ(call([&] { return mrc_ctl_modify_ev_profile(fc.ctx, 1, &ev, both); }), -1);
-    EXPECT_EQ(errno, EINVAL) << "EV and EV field operations exclude each other";
-    EXPECT_EQ(call([&] { return mrc_ctl_query_ev_profile(fc.ctx, 1, &ev, both); }), -1);
-    EXPECT_EQ(errno, EINVAL);
-    EXPECT_EQ(call([&] { return mrc_ctl_modify_ev_profile(nullptr, 1, &ev, 0); }), -1);
-    EXPECT_EQ(errno, EINVAL);
-    EXPECT_EQ(call([&] { return mrc_ctl_modify_ev_profile(fc.ctx, 1, &ev, 0); }), -1);
-    EXPECT_EQ(errno, ENOSYS);
-    EXPECT_EQ(call([&] { return mrc_ctl_query_ev_profile(fc.ctx, 1, &ev, 0); }), -1);
-    EXPECT_EQ(errno, ENOSYS);
-
-    EXPECT_EQ(call([&] { return mrc_ctl_modify_cc_profile(fc.ctx, 1, nullptr, 0); }), -1);
-    EXPECT_EQ(errno, EINVAL);
-    EXPECT_EQ(call([&] { return mrc_ctl_query_cc_profile(nullptr, 1, &cc, 0); }), -1);
-    EXPECT_EQ(errno, EINVAL);
-    EXPECT_EQ(call([&] { return mrc_ctl_modify_cc_profile(fc.ctx, 1, &cc, 0); }), -1);
-    EXPECT_EQ(errno, ENOSYS);
-    EXPECT_EQ(call([&] { return mrc_ctl_query_cc_profile(fc.ctx, 1, &cc, 0); }), -1);
-    EXPECT_EQ(errno, ENOSYS);
-}
-
-TEST(LibmrcCtl, EventsAndProbes) {
-    FakeContext fc, other;
-    ibv_comp_channel vch{};
-    mrc_comp_channel foreign{other.ctx, &vch};
-    EXPECT_EQ(call([&] { return mrc_ctl_create_ev_event_cq(nullptr, 8, nullptr, nullptr, 0); }),
-              nullptr);
-    EXPECT_EQ(errno, EINVAL);
-    EXPECT_EQ(call([&] { return mrc_ctl_create_ev_event_cq(fc.ctx, 0, nullptr, nullptr, 0); }),
-              nullptr);
-    EXPECT_EQ(errno, EINVAL);
-    EXPECT_EQ(call([&] { return mrc_ctl_create_ev_event_cq(fc.ctx, 8, nullptr, &foreign, 0); }),
-              nullptr);
-    EXPECT_EQ(errno, EINVAL);
-    EXPECT_EQ(call([&] { return mrc_ctl_create_ev_event_cq(fc.ctx, 8, nullptr, nullptr, 0); }),
-              nullptr);
-    EXPECT_EQ(errno, ENOSYS);
-
-    mrc_ctl_ev_event events[2];
-    mrc_cq plain{fc.ctx, nullptr, nullptr, false};
-    mrc_cq ev_cq{fc.ctx, nullptr, nullptr, true};
-    EXPECT_EQ(mrc_ctl_poll_ev_event(nullptr, 2, events), -EINVAL) << "a negative errno";
-    EXPECT_EQ(mrc_ctl_poll_ev_event(&plain, 2, events), -EINVAL) << "not an EV event CQ";
-    EXPECT_EQ(mrc_ctl_poll_ev_event(&ev_cq, -1, events), -EINVAL);
-    EXPECT_EQ(mrc_ctl_poll_ev_event(&ev_cq, 2, nullptr), -EINVAL);
-    EXPECT_EQ(mrc_ctl_poll_ev_event(&ev_cq, 2, events), -ENOSYS);
-
-    mrc_ctl_ep_req req[1]{};
-    mrc_ctl_ep_rsp rsp[1]{};
-    int n = 7;
-    EXPECT_EQ(call([&] {
-                  return mrc_ctl_ep_batch_send_wait(nullptr, 0, MRC_CTL_EP_OP_EV_PROBE, req, 1,
-                                                    1000, rsp, &n);
-              }),
-              -1);
-    EXPECT_EQ(errno, EINVAL);
-    EXPECT_EQ(call([&] {
-                  return mrc_ctl_ep_batch_send_wait(fc.ctx, 0, MRC_CTL_EP_OP_EV_PROBE, req, 0, 1000,
-                                                    rsp, &n);
-              }),
-              -1);
-    EXPECT_EQ(errno, EINVAL) << "an empty batch";
-    EXPECT_EQ(call([&] {
-                  return mrc_ctl_ep_batch_send_wait(fc.ctx, 0, static_cast<mrc_ctl_ep_op_type>(2),
-                                                    req, 1, 1000, rsp, &n);
-              }),
-              -1);
-    EXPECT_EQ(errno, EINVAL) << "an unknown operation";
-    EXPECT_EQ(call([&] {
-                  return mrc_ctl_ep_batch_send_wait(fc.ctx, 0, MRC_CTL_EP_OP_EV_PROBE, req, 1, 1000,
-                                                    rsp, &n);
-              }),
-              -1);
-    EXPECT_EQ(errno, ENOSYS);
-    EXPECT_EQ(n, 0);
 }
 
 }  // namespace

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
 // Builds a reply of the family "mrc" as the kernel lays it out: genl
-// header, attributes, nests (shared by the parser and printer tests).
+// header, attributes, nests (shared by the parser and printer tests of
+// mrc-ip and libmrc).
 #ifndef MRC_TEST_REPLY_BUILDER_H
 #define MRC_TEST_REPLY_BUILDER_H
 
@@ -13,10 +14,10 @@
 #include <string>
 #include <vector>
 
-#include "genl_shared.h"
+#include "genl_socket.h"
 #include "mrc-genl.h"
 
-namespace mrc_ip::test {
+namespace mrc::genl::test {
 
 class ReplyBuilder {
 public:
@@ -54,6 +55,6 @@ private:
     std::vector<nlattr*> nests_;
 };
 
-}  // namespace mrc_ip::test
+}  // namespace mrc::genl::test
 
 #endif  // MRC_TEST_REPLY_BUILDER_H

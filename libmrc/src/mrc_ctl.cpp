@@ -1,17 +1,47 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// The OCP MRC controller API. Only the version query is implemented yet:
-// every other call checks its arguments (EINVAL) and then fails with
-// ENOSYS in the form its prototype promises (Documentation/libmrc.rst,
-// "Not yet implemented").
+// The OCP MRC controller API: versions, the device and its port. The rest
+// is not implemented yet: each call checks its arguments (EINVAL) and then
+// fails with ENOSYS in the form its prototype promises
+// (Documentation/libmrc.rst, "Not yet implemented").
+#include <netlink/attr.h>
+
 #include <cerrno>
 
+#include "ctl_calls.h"
+#include "ctl_device.h"
+#include "ctl_entry.h"
+#include "mrc-genl.h"
+#include "mrc_checks.h"
 #include "mrc_ctl.h"
 #include "mrc_errors.h"
 #include "mrc_objects.h"
 
 using mrc::lib::fail;
 using mrc::lib::fail_null;
+namespace ctl = mrc::lib::ctl;
+namespace genl = mrc::genl;
+
+namespace {
+
+// The controller attributes of the verbs device vctx; ours says whether it
+// is an MRC device. Another device reads as MRC control protocol 0 ("not
+// supported"). 0 or an errno value.
+int query_ctl_device(ibv_context* vctx, mrc_ctl_device_attr& out, bool& ours) noexcept {
+    const char* name = ibv_get_device_name(vctx->device);
+    out = mrc_ctl_device_attr{};
+    ours = mrc::lib::is_mrc_device_name(name);
+    if (!ours)
+        return 0;
+    ctl::Link link;
+    genl::MrcDevice dev;
+    if (int err = link.open(); err || (err = ctl::get_device(link, name, dev)))
+        return err;
+    ctl::to_device_attr(dev, out);
+    return 0;
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -30,7 +60,10 @@ void mrc_ctl_query_version(uint32_t* current_version, uint32_t* last_supported_v
 int mrc_ctl_query_device(ibv_context* context, mrc_ctl_device_attr* ctl_attr) {
     if (!context || !ctl_attr)
         return fail(EINVAL);
-    return fail(ENOSYS);
+    bool ours = false;
+    if (int err = query_ctl_device(context, *ctl_attr, ours))
+        return fail(err);
+    return 0;
 }
 
 int mrc_ctl_query_device_ex(ibv_context* context, mrc_context* mcontext,
@@ -39,25 +72,45 @@ int mrc_ctl_query_device_ex(ibv_context* context, mrc_context* mcontext,
         return fail(EINVAL);
     if (mcontext && mcontext->vctx != context)
         return fail(EINVAL);
-    return fail(ENOSYS);
+    bool ours = false;
+    if (int err = query_ctl_device(context, *ctl_attr, ours))
+        return fail(err);
+    *supported = ours;
+    return 0;
 }
 
 int mrc_ctl_query_port(mrc_context* context, uint8_t port_num, mrc_ctl_port_attr* attr,
                        int attr_mask) {
-    if (!context || !attr || port_num == 0 || (attr_mask & ~MRC_CTL_PORT_ADMIN_STATE))
+    if (!context || ctl::check_port(port_num, attr, attr_mask, false))
         return fail(EINVAL);
-    return fail(ENOSYS);
+    genl::MrcDevice dev;
+    int err = ctl::with_link(context, [&](ctl::Link& link, const char* name) {
+        return ctl::get_device(link, name, dev);
+    });
+    if (err)
+        return fail(err);
+    if (!dev.port_admin)
+        return fail(EPROTO);
+    attr->port_admin_state = *dev.port_admin == MRC_PORT_ADMIN_ENABLED
+                                 ? MRC_CTL_PORT_ADMIN_ENABLED
+                                 : MRC_CTL_PORT_ADMIN_DISABLED;
+    return 0;
 }
 
 int mrc_ctl_modify_port(mrc_context* context, uint8_t port_num, mrc_ctl_port_attr* attr,
                         int attr_mask) {
-    if (!context || !attr || port_num == 0 || (attr_mask & ~MRC_CTL_PORT_ADMIN_STATE))
+    if (!context || ctl::check_port(port_num, attr, attr_mask, true))
         return fail(EINVAL);
-    if ((attr_mask & MRC_CTL_PORT_ADMIN_STATE) &&
-        attr->port_admin_state != MRC_CTL_PORT_ADMIN_DISABLED &&
-        attr->port_admin_state != MRC_CTL_PORT_ADMIN_ENABLED)
-        return fail(EINVAL);
-    return fail(ENOSYS);
+    if (!(attr_mask & MRC_CTL_PORT_ADMIN_STATE))
+        return 0;
+    uint8_t admin = attr->port_admin_state == MRC_CTL_PORT_ADMIN_ENABLED ? MRC_PORT_ADMIN_ENABLED
+                                                                         : MRC_PORT_ADMIN_DISABLED;
+    int err = ctl::with_link(context, [&](ctl::Link& link, const char* name) {
+        return ctl::set_device(link, name, [&](nl_msg* m) {
+            return nla_put_u8(m, MRC_ATTR_PORT_ADMIN, admin) < 0 ? EMSGSIZE : 0;
+        });
+    });
+    return err ? fail(err) : 0;
 }
 
 int mrc_ctl_modify_ev_fmt_profile(mrc_context* mrc_ctx, uint64_t, mrc_ctl_ev_fmt_profile_attr* attr,

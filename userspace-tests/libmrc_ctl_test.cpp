@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// libmrc's controller API entry points, called as a controller would with
+// bad arguments (refused with EINVAL before any netlink traffic) and good
+// ones. This machine runs no mrc.ko with a device "mrc-unit-test", so a
+// good call reaches the kernel and fails there: without the family with
+// ENOENT, with it with ENODEV. That it fails so, and not with EINVAL or
+// ENOSYS, is what says the arguments passed.
+#include <gtest/gtest.h>
+
+#include <cerrno>
+
+#include "libmrc_fakes.h"
+#include "mrc_ctl.h"
+
+namespace {
+
+using namespace mrc::lib::test;
+
+// errno after a call that passed its checks and asked the kernel.
+bool asked_kernel() {
+    return errno == ENOENT || errno == ENODEV;
+}
+
+TEST(LibmrcCtl, QueryDevice) {
+    ForeignDevice f;
+    FakeContext fc;
+    mrc_ctl_device_attr attr;
+    int supported = 7;
+    EXPECT_EQ(call([&] { return mrc_ctl_query_device(nullptr, &attr); }), -1);
+    EXPECT_EQ(errno, EINVAL);
+    EXPECT_EQ(call([&] { return mrc_ctl_query_device(&f.ctx, nullptr); }), -1);
+    EXPECT_EQ(errno, EINVAL);
+    EXPECT_EQ(call([&] { return mrc_ctl_query_device_ex(&f.ctx, nullptr, &attr, nullptr); }), -1);
+    EXPECT_EQ(errno, EINVAL);
+    EXPECT_EQ(call([&] { return mrc_ctl_query_device_ex(&f.ctx, fc.ctx, &attr, &supported); }), -1);
+    EXPECT_EQ(errno, EINVAL) << "context of another device";
+
+    EXPECT_EQ(call([&] { return mrc_ctl_query_device(&fc.vctx, &attr); }), -1);
+    EXPECT_TRUE(asked_kernel()) << errno;
+    EXPECT_EQ(call([&] { return mrc_ctl_query_device_ex(&fc.vctx, fc.ctx, &attr, &supported); }),
+              -1);
+    EXPECT_TRUE(asked_kernel()) << errno;
+    EXPECT_EQ(supported, 7) << "left alone on failure";
+}
+
+// Another verbs device is no MRC device: control protocol 0, nothing else.
+TEST(LibmrcCtl, QueryForeignDevice) {
+    ForeignDevice f;
+    mrc_ctl_device_attr attr;
+    std::memset(&attr, 0xa5, sizeof(attr));
+    int supported = 7;
+    ASSERT_EQ(mrc_ctl_query_device_ex(&f.ctx, nullptr, &attr, &supported), 0);
+    EXPECT_EQ(supported, 0);
+    EXPECT_EQ(attr.mrc_ctl_protocol_version, uint32_t{MRC_CTL_PROTOCOL_VERSION_0});
+    EXPECT_EQ(attr.cc.algorithms, nullptr);
+    EXPECT_EQ(attr.phy_port_mask, 0u);
+    std::memset(&attr, 0xa5, sizeof(attr));
+    ASSERT_EQ(mrc_ctl_query_device(&f.ctx, &attr), 0);
+    EXPECT_EQ(attr.ev.ev_max_profiles, 0u);
+    EXPECT_EQ(attr.opt_attr, 0u);
+}
+
+TEST(LibmrcCtl, Ports) {
+    FakeContext fc;
+    mrc_ctl_port_attr port{};
+    EXPECT_EQ(call([&] { return mrc_ctl_query_port(fc.ctx, 0, &port, MRC_CTL_PORT_ADMIN_STATE); }),
+              -1);
+    EXPECT_EQ(errno, EINVAL) << "ports are 1-based";
+    EXPECT_EQ(call([&] { return mrc_ctl_query_port(fc.ctx, 2, &port, MRC_CTL_PORT_ADMIN_STATE); }),
+              -1);
+    EXPECT_EQ(errno, EINVAL) << "an MRC device has one port";
+    EXPECT_EQ(call([&] { return mrc_ctl_query_port(fc.ctx, 1, &port, 1 << 1); }), -1);
+    EXPECT_EQ(errno, EINVAL);
+    EXPECT_EQ(call([&] { return mrc_ctl_query_port(fc.ctx, 1, nullptr, 0); }), -1);
+    EXPECT_EQ(errno, EINVAL);
+    EXPECT_EQ(call([&] { return mrc_ctl_query_port(fc.ctx, 1, &port, MRC_CTL_PORT_ADMIN_STATE); }),
+              -1);
+    EXPECT_TRUE(asked_kernel()) << errno;
+
+    port.port_admin_state = static_cast<mrc_ctl_port_admin_state>(2);
+    EXPECT_EQ(call([&] { return mrc_ctl_modify_port(fc.ctx, 1, &port, MRC_CTL_PORT_ADMIN_STATE); }),
+              -1);
+    EXPECT_EQ(errno, EINVAL);
+    EXPECT_EQ(call([&] { return mrc_ctl_modify_port(fc.ctx, 1, &port, 0); }), 0)
+        << "nothing to change: no state is read";
+    port.port_admin_state = MRC_CTL_PORT_ADMIN_DISABLED;
+    EXPECT_EQ(call([&] { return mrc_ctl_modify_port(nullptr, 1, &port, 0); }), -1);
+    EXPECT_EQ(errno, EINVAL);
+    EXPECT_EQ(call([&] { return mrc_ctl_modify_port(fc.ctx, 1, &port, MRC_CTL_PORT_ADMIN_STATE); }),
+              -1);
+    EXPECT_TRUE(asked_kernel()) << errno;
+}
+
+TEST(LibmrcCtl, Profiles) {
+    FakeContext fc;
+    mrc_ctl_ev_fmt_profile_attr fmt{};
+    mrc_ctl_ev_profile_attr ev{};
+    mrc_ctl_cc_profile_attr cc{};
+    EXPECT_EQ(call([&] { return mrc_ctl_modify_ev_fmt_profile(nullptr, 1, &fmt, 0); }), -1);
+    EXPECT_EQ(errno, EINVAL);
+    EXPECT_EQ(call([&] { return mrc_ctl_query_ev_fmt_profile(fc.ctx, 1, nullptr, 0); }), -1);
+    EXPECT_EQ(errno, EINVAL);
+    EXPECT_EQ(call([&] { return mrc_ctl_modify_ev_fmt_profile(fc.ctx, 1, &fmt, 0); }), -1);
+    EXPECT_EQ(errno, ENOSYS);
+    EXPECT_EQ(call([&] { return mrc_ctl_query_ev_fmt_profile(fc.ctx, 1, &fmt, 0); }), -1);
+    EXPECT_EQ(errno, ENOSYS);
+
+    const int both = MRC_CTL_EV_PROFILE_EV_OP | MRC_CTL_EV_PROFILE_EV_FIELDS_OP;
+    EXPECT_EQ(call([&] { return mrc_ctl_modify_ev_profile(fc.ctx, 1, &ev, both); }), -1);
+    EXPECT_EQ(errno, EINVAL) << "EV and EV field operations exclude each other";
+    EXPECT_EQ(call([&] { return mrc_ctl_query_ev_profile(fc.ctx, 1, &ev, both); }), -1);
+    EXPECT_EQ(errno, EINVAL);
+    EXPECT_EQ(call([&] { return mrc_ctl_modify_ev_profile(nullptr, 1, &ev, 0); }), -1);
+    EXPECT_EQ(errno, EINVAL);
+    EXPECT_EQ(call([&] { return mrc_ctl_modify_ev_profile(fc.ctx, 1, &ev, 0); }), -1);
+    EXPECT_EQ(errno, ENOSYS);
+    EXPECT_EQ(call([&] { return mrc_ctl_query_ev_profile(fc.ctx, 1, &ev, 0); }), -1);
+    EXPECT_EQ(errno, ENOSYS);
+
+    EXPECT_EQ(call([&] { return mrc_ctl_modify_cc_profile(fc.ctx, 1, nullptr, 0); }), -1);
+    EXPECT_EQ(errno, EINVAL);
+    EXPECT_EQ(call([&] { return mrc_ctl_query_cc_profile(nullptr, 1, &cc, 0); }), -1);
+    EXPECT_EQ(errno, EINVAL);
+    EXPECT_EQ(call([&] { return mrc_ctl_modify_cc_profile(fc.ctx, 1, &cc, 0); }), -1);
+    EXPECT_EQ(errno, ENOSYS);
+    EXPECT_EQ(call([&] { return mrc_ctl_query_cc_profile(fc.ctx, 1, &cc, 0); }), -1);
+    EXPECT_EQ(errno, ENOSYS);
+}
+
+TEST(LibmrcCtl, EventsAndProbes) {
+    FakeContext fc, other;
+    ibv_comp_channel vch{};
+    mrc_comp_channel foreign{other.ctx, &vch};
+    EXPECT_EQ(call([&] { return mrc_ctl_create_ev_event_cq(nullptr, 8, nullptr, nullptr, 0); }),
+              nullptr);
+    EXPECT_EQ(errno, EINVAL);
+    EXPECT_EQ(call([&] { return mrc_ctl_create_ev_event_cq(fc.ctx, 0, nullptr, nullptr, 0); }),
+              nullptr);
+    EXPECT_EQ(errno, EINVAL);
+    EXPECT_EQ(call([&] { return mrc_ctl_create_ev_event_cq(fc.ctx, 8, nullptr, &foreign, 0); }),
+              nullptr);
+    EXPECT_EQ(errno, EINVAL);
+    EXPECT_EQ(call([&] { return mrc_ctl_create_ev_event_cq(fc.ctx, 8, nullptr, nullptr, 0); }),
+              nullptr);
+    EXPECT_EQ(errno, ENOSYS);
+
+    mrc_ctl_ev_event events[2];
+    mrc_cq plain{fc.ctx, nullptr, nullptr, false};
+    mrc_cq ev_cq{fc.ctx, nullptr, nullptr, true};
+    EXPECT_EQ(mrc_ctl_poll_ev_event(nullptr, 2, events), -EINVAL) << "a negative errno";
+    EXPECT_EQ(mrc_ctl_poll_ev_event(&plain, 2, events), -EINVAL) << "not an EV event CQ";
+    EXPECT_EQ(mrc_ctl_poll_ev_event(&ev_cq, -1, events), -EINVAL);
+    EXPECT_EQ(mrc_ctl_poll_ev_event(&ev_cq, 2, nullptr), -EINVAL);
+    EXPECT_EQ(mrc_ctl_poll_ev_event(&ev_cq, 2, events), -ENOSYS);
+
+    mrc_ctl_ep_req req[1]{};
+    mrc_ctl_ep_rsp rsp[1]{};
+    int n = 7;
+    EXPECT_EQ(call([&] {
+                  return mrc_ctl_ep_batch_send_wait(nullptr, 0, MRC_CTL_EP_OP_EV_PROBE, req, 1,
+                                                    1000, rsp, &n);
+              }),
+              -1);
+    EXPECT_EQ(errno, EINVAL);
+    EXPECT_EQ(call([&] {
+                  return mrc_ctl_ep_batch_send_wait(fc.ctx, 0, MRC_CTL_EP_OP_EV_PROBE, req, 0, 1000,
+                                                    rsp, &n);
+              }),
+              -1);
+    EXPECT_EQ(errno, EINVAL) << "an empty batch";
+    EXPECT_EQ(call([&] {
+                  return mrc_ctl_ep_batch_send_wait(fc.ctx, 0, static_cast<mrc_ctl_ep_op_type>(2),
+                                                    req, 1, 1000, rsp, &n);
+              }),
+              -1);
+    EXPECT_EQ(errno, EINVAL) << "an unknown operation";
+    EXPECT_EQ(call([&] {
+                  return mrc_ctl_ep_batch_send_wait(fc.ctx, 0, MRC_CTL_EP_OP_EV_PROBE, req, 1, 1000,
+                                                    rsp, &n);
+              }),
+              -1);
+    EXPECT_EQ(errno, ENOSYS);
+    EXPECT_EQ(n, 0);
+}
+
+}  // namespace
