@@ -96,7 +96,6 @@ TEST(LibmrcCtl, Profiles) {
     FakeContext fc;
     mrc_ctl_ev_fmt_profile_attr fmt{};
     mrc_ctl_ev_profile_attr ev{};
-    mrc_ctl_cc_profile_attr cc{};
     EXPECT_EQ(call([&] { return mrc_ctl_modify_ev_fmt_profile(nullptr, 1, &fmt, 0); }), -1);
     EXPECT_EQ(errno, EINVAL);
     EXPECT_EQ(call([&] { return mrc_ctl_query_ev_fmt_profile(fc.ctx, 1, nullptr, 0); }), -1);
@@ -117,15 +116,67 @@ TEST(LibmrcCtl, Profiles) {
     EXPECT_EQ(errno, ENOSYS);
     EXPECT_EQ(call([&] { return mrc_ctl_query_ev_profile(fc.ctx, 1, &ev, 0); }), -1);
     EXPECT_EQ(errno, ENOSYS);
+}
 
+TEST(LibmrcCtl, CcProfiles) {
+    FakeContext fc;
+    mrc_ctl_cc_nscc_cfg nscc{};
+    mrc_ctl_cc_profile_attr cc{};
+    cc.algorithm = "uet-1.0-nscc";
+    cc.cc_config = &nscc;
+    auto modify = [&](int mask) {
+        return call([&] { return mrc_ctl_modify_cc_profile(fc.ctx, 1, &cc, mask); });
+    };
+    auto query = [&](int mask) {
+        return call([&] { return mrc_ctl_query_cc_profile(fc.ctx, 1, &cc, mask); });
+    };
     EXPECT_EQ(call([&] { return mrc_ctl_modify_cc_profile(fc.ctx, 1, nullptr, 0); }), -1);
     EXPECT_EQ(errno, EINVAL);
     EXPECT_EQ(call([&] { return mrc_ctl_query_cc_profile(nullptr, 1, &cc, 0); }), -1);
     EXPECT_EQ(errno, EINVAL);
-    EXPECT_EQ(call([&] { return mrc_ctl_modify_cc_profile(fc.ctx, 1, &cc, 0); }), -1);
-    EXPECT_EQ(errno, ENOSYS);
-    EXPECT_EQ(call([&] { return mrc_ctl_query_cc_profile(fc.ctx, 1, &cc, 0); }), -1);
-    EXPECT_EQ(errno, ENOSYS);
+    EXPECT_EQ(modify(1 << 4), -1);
+    EXPECT_EQ(errno, EINVAL) << "unknown mask bit";
+    EXPECT_EQ(modify(MRC_CTL_CC_PROFILE_CUR_STATE), -1);
+    EXPECT_EQ(errno, EINVAL) << "the current state is not set";
+    cc.profile_state = static_cast<mrc_ctl_profile_state>(3);
+    EXPECT_EQ(modify(MRC_CTL_CC_PROFILE_STATE), -1);
+    EXPECT_EQ(errno, EINVAL);
+    cc.profile_state = MRC_CTL_PROFILE_ONLINE;
+    cc.vendor_cfg[5] = 1;
+    EXPECT_EQ(modify(MRC_CTL_CC_PROFILE_STATE | MRC_CTL_CC_PROFILE_VENDOR_CFG), -1);
+    EXPECT_EQ(errno, EINVAL) << "no vendor configuration is defined";
+    cc.vendor_cfg[5] = 0;
+    EXPECT_EQ(modify(MRC_CTL_CC_PROFILE_VENDOR_CFG), 0) << "nothing the kernel keeps";
+    cc.algorithm = nullptr;
+    EXPECT_EQ(modify(MRC_CTL_CC_PROFILE_ALGORITHM), -1);
+    EXPECT_EQ(errno, EOPNOTSUPP) << "congestion control cannot be turned off";
+    cc.algorithm = "an-algorithm-name-of-32-bytes-xx";
+    EXPECT_EQ(modify(MRC_CTL_CC_PROFILE_ALGORITHM), -1);
+    EXPECT_EQ(errno, EINVAL);
+    cc.algorithm = "mrc-window";
+    EXPECT_EQ(modify(MRC_CTL_CC_PROFILE_ALGORITHM | MRC_CTL_CC_PROFILE_CONFIG), -1);
+    EXPECT_EQ(errno, EINVAL) << "no OCP configuration structure for it";
+    cc.algorithm = "uet-1.0-nscc";
+    cc.cc_config = nullptr;
+    EXPECT_EQ(modify(MRC_CTL_CC_PROFILE_ALGORITHM | MRC_CTL_CC_PROFILE_CONFIG), -1);
+    EXPECT_EQ(errno, EINVAL);
+    cc.cc_config = &nscc;
+    nscc.gamma = -0.5f;
+    EXPECT_EQ(modify(MRC_CTL_CC_PROFILE_ALGORITHM | MRC_CTL_CC_PROFILE_CONFIG), -1);
+    EXPECT_EQ(errno, EINVAL) << "no fixed-point value";
+    nscc.gamma = 0.8f;
+    EXPECT_EQ(
+        modify(MRC_CTL_CC_PROFILE_ALGORITHM | MRC_CTL_CC_PROFILE_CONFIG | MRC_CTL_CC_PROFILE_STATE),
+        -1);
+    EXPECT_TRUE(asked_kernel()) << errno;
+
+    EXPECT_EQ(query(1 << 4), -1);
+    EXPECT_EQ(errno, EINVAL);
+    cc.cc_config = nullptr;
+    EXPECT_EQ(query(MRC_CTL_CC_PROFILE_CONFIG), -1);
+    EXPECT_EQ(errno, EINVAL) << "nowhere to put the configuration";
+    EXPECT_EQ(query(MRC_CTL_CC_PROFILE_CUR_STATE | MRC_CTL_CC_PROFILE_ALGORITHM), -1);
+    EXPECT_TRUE(asked_kernel()) << errno;
 }
 
 TEST(LibmrcCtl, EventsAndProbes) {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// The OCP MRC controller API: versions, the device and its port. The rest
-// is not implemented yet: each call checks its arguments (EINVAL) and then
-// fails with ENOSYS in the form its prototype promises
-// (Documentation/libmrc.rst, "Not yet implemented").
+// The OCP MRC controller API: versions, the device and its port; the
+// profiles have a file each (mrc_ctl_*prof.cpp). What is not implemented
+// yet checks its arguments (EINVAL) and then fails with ENOSYS in the form
+// its prototype promises (Documentation/libmrc.rst, "Not yet implemented").
 #include <netlink/attr.h>
 
 #include <cerrno>
@@ -139,18 +139,6 @@ int mrc_ctl_query_ev_profile(mrc_context* mrc_ctx, uint64_t, mrc_ctl_ev_profile_
                              int attr_mask) {
     constexpr int kBothOps = MRC_CTL_EV_PROFILE_EV_OP | MRC_CTL_EV_PROFILE_EV_FIELDS_OP;
     if (!mrc_ctx || !attr || (attr_mask & kBothOps) == kBothOps)
-        return fail(EINVAL);
-    return fail(ENOSYS);
-}
-
-int mrc_ctl_modify_cc_profile(mrc_context* mrc_ctx, uint64_t, mrc_ctl_cc_profile_attr* attr, int) {
-    if (!mrc_ctx || !attr)
-        return fail(EINVAL);
-    return fail(ENOSYS);
-}
-
-int mrc_ctl_query_cc_profile(mrc_context* mrc_ctx, uint64_t, mrc_ctl_cc_profile_attr* attr, int) {
-    if (!mrc_ctx || !attr)
         return fail(EINVAL);
     return fail(ENOSYS);
 }
