@@ -12,9 +12,11 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "ctl_ccprof.h"
 #include "ctl_device.h"
+#include "ctl_evfmt.h"
 #include "genl_device.h"
 #include "genl_objects.h"
 #include "mrc-genl.h"
@@ -279,6 +281,97 @@ TEST(LibmrcCtlCodec, CcQueryRefusals) {
     ASSERT_EQ(ctl::from_ccprof(none, attr, MRC_CTL_CC_PROFILE_CONFIG), 0);
     EXPECT_EQ(attr.algorithm, nullptr);
     EXPECT_EQ(attr.cur_profile_state, MRC_CTL_PROFILE_INIT);
+}
+
+// ---- EV format profiles ----
+
+TEST(LibmrcCtlCodec, EvFmtModifyRequest) {
+    mrc_ctl_ev_fmt_field widths[3] = {{16}, {8}, {120}};
+    mrc_ctl_ev_fmt_profile_attr attr{};
+    attr.profile_state = MRC_CTL_PROFILE_OFFLINE;
+    attr.ev_fmt_mode = MRC_CTL_EV_FMT_MODE_SRV6;
+    attr.ev_fmt_op = {MRC_CTL_EV_FMT_OP_MODIFY_FIELDS, widths, 3};
+    const int mask =
+        MRC_CTL_EV_FMT_PROFILE_STATE | MRC_CTL_EV_FMT_PROFILE_MODE | MRC_CTL_EV_FMT_PROFILE_OP;
+    ASSERT_EQ(ctl::check_evfmt_modify(attr, mask), 0);
+    genl::NlMsgPtr msg = new_request(MRC_CMD_EVFMT_SET);
+    ASSERT_EQ(ctl::put_evfmt_modify(msg.get(), attr, mask), 0);
+    Attrs<MRC_ATTR_MAX> top(msg.get());
+    ASSERT_NE(top[MRC_ATTR_PROF_STATE], nullptr);
+    EXPECT_EQ(nla_get_u8(top[MRC_ATTR_PROF_STATE]), MRC_PROF_OFFLINE);
+    Attrs<MRC_EVFMT_MAX> fmt(top[MRC_ATTR_EVFMT]);
+    ASSERT_NE(fmt[MRC_EVFMT_MODE], nullptr);
+    EXPECT_EQ(nla_get_u8(fmt[MRC_EVFMT_MODE]), MRC_FMT_SRV6);
+    ASSERT_NE(fmt[MRC_EVFMT_FIELDS], nullptr);
+    std::vector<int> got;
+    nlattr* a;
+    int rem;
+    nla_for_each_nested(a, fmt[MRC_EVFMT_FIELDS], rem) {
+        EXPECT_EQ(nla_type(a), MRC_EVFMT_FIELD_WIDTH);
+        got.push_back(nla_get_u8(a));
+    }
+    EXPECT_EQ(got, (std::vector<int>{16, 8, 120}));
+}
+
+TEST(LibmrcCtlCodec, EvFmtModeOnly) {
+    mrc_ctl_ev_fmt_profile_attr attr{};
+    attr.ev_fmt_mode = MRC_CTL_EV_FMT_MODE_UDP;
+    genl::NlMsgPtr msg = new_request(MRC_CMD_EVFMT_SET);
+    ASSERT_EQ(ctl::put_evfmt_modify(msg.get(), attr, MRC_CTL_EV_FMT_PROFILE_MODE), 0);
+    Attrs<MRC_ATTR_MAX> top(msg.get());
+    EXPECT_EQ(top[MRC_ATTR_PROF_STATE], nullptr);
+    Attrs<MRC_EVFMT_MAX> fmt(top[MRC_ATTR_EVFMT]);
+    ASSERT_NE(fmt[MRC_EVFMT_MODE], nullptr);
+    EXPECT_EQ(nla_get_u8(fmt[MRC_EVFMT_MODE]), MRC_FMT_UDP);
+    EXPECT_EQ(fmt[MRC_EVFMT_FIELDS], nullptr);
+}
+
+genl::EvFmt parsed_fmt(ReplyBuilder& r) {
+    std::string why;
+    std::optional<genl::EvFmt> f = genl::parse_evfmt_reply(r.hdr(), &why);
+    EXPECT_TRUE(f) << why;
+    return f.value_or(genl::EvFmt{});
+}
+
+TEST(LibmrcCtlCodec, EvFmtQueryReply) {
+    ReplyBuilder r(MRC_CMD_EVFMT_GET);
+    r.str(MRC_ATTR_DEV_NAME, "mrc0").u64(MRC_ATTR_PROF_ID, 4).u8(MRC_ATTR_PROF_STATE, 2);
+    r.u32(MRC_ATTR_PROF_NUSERS, 1).begin(MRC_ATTR_EVFMT).u8(MRC_EVFMT_MODE, MRC_FMT_STEV);
+    r.begin(MRC_EVFMT_FIELDS).u8(MRC_EVFMT_FIELD_WIDTH, 20).u8(MRC_EVFMT_FIELD_WIDTH, 12);
+    r.end().end();
+    genl::EvFmt fmt = parsed_fmt(r);
+
+    mrc_ctl_ev_fmt_field widths[3] = {{99}, {99}, {99}};
+    mrc_ctl_ev_fmt_profile_attr attr;
+    std::memset(&attr, 0xa5, sizeof(attr));
+    attr.ev_fmt_op = {MRC_CTL_EV_FMT_OP_QUERY_FIELDS, widths, 1};
+    EXPECT_EQ(ctl::from_evfmt(fmt, attr, MRC_CTL_EV_FMT_PROFILE_OP), E2BIG);
+    EXPECT_EQ(attr.ev_fmt_op.fmt_field_count, 2) << "the count needed";
+    EXPECT_EQ(widths[0].width, 99) << "nothing copied";
+    attr.ev_fmt_op.fmt_field_count = 3;
+    ASSERT_EQ(ctl::from_evfmt(fmt, attr, MRC_CTL_EV_FMT_PROFILE_OP), 0);
+    EXPECT_EQ(attr.ev_fmt_op.fmt_field_count, 2);
+    EXPECT_EQ(widths[0].width, 20);
+    EXPECT_EQ(widths[1].width, 12);
+    EXPECT_EQ(widths[2].width, 99) << "beyond the count, untouched";
+    EXPECT_EQ(attr.cur_profile_state, MRC_CTL_PROFILE_ONLINE);
+    EXPECT_EQ(attr.ev_fmt_mode, MRC_CTL_EV_FMT_MODE_STEV);
+    EXPECT_EQ(attr.vendor_cfg[7], 0);
+}
+
+TEST(LibmrcCtlCodec, EvFmtInitAndNonsense) {
+    genl::EvFmt fmt;
+    fmt.state = MRC_PROF_INIT;
+    mrc_ctl_ev_fmt_profile_attr attr{};
+    attr.ev_fmt_op = {MRC_CTL_EV_FMT_OP_QUERY_FIELDS, nullptr, 0};
+    ASSERT_EQ(ctl::from_evfmt(fmt, attr, MRC_CTL_EV_FMT_PROFILE_OP), 0);
+    EXPECT_EQ(attr.ev_fmt_mode, 0) << "no mode before OFFLINE";
+    EXPECT_EQ(attr.ev_fmt_op.fmt_field_count, 0);
+    fmt.mode = 3;
+    EXPECT_EQ(ctl::from_evfmt(fmt, attr, 0), EPROTO);
+    fmt.mode = MRC_FMT_UDP;
+    fmt.state = 3;
+    EXPECT_EQ(ctl::from_evfmt(fmt, attr, 0), EPROTO);
 }
 
 }  // namespace

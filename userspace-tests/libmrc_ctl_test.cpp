@@ -94,17 +94,7 @@ TEST(LibmrcCtl, Ports) {
 
 TEST(LibmrcCtl, Profiles) {
     FakeContext fc;
-    mrc_ctl_ev_fmt_profile_attr fmt{};
     mrc_ctl_ev_profile_attr ev{};
-    EXPECT_EQ(call([&] { return mrc_ctl_modify_ev_fmt_profile(nullptr, 1, &fmt, 0); }), -1);
-    EXPECT_EQ(errno, EINVAL);
-    EXPECT_EQ(call([&] { return mrc_ctl_query_ev_fmt_profile(fc.ctx, 1, nullptr, 0); }), -1);
-    EXPECT_EQ(errno, EINVAL);
-    EXPECT_EQ(call([&] { return mrc_ctl_modify_ev_fmt_profile(fc.ctx, 1, &fmt, 0); }), -1);
-    EXPECT_EQ(errno, ENOSYS);
-    EXPECT_EQ(call([&] { return mrc_ctl_query_ev_fmt_profile(fc.ctx, 1, &fmt, 0); }), -1);
-    EXPECT_EQ(errno, ENOSYS);
-
     const int both = MRC_CTL_EV_PROFILE_EV_OP | MRC_CTL_EV_PROFILE_EV_FIELDS_OP;
     EXPECT_EQ(call([&] { return mrc_ctl_modify_ev_profile(fc.ctx, 1, &ev, both); }), -1);
     EXPECT_EQ(errno, EINVAL) << "EV and EV field operations exclude each other";
@@ -176,6 +166,70 @@ TEST(LibmrcCtl, CcProfiles) {
     EXPECT_EQ(query(MRC_CTL_CC_PROFILE_CONFIG), -1);
     EXPECT_EQ(errno, EINVAL) << "nowhere to put the configuration";
     EXPECT_EQ(query(MRC_CTL_CC_PROFILE_CUR_STATE | MRC_CTL_CC_PROFILE_ALGORITHM), -1);
+    EXPECT_TRUE(asked_kernel()) << errno;
+}
+
+TEST(LibmrcCtl, EvFmtProfiles) {
+    FakeContext fc;
+    mrc_ctl_ev_fmt_field widths[3] = {{16}, {8}, {8}};
+    mrc_ctl_ev_fmt_profile_attr fmt{};
+    fmt.profile_state = MRC_CTL_PROFILE_ONLINE;
+    fmt.ev_fmt_mode = MRC_CTL_EV_FMT_MODE_STEV;
+    fmt.ev_fmt_op = {MRC_CTL_EV_FMT_OP_MODIFY_FIELDS, widths, 3};
+    const int all = MRC_CTL_EV_FMT_PROFILE_STATE | MRC_CTL_EV_FMT_PROFILE_MODE |
+                    MRC_CTL_EV_FMT_PROFILE_OP | MRC_CTL_EV_FMT_VENDOR_CFG;
+    auto modify = [&](int mask) {
+        return call([&] { return mrc_ctl_modify_ev_fmt_profile(fc.ctx, 1, &fmt, mask); });
+    };
+    auto query = [&](int mask) {
+        return call([&] { return mrc_ctl_query_ev_fmt_profile(fc.ctx, 1, &fmt, mask); });
+    };
+    EXPECT_EQ(call([&] { return mrc_ctl_modify_ev_fmt_profile(nullptr, 1, &fmt, 0); }), -1);
+    EXPECT_EQ(errno, EINVAL);
+    EXPECT_EQ(call([&] { return mrc_ctl_query_ev_fmt_profile(fc.ctx, 1, nullptr, 0); }), -1);
+    EXPECT_EQ(errno, EINVAL);
+    EXPECT_EQ(modify(MRC_CTL_EV_FMT_PROFILE_CUR_STATE), -1);
+    EXPECT_EQ(errno, EINVAL);
+    EXPECT_EQ(modify(1 << 4), -1);
+    EXPECT_EQ(errno, EINVAL);
+    fmt.ev_fmt_mode =
+        static_cast<mrc_ctl_ev_fmt_mode>(MRC_CTL_EV_FMT_MODE_STEV | MRC_CTL_EV_FMT_MODE_UDP);
+    EXPECT_EQ(modify(all), -1);
+    EXPECT_EQ(errno, EINVAL) << "one mode";
+    fmt.ev_fmt_mode = static_cast<mrc_ctl_ev_fmt_mode>(1 << 3);
+    EXPECT_EQ(modify(all), -1);
+    EXPECT_EQ(errno, EINVAL) << "an unknown mode";
+    fmt.ev_fmt_mode = MRC_CTL_EV_FMT_MODE_SRV6;
+    fmt.ev_fmt_op.op = MRC_CTL_EV_FMT_OP_QUERY_FIELDS;
+    EXPECT_EQ(modify(all), -1);
+    EXPECT_EQ(errno, EINVAL) << "a query in a modify";
+    fmt.ev_fmt_op.op = MRC_CTL_EV_FMT_OP_MODIFY_FIELDS;
+    fmt.ev_fmt_op.fmt_field_count = 17;
+    EXPECT_EQ(modify(all), -1);
+    EXPECT_EQ(errno, EINVAL) << "at most 16 fields";
+    fmt.ev_fmt_op.fmt_field_count = 0;
+    EXPECT_EQ(modify(all), -1);
+    EXPECT_EQ(errno, EINVAL);
+    fmt.ev_fmt_op = {MRC_CTL_EV_FMT_OP_MODIFY_FIELDS, nullptr, 3};
+    EXPECT_EQ(modify(all), -1);
+    EXPECT_EQ(errno, EINVAL);
+    fmt.ev_fmt_op = {MRC_CTL_EV_FMT_OP_MODIFY_FIELDS, widths, 3};
+    fmt.vendor_cfg[0] = 1;
+    EXPECT_EQ(modify(all), -1);
+    EXPECT_EQ(errno, EINVAL);
+    fmt.vendor_cfg[0] = 0;
+    EXPECT_EQ(modify(MRC_CTL_EV_FMT_VENDOR_CFG), 0) << "nothing the kernel keeps";
+    EXPECT_EQ(modify(all), -1);
+    EXPECT_TRUE(asked_kernel()) << errno;
+
+    EXPECT_EQ(query(MRC_CTL_EV_FMT_PROFILE_OP), -1);
+    EXPECT_EQ(errno, EINVAL) << "a modify in a query";
+    fmt.ev_fmt_op = {MRC_CTL_EV_FMT_OP_QUERY_FIELDS, nullptr, 2};
+    EXPECT_EQ(query(MRC_CTL_EV_FMT_PROFILE_OP), -1);
+    EXPECT_EQ(errno, EINVAL);
+    fmt.ev_fmt_op.fmt_field_count = 0;
+    EXPECT_EQ(query(MRC_CTL_EV_FMT_PROFILE_OP | MRC_CTL_EV_FMT_PROFILE_CUR_STATE), -1)
+        << "asks how many fields there are";
     EXPECT_TRUE(asked_kernel()) << errno;
 }
 

@@ -24,6 +24,12 @@ bool vendor_cfg_empty(const uint8_t (&cfg)[MRC_CTL_MAX_VENDOR_CFG_SIZE]) noexcep
     return std::all_of(std::begin(cfg), std::end(cfg), [](uint8_t b) { return b == 0; });
 }
 
+int bit_number(unsigned bit, unsigned known) noexcept {
+    if (bit == 0 || (bit & (bit - 1)) || (bit & ~known))
+        return -1;
+    return __builtin_ctz(bit);
+}
+
 bool put_state(nl_msg* msg, mrc_ctl_profile_state s) noexcept {
     return nla_put_u8(msg, MRC_ATTR_PROF_STATE, static_cast<uint8_t>(s)) == 0;
 }

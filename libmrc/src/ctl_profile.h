@@ -21,6 +21,10 @@ bool valid_state(mrc_ctl_profile_state s) noexcept;
 // We define no vendor configuration: only all zero bytes are accepted.
 bool vendor_cfg_empty(const uint8_t (&cfg)[MRC_CTL_MAX_VENDOR_CFG_SIZE]) noexcept;
 
+// The family's value of an OCP mode (a bit, where the family has its bit
+// number): -1 unless bit is exactly one of the bits in known.
+int bit_number(unsigned bit, unsigned known) noexcept;
+
 // MRC_ATTR_PROF_STATE; false when the message is full.
 bool put_state(nl_msg* msg, mrc_ctl_profile_state s) noexcept;
 

@@ -113,20 +113,6 @@ int mrc_ctl_modify_port(mrc_context* context, uint8_t port_num, mrc_ctl_port_att
     return err ? fail(err) : 0;
 }
 
-int mrc_ctl_modify_ev_fmt_profile(mrc_context* mrc_ctx, uint64_t, mrc_ctl_ev_fmt_profile_attr* attr,
-                                  int) {
-    if (!mrc_ctx || !attr)
-        return fail(EINVAL);
-    return fail(ENOSYS);
-}
-
-int mrc_ctl_query_ev_fmt_profile(mrc_context* mrc_ctx, uint64_t, mrc_ctl_ev_fmt_profile_attr* attr,
-                                 int) {
-    if (!mrc_ctx || !attr)
-        return fail(EINVAL);
-    return fail(ENOSYS);
-}
-
 int mrc_ctl_modify_ev_profile(mrc_context* mrc_ctx, uint64_t, mrc_ctl_ev_profile_attr* attr,
                               int attr_mask) {
     constexpr int kBothOps = MRC_CTL_EV_PROFILE_EV_OP | MRC_CTL_EV_PROFILE_EV_FIELDS_OP;
