@@ -17,6 +17,7 @@
 #include "ctl_ccprof.h"
 #include "ctl_device.h"
 #include "ctl_evfmt.h"
+#include "ctl_evprof.h"
 #include "genl_device.h"
 #include "genl_objects.h"
 #include "mrc-genl.h"
@@ -372,6 +373,270 @@ TEST(LibmrcCtlCodec, EvFmtInitAndNonsense) {
     fmt.mode = MRC_FMT_UDP;
     fmt.state = 3;
     EXPECT_EQ(ctl::from_evfmt(fmt, attr, 0), EPROTO);
+}
+
+// ---- EV profiles ----
+
+mrc_ctl_ev ev_of(std::initializer_list<uint8_t> bytes, uint8_t port = 1) {
+    mrc_ctl_ev ev{};
+    std::copy(bytes.begin(), bytes.end(), ev.val);
+    ev.port = port;
+    return ev;
+}
+
+// The values (as bytes) and ports of a request's MRC_ATTR_EVS.
+std::vector<std::pair<std::vector<uint8_t>, int>> evs_of(nlattr* list) {
+    std::vector<std::pair<std::vector<uint8_t>, int>> out;
+    nlattr* a;
+    int rem;
+    nla_for_each_nested(a, list, rem) {
+        EXPECT_EQ(nla_type(a), MRC_ATTR_EV_ENTRY);
+        Attrs<MRC_EV_MAX> e(a);
+        EXPECT_NE(e[MRC_EV_VALUE], nullptr);
+        EXPECT_NE(e[MRC_EV_PORT], nullptr);
+        if (!e[MRC_EV_VALUE] || !e[MRC_EV_PORT])
+            continue;
+        const auto* v = static_cast<const uint8_t*>(nla_data(e[MRC_EV_VALUE]));
+        out.emplace_back(std::vector<uint8_t>(v, v + nla_len(e[MRC_EV_VALUE])),
+                         nla_get_u8(e[MRC_EV_PORT]));
+    }
+    return out;
+}
+
+TEST(LibmrcCtlCodec, EvProfModifyRequest) {
+    mrc_ctl_ev_field fields[2] = {{16, 0, 1, 4, 0xf0}, {8, 7, 0, 0, 0}};
+    mrc_ctl_ev_profile_attr attr{};
+    attr.profile_state = MRC_CTL_PROFILE_OFFLINE;
+    attr.ev_mode = MRC_CTL_EV_MODE_GEN;
+    attr.ev_fmt_profile_id = 0x100000002ull;
+    attr.ev_count = 6;
+    attr.ev_min_active = 2;
+    attr.ev_event_mask = MRC_CTL_EV_ASSUMED_BAD;
+    attr.ev_fields_op = {MRC_CTL_EV_FIELDS_OP_MODIFY_FIELDS, fields, 2};
+    const int mask = MRC_CTL_EV_PROFILE_STATE | MRC_CTL_EV_PROFILE_MODE |
+                     MRC_CTL_EV_PROFILE_FMT_ID | MRC_CTL_EV_PROFILE_COUNT |
+                     MRC_CTL_EV_PROFILE_MIN_ACTIVE | MRC_CTL_EV_PROFILE_EVENT_MASK |
+                     MRC_CTL_EV_PROFILE_EV_FIELDS_OP;
+    ASSERT_EQ(ctl::check_evprof_modify(attr, mask), 0);
+    EXPECT_TRUE(ctl::evprof_changes_profile(attr, mask));
+    EXPECT_FALSE(ctl::evprof_replaces_evs(attr, mask));
+    genl::NlMsgPtr msg = new_request(MRC_CMD_EVPROF_SET);
+    ASSERT_EQ(ctl::put_evprof_modify(msg.get(), attr, mask, nullptr, MRC_FMT_STEV), 0);
+    Attrs<MRC_ATTR_MAX> top(msg.get());
+    EXPECT_EQ(top[MRC_ATTR_EVS], nullptr);
+    ASSERT_NE(top[MRC_ATTR_PROF_STATE], nullptr);
+    EXPECT_EQ(nla_get_u8(top[MRC_ATTR_PROF_STATE]), MRC_PROF_OFFLINE);
+    Attrs<MRC_EVPROF_MAX> p(top[MRC_ATTR_EVPROF]);
+    for (int t : {MRC_EVPROF_MODE, MRC_EVPROF_FMT_ID, MRC_EVPROF_COUNT, MRC_EVPROF_MIN_ACTIVE,
+                  MRC_EVPROF_EVENT_MASK, MRC_EVPROF_FIELDS})
+        ASSERT_NE(p[t], nullptr) << t;
+    EXPECT_EQ(nla_get_u8(p[MRC_EVPROF_MODE]), MRC_EV_MODE_GENERATED);
+    EXPECT_EQ(nla_get_u64(p[MRC_EVPROF_FMT_ID]), 0x100000002ull);
+    EXPECT_EQ(nla_get_u32(p[MRC_EVPROF_COUNT]), 6u);
+    EXPECT_EQ(nla_get_u32(p[MRC_EVPROF_MIN_ACTIVE]), 2u);
+    EXPECT_EQ(nla_get_u32(p[MRC_EVPROF_EVENT_MASK]), 1u << MRC_GENL_EV_ASSUMED_BAD);
+    std::vector<std::array<uint32_t, 5>> got;
+    nlattr* a;
+    int rem;
+    nla_for_each_nested(a, p[MRC_EVPROF_FIELDS], rem) {
+        EXPECT_EQ(nla_type(a), MRC_EVPROF_FIELD);
+        Attrs<MRC_EVFIELD_MAX_ATTR> f(a);
+        std::array<uint32_t, 5> v{};
+        for (int t = MRC_EVFIELD_WIDTH; t <= MRC_EVFIELD_MASK; ++t)
+            v[t - MRC_EVFIELD_WIDTH] = f[t] ? nla_get_u32(f[t]) : ~0u;
+        got.push_back(v);
+    }
+    using F = std::array<uint32_t, 5>;
+    EXPECT_EQ(got, (std::vector<F>{F{16, 0, 1, 4, 0xf0}, F{8, 7, 0, 0, 0}}));
+}
+
+TEST(LibmrcCtlCodec, EvProfExplicitEvs) {
+    mrc_ctl_ev_profile_attr attr{};
+    std::vector<mrc_ctl_ev> evs = {ev_of({0x12, 0x34, 0, 0x01}), ev_of({0, 0, 0xc0, 0})};
+    genl::NlMsgPtr msg = new_request(MRC_CMD_EVPROF_SET);
+    ASSERT_EQ(ctl::put_evprof_modify(msg.get(), attr, 0, &evs, MRC_FMT_STEV), 0);
+    Attrs<MRC_ATTR_MAX> top(msg.get());
+    EXPECT_EQ(top[MRC_ATTR_EVPROF], nullptr) << "no configuration asked";
+    EXPECT_EQ(top[MRC_ATTR_PROF_STATE], nullptr);
+    using V = std::pair<std::vector<uint8_t>, int>;
+    EXPECT_EQ(evs_of(top[MRC_ATTR_EVS]),
+              (std::vector<V>{{{0x12, 0x34, 0, 0x01}, 1}, {{0, 0, 0xc0, 0}, 1}}))
+        << "STEV: the compact EV, 4 bytes";
+
+    // SRV6: one address, or two when the SRH's is given.
+    mrc_ctl_ev one = ev_of({0xfc, 0, 0, 1});
+    mrc_ctl_ev two = one;
+    two.val[16] = 0xfd;
+    two.val[31] = 9;
+    evs = {one, two};
+    msg = new_request(MRC_CMD_EVPROF_SET);
+    ASSERT_EQ(ctl::put_evprof_modify(msg.get(), attr, 0, &evs, MRC_FMT_SRV6), 0);
+    Attrs<MRC_ATTR_MAX> srv6(msg.get());
+    auto got = evs_of(srv6[MRC_ATTR_EVS]);
+    ASSERT_EQ(got.size(), 2u);
+    EXPECT_EQ(got[0].first, std::vector<uint8_t>(one.val, one.val + 16));
+    EXPECT_EQ(got[1].first, std::vector<uint8_t>(two.val, two.val + 32));
+
+    mrc_ctl_ev wide = ev_of({1, 2, 3, 4, 5});
+    evs = {wide};
+    msg = new_request(MRC_CMD_EVPROF_SET);
+    EXPECT_EQ(ctl::put_evprof_modify(msg.get(), attr, 0, &evs, MRC_FMT_UDP), EINVAL)
+        << "5 bytes in a 4-byte format";
+}
+
+TEST(LibmrcCtlCodec, EvReplaceAddsRemovesAndReplaces) {
+    const mrc_ctl_ev a = ev_of({0xa}), b = ev_of({0xb}), c = ev_of({0xc});
+    const mrc_ctl_ev none = MRC_CTL_EV_UNPOPULATED;
+    auto vals = [](const std::vector<mrc_ctl_ev>& evs) {
+        std::vector<int> v;
+        for (const mrc_ctl_ev& e : evs)
+            v.push_back(e.val[0]);
+        return v;
+    };
+    std::vector<mrc_ctl_ev> evs;
+    mrc_ctl_ev_op_entry add[3] = {{none, a, {}, 0}, {none, b, {}, 0}, {none, a, {}, 0}};
+    ASSERT_EQ(ctl::apply_replace(evs, add, 3), 0);
+    EXPECT_EQ(vals(evs), (std::vector<int>{0xa, 0xb, 0xa}));
+
+    mrc_ctl_ev_op_entry one[1] = {{a, c, {}, 0}};
+    ASSERT_EQ(ctl::apply_replace(evs, one, 1), 0);
+    EXPECT_EQ(vals(evs), (std::vector<int>{0xc, 0xb, 0xa})) << "the first copy only";
+    mrc_ctl_ev_op_entry all[2] = {{c, a, {}, 0}, {a, b, {}, MRC_CTL_EV_OP_F_ALL_COPIES}};
+    ASSERT_EQ(ctl::apply_replace(evs, all, 2), 0);
+    EXPECT_EQ(vals(evs), (std::vector<int>{0xb, 0xb, 0xb}));
+    mrc_ctl_ev_op_entry remove[1] = {{b, none, {}, 0}};
+    ASSERT_EQ(ctl::apply_replace(evs, remove, 1), 0);
+    EXPECT_EQ(vals(evs), (std::vector<int>{0xb, 0xb}));
+    remove[0].flags = MRC_CTL_EV_OP_F_ALL_COPIES;
+    ASSERT_EQ(ctl::apply_replace(evs, remove, 1), 0);
+    EXPECT_TRUE(evs.empty());
+    EXPECT_EQ(ctl::apply_replace(evs, remove, 1), ENOENT);
+    evs = {a};
+    mrc_ctl_ev_op_entry other_port[1] = {{ev_of({0xa}, 2), b, {}, 0}};
+    EXPECT_EQ(ctl::apply_replace(evs, other_port, 1), ENOENT) << "an EV is its value and port";
+}
+
+// EVPROF_EV_GET's messages as mrc_genl_ev.c fills them: 3 EVs, the first
+// and last the same.
+ReplyBuilder ev_table() {
+    ReplyBuilder r(MRC_CMD_EVPROF_EV_GET);
+    r.str(MRC_ATTR_DEV_NAME, "mrc0").u64(MRC_ATTR_PROF_ID, 5).u32(MRC_ATTR_EV_FIRST, 0);
+    r.begin(MRC_ATTR_EVS);
+    const uint8_t states[] = {MRC_GENL_EV_GOOD, MRC_GENL_EV_DENIED, MRC_GENL_EV_UNKNOWN};
+    const char* values[] = {"\x00\x01\xc0\x00", "\x00\x02\xc0\x00", "\x00\x01\xc0\x00"};
+    for (uint32_t i = 0; i < 3; ++i) {
+        r.begin(MRC_ATTR_EV_ENTRY)
+            .u32(MRC_EV_INDEX, i)
+            .raw(MRC_EV_VALUE, std::string(values[i], 4));
+        r.u8(MRC_EV_PORT, 1).u8(MRC_EV_STATE, states[i]).u16(MRC_EV_WIRE_SPORT, 0xc000);
+        r.end();
+    }
+    r.end();
+    return r;
+}
+
+std::vector<genl::EvEntry> parsed_evs(ReplyBuilder& r) {
+    std::string why;
+    std::optional<genl::EvTable> t = genl::parse_ev_table_reply(r.hdr(), &why);
+    EXPECT_TRUE(t) << why;
+    return t ? t->evs : std::vector<genl::EvEntry>{};
+}
+
+TEST(LibmrcCtlCodec, EvStatesByIndex) {
+    ReplyBuilder r = ev_table();
+    std::vector<genl::EvEntry> evs = parsed_evs(r);
+    mrc_ctl_ev_op_entry e[2] = {{ev_of({0, 1, 0xc0}), {}, MRC_CTL_EV_DENIED, 0},
+                                {ev_of({0, 2, 0xc0}), {}, MRC_CTL_EV_GOOD, 0}};
+    genl::NlMsgPtr msg = new_request(MRC_CMD_EVPROF_EV_SET);
+    ASSERT_EQ(ctl::put_ev_states(msg.get(), e, 2, evs), 0);
+    Attrs<MRC_ATTR_MAX> top(msg.get());
+    ASSERT_NE(top[MRC_ATTR_EV_OP], nullptr);
+    EXPECT_EQ(nla_get_u8(top[MRC_ATTR_EV_OP]), MRC_EV_OP_SET_STATE);
+    std::vector<std::pair<uint32_t, int>> got;
+    nlattr* a;
+    int rem;
+    nla_for_each_nested(a, top[MRC_ATTR_EVS], rem) {
+        Attrs<MRC_EV_MAX> x(a);
+        ASSERT_NE(x[MRC_EV_INDEX], nullptr);
+        ASSERT_NE(x[MRC_EV_STATE], nullptr);
+        EXPECT_EQ(x[MRC_EV_VALUE], nullptr) << "named by index: one of both";
+        got.emplace_back(nla_get_u32(x[MRC_EV_INDEX]), nla_get_u8(x[MRC_EV_STATE]));
+    }
+    using S = std::pair<uint32_t, int>;
+    EXPECT_EQ(got, (std::vector<S>{
+                       {0, MRC_GENL_EV_DENIED}, {2, MRC_GENL_EV_DENIED}, {1, MRC_GENL_EV_GOOD}}))
+        << "every copy of the value";
+    e[1].ev = ev_of({0, 3, 0xc0});
+    msg = new_request(MRC_CMD_EVPROF_EV_SET);
+    EXPECT_EQ(ctl::put_ev_states(msg.get(), e, 2, evs), ENOENT);
+}
+
+TEST(LibmrcCtlCodec, EvQueries) {
+    ReplyBuilder r = ev_table();
+    std::vector<genl::EvEntry> evs = parsed_evs(r);
+    mrc_ctl_ev_op_entry out[3];
+    std::memset(out, 0xa5, sizeof(out));
+    mrc_ctl_ev_profile_attr attr{};
+    attr.ev_op = {MRC_CTL_EV_OP_QUERY_EV_ARRAY, out, 2};
+    EXPECT_EQ(ctl::from_evs(evs, attr), E2BIG);
+    EXPECT_EQ(attr.ev_op.entry_count, 3);
+    ASSERT_EQ(ctl::from_evs(evs, attr), 0);
+    EXPECT_EQ(out[1].ev.val[1], 2);
+    EXPECT_EQ(out[1].ev.val[2], 0xc0);
+    EXPECT_EQ(out[1].ev.val[4], 0) << "beyond the value: zero";
+    EXPECT_EQ(out[1].ev.port, 1);
+    EXPECT_EQ(out[0].state, MRC_CTL_EV_GOOD);
+    EXPECT_EQ(out[1].state, MRC_CTL_EV_DENIED);
+    EXPECT_EQ(out[2].state, MRC_CTL_EV_UNKNOWN);
+    EXPECT_EQ(out[2].ev_new.port, 0) << "no new EV in a query";
+    EXPECT_EQ(out[2].flags, 0u);
+
+    mrc_ctl_ev_op_entry q[1] = {{ev_of({0, 2, 0xc0}), {}, MRC_CTL_EV_GOOD, 0}};
+    attr.ev_op = {MRC_CTL_EV_OP_QUERY_EV_STATE, q, 1};
+    ASSERT_EQ(ctl::from_evs(evs, attr), 0);
+    EXPECT_EQ(q[0].state, MRC_CTL_EV_DENIED);
+    q[0].ev.port = 2;
+    EXPECT_EQ(ctl::from_evs(evs, attr), ENOENT);
+    evs[0].state = 5;
+    EXPECT_EQ(ctl::from_evs(evs, attr), EPROTO);
+}
+
+TEST(LibmrcCtlCodec, EvProfQueryReply) {
+    ReplyBuilder r(MRC_CMD_EVPROF_GET);
+    r.str(MRC_ATTR_DEV_NAME, "mrc0").u64(MRC_ATTR_PROF_ID, 5).u8(MRC_ATTR_PROF_STATE, 2);
+    r.u32(MRC_ATTR_PROF_NUSERS, 3)
+        .begin(MRC_ATTR_EVPROF)
+        .u8(MRC_EVPROF_MODE, MRC_EV_MODE_GENERATED);
+    r.u64(MRC_EVPROF_FMT_ID, 7).u32(MRC_EVPROF_COUNT, 24).u32(MRC_EVPROF_MIN_ACTIVE, 4);
+    r.u32(MRC_EVPROF_EVENT_MASK, 3).u32(MRC_EVPROF_NDENIED, 1);
+    r.begin(MRC_EVPROF_FIELDS).begin(MRC_EVPROF_FIELD).u32(MRC_EVFIELD_WIDTH, 16);
+    r.u32(MRC_EVFIELD_INIT, 0xc000).u32(MRC_EVFIELD_MIN, 1).u32(MRC_EVFIELD_MAX, 24);
+    r.u32(MRC_EVFIELD_MASK, 0xff).end().end().end();
+    std::string why;
+    std::optional<genl::EvProf> prof = genl::parse_evprof_reply(r.hdr(), &why);
+    ASSERT_TRUE(prof) << why;
+
+    mrc_ctl_ev_field fields[1];
+    mrc_ctl_ev_profile_attr attr;
+    std::memset(&attr, 0xa5, sizeof(attr));
+    attr.ev_fields_op = {MRC_CTL_EV_FIELDS_OP_QUERY_FIELDS, fields, 1};
+    ASSERT_EQ(ctl::from_evprof(*prof, attr, MRC_CTL_EV_PROFILE_EV_FIELDS_OP), 0);
+    EXPECT_EQ(attr.cur_profile_state, MRC_CTL_PROFILE_ONLINE);
+    EXPECT_EQ(attr.ev_mode, MRC_CTL_EV_MODE_GEN);
+    EXPECT_EQ(attr.ev_fmt_profile_id, 7u);
+    EXPECT_EQ(attr.ev_count, 24u);
+    EXPECT_EQ(attr.ev_min_active, 4u);
+    EXPECT_EQ(attr.ev_event_mask, MRC_CTL_EV_GOOD | MRC_CTL_EV_ASSUMED_BAD);
+    EXPECT_EQ(attr.vendor_cfg[3], 0);
+    EXPECT_EQ(attr.ev_fields_op.field_count, 1);
+    EXPECT_EQ(fields[0].width, 16u);
+    EXPECT_EQ(fields[0].init_val, 0xc000u);
+    EXPECT_EQ(fields[0].min_val, 1u);
+    EXPECT_EQ(fields[0].max_val, 24u);
+    EXPECT_EQ(fields[0].mask, 0xffu);
+    attr.ev_fields_op.field_count = 0;
+    EXPECT_EQ(ctl::from_evprof(*prof, attr, MRC_CTL_EV_PROFILE_EV_FIELDS_OP), E2BIG);
+    EXPECT_EQ(attr.ev_fields_op.field_count, 1);
 }
 
 }  // namespace

@@ -92,20 +92,114 @@ TEST(LibmrcCtl, Ports) {
     EXPECT_TRUE(asked_kernel()) << errno;
 }
 
-TEST(LibmrcCtl, Profiles) {
+// An EV on the device's port 1 whose first value byte is b.
+mrc_ctl_ev ev_on_port(uint8_t b) {
+    mrc_ctl_ev ev{};
+    ev.val[0] = b;
+    ev.port = 1;
+    return ev;
+}
+
+TEST(LibmrcCtl, EvProfiles) {
     FakeContext fc;
+    mrc_ctl_ev_field fields[2] = {{16, 0, 1, 4, 0xff}, {8, 7, 0, 0, 0}};
+    mrc_ctl_ev_op_entry entries[2] = {};
     mrc_ctl_ev_profile_attr ev{};
+    ev.profile_state = MRC_CTL_PROFILE_OFFLINE;
+    ev.ev_mode = MRC_CTL_EV_MODE_GEN;
+    ev.ev_event_mask = MRC_CTL_EV_GOOD | MRC_CTL_EV_ASSUMED_BAD;
+    ev.ev_fields_op = {MRC_CTL_EV_FIELDS_OP_MODIFY_FIELDS, fields, 2};
+    auto modify = [&](int mask) {
+        return call([&] { return mrc_ctl_modify_ev_profile(fc.ctx, 1, &ev, mask); });
+    };
+    auto query = [&](int mask) {
+        return call([&] { return mrc_ctl_query_ev_profile(fc.ctx, 1, &ev, mask); });
+    };
     const int both = MRC_CTL_EV_PROFILE_EV_OP | MRC_CTL_EV_PROFILE_EV_FIELDS_OP;
-    EXPECT_EQ(call([&] { return mrc_ctl_modify_ev_profile(fc.ctx, 1, &ev, both); }), -1);
+    EXPECT_EQ(modify(both), -1);
     EXPECT_EQ(errno, EINVAL) << "EV and EV field operations exclude each other";
-    EXPECT_EQ(call([&] { return mrc_ctl_query_ev_profile(fc.ctx, 1, &ev, both); }), -1);
+    EXPECT_EQ(query(both), -1);
     EXPECT_EQ(errno, EINVAL);
     EXPECT_EQ(call([&] { return mrc_ctl_modify_ev_profile(nullptr, 1, &ev, 0); }), -1);
     EXPECT_EQ(errno, EINVAL);
-    EXPECT_EQ(call([&] { return mrc_ctl_modify_ev_profile(fc.ctx, 1, &ev, 0); }), -1);
-    EXPECT_EQ(errno, ENOSYS);
-    EXPECT_EQ(call([&] { return mrc_ctl_query_ev_profile(fc.ctx, 1, &ev, 0); }), -1);
-    EXPECT_EQ(errno, ENOSYS);
+    EXPECT_EQ(call([&] { return mrc_ctl_query_ev_profile(fc.ctx, 1, nullptr, 0); }), -1);
+    EXPECT_EQ(errno, EINVAL);
+    EXPECT_EQ(modify(MRC_CTL_EV_PROFILE_CUR_STATE), -1);
+    EXPECT_EQ(errno, EINVAL);
+    EXPECT_EQ(modify(1 << 9), -1);
+    EXPECT_EQ(errno, EINVAL);
+    EXPECT_EQ(modify(0), 0) << "nothing to change";
+
+    ev.ev_mode = static_cast<mrc_ctl_ev_mode>(MRC_CTL_EV_MODE_EXP | MRC_CTL_EV_MODE_GEN);
+    EXPECT_EQ(modify(MRC_CTL_EV_PROFILE_MODE), -1);
+    EXPECT_EQ(errno, EINVAL) << "one mode";
+    ev.ev_mode = MRC_CTL_EV_MODE_GEN;
+    ev.ev_event_mask = MRC_CTL_EV_DENIED;
+    EXPECT_EQ(modify(MRC_CTL_EV_PROFILE_EVENT_MASK), -1);
+    EXPECT_EQ(errno, EINVAL) << "only GOOD and ASSUMED_BAD raise events";
+    ev.ev_event_mask = MRC_CTL_EV_GOOD;
+    ev.ev_fields_op.field_count = 17;
+    EXPECT_EQ(modify(MRC_CTL_EV_PROFILE_EV_FIELDS_OP), -1);
+    EXPECT_EQ(errno, EINVAL);
+    ev.ev_fields_op = {MRC_CTL_EV_FIELDS_OP_QUERY_FIELDS, fields, 2};
+    EXPECT_EQ(modify(MRC_CTL_EV_PROFILE_EV_FIELDS_OP), -1);
+    EXPECT_EQ(errno, EINVAL) << "a query in a modify";
+    EXPECT_EQ(query(MRC_CTL_EV_PROFILE_EV_FIELDS_OP), -1);
+    EXPECT_TRUE(asked_kernel()) << errno;
+    ev.ev_fields_op = {MRC_CTL_EV_FIELDS_OP_MODIFY_FIELDS, fields, 2};
+    const int config = MRC_CTL_EV_PROFILE_STATE | MRC_CTL_EV_PROFILE_MODE |
+                       MRC_CTL_EV_PROFILE_FMT_ID | MRC_CTL_EV_PROFILE_COUNT |
+                       MRC_CTL_EV_PROFILE_MIN_ACTIVE | MRC_CTL_EV_PROFILE_EVENT_MASK |
+                       MRC_CTL_EV_PROFILE_EV_FIELDS_OP;
+    EXPECT_EQ(modify(config), -1);
+    EXPECT_TRUE(asked_kernel()) << errno;
+
+    // EV operations: each entry must name EVs of port 1.
+    ev.ev_op = {MRC_CTL_EV_OP_REPLACE_EV, entries, 2};
+    entries[0].ev_new = ev_on_port(1);
+    entries[1].ev_new = ev_on_port(2);
+    entries[1].ev_new.port = 2;
+    EXPECT_EQ(modify(MRC_CTL_EV_PROFILE_EV_OP), -1);
+    EXPECT_EQ(errno, EINVAL) << "no port 2";
+    entries[1].ev_new = MRC_CTL_EV_UNPOPULATED;
+    EXPECT_EQ(modify(MRC_CTL_EV_PROFILE_EV_OP), -1);
+    EXPECT_EQ(errno, EINVAL) << "unpopulated into unpopulated";
+    entries[1].ev_new = ev_on_port(2);
+    entries[1].flags = 2;
+    EXPECT_EQ(modify(MRC_CTL_EV_PROFILE_EV_OP), -1);
+    EXPECT_EQ(errno, EINVAL) << "unknown flag";
+    entries[1].flags = MRC_CTL_EV_OP_F_ALL_COPIES;
+    ev.ev_op.entries = nullptr;
+    EXPECT_EQ(modify(MRC_CTL_EV_PROFILE_EV_OP), -1);
+    EXPECT_EQ(errno, EINVAL);
+    ev.ev_op.entries = entries;
+    EXPECT_EQ(modify(MRC_CTL_EV_PROFILE_EV_OP), -1);
+    EXPECT_TRUE(asked_kernel()) << errno;
+
+    ev.ev_op.op = MRC_CTL_EV_OP_MODIFY_EV_STATE;
+    entries[0] = {ev_on_port(1), {}, MRC_CTL_EV_ASSUMED_BAD, 0};
+    entries[1] = {ev_on_port(2), {}, MRC_CTL_EV_DENIED, 0};
+    EXPECT_EQ(modify(MRC_CTL_EV_PROFILE_EV_OP), -1);
+    EXPECT_EQ(errno, EINVAL) << "only DENIED, or GOOD to lift it, is set";
+    entries[0].state = MRC_CTL_EV_GOOD;
+    EXPECT_EQ(modify(MRC_CTL_EV_PROFILE_EV_OP), -1);
+    EXPECT_TRUE(asked_kernel()) << errno;
+    EXPECT_EQ(query(MRC_CTL_EV_PROFILE_EV_OP), -1);
+    EXPECT_EQ(errno, EINVAL) << "a modify in a query";
+
+    ev.ev_op.op = MRC_CTL_EV_OP_QUERY_EV_STATE;
+    entries[1].ev.port = 0;
+    EXPECT_EQ(query(MRC_CTL_EV_PROFILE_EV_OP), -1);
+    EXPECT_EQ(errno, EINVAL);
+    EXPECT_EQ(modify(MRC_CTL_EV_PROFILE_EV_OP), -1);
+    EXPECT_EQ(errno, EINVAL) << "a query in a modify";
+    ev.ev_op = {MRC_CTL_EV_OP_QUERY_EV_ARRAY, nullptr, 0};
+    EXPECT_EQ(query(MRC_CTL_EV_PROFILE_EV_OP | MRC_CTL_EV_PROFILE_CUR_STATE), -1)
+        << "asks how many EVs there are";
+    EXPECT_TRUE(asked_kernel()) << errno;
+    ev.ev_op.op = static_cast<mrc_ctl_ev_op>(4);
+    EXPECT_EQ(query(MRC_CTL_EV_PROFILE_EV_OP), -1);
+    EXPECT_EQ(errno, EINVAL);
 }
 
 TEST(LibmrcCtl, CcProfiles) {

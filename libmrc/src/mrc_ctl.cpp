@@ -113,22 +113,6 @@ int mrc_ctl_modify_port(mrc_context* context, uint8_t port_num, mrc_ctl_port_att
     return err ? fail(err) : 0;
 }
 
-int mrc_ctl_modify_ev_profile(mrc_context* mrc_ctx, uint64_t, mrc_ctl_ev_profile_attr* attr,
-                              int attr_mask) {
-    constexpr int kBothOps = MRC_CTL_EV_PROFILE_EV_OP | MRC_CTL_EV_PROFILE_EV_FIELDS_OP;
-    if (!mrc_ctx || !attr || (attr_mask & kBothOps) == kBothOps)
-        return fail(EINVAL);
-    return fail(ENOSYS);
-}
-
-int mrc_ctl_query_ev_profile(mrc_context* mrc_ctx, uint64_t, mrc_ctl_ev_profile_attr* attr,
-                             int attr_mask) {
-    constexpr int kBothOps = MRC_CTL_EV_PROFILE_EV_OP | MRC_CTL_EV_PROFILE_EV_FIELDS_OP;
-    if (!mrc_ctx || !attr || (attr_mask & kBothOps) == kBothOps)
-        return fail(EINVAL);
-    return fail(ENOSYS);
-}
-
 mrc_cq* mrc_ctl_create_ev_event_cq(mrc_context* mrc_ctx, int cqe, void*, mrc_comp_channel* channel,
                                    int comp_vector) {
     if (!mrc_ctx || cqe < 1 || comp_vector < 0)
