@@ -183,19 +183,15 @@ int put_cc_modify(nl_msg* msg, const mrc_ctl_cc_profile_attr& attr, int mask,
 }
 
 int from_ccprof(const genl::CcProf& prof, mrc_ctl_cc_profile_attr& attr, int mask) noexcept {
-    mrc_ctl_profile_state state;
-    if (int err = to_state(prof.state, state))
-        return err;
     const char* alg = nullptr;
     if (!prof.alg.empty() && !(alg = known_cc_algorithm(prof.alg.c_str())))
         return EPROTO;
     // A profile without an algorithm (INIT) has an empty configuration.
     if ((mask & MRC_CTL_CC_PROFILE_CONFIG) && alg && !is_nscc(alg))
         return EINVAL;
-    attr.profile_state = state;
-    attr.cur_profile_state = state;
+    if (int err = fill_common(prof.state, attr))
+        return err;
     attr.algorithm = alg;
-    std::memset(attr.vendor_cfg, 0, sizeof(attr.vendor_cfg));
     // The API hands the configuration in as const for modify; for a query
     // it is where the caller wants it.
     if (mask & MRC_CTL_CC_PROFILE_CONFIG)

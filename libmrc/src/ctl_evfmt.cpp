@@ -4,7 +4,6 @@
 #include <netlink/attr.h>
 
 #include <cerrno>
-#include <cstring>
 
 #include "ctl_profile.h"
 #include "mrc-genl.h"
@@ -78,16 +77,12 @@ int put_evfmt_modify(nl_msg* msg, const mrc_ctl_ev_fmt_profile_attr& attr, int m
 }
 
 int from_evfmt(const genl::EvFmt& fmt, mrc_ctl_ev_fmt_profile_attr& attr, int mask) noexcept {
-    mrc_ctl_profile_state state;
-    if (int err = to_state(fmt.state, state))
-        return err;
     if (fmt.mode && *fmt.mode > MRC_FMT_UDP)
         return EPROTO;
-    attr.profile_state = state;
-    attr.cur_profile_state = state;
+    if (int err = fill_common(fmt.state, attr))
+        return err;
     // A format in INIT has no mode yet: no bit.
     attr.ev_fmt_mode = static_cast<mrc_ctl_ev_fmt_mode>(fmt.mode ? 1u << *fmt.mode : 0);
-    std::memset(attr.vendor_cfg, 0, sizeof(attr.vendor_cfg));
     if (!(mask & MRC_CTL_EV_FMT_PROFILE_OP))
         return 0;
     return copy_out(fmt.widths, attr.ev_fmt_op.fmt_fields, attr.ev_fmt_op.fmt_field_count,

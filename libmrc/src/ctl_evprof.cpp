@@ -303,20 +303,16 @@ int put_ev_states(nl_msg* msg, const mrc_ctl_ev_op_entry* entries, int count,
 }
 
 int from_evprof(const genl::EvProf& prof, mrc_ctl_ev_profile_attr& attr, int mask) noexcept {
-    mrc_ctl_profile_state state;
-    if (int err = to_state(prof.state, state))
-        return err;
     if (prof.mode && *prof.mode > MRC_EV_MODE_GENERATED)
         return EPROTO;
-    attr.profile_state = state;
-    attr.cur_profile_state = state;
+    if (int err = fill_common(prof.state, attr))
+        return err;
     // A profile in INIT has no mode yet: no bit.
     attr.ev_mode = static_cast<mrc_ctl_ev_mode>(prof.mode ? 1u << *prof.mode : 0);
     attr.ev_fmt_profile_id = prof.fmt_id.value_or(0);
     attr.ev_count = prof.count.value_or(0);
     attr.ev_min_active = prof.min_active.value_or(0);
     attr.ev_event_mask = static_cast<int>(prof.event_mask.value_or(0));
-    std::memset(attr.vendor_cfg, 0, sizeof(attr.vendor_cfg));
     if (!(mask & MRC_CTL_EV_PROFILE_EV_FIELDS_OP))
         return 0;
     return copy_out(prof.fields, attr.ev_fields_op.fields, attr.ev_fields_op.field_count,

@@ -8,7 +8,9 @@
 
 #include <netlink/msg.h>
 
+#include <cerrno>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 
 #include "mrc_ctl.h"
@@ -30,6 +32,20 @@ bool put_state(nl_msg* msg, mrc_ctl_profile_state s) noexcept;
 
 // The state a reply reports: 0, or EPROTO when it has none we know.
 int to_state(std::optional<uint8_t> reported, mrc_ctl_profile_state& out) noexcept;
+
+// Fills what every profile attribute structure reports alike: both states
+// (the one it is in), no vendor configuration. 0, or EPROTO when the
+// kernel reported no state we know.
+template <typename Attr>
+int fill_common(std::optional<uint8_t> reported, Attr& attr) noexcept {
+    mrc_ctl_profile_state state;
+    if (int err = to_state(reported, state))
+        return err;
+    attr.profile_state = state;
+    attr.cur_profile_state = state;
+    std::memset(attr.vendor_cfg, 0, sizeof(attr.vendor_cfg));
+    return 0;
+}
 
 // Whether an array argument is usable: count in [min, max], and a
 // pointer unless it is empty.

@@ -50,16 +50,8 @@ int mrc_ctl_modify_cc_profile(mrc_context* mrc_ctx, uint64_t cc_profile_id,
 
 int mrc_ctl_query_cc_profile(mrc_context* mrc_ctx, uint64_t cc_profile_id,
                              mrc_ctl_cc_profile_attr* attr, int attr_mask) {
-    if (!mrc_ctx || !attr)
-        return fail(EINVAL);
-    if (int err = ctl::check_cc_query(*attr, attr_mask))
-        return fail(err);
-    int err = ctl::with_link(mrc_ctx, [&](ctl::Link& link, const char* dev) {
-        genl::CcProf prof;
-        int e = ctl::get_ccprof(link, dev, cc_profile_id, prof);
-        return e ? e : ctl::from_ccprof(prof, *attr, attr_mask);
-    });
-    return err ? fail(err) : 0;
+    return ctl::query_profile<genl::CcProf>(mrc_ctx, cc_profile_id, attr, attr_mask,
+                                            ctl::check_cc_query, ctl::get_ccprof, ctl::from_ccprof);
 }
 
 }  // extern "C"

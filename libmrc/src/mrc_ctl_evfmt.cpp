@@ -34,16 +34,8 @@ int mrc_ctl_modify_ev_fmt_profile(mrc_context* mrc_ctx, uint64_t ev_fmt_profile_
 
 int mrc_ctl_query_ev_fmt_profile(mrc_context* mrc_ctx, uint64_t ev_fmt_profile_id,
                                  mrc_ctl_ev_fmt_profile_attr* attr, int attr_mask) {
-    if (!mrc_ctx || !attr)
-        return fail(EINVAL);
-    if (int err = ctl::check_evfmt_query(*attr, attr_mask))
-        return fail(err);
-    int err = ctl::with_link(mrc_ctx, [&](ctl::Link& link, const char* dev) {
-        genl::EvFmt fmt;
-        int e = ctl::get_evfmt(link, dev, ev_fmt_profile_id, fmt);
-        return e ? e : ctl::from_evfmt(fmt, *attr, attr_mask);
-    });
-    return err ? fail(err) : 0;
+    return ctl::query_profile<genl::EvFmt>(mrc_ctx, ev_fmt_profile_id, attr, attr_mask,
+                                           ctl::check_evfmt_query, ctl::get_evfmt, ctl::from_evfmt);
 }
 
 }  // extern "C"
