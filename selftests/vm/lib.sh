@@ -139,6 +139,17 @@ rdma_dev_absent() {
 	! rdma_dev_exists "$1"
 }
 
+# jq EXPR CMD...: evaluate a Python expression over CMD's JSON output (d).
+jq() {
+	local expr=$1
+	shift
+	"$@" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+v = eval(sys.argv[1])
+print(*v) if isinstance(v, tuple) else print(v)' "$expr"
+}
+
 # veth_pair A B [NS_A NS_B]: a veth pair, up, with 10.0.0.1/2 and fd00::1/2.
 veth_pair() {
 	local a=$1 b=$2 nsa=${3:-} nsb=${4:-}

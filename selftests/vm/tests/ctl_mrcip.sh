@@ -10,17 +10,6 @@ dmesg_mark
 veth_pair veth0 veth1
 check "rdma link add mrc0" rdma link add mrc0 type mrc netdev veth0
 
-# jq EXPR CMD...: evaluate a Python expression over CMD's JSON output (d).
-jq() {
-	local expr=$1
-	shift
-	"$@" | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-v = eval(sys.argv[1])
-print(*v) if isinstance(v, tuple) else print(v)' "$expr"
-}
-
 # exit_code WANT CMD...: CMD exits with WANT.
 exit_code() {
 	local want=$1
