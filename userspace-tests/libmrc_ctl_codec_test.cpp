@@ -10,6 +10,7 @@
 
 #include <array>
 #include <cerrno>
+#include <climits>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -18,6 +19,7 @@
 #include "ctl_device.h"
 #include "ctl_evfmt.h"
 #include "ctl_evprof.h"
+#include "ctl_probe.h"
 #include "genl_device.h"
 #include "genl_objects.h"
 #include "mrc-genl.h"
@@ -637,6 +639,99 @@ TEST(LibmrcCtlCodec, EvProfQueryReply) {
     attr.ev_fields_op.field_count = 0;
     EXPECT_EQ(ctl::from_evprof(*prof, attr, MRC_CTL_EV_PROFILE_EV_FIELDS_OP), E2BIG);
     EXPECT_EQ(attr.ev_fields_op.field_count, 1);
+}
+
+// ---- EV probes ----
+
+TEST(LibmrcCtlCodec, ProbeRequest) {
+    mrc_ctl_ep_req req[3]{};
+    for (int i = 0; i < 3; ++i) {
+        req[i].req_id = static_cast<uint16_t>(10 + i);
+        req[i].dgid.raw[0] = 0xfd;
+        req[i].dgid.raw[15] = static_cast<uint8_t>(i);
+        req[i].req_ev.port = 1;
+    }
+    req[0].ev_fmt_mode = MRC_CTL_EV_FMT_MODE_UDP;  // 16 bits: 0xc001
+    req[0].req_ev.val[0] = 0xc0;
+    req[0].req_ev.val[1] = 0x01;
+    req[1].ev_fmt_mode = MRC_CTL_EV_FMT_MODE_STEV;  // 32 bits
+    std::memcpy(req[1].req_ev.val, "\x00\x05\xc0\x02", 4);
+    req[2].ev_fmt_mode = MRC_CTL_EV_FMT_MODE_SRV6;  // two addresses
+    req[2].req_ev.val[0] = 0xfc;
+    req[2].req_ev.val[16] = 0xfd;
+    ASSERT_EQ(ctl::check_probes(MRC_CTL_EP_OP_EV_PROBE, req, 3, 5000), 0);
+    genl::NlMsgPtr msg = new_request(MRC_CMD_PROBE);
+    ASSERT_EQ(ctl::put_probes(msg.get(), 0x28, req, 3, 5000, {-1, 3, -1}), 0);
+
+    Attrs<MRC_ATTR_MAX> top(msg.get());
+    ASSERT_NE(top[MRC_ATTR_PROBE_TCLASS], nullptr);
+    EXPECT_EQ(nla_get_u8(top[MRC_ATTR_PROBE_TCLASS]), 0x28);
+    ASSERT_NE(top[MRC_ATTR_PROBE_TIMEOUT_NS], nullptr);
+    EXPECT_EQ(nla_get_u64(top[MRC_ATTR_PROBE_TIMEOUT_NS]), 5000u);
+    std::vector<std::vector<uint8_t>> values;
+    std::vector<int> ids, modes, sgids;
+    nlattr* a;
+    int rem;
+    nla_for_each_nested(a, top[MRC_ATTR_PROBES], rem) {
+        EXPECT_EQ(nla_type(a), MRC_ATTR_PROBE_ENTRY);
+        Attrs<MRC_PROBE_MAX> p(a);
+        ASSERT_NE(p[MRC_PROBE_REQ_ID], nullptr);
+        ASSERT_NE(p[MRC_PROBE_FMT_MODE], nullptr);
+        ASSERT_NE(p[MRC_PROBE_EV_VALUE], nullptr);
+        ASSERT_NE(p[MRC_PROBE_DGID], nullptr);
+        EXPECT_EQ(nla_len(p[MRC_PROBE_DGID]), 16);
+        EXPECT_EQ(static_cast<const uint8_t*>(nla_data(p[MRC_PROBE_DGID]))[0], 0xfd);
+        ids.push_back(nla_get_u16(p[MRC_PROBE_REQ_ID]));
+        modes.push_back(nla_get_u8(p[MRC_PROBE_FMT_MODE]));
+        sgids.push_back(
+            p[MRC_PROBE_SGID_INDEX] ? static_cast<int>(nla_get_u32(p[MRC_PROBE_SGID_INDEX])) : -1);
+        const auto* v = static_cast<const uint8_t*>(nla_data(p[MRC_PROBE_EV_VALUE]));
+        values.emplace_back(v, v + nla_len(p[MRC_PROBE_EV_VALUE]));
+    }
+    EXPECT_EQ(ids, (std::vector<int>{10, 11, 12}));
+    EXPECT_EQ(modes, (std::vector<int>{MRC_FMT_UDP, MRC_FMT_STEV, MRC_FMT_SRV6}));
+    EXPECT_EQ(sgids, (std::vector<int>{-1, 3, -1})) << "no index: the kernel picks";
+    ASSERT_EQ(values.size(), 3u);
+    EXPECT_EQ(values[0], (std::vector<uint8_t>{0, 0, 0xc0, 0x01})) << "UDP's 16 bits as a number";
+    EXPECT_EQ(values[1], (std::vector<uint8_t>{0, 5, 0xc0, 2}));
+    EXPECT_EQ(values[2].size(), 32u);
+
+    req[0].req_ev.val[2] = 1;
+    msg = new_request(MRC_CMD_PROBE);
+    EXPECT_EQ(ctl::put_probes(msg.get(), 0, req, 1, 5000, {-1}), EINVAL) << "17 bits over UDP";
+}
+
+TEST(LibmrcCtlCodec, ProbeAnswersInArrivalOrder) {
+    ReplyBuilder r(MRC_CMD_PROBE);
+    r.str(MRC_ATTR_DEV_NAME, "mrc0").begin(MRC_ATTR_PROBES);
+    r.begin(MRC_ATTR_PROBE_ENTRY).u16(MRC_PROBE_REQ_ID, 10).u64(MRC_PROBE_RTT_NS, 9000);
+    r.u8(MRC_PROBE_PORT, 1).end();
+    r.begin(MRC_ATTR_PROBE_ENTRY).u16(MRC_PROBE_REQ_ID, 11).flag(MRC_PROBE_TIMED_OUT).end();
+    r.begin(MRC_ATTR_PROBE_ENTRY).u16(MRC_PROBE_REQ_ID, 12).u64(MRC_PROBE_RTT_NS, 1ull << 40);
+    r.u8(MRC_PROBE_PORT, 1).end();
+    r.begin(MRC_ATTR_PROBE_ENTRY).u16(MRC_PROBE_REQ_ID, 13).u64(MRC_PROBE_RTT_NS, 3000);
+    r.u8(MRC_PROBE_PORT, 1).end().end();
+    std::string why;
+    auto answers = genl::parse_probe_reply(r.hdr(), &why);
+    ASSERT_TRUE(answers) << why;
+
+    mrc_ctl_ep_rsp rsp[4];
+    std::memset(rsp, 0xa5, sizeof(rsp));
+    int n = -1;
+    EXPECT_EQ(ctl::to_responses(*answers, rsp, 4, n), ETIMEDOUT) << "request 11 had no answer";
+    ASSERT_EQ(n, 3);
+    EXPECT_EQ(rsp[0].req_id, 13);
+    EXPECT_EQ(rsp[0].rtt, 3000u);
+    EXPECT_EQ(rsp[0].port, 1);
+    EXPECT_EQ(rsp[0].adj_svc_time, 0);
+    EXPECT_EQ(rsp[1].req_id, 10);
+    EXPECT_EQ(rsp[2].req_id, 12);
+    EXPECT_EQ(rsp[2].rtt, UINT_MAX) << "an RTT past 4.29 s saturates";
+    EXPECT_EQ(rsp[3].req_id, 0xa5a5) << "beyond the count, untouched";
+
+    answers->erase(answers->begin() + 1);
+    EXPECT_EQ(ctl::to_responses(*answers, rsp, 2, n), 0);
+    EXPECT_EQ(n, 2) << "no more than the room";
 }
 
 }  // namespace

@@ -327,7 +327,7 @@ TEST(LibmrcCtl, EvFmtProfiles) {
     EXPECT_TRUE(asked_kernel()) << errno;
 }
 
-TEST(LibmrcCtl, EventsAndProbes) {
+TEST(LibmrcCtl, EvEvents) {
     FakeContext fc, other;
     ibv_comp_channel vch{};
     mrc_comp_channel foreign{other.ctx, &vch};
@@ -352,34 +352,50 @@ TEST(LibmrcCtl, EventsAndProbes) {
     EXPECT_EQ(mrc_ctl_poll_ev_event(&ev_cq, -1, events), -EINVAL);
     EXPECT_EQ(mrc_ctl_poll_ev_event(&ev_cq, 2, nullptr), -EINVAL);
     EXPECT_EQ(mrc_ctl_poll_ev_event(&ev_cq, 2, events), -ENOSYS);
+}
 
-    mrc_ctl_ep_req req[1]{};
-    mrc_ctl_ep_rsp rsp[1]{};
+TEST(LibmrcCtl, EvProbes) {
+    FakeContext fc;
+    mrc_ctl_ep_req req[2]{};
+    mrc_ctl_ep_rsp rsp[2]{};
+    for (int i = 0; i < 2; ++i) {
+        req[i].req_id = static_cast<uint16_t>(i + 1);
+        req[i].ev_fmt_mode = MRC_CTL_EV_FMT_MODE_UDP;
+        req[i].req_ev.val[0] = 0xc0;
+        req[i].req_ev.port = 1;
+    }
     int n = 7;
-    EXPECT_EQ(call([&] {
-                  return mrc_ctl_ep_batch_send_wait(nullptr, 0, MRC_CTL_EP_OP_EV_PROBE, req, 1,
-                                                    1000, rsp, &n);
-              }),
-              -1);
+    auto send = [&](mrc_context* ctx, mrc_ctl_ep_op_type op, int count, uint32_t timeout) {
+        return call(
+            [&] { return mrc_ctl_ep_batch_send_wait(ctx, 0, op, req, count, timeout, rsp, &n); });
+    };
+    EXPECT_EQ(send(nullptr, MRC_CTL_EP_OP_EV_PROBE, 2, 1000), -1);
     EXPECT_EQ(errno, EINVAL);
-    EXPECT_EQ(call([&] {
-                  return mrc_ctl_ep_batch_send_wait(fc.ctx, 0, MRC_CTL_EP_OP_EV_PROBE, req, 0, 1000,
-                                                    rsp, &n);
-              }),
-              -1);
+    EXPECT_EQ(send(fc.ctx, MRC_CTL_EP_OP_EV_PROBE, 0, 1000), -1);
     EXPECT_EQ(errno, EINVAL) << "an empty batch";
-    EXPECT_EQ(call([&] {
-                  return mrc_ctl_ep_batch_send_wait(fc.ctx, 0, static_cast<mrc_ctl_ep_op_type>(2),
-                                                    req, 1, 1000, rsp, &n);
-              }),
-              -1);
+    EXPECT_EQ(send(fc.ctx, MRC_CTL_EP_OP_EV_PROBE, 65, 1000), -1);
+    EXPECT_EQ(errno, EINVAL) << "at most 64 probes";
+    EXPECT_EQ(send(fc.ctx, static_cast<mrc_ctl_ep_op_type>(2), 2, 1000), -1);
     EXPECT_EQ(errno, EINVAL) << "an unknown operation";
-    EXPECT_EQ(call([&] {
-                  return mrc_ctl_ep_batch_send_wait(fc.ctx, 0, MRC_CTL_EP_OP_EV_PROBE, req, 1, 1000,
-                                                    rsp, &n);
-              }),
-              -1);
-    EXPECT_EQ(errno, ENOSYS);
+    EXPECT_EQ(send(fc.ctx, MRC_CTL_EP_OP_PORT_STATUS_UPDATE, 2, 1000), -1);
+    EXPECT_EQ(errno, EOPNOTSUPP) << "the driver has no port status updates";
+    EXPECT_EQ(send(fc.ctx, MRC_CTL_EP_OP_EV_PROBE, 2, 999), -1);
+    EXPECT_EQ(errno, EINVAL) << "the family waits 1 us at least";
+    req[1].req_id = 1;
+    EXPECT_EQ(send(fc.ctx, MRC_CTL_EP_OP_EV_PROBE, 2, 1000), -1);
+    EXPECT_EQ(errno, EINVAL) << "request ids tell the answers apart";
+    req[1].req_id = 2;
+    req[1].req_ev.port = 2;
+    EXPECT_EQ(send(fc.ctx, MRC_CTL_EP_OP_EV_PROBE, 2, 1000), -1);
+    EXPECT_EQ(errno, EINVAL) << "port 1 only";
+    req[1].req_ev.port = 1;
+    req[1].ev_fmt_mode = static_cast<mrc_ctl_ev_fmt_mode>(0);
+    EXPECT_EQ(send(fc.ctx, MRC_CTL_EP_OP_EV_PROBE, 2, 1000), -1);
+    EXPECT_EQ(errno, EINVAL) << "no format mode";
+    req[1].ev_fmt_mode = MRC_CTL_EV_FMT_MODE_STEV;
+    EXPECT_EQ(n, 7) << "left alone when refused";
+    EXPECT_EQ(send(fc.ctx, MRC_CTL_EP_OP_EV_PROBE, 2, 1000), -1);
+    EXPECT_TRUE(asked_kernel()) << errno;
     EXPECT_EQ(n, 0);
 }
 

@@ -109,6 +109,16 @@ int get_evs(Link& link, const char* dev, uint64_t id, std::vector<genl::EvEntry>
     return link.dump(msg.get(), on_reply, [&out] { out.clear(); });
 }
 
+int probe(Link& link, const char* dev, const Put& put,
+          std::vector<genl::ProbeAnswer>& answers) noexcept {
+    genl::NlMsgPtr msg = link.request(MRC_CMD_PROBE, dev, false);
+    if (!msg)
+        return ENOMEM;
+    if (int err = put(msg.get()))
+        return err;
+    return link.exchange(msg.get(), parse_into(answers, genl::parse_probe_reply));
+}
+
 int set_evs(Link& link, const char* dev, uint64_t id, const Put& put) noexcept {
     return send(link, link.request(MRC_CMD_EVPROF_EV_SET, dev, id), put);
 }

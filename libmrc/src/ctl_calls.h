@@ -47,6 +47,11 @@ int get_evs(Link& link, const char* dev, uint64_t id, std::vector<genl::EvEntry>
 // EVPROF_EV_SET of profile id with what put adds (an op and its entries).
 int set_evs(Link& link, const char* dev, uint64_t id, const Put& put) noexcept;
 
+// PROBE with what put adds; waits for the kernel's answers. ETIMEDOUT
+// when none came.
+int probe(Link& link, const char* dev, const Put& put,
+          std::vector<genl::ProbeAnswer>& answers) noexcept;
+
 }  // namespace mrc::lib::ctl
 
 #endif  // MRC_CTL_CALLS_H

@@ -110,21 +110,6 @@ int check(const mrc_ctl_ev_profile_attr& attr, int mask, bool modify) {
     return 0;
 }
 
-// The family's MRC_EV_VALUE of an EV in a format of mode fmt_mode: the
-// compact EV for STEV and UDP, the route (one or two addresses) for SRV6.
-// Empty when the EV has bytes the format has no room for.
-std::vector<uint8_t> ev_value(const mrc_ctl_ev& ev, uint8_t fmt_mode) {
-    auto zero_from = [&](std::size_t n) {
-        return std::all_of(ev.val + n, std::end(ev.val), [](uint8_t b) { return b == 0; });
-    };
-    std::size_t len = sizeof(ev.val);
-    if (fmt_mode != MRC_FMT_SRV6)
-        len = zero_from(kCompactBytes) ? kCompactBytes : 0;
-    else if (zero_from(kAddrBytes))
-        len = kAddrBytes;
-    return std::vector<uint8_t>(ev.val, ev.val + len);
-}
-
 int put_fields(nl_msg* msg, const mrc_ctl_ev_field* f, int n) {
     nlattr* list = nla_nest_start(msg, MRC_EVPROF_FIELDS);
     if (!list)
@@ -224,6 +209,18 @@ bool evprof_sets_ev_states(const mrc_ctl_ev_profile_attr& attr, int mask) noexce
 
 bool evprof_changes_profile(const mrc_ctl_ev_profile_attr& attr, int mask) noexcept {
     return (mask & (kConfig | MRC_CTL_EV_PROFILE_STATE)) || evprof_replaces_evs(attr, mask);
+}
+
+std::vector<uint8_t> ev_value(const mrc_ctl_ev& ev, uint8_t fmt_mode) noexcept {
+    auto zero_from = [&](std::size_t n) {
+        return std::all_of(ev.val + n, std::end(ev.val), [](uint8_t b) { return b == 0; });
+    };
+    std::size_t len = sizeof(ev.val);
+    if (fmt_mode != MRC_FMT_SRV6)
+        len = zero_from(kCompactBytes) ? kCompactBytes : 0;
+    else if (zero_from(kAddrBytes))
+        len = kAddrBytes;
+    return std::vector<uint8_t>(ev.val, ev.val + len);
 }
 
 mrc_ctl_ev to_ocp_ev(const genl::EvEntry& e) noexcept {

@@ -30,6 +30,12 @@ bool evprof_changes_profile(const mrc_ctl_ev_profile_attr& attr, int mask) noexc
 bool evprof_replaces_evs(const mrc_ctl_ev_profile_attr& attr, int mask) noexcept;
 bool evprof_sets_ev_states(const mrc_ctl_ev_profile_attr& attr, int mask) noexcept;
 
+// The family's MRC_EV_VALUE of an EV in a format of mode fmt_mode (enum
+// mrc_genl_fmt_mode): the compact EV, 4 bytes, for STEV and UDP; the
+// route for SRV6, one IPv6 address or two when the second is given.
+// Empty when the EV has bytes the format has no room for.
+std::vector<uint8_t> ev_value(const mrc_ctl_ev& ev, uint8_t fmt_mode) noexcept;
+
 // An OCP EV from one the kernel reported.
 mrc_ctl_ev to_ocp_ev(const genl::EvEntry& e) noexcept;
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
 // The OCP MRC controller API: versions, the device and its port; the
-// profiles have a file each (mrc_ctl_*prof.cpp). What is not implemented
+// profiles and the endpoint requests have a file each (mrc_ctl_*.cpp).
+// What is not implemented
 // yet checks its arguments (EINVAL) and then fails with ENOSYS in the form
 // its prototype promises (Documentation/libmrc.rst, "Not yet implemented").
 #include <netlink/attr.h>
@@ -130,17 +131,6 @@ int mrc_ctl_poll_ev_event(mrc_cq* ev_cq, int num_entries, mrc_ctl_ev_event* ev_e
     }
     errno = ENOSYS;
     return -ENOSYS;
-}
-
-int mrc_ctl_ep_batch_send_wait(mrc_context* mrc_ctx, uint8_t, mrc_ctl_ep_op_type op_type,
-                               mrc_ctl_ep_req* req, int num_req, uint32_t, mrc_ctl_ep_rsp* rsp,
-                               int* num_rsp) {
-    if (!mrc_ctx || !req || num_req < 1 || !rsp || !num_rsp)
-        return fail(EINVAL);
-    if (op_type != MRC_CTL_EP_OP_EV_PROBE && op_type != MRC_CTL_EP_OP_PORT_STATUS_UPDATE)
-        return fail(EINVAL);
-    *num_rsp = 0;
-    return fail(ENOSYS);
 }
 
 }  // extern "C"
