@@ -3,10 +3,9 @@
  * mrc-ctl-check: a controller written in C against the OCP MRC controller
  * API (libmrc's mrc_ctl.h), run against mrc.ko (selftests/vm/tests/api_ctl.sh).
  *
- *   mrc-ctl-check --dev DEV              configure, as root
- *   mrc-ctl-check --dev DEV --unprivileged   the same calls without
- *                                        CAP_NET_ADMIN: reads work,
- *                                        changes are EPERM
+ *   mrc-ctl-check --dev DEV --peer ADDR   configure and probe, as root
+ *   mrc-ctl-check --dev DEV --unprivileged   without CAP_NET_ADMIN:
+ *                                        reads work, changes are EPERM
  *
  * As root it queries the device and its port, disables and enables the
  * port, and leaves behind, for the script to compare with mrc-ip:
@@ -14,10 +13,13 @@
  *  - EV format profile 3: STEV, fields 16,16, ONLINE;
  *  - EV profile 4: EXPLICIT over format 3, EVs 0x0001c001, 0x0002c002 and
  *    0x0003c003 added by REPLACE_EV, ONLINE, the second one DENIED.
+ * and probes two UDP EVs to ADDR (an IPv6 address or ::ffff:IPv4, whose
+ * host runs MRC), then one to ADDR and one to a host that does not exist.
  *
  * Output: "ok N - ..." or "not ok N - ...: error" per step, then "ok" or
  * "FAIL". Exit status 0 when every step passed.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -193,6 +195,40 @@ static void ev_profiles(struct mrc_context *ctx)
 	     "QUERY_EV_ARRAY: ONLINE, EXPLICIT, the 3 EVs, the second DENIED");
 }
 
+/* An EV probe request to addr over the UDP source port sport. */
+static struct mrc_ctl_ep_req udp_probe(uint16_t id, const char *addr, uint16_t sport)
+{
+	struct mrc_ctl_ep_req r;
+
+	memset(&r, 0, sizeof(r));
+	r.req_id = id;
+	inet_pton(AF_INET6, addr, r.dgid.raw);
+	r.ev_fmt_mode = MRC_CTL_EV_FMT_MODE_UDP;
+	r.req_ev.val[0] = sport >> 8; /* UDP's 16 bits, first byte first */
+	r.req_ev.val[1] = sport & 0xff;
+	r.req_ev.port = 1;
+	return r;
+}
+
+static void probes(struct mrc_context *ctx, const char *peer, const char *nobody)
+{
+	struct mrc_ctl_ep_req req[2] = { udp_probe(1, peer, 0xc001), udp_probe(2, peer, 0xc002) };
+	struct mrc_ctl_ep_rsp rsp[2];
+	const uint32_t timeout = 300000000; /* 0.3 s */
+	int n = -1;
+
+	step(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE, req, 2, timeout, rsp,
+					&n) == 0 &&
+		     n == 2 && rsp[0].rtt > 0 && rsp[0].rtt <= rsp[1].rtt && rsp[0].port == 1 &&
+		     rsp[0].req_id != rsp[1].req_id,
+	     "mrc_ctl_ep_batch_send_wait: two EV probes answered, in RTT order");
+	req[1] = udp_probe(2, nobody, 0xc002);
+	step(mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE, req, 2, timeout, rsp,
+					&n) == -1 &&
+		     errno == ETIMEDOUT && n == 1 && rsp[0].req_id == 1,
+	     "a probe to a host that is not there: the other answered, ETIMEDOUT");
+}
+
 /* Without CAP_NET_ADMIN: profiles read, changes refused by the kernel. */
 static void unprivileged(struct mrc_context *ctx)
 {
@@ -211,7 +247,7 @@ static void unprivileged(struct mrc_context *ctx)
 
 int main(int argc, char **argv)
 {
-	const char *dev = NULL;
+	const char *dev = NULL, *peer = NULL;
 	int unpriv = 0, i;
 	struct ibv_context *vctx;
 	struct mrc_context *ctx;
@@ -219,11 +255,13 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--dev") == 0 && i + 1 < argc)
 			dev = argv[++i];
+		else if (strcmp(argv[i], "--peer") == 0 && i + 1 < argc)
+			peer = argv[++i];
 		else if (strcmp(argv[i], "--unprivileged") == 0)
 			unpriv = 1;
 	}
-	if (!dev) {
-		fprintf(stderr, "usage: %s --dev DEV [--unprivileged]\n", argv[0]);
+	if (!dev || (!peer && !unpriv)) {
+		fprintf(stderr, "usage: %s --dev DEV { --peer ADDR | --unprivileged }\n", argv[0]);
 		return 2;
 	}
 	vctx = open_device(dev);
@@ -238,6 +276,7 @@ int main(int argc, char **argv)
 		device_and_port(vctx, ctx);
 		cc_profile(ctx);
 		ev_profiles(ctx);
+		probes(ctx, peer, "::ffff:10.0.0.3");
 	}
 	mrc_destroy_context(ctx);
 	ibv_close_device(vctx);
