@@ -139,8 +139,9 @@ rdma_dev_absent() {
 	! rdma_dev_exists "$1"
 }
 
-# jq EXPR CMD...: evaluate a Python expression over CMD's JSON output (d).
-jq() {
+# json_py EXPR CMD...: evaluate a Python expression over CMD's JSON output
+# (d). Not named jq: that would hide the jq program from every test.
+json_py() {
 	local expr=$1
 	shift
 	"$@" | python3 -c '

@@ -30,18 +30,18 @@ check "mrc-ctl-check ended with ok (exit $rc)" \
 
 check_output "mrc-ip: CC profile 7 online, uet-1.0-nscc, gamma 0.8 (Q16 52429)" \
 	'^online uet-1.0-nscc 52429$' \
-	jq 'd[0]["state"], d[0]["alg"], d[0]["gamma"]' ina mrc-ip -j ccprofile show dev mrcA id 7
+	json_py 'd[0]["state"], d[0]["alg"], d[0]["gamma"]' ina mrc-ip -j ccprofile show dev mrcA id 7
 check_output "mrc-ip: EV format 3 online, stev, fields 16,16" '^online stev 16,16$' \
-	jq 'd[0]["state"], d[0]["mode"], d[0]["fields"]' ina mrc-ip -j evfmt show dev mrcA id 3
+	json_py 'd[0]["state"], d[0]["mode"], d[0]["fields"]' ina mrc-ip -j evfmt show dev mrcA id 3
 check_output "mrc-ip: EV profile 4 online, explicit, format 3, 3 EVs" '^online explicit 3 3$' \
-	jq 'd[0]["state"], d[0]["mode"], d[0]["fmt"], d[0]["count"]' \
+	json_py 'd[0]["state"], d[0]["mode"], d[0]["fmt"], d[0]["count"]' \
 	ina mrc-ip -j evprofile show dev mrcA id 4
 check_output "mrc-ip: its EVs leave from ports 0xc001..0xc003, the second denied" \
 	'^\[49153, 49154, 49155\] \[49154\]$' \
-	jq '[e["sport"] for e in d], [e["sport"] for e in d if e["state"] == "denied"]' \
+	json_py '[e["sport"] for e in d], [e["sport"] for e in d if e["state"] == "denied"]' \
 	ina mrc-ip -j evprofile show dev mrcA id 4 evs
 check_output "mrc-ip: port 1 enabled again (admin up)" '^up$' \
-	jq 'd[0]["admin"]' ina mrc-ip -j port show dev mrcA
+	json_py 'd[0]["admin"]' ina mrc-ip -j port show dev mrcA
 
 ina setpriv --reuid=65534 --regid=65534 --clear-groups "$CHECK" --dev mrcA --unprivileged \
 	> /tmp/ctl-unpriv.log 2>&1
@@ -49,7 +49,7 @@ diag < /tmp/ctl-unpriv.log
 check_output "without CAP_NET_ADMIN: a query works, changes are EPERM" '^ok$' \
 	tail -n1 /tmp/ctl-unpriv.log
 check_output "... and CC profile 7 is still online" '^online$' \
-	jq 'd[0]["state"]' ina mrc-ip -j ccprofile show dev mrcA id 7
+	json_py 'd[0]["state"]' ina mrc-ip -j ccprofile show dev mrcA id 7
 
 ip netns del hostA
 ip netns del hostB

@@ -22,15 +22,15 @@ exit_code() {
 check "evfmt add: STEV, fields 8,8,16" \
 	mrc-ip evfmt add dev mrc0 id 3 mode stev fields 8,8,16
 check_output "evfmt show -j: online, stev, 8,8,16" '^online stev 8,8,16$' \
-	jq 'd[0]["state"], d[0]["mode"], d[0]["fields"]' mrc-ip -j evfmt show dev mrc0 id 3
+	json_py 'd[0]["state"], d[0]["mode"], d[0]["fields"]' mrc-ip -j evfmt show dev mrc0 id 3
 check_output "evfmt show (text) lists formats 0 and 3" '^ *(mrc0 )?.*3' \
 	mrc-ip evfmt show dev mrc0
 check_output "a prefix works: mrc-ip evf s" 'stev' mrc-ip evf s dev mrc0 id 3
 check "evfmt add 4 offline" mrc-ip evfmt add dev mrc0 id 4 mode udp fields 16 offline
 check_output "... stays offline" '^offline$' \
-	jq 'd[0]["state"]' mrc-ip -j evfmt show dev mrc0 id 4
+	json_py 'd[0]["state"]' mrc-ip -j evfmt show dev mrc0 id 4
 check "evfmt set 4: fields 12" mrc-ip evfmt set dev mrc0 id 4 fields 12
-check_output "... shows 12" '^12$' jq 'd[0]["fields"]' mrc-ip -j evfmt show dev mrc0 id 4
+check_output "... shows 12" '^12$' json_py 'd[0]["fields"]' mrc-ip -j evfmt show dev mrc0 id 4
 check "evfmt del 4" mrc-ip evfmt del dev mrc0 id 4
 check_output "an evfmt too wide for its mode: exit 2, the kernel's reason" \
 	'wider than the mode' bash -c "mrc-ip evfmt add dev mrc0 id 5 mode udp fields 17 2>&1; [ \$? -eq 2 ]"
@@ -40,25 +40,25 @@ check "evprofile add: GENERATED over format 3" \
 	mrc-ip evprofile add dev mrc0 id 5 mode generated fmt 3 min-active 2 \
 	field 8:0:1:4:255 field 8:0:1:2:255 field 16:4096:0:0:0
 check_output "evprofile show -j: online, generated, 8 EVs" '^online generated 8$' \
-	jq 'd[0]["state"], d[0]["mode"], d[0]["count"]' mrc-ip -j evprofile show dev mrc0 id 5
+	json_py 'd[0]["state"], d[0]["mode"], d[0]["count"]' mrc-ip -j evprofile show dev mrc0 id 5
 check_output "its EVs: EV 5 is sent from port 4096, flow label 0x0202" \
-	'^4096 514$' jq '[(e["sport"], e["flowlabel"]) for e in d if e["index"] == 5][0]' \
+	'^4096 514$' json_py '[(e["sport"], e["flowlabel"]) for e in d if e["index"] == 5][0]' \
 	mrc-ip -j evprofile show dev mrc0 id 5 evs
 check_output "path is an alias of evprofile" 'generated' mrc-ip path show dev mrc0 id 5
 check "evprofile deny index 1-2" mrc-ip evprofile deny dev mrc0 id 5 index 1-2
 check_output "EVs 1 and 2 are denied" '^\[1, 2\]$' \
-	jq '[e["index"] for e in d if e["state"] == "denied"]' \
+	json_py '[e["index"] for e in d if e["state"] == "denied"]' \
 	mrc-ip -j evprofile show dev mrc0 id 5 evs
 check "evprofile undeny index 1" mrc-ip evprofile undeny dev mrc0 id 5 index 1
 check_output "only EV 2 stays denied" '^\[2\]$' \
-	jq '[e["index"] for e in d if e["state"] == "denied"]' \
+	json_py '[e["index"] for e in d if e["state"] == "denied"]' \
 	mrc-ip -j evprofile show dev mrc0 id 5 evs
 check "evprofile add: EXPLICIT over format 0, two ports" \
 	mrc-ip evprofile add dev mrc0 id 6 mode explicit fmt 0 ev 0x12340000 ev 0xbeef0000
 check_output "its EVs go out on ports 4660 and 48879" '^\[4660, 48879\]$' \
-	jq '[e["sport"] for e in d]' mrc-ip -j evprofile show dev mrc0 id 6 evs
+	json_py '[e["sport"] for e in d]' mrc-ip -j evprofile show dev mrc0 id 6 evs
 check "dev set: default EV profile 6" mrc-ip dev set dev mrc0 evprofile 6
-check_output "dev show -j: evprofile 6" '^6$' jq 'd[0]["evprofile"]' mrc-ip -j dev show dev mrc0
+check_output "dev show -j: evprofile 6" '^6$' json_py 'd[0]["evprofile"]' mrc-ip -j dev show dev mrc0
 check_output "deleting the default: exit 2, says why" "device('s)? default" \
 	bash -c "mrc-ip evprofile del dev mrc0 id 6 2>&1; [ \$? -eq 2 ]"
 check_output "taking format 3 offline under profile 5: exit 2" 'used by EV profiles' \
@@ -91,12 +91,12 @@ check "evprofile 10 offline and deleted" bash -c \
 check "ccprofile add: mrc-window, init-pkts 64" \
 	mrc-ip ccprofile add dev mrc0 id 4 alg mrc-window init-pkts 64
 check_output "ccprofile show -j: online mrc-window, init-pkts 64" '^online mrc-window 64$' \
-	jq 'd[0]["state"], d[0]["alg"], d[0]["init-pkts"]' mrc-ip -j ccprofile show dev mrc0 id 4
+	json_py 'd[0]["state"], d[0]["alg"], d[0]["init-pkts"]' mrc-ip -j ccprofile show dev mrc0 id 4
 check_output "changing an online profile: exit 2, says to take it offline" 'offline' \
 	bash -c "mrc-ip ccprofile set dev mrc0 id 4 min-pkts 2 2>&1; [ \$? -eq 2 ]"
 check "set it offline, change it" bash -c \
 	"mrc-ip ccprofile set dev mrc0 id 4 state offline && mrc-ip ccprofile set dev mrc0 id 4 min-pkts 2"
-check_output "... min-pkts 2" '^2$' jq 'd[0]["min-pkts"]' mrc-ip -j ccprofile show dev mrc0 id 4
+check_output "... min-pkts 2" '^2$' json_py 'd[0]["min-pkts"]' mrc-ip -j ccprofile show dev mrc0 id 4
 check_output "uet-1.0-nscc with qa-gate 32 (a shift of 0..31): exit 2, names it" \
 	'attribute qa-gate' \
 	bash -c "mrc-ip ccprofile add dev mrc0 id 7 alg uet-1.0-nscc qa-gate 32 2>&1; [ \$? -eq 2 ]"
@@ -106,7 +106,7 @@ check "uet-1.0-nscc with gamma 0.5 goes online" \
 # parameters not given keep NSCC's defaults (base RTT 1 ms).
 check_output "... online, with its gamma (Q16 0.5) and the default base RTT" \
 	'^online 32768 1000000$' \
-	jq 'd[0]["state"], d[0]["gamma"], d[0]["base-rtt"]' mrc-ip -j ccprofile show dev mrc0 id 7
+	json_py 'd[0]["state"], d[0]["gamma"], d[0]["base-rtt"]' mrc-ip -j ccprofile show dev mrc0 id 7
 check "... offline again" mrc-ip ccprofile set dev mrc0 id 7 state offline
 check "ccprofile del 4 and 7" bash -c \
 	"mrc-ip ccprofile del dev mrc0 id 4 && mrc-ip ccprofile del dev mrc0 id 7"
@@ -152,16 +152,16 @@ check_output "afterwards only the built-in profiles remain" '^\[0\] \[0\] \[0\]$
 	bash -c "for o in evfmt evprofile ccprofile; do mrc-ip -j \$o show dev mrc0 |
 		python3 -c 'import json,sys; print([p[\"id\"] for p in json.load(sys.stdin)])'; done | paste -sd' '"
 check_output "format 0 has its one user again" '^1$' \
-	jq 'd[0]["users"]' mrc-ip -j evfmt show dev mrc0 id 0
+	json_py 'd[0]["users"]' mrc-ip -j evfmt show dev mrc0 id 0
 
 # --- the port's admin state ---
 check "port set down" mrc-ip port set dev mrc0 down
 check_output "port show -j: admin down, state DOWN" '^down DOWN$' \
-	jq 'd[0]["admin"], d[0]["state"]' mrc-ip -j port show dev mrc0
+	json_py 'd[0]["admin"], d[0]["state"]' mrc-ip -j port show dev mrc0
 check_output "ibv_devinfo: PORT_DOWN" 'state:[[:space:]]+PORT_DOWN' ibv_devinfo -d mrc0
 check "port set up" mrc-ip port set dev mrc0 up
 check_output "port show -j: admin up, state ACTIVE" '^up ACTIVE$' \
-	jq 'd[0]["admin"], d[0]["state"]' mrc-ip -j port show dev mrc0
+	json_py 'd[0]["admin"], d[0]["state"]' mrc-ip -j port show dev mrc0
 check_output "ibv_devinfo: PORT_ACTIVE" 'state:[[:space:]]+PORT_ACTIVE' ibv_devinfo -d mrc0
 
 # --- a network device whose name is not UTF-8 ---
@@ -173,7 +173,7 @@ check "rdma link add mrc1 on it" rdma link add mrc1 type mrc netdev "$bad"
 check "mrc-ip -j dev show: exit 0, valid JSON" bash -c \
 	'set -o pipefail; mrc-ip -j dev show | python3 -c "import json, sys; json.load(sys.stdin)"'
 check_output "... mrc1's netdev is x\\xffy" '^x\\xffy$' \
-	jq '[e["netdev"] for e in d if e["ifname"] == "mrc1"][0]' mrc-ip -j dev show
+	json_py '[e["netdev"] for e in d if e["ifname"] == "mrc1"][0]' mrc-ip -j dev show
 check_output "text: netdev x\\xffy" '^mrc1: netdev x\\xffy ifindex' mrc-ip dev show dev mrc1
 check "rdma link delete mrc1, the dummy deleted" bash -c \
 	'rdma link delete mrc1 && ip link delete "$1"' _ "$bad"
@@ -252,7 +252,7 @@ check_output "root: rdma -dd res show qp has nobody's QP's EV count" '^[0-9]+$' 
 check_output "nobody: profile 0's sums are open (stats show)" '"tx_pkts"' \
 	as_nobody mrc-ip -s -j stats show dev mrc0 evprofile 0
 check_output "nobody: evprofile show counts 3 users" '^3$' \
-	jq 'd[0]["users"]' as_nobody mrc-ip -j evprofile show dev mrc0 id 0
+	json_py 'd[0]["users"]' as_nobody mrc-ip -j evprofile show dev mrc0 id 0
 # Events name QPs: joining the group takes CAP_NET_ADMIN. (The timeout
 # ends a monitor that was let in.)
 check_output "nobody: mrc-ip monitor cannot join the events group" \
