@@ -29,8 +29,8 @@ pair "udaddy (rdma_cm, RDMA_PS_UDP)" 60 \
 	udaddy -s 10.0.0.1 -b 10.0.0.2 -C 20
 
 # At 1% loss UD loses datagrams and nothing else: no retransmission, no
-# error, both sides run to their end (by time: a count would wait for
-# the lost ones, on rxe as here).
+# error, both sides run to their end (by time: with a count the server
+# waits for datagrams that will never come).
 rcvd() { cat /sys/class/infiniband/mrcA/ports/1/hw_counters/rcvd_pkts; }
 ip netns exec hostB tc qdisc add dev vethB root netem loss 1%
 s0=$(sent)
