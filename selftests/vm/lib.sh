@@ -127,6 +127,26 @@ check_dmesg_clean() {
 MRC_PORT=${MRC_PORT:-4792}
 
 # The UDP socket of MRC, as ss shows it, in the current namespace.
+# hw_counter DEV NAME: port 1's counter NAME of RDMA device DEV (those of
+# every namespace appear in the initial namespace's sysfs).
+hw_counter() {
+	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"
+}
+
+# check_direct_roundtrip BLK SRC: write file SRC (whole MiBs) to block
+# device BLK with O_DIRECT in 1 MiB I/Os, read as many back the same way,
+# and check that the bytes match.
+check_direct_roundtrip() {
+	local mib want got
+	mib=$(($(stat -c %s "$2") >> 20))
+	want=$(sha256sum < "$2")
+	check "write $mib MiB with O_DIRECT, 1 MiB I/Os" \
+		dd if="$2" of="$1" bs=1M oflag=direct status=none
+	got=$(dd if="$1" bs=1M count="$mib" iflag=direct status=none | sha256sum)
+	check "read back with O_DIRECT: the $mib MiB match (sha256 ${want%% *})" \
+		test "$got" = "$want"
+}
+
 mrc_socket_count() {
 	ss -Huan "sport = :$MRC_PORT" | wc -l
 }

@@ -20,10 +20,6 @@ cm_count() {
 	cat "/sys/class/infiniband/$1/ports/1/$2/$3"
 }
 
-hw_count() {
-	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"
-}
-
 cm_counters() {
 	local d g
 	for d in mrcA mrcB; do
@@ -51,7 +47,7 @@ req0=$(cm_count mrcA cm_rx_msgs req)
 dupa0=$(cm_count mrcA cm_rx_duplicates req)
 dupb0=$(cm_count mrcB cm_rx_duplicates rep)
 mra0=$(( $(cm_count mrcA cm_tx_msgs mra) + $(cm_count mrcB cm_tx_msgs mra) ))
-copies0=$(hw_count mrcA rcvd_gsi_copies 2>/dev/null || echo 0)
+copies0=$(hw_counter mrcA rcvd_gsi_copies 2>/dev/null || echo 0)
 timeout 300 ip netns exec hostA cmtime -b 10.0.0.1 -c 100 \
 	> /tmp/cmtime-srv.log 2>&1 &
 srv=$!
@@ -72,7 +68,7 @@ dupa=$(( $(cm_count mrcA cm_rx_duplicates req) - dupa0 ))
 dupb=$(( $(cm_count mrcB cm_rx_duplicates rep) - dupb0 ))
 mra=$(( $(cm_count mrcA cm_tx_msgs mra) + $(cm_count mrcB cm_tx_msgs mra) -
 	mra0 ))
-copies=$(( $(hw_count mrcA rcvd_gsi_copies 2>/dev/null || echo 0) - copies0 ))
+copies=$(( $(hw_counter mrcA rcvd_gsi_copies 2>/dev/null || echo 0) - copies0 ))
 diag <<< "REQs to the CM of hostA $req, of them repeats $dupa; REPs repeated at hostB $dupb; MRAs sent $mra; QP1 copies absorbed by mrcA $copies"
 # A real retransmission (a REQ unanswered for seconds on a loaded VM)
 # still reaches the CM as a repeat: allow a few.

@@ -22,11 +22,7 @@ ina() {
 }
 genl_a() {
 	ip netns exec hostA python3 ../mrc-genl.py "$@"
-}
-counter() {
-	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"
-}
-# entry ID DGID-HEX EV-HEX: one probe entry by wire value.
+}# entry ID DGID-HEX EV-HEX: one probe entry by wire value.
 entry() {
 	echo "MRC_ATTR_PROBE_ENTRY={ MRC_PROBE_REQ_ID=u16:$1 MRC_PROBE_DGID=bin:$2 MRC_PROBE_EV_VALUE=bin:$3 }"
 }
@@ -51,7 +47,7 @@ else
 	echo "$json" | diag
 fi
 check "mrcA counts its probes sent and answered" \
-	test "$(counter mrcA ep_probes_sent)" -ge 7 -a "$(counter mrcA ep_probes_answered)" -ge 7
+	test "$(hw_counter mrcA ep_probes_sent)" -ge 7 -a "$(hw_counter mrcA ep_probes_answered)" -ge 7
 
 # --- a blackholed path: r1 drops source port 5001 ---
 ip netns exec r1 tc qdisc add dev ethA clsact
@@ -139,7 +135,7 @@ check_fails "mrc-ip probe evprofile 7 index 1 (port 5001): timeout" \
 
 # --- malformed requests: an errno, an extack, nothing sent or changed ---
 snapshot() {
-	counter mrcA ep_probes_sent
+	hw_counter mrcA ep_probes_sent
 	genl_a --dump EVPROF_GET $A
 }
 before=$(snapshot)
@@ -193,9 +189,9 @@ check_output "... and so does mrc-ip probe" 'not permitted|EPERM' \
 		'mrc-ip probe dev mrcA to $MP_B6 ev 5000 2>&1; true'"
 
 # --- the responder's rate limit: 400 probes at once from a plain socket ---
-lim0=$(counter mrcB rcvd_probe_limited)
-sent0=$(counter mrcB sent_pkts)
-rcvd0=$(counter mrcB rcvd_pkts)
+lim0=$(hw_counter mrcB rcvd_probe_limited)
+sent0=$(hw_counter mrcB sent_pkts)
+rcvd0=$(hw_counter mrcB rcvd_pkts)
 check "hostA floods mrcB with 400 endpoint probes" ina python3 -c '
 import socket, struct, sys
 sys.path.insert(0, "..")
@@ -205,9 +201,9 @@ for i in range(400):
     pkt = mrc_pkt.bth(0x20, 0, 0xFFFFFF, 0, 32) + struct.pack("!II", i, 0)
     s.sendto(pkt, (sys.argv[1], mrc_pkt.MRC_PORT))' "$MP_B4"
 sleep 1
-limited=$(($(counter mrcB rcvd_probe_limited) - lim0))
-answered=$(($(counter mrcB sent_pkts) - sent0))
-rcvd=$(($(counter mrcB rcvd_pkts) - rcvd0))
+limited=$(($(hw_counter mrcB rcvd_probe_limited) - lim0))
+answered=$(($(hw_counter mrcB sent_pkts) - sent0))
+rcvd=$(($(hw_counter mrcB rcvd_pkts) - rcvd0))
 echo "mrcB: $rcvd probes received, $limited limited, $answered answered" | diag
 check "rcvd_probe_limited grew on the responder" test "$limited" -gt 0
 check "... at least the burst (64) was answered, and every other one limited" \
@@ -221,8 +217,8 @@ check "... at least the burst (64) was answered, and every other one limited" \
 # second): the other source's probes timed out, and the flooding (or
 # forged) address received every answer the device gave.
 FLOOD_S=5
-lim0=$(counter mrcB rcvd_probe_limited)
-sent0=$(counter mrcB sent_pkts)
+lim0=$(hw_counter mrcB rcvd_probe_limited)
+sent0=$(hw_counter mrcB sent_pkts)
 t_start=$(date +%s%N)
 ina python3 -c '
 import socket, struct, sys, time
@@ -238,7 +234,7 @@ while time.monotonic() < t0 + float(sys.argv[2]):
 print(n, time.monotonic() - t0)' "$MP_B4" "$FLOOD_S" > /tmp/flood.out 2>&1 &
 flood=$!
 flood_limited() {
-	[ "$(counter mrcB rcvd_probe_limited)" -ge $((lim0 + 200)) ]
+	[ "$(hw_counter mrcB rcvd_probe_limited)" -ge $((lim0 + 200)) ]
 }
 check "the flood from $MP_A4 is being limited" wait_until 10 flood_limited
 check_output "meanwhile 8 probes from $MP_A6 are all answered" '^8$' \
@@ -250,8 +246,8 @@ read -r nflood secs < /tmp/flood.out
 check "... while the flood still ran ($(((t_done - t_start) / 1000000)) ms in)" \
 	awk -v d=$(((t_done - t_start) / 1000000)) -v s="${secs:-0}" \
 	'BEGIN { exit !(d < s * 1000) }'
-answered=$(($(counter mrcB sent_pkts) - sent0 - 8))
-limited=$(($(counter mrcB rcvd_probe_limited) - lim0))
+answered=$(($(hw_counter mrcB sent_pkts) - sent0 - 8))
+limited=$(($(hw_counter mrcB rcvd_probe_limited) - lim0))
 # Its source's burst, its rate over the flood, and a little slack.
 allowed=$(awk -v s="$secs" 'BEGIN { printf "%d", 64 + 250 * s + 20 }')
 echo "flood: ${nflood:-?} probes in ${secs:-?} s; $answered answered, $limited limited" | diag
@@ -275,7 +271,7 @@ check "mrcA counts it rcvd_ep_unmatched" wait_until 10 bash -c \
 # --- removal does not wait for a probe's timeout ---
 # A PROBE holds the device while it waits; deleting the device wakes it
 # (before: the delete waited the whole 10 s).
-psent0=$(counter mrcA ep_probes_sent)
+psent0=$(hw_counter mrcA ep_probes_sent)
 ina python3 ../mrc-genl.py PROBE $A PROBE_TIMEOUT_NS=u64:10000000000 \
 	PROBES={ $(entry 1 fd020000000000000000000000000065 00001388) } \
 	> /tmp/probe-del.log 2>&1 &

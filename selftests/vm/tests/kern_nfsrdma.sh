@@ -45,7 +45,7 @@ check_output "the server's file matches (sha256 ${want%% *})" \
 echo 3 > /proc/sys/vm/drop_caches
 check_output "the file read back through the mount matches" \
 	"^${want%% *} " bash -c "mountpoint -q $MNT && sha256sum < $MNT/f"
-reg=$(cat /sys/class/infiniband/mrc0/ports/1/hw_counters/mr_fast_reg)
+reg=$(hw_counter mrc0 mr_fast_reg)
 check "rpcrdma registered its chunks (mr_fast_reg $reg > 0)" test "$reg" -gt 0
 
 check "umount" umount "$MNT"

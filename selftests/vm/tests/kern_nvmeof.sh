@@ -63,12 +63,8 @@ check "the namespace appears as a block device (${blk:-none}), transport rdma" \
 # 64 MiB of random data in 1 MiB I/Os, then 2 MiB in 4 KiB ones: each
 # 1 MiB I/O is one fast-registered MR of 256 pages.
 head -c 64M /dev/urandom > /tmp/nvme.src
+check_direct_roundtrip "$blk" /tmp/nvme.src
 want=$(sha256sum < /tmp/nvme.src)
-check "write 64 MiB with O_DIRECT, 1 MiB I/Os" \
-	dd if=/tmp/nvme.src of="$blk" bs=1M oflag=direct status=none
-got=$(dd if="$blk" bs=1M count=64 iflag=direct status=none | sha256sum)
-check "read back with O_DIRECT: the 64 MiB match (sha256 ${want%% *})" \
-	test "$got" = "$want"
 check "write 4 KiB I/Os at an offset of 68 MiB" \
 	dd if=/tmp/nvme.src of="$blk" bs=4k count=512 seek=17408 \
 	oflag=direct status=none
@@ -79,12 +75,11 @@ check "read back the 2 MiB of 4 KiB I/Os: they match" test "$got" = "$want2"
 check_output "the target's RAM disk holds what the host wrote" \
 	"^${want%% *} " bash -c "head -c 64M $IMG | sha256sum"
 
-counter() { cat "/sys/class/infiniband/mrc0/ports/1/hw_counters/$1"; }
-reg=$(counter mr_fast_reg)
-inv=$(( $(counter mr_remote_inv) + $(counter mr_local_inv) ))
+reg=$(hw_counter mrc0 mr_fast_reg)
+inv=$(( $(hw_counter mrc0 mr_remote_inv) + $(hw_counter mrc0 mr_local_inv) ))
 check "the host registered each 1 MiB I/O's pages (mr_fast_reg $reg >= 128)" \
 	test "$reg" -ge 128
-check "and its MRs were invalidated (remote $(counter mr_remote_inv), local $(counter mr_local_inv))" \
+check "and its MRs were invalidated (remote $(hw_counter mrc0 mr_remote_inv), local $(hw_counter mrc0 mr_local_inv))" \
 	test "$inv" -ge 128
 check "rdma res shows the kernel QPs of nvme-rdma and nvmet-rdma" \
 	bash -c "rdma res show qp link mrc0/1 | grep -c 'state RTS' |

@@ -75,15 +75,9 @@ check_output "its SCSI host is ib_srp's" '^ib_srp$' bash -c \
 
 # 64 MiB of random data in 1 MiB I/Os (kern_nvmeof covers 4 KiB ones).
 head -c 64M /dev/urandom > /tmp/srp.src
-want=$(sha256sum < /tmp/srp.src)
-check "write 64 MiB with O_DIRECT, 1 MiB I/Os" \
-	dd if=/tmp/srp.src of="$blk" bs=1M oflag=direct status=none
-got=$(dd if="$blk" bs=1M count=64 iflag=direct status=none | sha256sum)
-check "read back with O_DIRECT: the 64 MiB match (sha256 ${want%% *})" \
-	test "$got" = "$want"
+check_direct_roundtrip "$blk" /tmp/srp.src
 
-counter() { cat "/sys/class/infiniband/mrc0/ports/1/hw_counters/$1"; }
-reg=$(counter mr_fast_reg)
+reg=$(hw_counter mrc0 mr_fast_reg)
 check "the initiator registered its I/Os' pages (mr_fast_reg $reg >= 64)" \
 	test "$reg" -ge 64
 check "rdma res shows the kernel QPs of ib_srp and ib_srpt" \

@@ -46,7 +46,6 @@ trimmed() {
 	done
 	echo "$n"
 }
-hw() { cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"; }
 
 check "mrc_trim under the tbf towards hostA" trimq ethA
 check "mrc_trim under the tbf towards hostB" trimq ethB
@@ -62,13 +61,13 @@ through() {
 	shift 3
 	recv=mrcA
 	[ "$dev" = ethB ] && recv=mrcB
-	t0=$(trimmed "$dev") r0=$(hw "$recv" rcvd_trimmed)
-	e0=$(hw mrcB path_trims) l0=$(hw mrcB path_loss_timeout)
+	t0=$(trimmed "$dev") r0=$(hw_counter "$recv" rcvd_trimmed)
+	e0=$(hw_counter mrcB path_trims) l0=$(hw_counter mrcB path_loss_timeout)
 	pair "$tag: $prog -n 150 through the trimming queues" 240 \
 		"$prog" -d mrcA -x "$GA4" -n 150 -F -- \
 		env "$@" "$prog" -d mrcB -x "$GB4" -n 150 -F "$MP_A4"
-	t=$(($(trimmed "$dev") - t0)) r=$(($(hw "$recv" rcvd_trimmed) - r0))
-	e=$(($(hw mrcB path_trims) - e0)) l=$(($(hw mrcB path_loss_timeout) - l0))
+	t=$(($(trimmed "$dev") - t0)) r=$(($(hw_counter "$recv" rcvd_trimmed) - r0))
+	e=$(($(hw_counter mrcB path_trims) - e0)) l=$(($(hw_counter mrcB path_loss_timeout) - l0))
 	check "$tag: the routers trimmed ($t)" test "$t" -gt 0
 	if [ "$recv" = mrcA ]; then
 		check "$tag: hostA NACKed trimmed packets ($r), hostB counted each ($e)" \
@@ -103,12 +102,12 @@ through "NSCC WRITE" ethA ib_write_bw MRC_CC_PROFILE=5
 MP_STREAM_TIMEOUT=18
 S=/run/mp_trim
 mkdir -p "$S"
-t0=$(trimmed ethB) l0=$(hw mrcA path_loss_timeout)
+t0=$(trimmed ethB) l0=$(hw_counter mrcA path_loss_timeout)
 mp_streams_start "$S" 8 5 5
 mp_streams_wait "$S"
 check "incast: 8 NSCC streams into hostB ran to their end" \
 	mp_streams_ended_well $? "$S"
-t=$(($(trimmed ethB) - t0)) l=$(($(hw mrcA path_loss_timeout) - l0))
+t=$(($(trimmed ethB) - t0)) l=$(($(hw_counter mrcA path_loss_timeout) - l0))
 check "incast: the routers trimmed ($t)" test "$t" -gt 0
 check "incast: EV timeouts ($l) under 1% of the trims" test $((l * 100)) -lt "$t"
 starved=$(jq -s 'map(.goodput_mbit) | (add / length / 3) as $third |
@@ -126,12 +125,12 @@ for dev in mrcA mrcB; do
 		ip netns exec "host${dev#mrc}" mrc-ip ccprofile add dev "$dev" \
 		id 6 alg mrc-window min-pkts 2
 done
-l0=$(hw mrcA path_loss_timeout)
+l0=$(hw_counter mrcA path_loss_timeout)
 mp_streams_start "$S" 8 5 6
 mp_streams_wait "$S"
 check "incast, mrc-window min-pkts 2: 8 streams ran to their end" \
 	mp_streams_ended_well $? "$S"
-l=$(($(hw mrcA path_loss_timeout) - l0))
+l=$(($(hw_counter mrcA path_loss_timeout) - l0))
 check "incast, mrc-window min-pkts 2: EV timeouts ($l) under 100" \
 	test "$l" -lt 100
 jq -c '{goodput_mbit}' "$S/results" | diag

@@ -16,10 +16,6 @@
 ROUNDS=${MRC_CHURN_ROUNDS:-8}
 CHECK=$MRC_BUILD/selftests/progs/mrc-rc-check
 
-counter() {
-	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"
-}
-
 # kill_ns NS: SIGKILL every process of namespace NS.
 kill_ns() {
 	local p
@@ -30,14 +26,14 @@ kill_ns() {
 
 dmesg_mark
 two_hosts
-u0=$(( $(counter mrcA rcvd_unknown_qp) + $(counter mrcB rcvd_unknown_qp) ))
+u0=$(( $(hw_counter mrcA rcvd_unknown_qp) + $(hw_counter mrcB rcvd_unknown_qp) ))
 flowed=0
 for ((r = 1; r <= ROUNDS; r++)); do
 	pair_start 60 ib_write_bw -d mrcA -x "$GA4" -D 30 -F -s 65536 -- \
 		ib_write_bw -d mrcB -x "$GB4" -D 30 -F -s 65536 10.0.0.1
-	p0=$(counter mrcB sent_pkts)
+	p0=$(hw_counter mrcB sent_pkts)
 	sleep 2
-	[ "$(counter mrcB sent_pkts)" -gt $((p0 + 100)) ] && flowed=$((flowed + 1))
+	[ "$(hw_counter mrcB sent_pkts)" -gt $((p0 + 100)) ] && flowed=$((flowed + 1))
 	# Odd rounds kill the responder (its MRs take WRITEs), even ones the
 	# requester (its QP takes ACKs).
 	if ((r % 2)); then first=hostA second=hostB; else first=hostB second=hostA; fi
@@ -46,7 +42,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
 	kill_ns "$second"
 	wait "$_pair_cli" "$_pair_srv" 2>/dev/null
 done
-u1=$(( $(counter mrcA rcvd_unknown_qp) + $(counter mrcB rcvd_unknown_qp) ))
+u1=$(( $(hw_counter mrcA rcvd_unknown_qp) + $(hw_counter mrcB rcvd_unknown_qp) ))
 diag <<< "$ROUNDS rounds, traffic flowing in $flowed; rcvd_unknown_qp +$((u1 - u0))"
 check "traffic flowed when each side was killed ($flowed of $ROUNDS)" \
 	test "$flowed" -eq "$ROUNDS"

@@ -13,10 +13,6 @@
 dmesg_mark
 two_hosts
 
-hw() {
-	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"
-}
-
 tx_bytes() {
 	ip netns exec "$1" cat "/sys/class/net/$2/statistics/tx_bytes"
 }
@@ -25,9 +21,9 @@ tx_bytes() {
 # of mrcA and mrcB, then the skbs (trains) each received.
 counters() {
 	echo "$(tx_bytes hostA vethA) $(tx_bytes hostB vethB)" \
-		"$(hw mrcA sent_pkts) $(hw mrcA rcvd_pkts)" \
-		"$(hw mrcB sent_pkts) $(hw mrcB rcvd_pkts)" \
-		"$(hw mrcA rcvd_trains) $(hw mrcB rcvd_trains)"
+		"$(hw_counter mrcA sent_pkts) $(hw_counter mrcA rcvd_pkts)" \
+		"$(hw_counter mrcB sent_pkts) $(hw_counter mrcB rcvd_pkts)" \
+		"$(hw_counter mrcA rcvd_trains) $(hw_counter mrcB rcvd_trains)"
 }
 
 # bidi NAME ITERS SIZE PROGRAM ARGS...: PROGRAM -b between the hosts.

@@ -81,8 +81,6 @@ crafted_start() {
 	qpn=${3:-0} psn=${5:-0}
 }
 
-counter() { cat "/sys/class/infiniband/mrcB/ports/1/hw_counters/$1"; }
-
 crafted_go() {
 	wait_until 5 bash -c "[ \$(cat /sys/class/infiniband/mrcB/ports/1/hw_counters/$1) -gt $2 ]"
 	touch /tmp/go
@@ -96,19 +94,19 @@ craft() {
 # A trimming switch passes on the headers of a WRITE packet without its
 # payload: the receiver must NACK it (TRIMMED) and take the real packet
 # when it comes, not count the PSN as delivered.
-t0=$(counter rcvd_trimmed)
+t0=$(hw_counter mrcB rcvd_trimmed)
 crafted_start trimmed-write
 check_output "a trimmed WRITE packet from A's address" '^sent 1$' \
 	craft trim-write 10.0.0.2 --dqpn "$qpn" --psn "$psn" --len 1000
 crafted_go rcvd_trimmed "$t0"
 check_output "trimmed packet NACKed, the WRITE then lands whole" '^ok trimmed-write' \
 	cat /tmp/crafted.log
-check_output "rcvd_trimmed counted it" "^$((t0 + 1))\$" counter rcvd_trimmed
+check_output "rcvd_trimmed counted it" "^$((t0 + 1))\$" hw_counter mrcB rcvd_trimmed
 
 # A SEND of two packets that bring 1000 bytes but state 3000: all its
 # PSNs arrived, not its bytes. The receive must not complete as a success.
-t0=$(counter rcvd_short_msg)
-p0=$(counter rcvd_pkts)
+t0=$(hw_counter mrcB rcvd_short_msg)
+p0=$(hw_counter mrcB rcvd_pkts)
 crafted_start short-send
 check_output "a SEND stating 3000 bytes, bringing 1000, from A's address" \
 	'^sent 2$' craft short-send 10.0.0.2 --dqpn "$qpn" --psn "$psn" \
@@ -116,7 +114,7 @@ check_output "a SEND stating 3000 bytes, bringing 1000, from A's address" \
 crafted_go rcvd_pkts "$p0"
 check_output "short SEND: the receive completes with IBV_WC_LOC_LEN_ERR" \
 	'^ok short-send' cat /tmp/crafted.log
-check_output "rcvd_short_msg counted it" "^$((t0 + 1))\$" counter rcvd_short_msg
+check_output "rcvd_short_msg counted it" "^$((t0 + 1))\$" hw_counter mrcB rcvd_short_msg
 
 # A SEND and then the same packet as a retransmission, as from a sender
 # whose timer fired although the first copy arrived. Nothing asked for an
@@ -125,7 +123,7 @@ check_output "rcvd_short_msg counted it" "^$((t0 + 1))\$" counter rcvd_short_msg
 # spurious and gives back the EV it blamed, and say by its service time
 # (0xffff) that it times nothing.
 crafted_start duplicate-send
-d0=$(counter rcvd_duplicate)
+d0=$(hw_counter mrcB rcvd_duplicate)
 craft dup-send 10.0.0.2 --dqpn "$qpn" --psn "$psn" --dev vethA > /tmp/dup.log 2>&1
 diag < /tmp/dup.log
 check_output "a SEND, then the same as a retransmission, from A's address" \
@@ -139,7 +137,7 @@ check_output "the SEND completes once, its 16 bytes in place" '^ok duplicate-sen
 # The first packet of a SEND that never ends takes one of the SRQ's WQEs
 # for B's QP; when that QP fails, the WQE comes back as flushed.
 crafted_start srq-flush-taken
-p0=$(counter rcvd_pkts)
+p0=$(hw_counter mrcB rcvd_pkts)
 check_output "the first packet of a 3000-byte SEND to B's SRQ QP" \
 	'^sent 1$' craft short-send 10.0.0.2 --dqpn "$qpn" --psn "$psn" \
 	--len 2000 --claim 3000 --first-only

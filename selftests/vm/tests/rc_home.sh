@@ -16,20 +16,17 @@ dmesg_mark
 two_hosts
 modprobe rdma_ucm
 
-hw() {
-	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"
-}
 
 # pinned NAME PROGRAM SERVER-ARGS -- CLIENT-ARGS: the server on CPU 0
 # and the client on CPU 1; both exit 0 and each device steers trains.
 pinned() {
 	local name=$1 a0 b0 a1 b1
 	shift
-	a0=$(hw mrcA rcvd_steered)
-	b0=$(hw mrcB rcvd_steered)
+	a0=$(hw_counter mrcA rcvd_steered)
+	b0=$(hw_counter mrcB rcvd_steered)
 	pair "$name: completes with its ends on two CPUs" 180 "$@"
-	a1=$(hw mrcA rcvd_steered)
-	b1=$(hw mrcB rcvd_steered)
+	a1=$(hw_counter mrcA rcvd_steered)
+	b1=$(hw_counter mrcB rcvd_steered)
 	diag <<< "$name: trains steered to the home CPU: mrcA $((a1 - a0)), mrcB $((b1 - b0))"
 	check "$name: both devices hand trains to the QP's home CPU" \
 		test $((a1 - a0)) -gt 0 -a $((b1 - b0)) -gt 0

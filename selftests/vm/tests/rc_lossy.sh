@@ -92,22 +92,21 @@ check_output "netem dropped packets" 'dropped [1-9]' \
 # nothing but acknowledgments, and acknowledging every packet while a
 # hole stayed open cost 0.31-0.40 of the data packets here; coalesced,
 # 0.15-0.16.
-counter() { cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"; }
-acks0=$(counter mrcA sent_pkts) data0=$(counter mrcA rcvd_pkts)
-timed0=$(counter mrcB path_loss_sack) rto0=$(counter mrcB path_loss_timeout)
+acks0=$(hw_counter mrcA sent_pkts) data0=$(hw_counter mrcA rcvd_pkts)
+timed0=$(hw_counter mrcB path_loss_sack) rto0=$(hw_counter mrcB path_loss_timeout)
 pair "loss 1%: ib_write_bw -n 1000" 300 \
 	ib_write_bw -d mrcA -x "$GA4" -n 1000 -F -- \
 	ib_write_bw -d mrcB -x "$GB4" -n 1000 -F 10.0.0.1
-acks=$(( $(counter mrcA sent_pkts) - acks0 ))
-data=$(( $(counter mrcA rcvd_pkts) - data0 ))
+acks=$(( $(hw_counter mrcA sent_pkts) - acks0 ))
+data=$(( $(hw_counter mrcA rcvd_pkts) - data0 ))
 # 1000 WRITEs of 64 KiB take at least 46546 packets of 1408 bytes, the
 # segment of a 1500-byte IPv4 link (wire-format.rst, "Payload length").
 check "loss 1%: the receiver acknowledged $acks of $data packets, under a quarter" \
 	test "$data" -ge 46546 -a $(( 4 * acks )) -lt "$data"
 # Losses are found by the time rule a reordering window after they were
 # due, not by the retransmission timeout (multipath.rst, loss recovery).
-timed=$(( $(counter mrcB path_loss_sack) - timed0 ))
-rto=$(( $(counter mrcB path_loss_timeout) - rto0 ))
+timed=$(( $(hw_counter mrcB path_loss_sack) - timed0 ))
+rto=$(( $(hw_counter mrcB path_loss_timeout) - rto0 ))
 check "loss 1%: the sender found $timed losses by time, over 4 x its $rto timeouts" \
 	test "$timed" -gt $(( 4 * rto ))
 

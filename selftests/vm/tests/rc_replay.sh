@@ -23,15 +23,12 @@ COUNTERS="rcvd_pkts rcvd_malformed rcvd_duplicate rcvd_out_of_window
 	rcvd_unknown_qp rcvd_wrong_peer rcvd_qp_not_ready rcvd_no_state
 	rcvd_rnr_gated rcvd_trimmed sent_pkts"
 
-counter() {
-	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"
-}
 
 snapshot() {
 	local d c
 	for d in mrcA mrcB; do
 		for c in $COUNTERS; do
-			echo "$d.$c $(counter $d $c)"
+			echo "$d.$c $(hw_counter $d $c)"
 		done
 	done
 }

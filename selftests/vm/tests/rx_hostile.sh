@@ -11,9 +11,6 @@
 
 CRAFT="python3 $MRC_TOP/selftests/vm/mrc-craft.py"
 
-counter() {
-	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"
-}
 
 dmesg_mark
 two_hosts
@@ -26,11 +23,11 @@ pair "rping -V before the flood" 60 \
 # QP1's MAD receive buffers hold 296 bytes (GRH + MAD); 888 do not fit.
 # The MAD layer posts 512 of them, so 1000 would use every one up if
 # each consumed one.
-n0=$(counter mrcA rcvd_ud_too_long)
+n0=$(hw_counter mrcA rcvd_ud_too_long)
 check_output "1000 oversized datagrams to QP1 of hostA" '^sent 1000$' \
 	ip netns exec hostB $CRAFT ud-flood 10.0.0.1 --count 1000 --len 888
 sleep 1
-n1=$(counter mrcA rcvd_ud_too_long)
+n1=$(hw_counter mrcA rcvd_ud_too_long)
 if [ $((n1 - n0)) -ge 900 ]; then
 	ok "rcvd_ud_too_long counted them ($((n1 - n0)))"
 else
@@ -59,12 +56,12 @@ fi
 dmac=$(ip netns exec hostA cat /sys/class/net/vethA/address)
 # Before the check, such packets passed as the peer's and reached the
 # PSN window checks; now each one counts as not from the peer.
-w0=$(counter mrcA rcvd_wrong_peer)
+w0=$(hw_counter mrcA rcvd_wrong_peer)
 check_output "20 SENDs from ::ffff:10.0.0.2 onto the wire" '^sent 20$' \
 	ip netns exec hostB $CRAFT spoof-v6 vethB --dmac "$dmac" \
 	--src ::ffff:10.0.0.2 --dst fd00::1 --dqpn "$qpn" --count 20
 sleep 1
-w1=$(counter mrcA rcvd_wrong_peer)
+w1=$(hw_counter mrcA rcvd_wrong_peer)
 if [ $((w1 - w0)) -eq 20 ]; then
 	ok "IPv4-mapped IPv6 source: dropped as not the peer"
 else

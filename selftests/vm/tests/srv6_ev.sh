@@ -253,20 +253,17 @@ check_fails "profile 8 was never made" genl_a EVPROF_GET $D PROF_ID=u64:8
 
 # --- Hostile SRv6 packets, from a raw socket on hostA (mrc-craft.py) ---
 CRAFT="python3 $MRC_TOP/selftests/vm/mrc-craft.py"
-counter() {
-	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"
-}
 # A container that ends back at the sender (hostA's own End.DT6 d00a):
 # the packets go round spine 0:1 and hostA's kernel drops them (their
 # inner destination is not its own); no MRC device sees one.
 fab_spine_counts > /run/c0
-r0="$(counter mrcA rcvd_pkts) $(counter mrcB rcvd_pkts)"
+r0="$(hw_counter mrcA rcvd_pkts) $(hw_counter mrcB rcvd_pkts)"
 check_output "20 SENDs in a container pointing back at hostA, sent" '^sent 20$' \
 	ip netns exec hostA $CRAFT srv6-spoof fcbb:bb00:1001:d00a:: --src "$A" \
 	--inner-src "$A" --dst "$B" --dqpn 291 --count 20
 sleep 1
 fab_spine_counts > /run/c1
-r1="$(counter mrcA rcvd_pkts) $(counter mrcB rcvd_pkts)"
+r1="$(hw_counter mrcA rcvd_pkts) $(hw_counter mrcB rcvd_pkts)"
 back=$(paste /run/c0 /run/c1 | awk '$1 == 0 && $2 == 1 { print $9 - $3 }')
 check "... spine 0:1 carried them back toward hostA ($back packets)" test "$back" -ge 20
 check "... and neither device received one (rcvd_pkts $r0, then $r1)" \
@@ -285,13 +282,13 @@ timeout 120 ip netns exec hostA ibv_rc_pingpong -d mrcA -g "$GA" -n 100000 \
 cli=$!
 qpn=$(wait_rc_qpn 20 hostB mrcB)
 check "a connected RC QP on hostB (QPN ${qpn:-none})" test -n "$qpn"
-w0=$(counter mrcB rcvd_wrong_peer)
+w0=$(hw_counter mrcB rcvd_wrong_peer)
 check_output "20 SENDs from inner source fd00:a::99 through spine 0:1, sent" \
 	'^sent 20$' ip netns exec hostA $CRAFT srv6-spoof fcbb:bb00:1001:d00b:: \
 	--src fd00:a::99 --inner-src fd00:a::99 --dst "$B" --dqpn "${qpn:-0}" \
 	--count 20
 sleep 1
-w1=$(counter mrcB rcvd_wrong_peer)
+w1=$(hw_counter mrcB rcvd_wrong_peer)
 check "... each dropped as not the peer (rcvd_wrong_peer +$((w1 - w0)))" \
 	test $((w1 - w0)) -eq 20
 check "... and the ping-pong still runs" kill -0 "$srv" "$cli"

@@ -44,9 +44,6 @@ modprobe mrc
 fab_test_up 2 4
 GA=$FAB_GA GB=$FAB_GB
 
-counter() {
-	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"
-}
 hdr_errors() {
 	ip netns exec hostB awk '$1 == "Ip6InHdrErrors" { print $2 }' /proc/net/snmp6
 }
@@ -86,8 +83,8 @@ check "an ip6tnl tunnel from hostA to hostB over mgmt" tunnel
 
 # counts: the five counters spoof reads, in its order.
 counts() {
-	echo "$(counter mrcB rcvd_wrong_peer) $(counter mrcB rcvd_bad_encap)" \
-		"$(fab_dt6_drops b) $(hdr_errors) $(counter mrcB rcvd_encap_src)"
+	echo "$(hw_counter mrcB rcvd_wrong_peer) $(hw_counter mrcB rcvd_bad_encap)" \
+		"$(fab_dt6_drops b) $(hdr_errors) $(hw_counter mrcB rcvd_encap_src)"
 }
 # wanted WANT C0: whether the counter WANT names has moved by N or more
 # since the counts C0 (a string); the counts read go to /run/spoof.c1.
@@ -209,7 +206,7 @@ snapshot() {
 	local d c
 	for d in mrcA mrcB; do
 		for c in $COUNTERS; do
-			echo "$d.$c $(counter $d $c)"
+			echo "$d.$c $(hw_counter $d $c)"
 		done
 	done
 }

@@ -12,7 +12,6 @@
 dmesg_mark
 two_hosts
 
-counter() { cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"; }
 
 pair "ibv_uc_pingpong -s 4096 -n 200" 60 \
 	ibv_uc_pingpong -d mrcA -g "$GA4" -s 4096 -n 200 -c -- \
@@ -21,13 +20,13 @@ pair "ib_write_bw -c UC -s 65536" 120 \
 	ib_write_bw -d mrcA -x "$GA4" -c UC -s 65536 -n 500 -F -- \
 	ib_write_bw -d mrcB -x "$GB4" -c UC -s 65536 -n 500 -F 10.0.0.1
 check_output "no message was dropped without loss (rcvd_uc_dropped)" '^0$' \
-	counter mrcA rcvd_uc_dropped
+	hw_counter mrcA rcvd_uc_dropped
 
 ip netns exec hostB tc qdisc add dev vethB root netem loss 1%
 pair "ib_write_bw -c UC -s 65536 at 1% loss" 120 \
 	ib_write_bw -d mrcA -x "$GA4" -c UC -s 65536 -n 300 -F -- \
 	ib_write_bw -d mrcB -x "$GB4" -c UC -s 65536 -n 300 -F 10.0.0.1
-d=$(counter mrcA rcvd_uc_dropped)
+d=$(hw_counter mrcA rcvd_uc_dropped)
 check "messages that lost a packet were dropped (rcvd_uc_dropped $d)" \
 	test "$d" -gt 0
 ip netns exec hostB tc qdisc del dev vethB root
