@@ -16,7 +16,6 @@ dmesg_mark
 two_hosts
 modprobe rdma_ucm
 
-
 # pinned NAME PROGRAM SERVER-ARGS -- CLIENT-ARGS: the server on CPU 0
 # and the client on CPU 1; both exit 0 and each device steers trains.
 pinned() {

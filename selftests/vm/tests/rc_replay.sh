@@ -23,7 +23,6 @@ COUNTERS="rcvd_pkts rcvd_malformed rcvd_duplicate rcvd_out_of_window
 	rcvd_unknown_qp rcvd_wrong_peer rcvd_qp_not_ready rcvd_no_state
 	rcvd_rnr_gated rcvd_trimmed sent_pkts"
 
-
 snapshot() {
 	local d c
 	for d in mrcA mrcB; do

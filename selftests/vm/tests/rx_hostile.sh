@@ -11,7 +11,6 @@
 
 CRAFT="python3 $MRC_TOP/selftests/vm/mrc-craft.py"
 
-
 dmesg_mark
 two_hosts
 modprobe rdma_ucm

@@ -12,7 +12,6 @@
 dmesg_mark
 two_hosts
 
-
 pair "ibv_uc_pingpong -s 4096 -n 200" 60 \
 	ibv_uc_pingpong -d mrcA -g "$GA4" -s 4096 -n 200 -c -- \
 	ibv_uc_pingpong -d mrcB -g "$GB4" -s 4096 -n 200 -c 10.0.0.1
