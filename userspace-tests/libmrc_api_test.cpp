@@ -10,6 +10,9 @@
 #include <cstring>
 #include <memory>
 
+#include <unistd.h>
+
+#include "cq_channel.h"
 #include "libmrc_fakes.h"
 #include "mrc_checks.h"
 #include "mrc_ctl.h"
@@ -123,19 +126,29 @@ TEST(LibmrcApi, CompChannelArguments) {
     int fd = 0;
     EXPECT_EQ(call([&] { return mrc_get_comp_channel_fd(nullptr, &fd); }), -1);
     EXPECT_EQ(errno, EINVAL);
+    int pipefd[2];
+    ASSERT_EQ(pipe(pipefd), 0);
     ibv_comp_channel vch{};
-    vch.fd = 42;
-    mrc_comp_channel mch{fc.ctx, &vch};
+    vch.fd = pipefd[0];
+    mrc_comp_channel mch;
+    mch.ctx = fc.ctx;
+    mch.ch = &vch;
+    ASSERT_EQ(mrc::lib::channel_init(mch), 0);
     EXPECT_EQ(call([&] { return mrc_get_comp_channel_fd(&mch, nullptr); }), -1);
     EXPECT_EQ(errno, EINVAL);
     EXPECT_EQ(mrc_get_comp_channel_fd(&mch, &fd), 0);
-    EXPECT_EQ(fd, 42);
+    EXPECT_EQ(fd, mch.epfd.get()) << "the epoll fd over verbs' and the EV event CQs'";
+    EXPECT_NE(fd, pipefd[0]);
+    close(pipefd[0]);
+    close(pipefd[1]);
 }
 
 TEST(LibmrcApi, CreateCqArguments) {
     FakeContext fc, other;
     ibv_comp_channel vch{};
-    mrc_comp_channel foreign{other.ctx, &vch};
+    mrc_comp_channel foreign;
+    foreign.ctx = other.ctx;
+    foreign.ch = &vch;
     EXPECT_EQ(call([&] { return mrc_create_cq(nullptr, 16, nullptr, nullptr, 0); }), nullptr);
     EXPECT_EQ(errno, EINVAL);
     EXPECT_EQ(call([&] { return mrc_create_cq(fc.ctx, 0, nullptr, nullptr, 0); }), nullptr);
@@ -168,7 +181,9 @@ TEST(LibmrcApi, CqCallsArguments) {
     EXPECT_EQ(errno, EINVAL);
 
     ibv_comp_channel vch{};
-    mrc_comp_channel ch{nullptr, &vch};
+    mrc_comp_channel ch;
+    ch.ctx = nullptr;
+    ch.ch = &vch;
     mrc_cq* got = nullptr;
     void* user = nullptr;
     EXPECT_EQ(call([&] { return mrc_get_cq_event(nullptr, &got, &user); }), -1);
@@ -293,9 +308,13 @@ TEST(LibmrcApi, CreateQpArguments) {
     pd.context = &fc.vctx;
     ibv_pd foreign_pd{};
     foreign_pd.context = &other.vctx;
-    mrc_cq cq{fc.ctx, nullptr, nullptr, false};
-    mrc_cq foreign_cq{other.ctx, nullptr, nullptr, false};
-    mrc_cq ev_cq{fc.ctx, nullptr, nullptr, true};
+    mrc_cq cq;
+    cq.ctx = fc.ctx;
+    mrc_cq foreign_cq;
+    foreign_cq.ctx = other.ctx;
+    mrc_cq ev_cq;
+    ev_cq.ctx = fc.ctx;
+    ev_cq.ev_event_cq = true;
 
     auto refused = [&](mrc_qp_init_attr a) {
         errno = 0;

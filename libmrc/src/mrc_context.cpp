@@ -4,8 +4,11 @@
 // contexts, completion channels, CQs and events.
 #include <cerrno>
 #include <memory>
+#include <mutex>
 #include <new>
 
+#include "cq_channel.h"
+#include "ctl_events.h"
 #include "mrc.h"
 #include "mrc_checks.h"
 #include "mrc_errors.h"
@@ -158,6 +161,10 @@ int mrc_create_comp_channel(mrc_context* mrc_ctx, mrc_comp_channel** channel) {
     ch->ch = ibv_create_comp_channel(mrc_ctx->vctx);
     if (!ch->ch)
         return fail_rc(errno ? errno : ENOMEM);
+    if (int err = mrc::lib::channel_init(*ch)) {
+        ibv_destroy_comp_channel(ch->ch);
+        return fail_rc(err);
+    }
     mrc_ctx->children++;
     *channel = ch.release();
     return 0;
@@ -166,13 +173,20 @@ int mrc_create_comp_channel(mrc_context* mrc_ctx, mrc_comp_channel** channel) {
 int mrc_get_comp_channel_fd(mrc_comp_channel* channel, int* fd) {
     if (!channel || !fd)
         return fail(EINVAL);
-    *fd = channel->ch->fd;
+    *fd = channel->epfd.get();
     return 0;
 }
 
 int mrc_destroy_comp_channel(mrc_comp_channel* channel) {
-    return channel ? destroy_child(channel, ibv_destroy_comp_channel(channel->ch))
-                   : fail_rc(EINVAL);
+    if (!channel)
+        return fail_rc(EINVAL);
+    {
+        // As verbs refuses while CQs use the channel.
+        std::lock_guard<mrc::lib::Mutex> guard(channel->lock);
+        if (!channel->ev_cqs.empty())
+            return fail_rc(EBUSY);
+    }
+    return destroy_child(channel, ibv_destroy_comp_channel(channel->ch));
 }
 
 mrc_cq* mrc_create_cq(mrc_context* mrc_ctx, int cqe, void* cq_context, mrc_comp_channel* channel,
@@ -207,12 +221,26 @@ int mrc_poll_cq(mrc_cq* cq, int num_entries, ibv_wc* wc) {
 }
 
 int mrc_destroy_cq(mrc_cq* cq) {
-    return cq ? destroy_child(cq, ibv_destroy_cq(cq->cq)) : fail_rc(EINVAL);
+    if (!cq)
+        return fail_rc(EINVAL);
+    if (!cq->ev_event_cq)
+        return destroy_child(cq, ibv_destroy_cq(cq->cq));
+    // An EV event CQ (mrc_ctl_create_ev_event_cq()).
+    if (cq->channel && cq->ev)
+        mrc::lib::channel_detach(*cq->channel, *cq, cq->ev->source.fd());
+    return destroy_child(cq, 0);
 }
 
 int mrc_req_notify_cq(mrc_cq* cq, int solicited_only) {
     if (!cq)
         return fail_rc(EINVAL);
+    if (cq->ev_event_cq) {
+        // Every EV event is "solicited": the flag changes nothing.
+        if (!cq->ev)
+            return fail_rc(EINVAL);
+        int ret = mrc::lib::ev_cq_arm(*cq, cq->ev->source.fd());
+        return ret ? fail_rc(ret) : 0;
+    }
     int ret = ibv_req_notify_cq(cq->cq, solicited_only);
     return ret ? fail_rc(ret) : 0;
 }
@@ -220,19 +248,23 @@ int mrc_req_notify_cq(mrc_cq* cq, int solicited_only) {
 int mrc_get_cq_event(mrc_comp_channel* channel, mrc_cq** cq, void** cq_context) {
     if (!channel || !cq || !cq_context)
         return fail(EINVAL);
-    ibv_cq* vcq = nullptr;
-    void* owner = nullptr;
-    if (ibv_get_cq_event(channel->ch, &vcq, &owner))
-        return -1;  // errno from verbs
-    auto* mcq = static_cast<mrc_cq*>(owner);
+    mrc_cq* mcq = nullptr;
+    if (int err = mrc::lib::channel_wait(*channel, mcq))
+        return fail(err);
     *cq = mcq;
     *cq_context = mcq->user_context;
     return 0;
 }
 
 void mrc_ack_cq_events(mrc_cq* cq, unsigned int nevents) {
-    if (cq && nevents)
-        ibv_ack_cq_events(cq->cq, nevents);
+    if (!cq || !nevents)
+        return;
+    if (cq->ev_event_cq) {
+        if (cq->ev)
+            mrc::lib::ev_cq_ack(*cq, nevents);
+        return;
+    }
+    ibv_ack_cq_events(cq->cq, nevents);
 }
 
 int mrc_get_async_event(mrc_context* mrc_ctx, mrc_async_event* event) {

@@ -1,17 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// The OCP MRC controller API: versions, the device and its port; the
-// profiles and the endpoint requests have a file each (mrc_ctl_*.cpp).
-// What is not implemented
-// yet checks its arguments (EINVAL) and then fails with ENOSYS in the form
-// its prototype promises (Documentation/libmrc.rst, "Not yet implemented").
+// The OCP MRC controller API: versions, the device and its port, EV event
+// CQs; the profiles and the endpoint requests have a file each
+// (mrc_ctl_*.cpp).
 #include <netlink/attr.h>
 
 #include <cerrno>
+#include <cstddef>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <vector>
 
+#include "cq_channel.h"
 #include "ctl_calls.h"
 #include "ctl_device.h"
 #include "ctl_entry.h"
+#include "ctl_events.h"
 #include "mrc-genl.h"
 #include "mrc_checks.h"
 #include "mrc_ctl.h"
@@ -114,23 +120,60 @@ int mrc_ctl_modify_port(mrc_context* context, uint8_t port_num, mrc_ctl_port_att
     return err ? fail(err) : 0;
 }
 
-mrc_cq* mrc_ctl_create_ev_event_cq(mrc_context* mrc_ctx, int cqe, void*, mrc_comp_channel* channel,
-                                   int comp_vector) {
-    if (!mrc_ctx || cqe < 1 || comp_vector < 0)
+mrc_cq* mrc_ctl_create_ev_event_cq(mrc_context* mrc_ctx, int cqe, void* cq_context,
+                                   mrc_comp_channel* channel, int comp_vector) {
+    if (!mrc_ctx || cqe < 1 || cqe > ctl::kMaxEvEventCqe || comp_vector < 0)
         return fail_null<mrc_cq>(EINVAL);
     if (channel && channel->ctx != mrc_ctx)
         return fail_null<mrc_cq>(EINVAL);
-    return fail_null<mrc_cq>(ENOSYS);
+    // Events are not spread over vectors: any the device has is accepted.
+    if (comp_vector >= mrc_ctx->vctx->num_comp_vectors)
+        return fail_null<mrc_cq>(EINVAL);
+    std::unique_ptr<mrc_cq> cq(new (std::nothrow) mrc_cq);
+    if (!cq)
+        return fail_null<mrc_cq>(ENOMEM);
+    cq->ev.reset(new (std::nothrow) mrc::lib::EvCq);
+    if (!cq->ev)
+        return fail_null<mrc_cq>(ENOMEM);
+    cq->ctx = mrc_ctx;
+    cq->user_context = cq_context;
+    cq->ev_event_cq = true;
+    if (mrc_ctx->api_version < MRC_API_VER(1, 0, 1))
+        cq->ev->stride = offsetof(mrc_ctl_ev_event, state);  // 1.0.0: 48 bytes
+    if (int err = cq->ev->source.open(ctl::dev_name(mrc_ctx), cqe))
+        return fail_null<mrc_cq>(err);
+    if (channel) {
+        if (int err = mrc::lib::channel_attach(*channel, *cq, cq->ev->source.fd()))
+            return fail_null<mrc_cq>(err);
+    }
+    mrc_ctx->children++;
+    return cq.release();
 }
 
 int mrc_ctl_poll_ev_event(mrc_cq* ev_cq, int num_entries, mrc_ctl_ev_event* ev_event) {
     // This call reports errors as a negative errno, not -1.
-    if (!ev_cq || !ev_cq->ev_event_cq || num_entries < 0 || (num_entries > 0 && !ev_event)) {
+    if (!ev_cq || !ev_cq->ev_event_cq || !ev_cq->ev || num_entries < 0 ||
+        (num_entries > 0 && !ev_event)) {
         errno = EINVAL;
         return -EINVAL;
     }
-    errno = ENOSYS;
-    return -ENOSYS;
+    mrc::lib::EvCq& ev = *ev_cq->ev;
+    std::vector<mrc_ctl_ev_event> got;
+    int err;
+    {
+        std::lock_guard<mrc::lib::Mutex> guard(ev.poll_lock);
+        err = ev.source.read(static_cast<std::size_t>(num_entries), got);
+    }
+    // Events read before an error are returned; the error comes next time
+    // if it lasts.
+    if (err && got.empty()) {
+        errno = err;
+        return -err;
+    }
+    auto* out = reinterpret_cast<unsigned char*>(ev_event);
+    for (std::size_t i = 0; i < got.size(); ++i)
+        std::memcpy(out + i * ev.stride, &got[i], ev.stride);
+    return static_cast<int>(got.size());
 }
 
 }  // extern "C"

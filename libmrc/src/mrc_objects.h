@@ -6,9 +6,13 @@
 #define MRC_OBJECTS_H
 
 #include <pthread.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
+#include <utility>
+#include <vector>
 
 #include "mrc.h"
 
@@ -27,8 +31,56 @@ public:
     void unlock() noexcept { pthread_mutex_unlock(&m_); }
 
 private:
+    friend class CondVar;
     pthread_mutex_t m_;
 };
+
+// A condition variable over a Mutex, for the same reason.
+class CondVar {
+public:
+    CondVar() noexcept { pthread_cond_init(&c_, nullptr); }
+    CondVar(const CondVar&) = delete;
+    CondVar& operator=(const CondVar&) = delete;
+    ~CondVar() { pthread_cond_destroy(&c_); }
+
+    void wait(Mutex& m) noexcept { pthread_cond_wait(&c_, &m.m_); }
+    void notify_all() noexcept { pthread_cond_broadcast(&c_); }
+
+private:
+    pthread_cond_t c_;
+};
+
+// An owned file descriptor (-1: none).
+class Fd {
+public:
+    Fd() noexcept = default;
+    explicit Fd(int fd) noexcept : fd_(fd) {}
+    Fd(Fd&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
+    Fd& operator=(Fd&& o) noexcept {
+        if (this != &o) {
+            reset();
+            fd_ = std::exchange(o.fd_, -1);
+        }
+        return *this;
+    }
+    ~Fd() { reset(); }
+    int get() const noexcept { return fd_; }
+
+private:
+    void reset() noexcept {
+        if (fd_ >= 0)
+            close(fd_);
+        fd_ = -1;
+    }
+    int fd_ = -1;
+};
+
+// What an EV event CQ has beyond an mrc_cq (ctl_events.h).
+struct EvCq;
+struct EvCqDeleter {
+    void operator()(EvCq* ev) const noexcept;
+};
+using EvCqPtr = std::unique_ptr<EvCq, EvCqDeleter>;
 
 }  // namespace mrc::lib
 
@@ -46,16 +98,28 @@ struct mrc_context {
     std::atomic<unsigned> hints{0};
 };
 
+// A verbs completion channel, and the EV event CQs that signal on it too.
+// The fd a program waits on is an epoll instance over both: the verbs
+// channel's (always) and each EV event CQ's socket while it is armed
+// (Documentation/libmrc.rst, "EV events").
 struct mrc_comp_channel {
     mrc_context* ctx = nullptr;
     ibv_comp_channel* ch = nullptr;
+    mrc::lib::Fd epfd;  // mrc_get_comp_channel_fd()
+    // Guards the EV event CQs' notification state (in mrc::lib::EvCq).
+    mrc::lib::Mutex lock;
+    mrc::lib::CondVar acked;  // an EV event CQ's events were acknowledged
+    std::vector<mrc_cq*> ev_cqs;
+    uint64_t next_tag = 1;  // epoll tag of the next EV event CQ; 0 is ch's
 };
 
 struct mrc_cq {
     mrc_context* ctx = nullptr;
-    ibv_cq* cq = nullptr;  // its cq_context is this object
+    ibv_cq* cq = nullptr;  // its cq_context is this object; null for EV event CQs
     void* user_context = nullptr;
-    bool ev_event_cq = false;  // made by mrc_ctl_create_ev_event_cq()
+    bool ev_event_cq = false;             // made by mrc_ctl_create_ev_event_cq()
+    mrc_comp_channel* channel = nullptr;  // EV event CQs: where they signal
+    mrc::lib::EvCqPtr ev;                 // EV event CQs: their events
 };
 
 struct mrc_qp_hint {
