@@ -4,7 +4,7 @@
  * the OCP MRC controller API's EV event CQ, with a completion channel
  * (selftests/vm/tests/api_ev_events.sh).
  *
- *   mrc-ev-events --dev DEV --seconds S [--profile ID --want-bad N]
+ *   mrc-ev-events --dev DEV --seconds S [--profile ID --want-bad EV,EV...]
  *
  * Creates an EV event CQ on DEV signalling on a completion channel, says
  * "ready", then for S seconds arms the CQ, waits on the channel's fd with
@@ -14,19 +14,31 @@
  *   event profile P ev 0xVVVVVVVV port N state good|assumed_bad|... drop D
  *
  * (the EV's first 4 bytes, big-endian: an STEV or UDP EV). With
- * --want-bad it stops once N ASSUMED_BAD events of profile ID came.
- * Last line "ok" (for --want-bad: that many came) or "FAIL: why"; exit
- * status 0 with "ok".
+ * --want-bad it stops once each EV listed (first 4 bytes, as printed)
+ * had an ASSUMED_BAD event of profile ID; other EVs' events are printed
+ * as they come. Last line "ok" (for --want-bad: each listed EV went bad)
+ * or "FAIL: why"; exit status 0 with "ok".
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "mrc_ctl.h"
+
+#define MAX_WANT 64
+
+/* The EVs --want-bad lists, and which of them went bad so far. */
+struct wanted {
+	uint32_t ev[MAX_WANT];
+	int seen[MAX_WANT];
+	int n;
+	int bad;
+};
 
 static struct ibv_context *open_device(const char *name)
 {
@@ -73,8 +85,38 @@ static int fail(const char *what, int err)
 	return 1;
 }
 
-/* Prints what the CQ holds; counts ASSUMED_BAD events of profile. */
-static int drain(struct mrc_cq *cq, unsigned long long profile, int *bad)
+/* Notes that EV went bad, if it is one of those wanted. */
+static void saw_bad(struct wanted *w, uint32_t ev)
+{
+	int i;
+
+	for (i = 0; i < w->n; i++)
+		if (w->ev[i] == ev && !w->seen[i]) {
+			w->seen[i] = 1;
+			w->bad++;
+		}
+}
+
+/* Reads --want-bad's list of EVs; -1 (said on stderr) when it is bad. */
+static int parse_wanted(char *list, struct wanted *w)
+{
+	unsigned long v;
+	char *tok, *end;
+
+	for (tok = strtok(list, ", "); tok; tok = strtok(NULL, ", ")) {
+		errno = 0;
+		v = strtoul(tok, &end, 0);
+		if (errno || *end || v > UINT32_MAX || w->n == MAX_WANT) {
+			fprintf(stderr, "--want-bad: not an EV, or too many: %s\n", tok);
+			return -1;
+		}
+		w->ev[w->n++] = (uint32_t)v;
+	}
+	return 0;
+}
+
+/* Prints what the CQ holds; notes the wanted EVs of profile gone bad. */
+static int drain(struct mrc_cq *cq, unsigned long long profile, struct wanted *w)
 {
 	struct mrc_ctl_ev_event ev[8];
 	int n, i;
@@ -87,7 +129,8 @@ static int drain(struct mrc_cq *cq, unsigned long long profile, int *bad)
 			       (unsigned long long)ev[i].profile_id, v[0], v[1], v[2], v[3],
 			       ev[i].ev.port, state_name(ev[i].state), ev[i].drop_count);
 			if (ev[i].profile_id == profile && ev[i].state == MRC_CTL_EV_ASSUMED_BAD)
-				(*bad)++;
+				saw_bad(w, (uint32_t)v[0] << 24 | (uint32_t)v[1] << 16 |
+					   (uint32_t)v[2] << 8 | v[3]);
 		}
 		fflush(stdout);
 	}
@@ -96,19 +139,19 @@ static int drain(struct mrc_cq *cq, unsigned long long profile, int *bad)
 
 /* Waits up to the deadline for events and drains them. */
 static int watch(struct mrc_cq *cq, struct mrc_comp_channel *ch, int fd, long long deadline,
-		 unsigned long long profile, int want, int *bad)
+		 unsigned long long profile, struct wanted *w)
 {
 	struct mrc_cq *got;
 	void *got_ctx;
 	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	int err;
 
-	while (now_ms() < deadline && !(want && *bad >= want)) {
+	while (now_ms() < deadline && !(w->n && w->bad == w->n)) {
 		err = mrc_req_notify_cq(cq, 0);
 		if (err)
 			return fail("mrc_req_notify_cq", err);
 		/* What came before the arm does not wake the channel. */
-		err = drain(cq, profile, bad);
+		err = drain(cq, profile, w);
 		if (err)
 			return fail("mrc_ctl_poll_ev_event", err);
 		if (poll(&pfd, 1, (int)(deadline - now_ms())) <= 0)
@@ -118,7 +161,7 @@ static int watch(struct mrc_cq *cq, struct mrc_comp_channel *ch, int fd, long lo
 		mrc_ack_cq_events(got, 1);
 		if (got != cq || got_ctx != &marker)
 			return fail("mrc_get_cq_event named another CQ", EINVAL);
-		err = drain(cq, profile, bad);
+		err = drain(cq, profile, w);
 		if (err)
 			return fail("mrc_ctl_poll_ev_event", err);
 	}
@@ -129,7 +172,8 @@ int main(int argc, char **argv)
 {
 	const char *dev = NULL;
 	unsigned long long profile = 0;
-	int seconds = 30, want = 0, bad = 0, i, fd, rc;
+	static struct wanted want;
+	int seconds = 30, i, fd, rc;
 	struct mrc_context_attr attr = { .mrc_api_version_used = MRC_API_CURRENT_VERSION };
 	struct mrc_ctl_device_attr dattr;
 	struct ibv_context *vctx;
@@ -144,11 +188,12 @@ int main(int argc, char **argv)
 			seconds = atoi(argv[i + 1]);
 		else if (!strcmp(argv[i], "--profile"))
 			profile = strtoull(argv[i + 1], NULL, 0);
-		else if (!strcmp(argv[i], "--want-bad"))
-			want = atoi(argv[i + 1]);
+		else if (!strcmp(argv[i], "--want-bad") && parse_wanted(argv[i + 1], &want))
+			return 2;
 	}
 	if (!dev || i != argc) {
-		fprintf(stderr, "usage: %s --dev DEV --seconds S [--profile ID --want-bad N]\n",
+		fprintf(stderr,
+			"usage: %s --dev DEV --seconds S [--profile ID --want-bad EV,EV...]\n",
 			argv[0]);
 		return 2;
 	}
@@ -173,7 +218,7 @@ int main(int argc, char **argv)
 	printf("ready\n");
 	fflush(stdout);
 
-	rc = watch(cq, ch, fd, now_ms() + seconds * 1000LL, profile, want, &bad);
+	rc = watch(cq, ch, fd, now_ms() + seconds * 1000LL, profile, &want);
 	if (mrc_destroy_cq(cq))
 		return fail("mrc_destroy_cq", errno);
 	rc = rc ? rc : mrc_destroy_comp_channel(ch);
@@ -182,11 +227,14 @@ int main(int argc, char **argv)
 	if (mrc_destroy_context(ctx))
 		return fail("mrc_destroy_context", errno);
 	ibv_close_device(vctx);
-	if (want && bad < want) {
-		printf("FAIL: %d ASSUMED_BAD events of profile %llu, wanted %d\n", bad, profile,
-		       want);
+	for (i = 0; i < want.n; i++)
+		if (!want.seen[i]) {
+			printf("FAIL: no ASSUMED_BAD event of profile %llu for EV 0x%08x\n",
+			       profile, want.ev[i]);
+			rc = 1;
+		}
+	if (rc)
 		return 1;
-	}
 	printf("ok\n");
 	return 0;
 }
