@@ -57,14 +57,77 @@ struct SendCaps {
 int check_send_queue(const mrc_ring_info& ring, uint32_t max_wr, const SendCaps& caps) noexcept;
 int check_recv_queue(const mrc_ring_info& ring, uint32_t max_wr, uint32_t max_sge) noexcept;
 
-// Writes wr into slot. Returns 0, or EINVAL for an opcode MRC does not carry
-// (only SEND, SEND_WITH_IMM, RDMA_WRITE, RDMA_WRITE_WITH_IMM, RDMA_READ and
-// the two atomics), a send_flags bit outside kSendFlagsKnown, a negative
-// num_sge or one above caps.max_sge, inline data on an opcode other than
-// SEND/WRITE or longer than caps.max_inline, or an atomic whose local buffer
-// is not one 8-byte SGE. The slot's own size is a second bound. Inline data
-// is copied from the SGEs' addresses now, so the caller may reuse them on
-// return.
+// ---------------------------------------------------------------------------
+// The steps of building one send slot. ibv_post_send (build_send_wqe below)
+// and the ibv_wr_* interface (mrc_wr.h) both go through exactly these, so a
+// request makes the same bytes whichever way it was posted.
+//
+//   1. check_send_op       the opcode and flags a slot can carry
+//   2. send_op_header      the header, from the opcode's operands
+//   3. place_sges or place_inline, unless the opcode is local
+//   4. check_payload       what the payload must be for the opcode
+//   5. set_ud_dest         (UD only) the destination over remote_addr
+//   6. commit_header       the header into the slot, last
+// ---------------------------------------------------------------------------
+
+// The operands of an opcode, as ibv_send_wr's union or an ibv_wr_* builder
+// gives them; each opcode reads only its own.
+struct SendOperands {
+    uint64_t remote_addr = 0;  // RDMA and atomics
+    uint32_t rkey = 0;         // RDMA and atomics
+    uint64_t compare_add = 0;  // atomics
+    uint64_t swap = 0;         // compare-and-swap
+    uint32_t imm = 0;  // immediate data (network order) or the key to invalidate
+};
+
+// IBV_WR_LOCAL_INV: executed by the local QP, no payload and no packet.
+constexpr bool is_local_op(uint32_t op) noexcept {
+    return op == IBV_WR_LOCAL_INV;
+}
+
+// Step 1: 0, or EINVAL for an opcode no MRC slot carries (only SEND,
+// SEND_WITH_IMM, SEND_WITH_INV, RDMA_WRITE, RDMA_WRITE_WITH_IMM,
+// RDMA_READ, the two atomics and LOCAL_INV) or a flag outside
+// kSendFlagsKnown.
+int check_send_op(ibv_wr_opcode op, uint32_t send_flags) noexcept;
+
+// Step 2: the header of a request with no payload yet. A local operation
+// never carries IBV_SEND_INLINE (the kernel fails one that does).
+mrc_send_wqe send_op_header(uint64_t wr_id, ibv_wr_opcode op, uint32_t send_flags,
+                            const SendOperands& operands) noexcept;
+
+// Step 3: writes the payload after the header and records it there
+// (num_sge or inline_len, and the IBV_SEND_INLINE bit). Returns 0,
+// ENOSPC when it exceeds the cap or the slot (max_sge entries or
+// max_inline bytes), or EINVAL for a missing list. Writes nothing on
+// failure. Inline data is copied now: the buffers may be reused on return.
+int place_sges(Slot slot, mrc_send_wqe& wqe, const ibv_sge* sg_list, std::size_t num_sge,
+               uint32_t max_sge) noexcept;
+int place_inline(Slot slot, mrc_send_wqe& wqe, const ibv_sge* sg_list, std::size_t num_sge,
+                 uint32_t max_inline) noexcept;
+int place_inline(Slot slot, mrc_send_wqe& wqe, const ibv_data_buf* bufs, std::size_t num_buf,
+                 uint32_t max_inline) noexcept;
+
+// Step 4: 0, or EINVAL when the payload does not suit the opcode: inline
+// data on anything but SEND and WRITE, or an atomic whose local buffer is
+// not one 8-byte SGE (first_sge_length: the length of its first SGE).
+int check_payload(ibv_wr_opcode op, bool is_inline, uint32_t num_sge,
+                  uint32_t first_sge_length) noexcept;
+
+// Step 5 (UD): the destination where an RC slot has its remote address.
+void set_ud_dest(mrc_send_wqe& wqe, const mrc_ud_dest& dest) noexcept;
+
+// Step 6: the header into the slot (its first bytes).
+void commit_header(Slot slot, const mrc_send_wqe& wqe) noexcept;
+
+// The operands ibv_send_wr carries for its opcode.
+SendOperands send_wr_operands(const ibv_send_wr& wr) noexcept;
+
+// Writes wr into slot with the steps above. Returns 0, or EINVAL for
+// anything a step refuses (ENOSPC included: ibv_post_send reports every
+// refusal as EINVAL, as rxe does), a negative num_sge, or a slot smaller
+// than the header. LOCAL_INV ignores its SGEs, as rxe does. Writes nothing
+// on failure.
 int build_send_wqe(const ibv_send_wr& wr, const SendCaps& caps, Slot slot) noexcept;
 
 // The same for a UD QP: only IBV_WR_SEND and SEND_WITH_IMM (the payload

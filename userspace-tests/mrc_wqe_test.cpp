@@ -205,13 +205,41 @@ TEST(SendWqeTest, AtomicNeedsOneEightByteBuffer) {
 
 TEST(SendWqeTest, UnsupportedOpcodesAreRejected) {
     ibv_sge sge{0x1000, 8, 1};
-    for (ibv_wr_opcode op : {IBV_WR_LOCAL_INV, IBV_WR_BIND_MW, IBV_WR_TSO,
+    for (ibv_wr_opcode op : {IBV_WR_BIND_MW, IBV_WR_TSO,
                              IBV_WR_DRIVER1, IBV_WR_ATOMIC_WRITE, static_cast<ibv_wr_opcode>(13)}) {
         ibv_send_wr wr = send_wr(op, &sge, 1);
         SlotMemory mem(128);
         EXPECT_EQ(mrc::build_send_wqe(wr, kNoCaps, mem.slot()), EINVAL) << op;
         EXPECT_TRUE(mem.untouched()) << op;
     }
+}
+
+// LOCAL_INV carries the key in imm_data (host order), no payload and no
+// INLINE bit, whatever the request's SGEs say (rxe ignores them too).
+TEST(SendWqeTest, LocalInvalidateCarriesOnlyItsKey) {
+    ibv_sge sge{0x1000, 8, 1};
+    ibv_send_wr wr = send_wr(IBV_WR_LOCAL_INV, &sge, 1);
+    wr.invalidate_rkey = 0x12345678;
+    wr.send_flags |= IBV_SEND_INLINE | IBV_SEND_FENCE;
+    wr.wr.rdma.remote_addr = 0x5000;
+    wr.wr.rdma.rkey = 9;
+    SlotMemory mem(128);
+    ASSERT_EQ(mrc::build_send_wqe(wr, kNoCaps, mem.slot()), 0);
+    mrc_send_wqe w = mem.send();
+    EXPECT_EQ(w.opcode, static_cast<uint32_t>(IBV_WR_LOCAL_INV));
+    EXPECT_EQ(w.imm_data, 0x12345678u);
+    EXPECT_EQ(w.send_flags, static_cast<uint32_t>(IBV_SEND_SIGNALED | IBV_SEND_FENCE));
+    EXPECT_EQ(w.num_sge, 0u);
+    EXPECT_EQ(w.inline_len, 0u);
+    EXPECT_EQ(w.remote_addr, 0u);
+    EXPECT_EQ(w.rkey, 0u);
+}
+
+TEST(UdSendWqeTest, NoLocalInvalidate) {
+    ibv_send_wr wr = send_wr(IBV_WR_LOCAL_INV, nullptr, 0);
+    SlotMemory mem(128);
+    EXPECT_EQ(mrc::build_ud_send_wqe(wr, kNoCaps, 1, mem.slot()), EINVAL);
+    EXPECT_TRUE(mem.untouched());
 }
 
 TEST(SendWqeTest, SgeCountLimitedBySlot) {
