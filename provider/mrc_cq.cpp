@@ -14,19 +14,36 @@
 #include "mrc_lock.h"
 #include "mrc_mapping.h"
 #include "mrc_provider.h"
+#include "mrc_ring.h"
 
 namespace mrc {
 namespace {
 
 struct Cq {
-    ibv_cq cq;  // what libibverbs sees; filled by ibv_cmd_create_cq
+    verbs_cq vcq;  // what libibverbs sees; filled by ibv_cmd_create_cq(_ex)
     SpinLock lock;
-    MappedRing ring;  // empty only if an older kernel's resize failed to map
-    bool resizing;    // under lock: the kernel may be moving completions
+    MappedRing ring;    // empty only if an older kernel's resize failed to map
+    bool resizing;      // under lock: the kernel may be moving completions
+    PollCursor cursor;  // ibv_start_poll .. ibv_end_poll, under lock
 };
 
 Cq* to_cq(ibv_cq* cq) noexcept {
-    return container_of<Cq>(cq, offsetof(Cq, cq));
+    verbs_cq* vcq = container_of<verbs_cq>(cq, offsetof(verbs_cq, cq));
+    return container_of<Cq>(vcq, offsetof(Cq, vcq));
+}
+
+Cq* to_cq(ibv_cq_ex* cq) noexcept {
+    verbs_cq* vcq = container_of<verbs_cq>(cq, offsetof(verbs_cq, cq_ex));
+    return container_of<Cq>(vcq, offsetof(Cq, vcq));
+}
+
+// The ring of a created CQ must hold the depth reported (cqe) with a slot
+// to spare; then it is mapped. 0 or an errno.
+int map_cq_ring(int fd, int cqe, const mrc_ring_info& info, Cq& cq) noexcept {
+    if (cqe < 1 || static_cast<uint32_t>(cqe) >= info.num_slots) {
+        return EPROTO;
+    }
+    return map_ring(fd, info, sizeof(mrc_cqe), cq.ring);
 }
 
 using CqResp = DriverResp<ib_uverbs_create_cq_resp, mrc_create_cq_resp>;
@@ -44,25 +61,159 @@ ibv_cq* create_cq(ibv_context* context, int cqe, ibv_comp_channel* channel,
 
     struct ibv_create_cq cmd {};  // "struct": ibv_create_cq is also a function
     CqResp resp;
-    int ret = ibv_cmd_create_cq(context, cqe, channel, comp_vector, &cq->cq, &cmd, sizeof(cmd),
-                                resp.core(), resp.size());
+    int ret = ibv_cmd_create_cq(context, cqe, channel, comp_vector, &cq->vcq.cq, &cmd,
+                                sizeof(cmd), resp.core(), resp.size());
     if (ret != 0) {
         errno = ret;
+        return nullptr;
+    }
+    ret = map_cq_ring(context->cmd_fd, cq->vcq.cq.cqe, resp.driver().ring, *cq);
+    if (ret != 0) {
+        ibv_cmd_destroy_cq(&cq->vcq.cq);
+        errno = ret;
+        return nullptr;
+    }
+    return &cq.release()->vcq.cq;
+}
+
+namespace {
+
+// The extended poll (ibv_start_poll and friends). The CQ's lock is held
+// from a successful start_poll to end_poll, as in rxe.
+int cq_start_poll(ibv_cq_ex* ibcq, ibv_poll_cq_attr* attr) noexcept {
+    if (attr != nullptr && attr->comp_mask != 0) {
+        return EINVAL;
+    }
+    Cq* cq = to_cq(ibcq);
+    cq->lock.lock();
+    int ret = ENOENT;  // while resizing, what is queued moves to the new ring
+    if (!cq->resizing) {
+        ret = cq->ring.ring.empty() ? EIO : cq->cursor.start(cq->ring.ring);
+    }
+    if (ret != 0) {
+        cq->lock.unlock();
+        return ret;
+    }
+    ibcq->status = static_cast<ibv_wc_status>(cq->cursor.current().status);
+    ibcq->wr_id = cq->cursor.current().wr_id;
+    return 0;
+}
+
+int cq_next_poll(ibv_cq_ex* ibcq) noexcept {
+    Cq* cq = to_cq(ibcq);
+    int ret = cq->cursor.next();
+    if (ret == 0) {
+        ibcq->status = static_cast<ibv_wc_status>(cq->cursor.current().status);
+        ibcq->wr_id = cq->cursor.current().wr_id;
+    }
+    return ret;
+}
+
+void cq_end_poll(ibv_cq_ex* ibcq) noexcept {
+    Cq* cq = to_cq(ibcq);
+    cq->cursor.end();
+    cq->lock.unlock();
+}
+
+const mrc_cqe& current(ibv_cq_ex* ibcq) noexcept {
+    return to_cq(ibcq)->cursor.current();
+}
+
+ibv_wc_opcode cq_read_opcode(ibv_cq_ex* cq) noexcept {
+    return static_cast<ibv_wc_opcode>(current(cq).opcode);
+}
+uint32_t cq_read_vendor_err(ibv_cq_ex* cq) noexcept {
+    return current(cq).vendor_err;
+}
+uint32_t cq_read_byte_len(ibv_cq_ex* cq) noexcept {
+    return current(cq).byte_len;
+}
+__be32 cq_read_imm_data(ibv_cq_ex* cq) noexcept {
+    return current(cq).imm_data;  // network order, or the invalidated key
+}
+uint32_t cq_read_qp_num(ibv_cq_ex* cq) noexcept {
+    return current(cq).qp_num;
+}
+uint32_t cq_read_src_qp(ibv_cq_ex* cq) noexcept {
+    return current(cq).src_qp;
+}
+unsigned int cq_read_wc_flags(ibv_cq_ex* cq) noexcept {
+    return current(cq).wc_flags;
+}
+uint32_t cq_read_slid(ibv_cq_ex* cq) noexcept {
+    return current(cq).slid;
+}
+uint8_t cq_read_sl(ibv_cq_ex* cq) noexcept {
+    return current(cq).sl;
+}
+uint8_t cq_read_dlid_path_bits(ibv_cq_ex* cq) noexcept {
+    return current(cq).dlid_path_bits;
+}
+
+// The getters the program asked for in wc_flags, and the ones every
+// extended CQ has; the others stay NULL, as libibverbs expects.
+void set_poll_ops(ibv_cq_ex& cq, uint64_t wc_flags) noexcept {
+    cq.start_poll = cq_start_poll;
+    cq.next_poll = cq_next_poll;
+    cq.end_poll = cq_end_poll;
+    cq.read_opcode = cq_read_opcode;
+    cq.read_vendor_err = cq_read_vendor_err;
+    cq.read_wc_flags = cq_read_wc_flags;
+    if ((wc_flags & IBV_WC_EX_WITH_BYTE_LEN) != 0) {
+        cq.read_byte_len = cq_read_byte_len;
+    }
+    if ((wc_flags & IBV_WC_EX_WITH_IMM) != 0) {
+        cq.read_imm_data = cq_read_imm_data;
+    }
+    if ((wc_flags & IBV_WC_EX_WITH_QP_NUM) != 0) {
+        cq.read_qp_num = cq_read_qp_num;
+    }
+    if ((wc_flags & IBV_WC_EX_WITH_SRC_QP) != 0) {
+        cq.read_src_qp = cq_read_src_qp;
+    }
+    if ((wc_flags & IBV_WC_EX_WITH_SLID) != 0) {
+        cq.read_slid = cq_read_slid;
+    }
+    if ((wc_flags & IBV_WC_EX_WITH_SL) != 0) {
+        cq.read_sl = cq_read_sl;
+    }
+    if ((wc_flags & IBV_WC_EX_WITH_DLID_PATH_BITS) != 0) {
+        cq.read_dlid_path_bits = cq_read_dlid_path_bits;
+    }
+}
+
+using CqExResp = DriverResp<ib_uverbs_ex_create_cq_resp, mrc_create_cq_resp>;
+
+}  // namespace
+
+ibv_cq_ex* create_cq_ex(ibv_context* context, ibv_cq_init_attr_ex* attr) noexcept {
+    int ret = check_cq_wc_flags(attr->wc_flags);
+    if (ret != 0) {
+        errno = ret;
+        return nullptr;
+    }
+    ObjPtr<Cq> cq = make_object<Cq>();
+    if (!cq) {
+        errno = ENOMEM;
         return nullptr;
     }
 
-    // The ring must hold the depth reported (cq.cqe) with a slot to spare.
-    mrc_ring_info info = resp.driver().ring;
-    ret = cq->cq.cqe < 1 || static_cast<uint32_t>(cq->cq.cqe) >= info.num_slots ? EPROTO : 0;
-    if (ret == 0) {
-        ret = map_ring(context->cmd_fd, info, sizeof(mrc_cqe), cq->ring);
-    }
+    struct ibv_create_cq_ex cmd {};  // "struct": ibv_create_cq_ex is also a function
+    CqExResp resp;
+    ret = ibv_cmd_create_cq_ex(context, attr, &cq->vcq, &cmd, sizeof(cmd), resp.core(),
+                               resp.size(), 0);
     if (ret != 0) {
-        ibv_cmd_destroy_cq(&cq->cq);
         errno = ret;
         return nullptr;
     }
-    return &cq.release()->cq;
+    ret = map_cq_ring(context->cmd_fd, cq->vcq.cq.cqe, resp.driver().ring, *cq);
+    if (ret != 0) {
+        ibv_cmd_destroy_cq(&cq->vcq.cq);
+        errno = ret;
+        return nullptr;
+    }
+    set_poll_ops(cq->vcq.cq_ex, attr->wc_flags);
+    return &cq.release()->vcq.cq_ex;
 }
 
 int poll_cq(ibv_cq* ibcq, int num_entries, ibv_wc* wc) noexcept {

@@ -135,12 +135,16 @@ uint32_t ah_number(ibv_ah* ah) noexcept;
 // mrc_cq.cpp (req_notify_cq is ibv_cmd_req_notify_cq itself)
 ibv_cq* create_cq(ibv_context* context, int cqe, ibv_comp_channel* channel,
                   int comp_vector) noexcept;
+// wc_flags as rxe accepts them (mrc_cqe.h), else EOPNOTSUPP.
+ibv_cq_ex* create_cq_ex(ibv_context* context, ibv_cq_init_attr_ex* attr) noexcept;
 int poll_cq(ibv_cq* cq, int num_entries, ibv_wc* wc) noexcept;
 int resize_cq(ibv_cq* cq, int cqe) noexcept;
 int destroy_cq(ibv_cq* cq) noexcept;
 
 // mrc_qp.cpp
 ibv_qp* create_qp(ibv_pd* pd, ibv_qp_init_attr* attr) noexcept;
+// With IBV_QP_INIT_ATTR_SEND_OPS_FLAGS, a QP with the ibv_wr_* interface.
+ibv_qp* create_qp_ex(ibv_context* context, ibv_qp_init_attr_ex* attr) noexcept;
 int query_qp(ibv_qp* qp, ibv_qp_attr* attr, int attr_mask, ibv_qp_init_attr* init_attr) noexcept;
 int modify_qp(ibv_qp* qp, ibv_qp_attr* attr, int attr_mask) noexcept;
 int destroy_qp(ibv_qp* qp) noexcept;

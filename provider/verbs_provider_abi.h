@@ -65,6 +65,23 @@ struct verbs_qp {
     struct verbs_xrcd* xrcd;
 };
 
+/* verbs_qp.comp_mask bits: VERBS_QP_EX says qp_ex's ibv_wr_* members are set. */
+enum {
+    VERBS_QP_XRCD = 1 << 0,
+    VERBS_QP_EX = 1 << 1,
+};
+
+/*
+ * libibverbs' wrapper around ibv_cq: ibv_cq_ex begins with ibv_cq's
+ * members, so one object serves ibv_create_cq and ibv_create_cq_ex.
+ */
+struct verbs_cq {
+    union {
+        struct ibv_cq cq;
+        struct ibv_cq_ex cq_ex;
+    };
+};
+
 /* Values of verbs_match_ent.kind. */
 enum {
     VERBS_MATCH_SENTINEL = 0,
@@ -272,6 +289,19 @@ struct ibv_create_cq {
     __u32 reserved;
 };
 
+/* The extended create_cq: ibv_create_cq_ex() sends it. */
+struct ibv_create_cq_ex {
+    struct ib_uverbs_cmd_hdr hdr;
+    struct ib_uverbs_ex_cmd_hdr ex_hdr;
+    __aligned_u64 user_handle;
+    __u32 cqe;
+    __u32 comp_vector;
+    __s32 comp_channel;
+    __u32 comp_mask;
+    __u32 flags;
+    __u32 reserved;
+};
+
 struct ibv_resize_cq {
     struct ib_uverbs_cmd_hdr hdr;
     __aligned_u64 response;
@@ -409,6 +439,11 @@ int ibv_cmd_dealloc_pd(struct ibv_pd* pd);
 int ibv_cmd_create_cq(struct ibv_context* context, int cqe, struct ibv_comp_channel* channel,
                       int comp_vector, struct ibv_cq* cq, struct ibv_create_cq* cmd,
                       size_t cmd_size, struct ib_uverbs_create_cq_resp* resp, size_t resp_size);
+/* cmd_flags: libibverbs' CREATE_CQ_CMD_FLAGS_*; 0 lets timestamps fail. */
+int ibv_cmd_create_cq_ex(struct ibv_context* context, const struct ibv_cq_init_attr_ex* cq_attr,
+                         struct verbs_cq* cq, struct ibv_create_cq_ex* cmd, size_t cmd_size,
+                         struct ib_uverbs_ex_create_cq_resp* resp, size_t resp_size,
+                         uint32_t cmd_flags);
 int ibv_cmd_req_notify_cq(struct ibv_cq* cq, int solicited_only);
 int ibv_cmd_resize_cq(struct ibv_cq* cq, int cqe, struct ibv_resize_cq* cmd, size_t cmd_size,
                       struct ib_uverbs_resize_cq_resp* resp, size_t resp_size);
@@ -417,6 +452,11 @@ int ibv_cmd_destroy_cq(struct ibv_cq* cq);
 int ibv_cmd_create_qp(struct ibv_pd* pd, struct ibv_qp* qp, struct ibv_qp_init_attr* attr,
                       struct ibv_create_qp* cmd, size_t cmd_size,
                       struct ib_uverbs_create_qp_resp* resp, size_t resp_size);
+/* The same command as ibv_cmd_create_qp, for ibv_create_qp_ex's attributes. */
+int ibv_cmd_create_qp_ex(struct ibv_context* context, struct verbs_qp* qp,
+                         struct ibv_qp_init_attr_ex* attr_ex, struct ibv_create_qp* cmd,
+                         size_t cmd_size, struct ib_uverbs_create_qp_resp* resp,
+                         size_t resp_size);
 int ibv_cmd_query_qp(struct ibv_qp* qp, struct ibv_qp_attr* qp_attr, int attr_mask,
                      struct ibv_qp_init_attr* qp_init_attr, struct ibv_query_qp* cmd,
                      size_t cmd_size);
@@ -529,6 +569,17 @@ MRC_CMD_FIELD(ibv_create_cq, ib_uverbs_create_cq, cqe);
 MRC_CMD_FIELD(ibv_create_cq, ib_uverbs_create_cq, comp_vector);
 MRC_CMD_FIELD(ibv_create_cq, ib_uverbs_create_cq, comp_channel);
 MRC_CMD_FIELD(ibv_create_cq, ib_uverbs_create_cq, reserved);
+
+static_assert(sizeof(struct ibv_create_cq_ex) == sizeof(struct ib_uverbs_cmd_hdr) +
+                                                  sizeof(struct ib_uverbs_ex_cmd_hdr) +
+                                                  sizeof(struct ib_uverbs_ex_create_cq),
+              "ibv_create_cq_ex size");
+static_assert(offsetof(struct ibv_create_cq_ex, flags) ==
+                  sizeof(struct ib_uverbs_cmd_hdr) + sizeof(struct ib_uverbs_ex_cmd_hdr) +
+                      offsetof(struct ib_uverbs_ex_create_cq, flags),
+              "ibv_create_cq_ex.flags");
+static_assert(offsetof(struct verbs_cq, cq) == 0 && offsetof(struct verbs_cq, cq_ex) == 0,
+              "verbs_cq layout");
 
 MRC_CMD_SIZE(ibv_resize_cq, ib_uverbs_resize_cq);
 MRC_CMD_FIELD(ibv_resize_cq, ib_uverbs_resize_cq, response);
