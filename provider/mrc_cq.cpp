@@ -61,8 +61,8 @@ ibv_cq* create_cq(ibv_context* context, int cqe, ibv_comp_channel* channel,
 
     struct ibv_create_cq cmd {};  // "struct": ibv_create_cq is also a function
     CqResp resp;
-    int ret = ibv_cmd_create_cq(context, cqe, channel, comp_vector, &cq->vcq.cq, &cmd,
-                                sizeof(cmd), resp.core(), resp.size());
+    int ret = ibv_cmd_create_cq(context, cqe, channel, comp_vector, &cq->vcq.cq, &cmd, sizeof(cmd),
+                                resp.core(), resp.size());
     if (ret != 0) {
         errno = ret;
         return nullptr;
@@ -200,8 +200,8 @@ ibv_cq_ex* create_cq_ex(ibv_context* context, ibv_cq_init_attr_ex* attr) noexcep
 
     struct ibv_create_cq_ex cmd {};  // "struct": ibv_create_cq_ex is also a function
     CqExResp resp;
-    ret = ibv_cmd_create_cq_ex(context, attr, &cq->vcq, &cmd, sizeof(cmd), resp.core(),
-                               resp.size(), 0);
+    ret = ibv_cmd_create_cq_ex(context, attr, &cq->vcq, &cmd, sizeof(cmd), resp.core(), resp.size(),
+                               0);
     if (ret != 0) {
         errno = ret;
         return nullptr;

@@ -81,10 +81,9 @@ inline int poll_ring(const Ring& ring, int num_entries, ibv_wc* wc) noexcept {
 // The wc_flags ibv_create_cq_ex accepts: the fields every MRC completion
 // carries, the same set as rxe. Others (timestamps, CVLAN, flow tag, TM
 // info) fail with EOPNOTSUPP, as on rxe.
-constexpr uint64_t kCqExWcFlags = IBV_WC_EX_WITH_BYTE_LEN | IBV_WC_EX_WITH_IMM |
-                                  IBV_WC_EX_WITH_QP_NUM | IBV_WC_EX_WITH_SRC_QP |
-                                  IBV_WC_EX_WITH_SLID | IBV_WC_EX_WITH_SL |
-                                  IBV_WC_EX_WITH_DLID_PATH_BITS;
+constexpr uint64_t kCqExWcFlags =
+    IBV_WC_EX_WITH_BYTE_LEN | IBV_WC_EX_WITH_IMM | IBV_WC_EX_WITH_QP_NUM | IBV_WC_EX_WITH_SRC_QP |
+    IBV_WC_EX_WITH_SLID | IBV_WC_EX_WITH_SL | IBV_WC_EX_WITH_DLID_PATH_BITS;
 
 // 0, or EOPNOTSUPP for a wc_flags bit outside kCqExWcFlags.
 inline int check_cq_wc_flags(uint64_t wc_flags) noexcept {

@@ -114,8 +114,7 @@ int prepare_create(QpCreate& c) noexcept {
 // After the kernel created the QP: check and map its queues. The caps the
 // kernel granted are what the program now sees in cap; posts are held to
 // exactly those. On failure the QP is destroyed again.
-int finish_create(int fd, const QpCreate& c, const ibv_qp_cap& cap, bool has_srq,
-                  Qp& qp) noexcept {
+int finish_create(int fd, const QpCreate& c, const ibv_qp_cap& cap, bool has_srq, Qp& qp) noexcept {
     int ret = check_queues(c.resp.driver(), cap, has_srq);
     if (ret == 0) {
         ret = map_queues(fd, c.resp.driver(), cap, qp);
@@ -244,8 +243,7 @@ void wr_local_inv(ibv_qp_ex* qp, uint32_t invalidate_rkey) noexcept {
     begin(qp, IBV_WR_LOCAL_INV, o);
 }
 
-void wr_set_ud_addr(ibv_qp_ex* qp, ibv_ah* ah, uint32_t remote_qpn,
-                    uint32_t remote_qkey) noexcept {
+void wr_set_ud_addr(ibv_qp_ex* qp, ibv_ah* ah, uint32_t remote_qpn, uint32_t remote_qkey) noexcept {
     to_qp(qp)->wr.set_ud_addr(ah_number(ah), remote_qpn, remote_qkey);
 }
 
@@ -261,8 +259,7 @@ void wr_set_inline_data(ibv_qp_ex* qp, void* addr, size_t length) noexcept {
     to_qp(qp)->wr.set_inline_data(addr, length);
 }
 
-void wr_set_inline_data_list(ibv_qp_ex* qp, size_t num_buf,
-                             const ibv_data_buf* buf_list) noexcept {
+void wr_set_inline_data_list(ibv_qp_ex* qp, size_t num_buf, const ibv_data_buf* buf_list) noexcept {
     to_qp(qp)->wr.set_inline_data_list(num_buf, buf_list);
 }
 
@@ -322,8 +319,8 @@ ibv_qp* create_qp_ex(ibv_context* context, ibv_qp_init_attr_ex* attr) noexcept {
     QpCreate c;
     ret = prepare_create(c);
     if (ret == 0) {
-        ret = ibv_cmd_create_qp_ex(context, &qp->vqp, attr, &c.cmd.core, c.cmd_size,
-                                   c.resp.core(), c.resp.size());
+        ret = ibv_cmd_create_qp_ex(context, &qp->vqp, attr, &c.cmd.core, c.cmd_size, c.resp.core(),
+                                   c.resp.size());
         if (ret == 0) {
             ret = finish_create(context->cmd_fd, c, attr->cap, attr->srq != nullptr, *qp);
         }

@@ -124,7 +124,7 @@ private:
 class ProduceBatch {
 public:
     explicit ProduceBatch(const Ring& ring) noexcept
-        : ring_(ring), prod_(ring.own_prod()), space_(free_slots()) {}
+        : ring_(&ring), prod_(ring.own_prod()), space_(free_slots()) {}
 
     // True when another slot can join the batch; rereads cons once the slots
     // known to be free are used up.
@@ -135,13 +135,13 @@ public:
         return count_ < space_;
     }
     // The slot reserve() made room for; it joins the batch on commit().
-    Slot next() const noexcept { return ring_.slot(prod_ + count_); }
+    Slot next() const noexcept { return ring_->slot(prod_ + count_); }
     void commit() noexcept { ++count_; }
     uint32_t count() const noexcept { return count_; }
 
     void publish() noexcept {
         if (count_ != 0) {
-            ring_.release_prod(prod_ + count_);
+            ring_->release_prod(prod_ + count_);
         }
     }
 
@@ -149,11 +149,11 @@ private:
     // Wraps correctly: prod - cons is the fill level modulo 2^32. A level
     // above the depth means a corrupt cons; then nothing is free.
     uint32_t free_slots() const noexcept {
-        uint32_t used = prod_ - ring_.acquire_cons();
-        return used > ring_.depth() ? 0 : ring_.depth() - used;
+        uint32_t used = prod_ - ring_->acquire_cons();
+        return used > ring_->depth() ? 0 : ring_->depth() - used;
     }
 
-    const Ring& ring_;
+    const Ring* ring_;  // a pointer, so that holders stay standard-layout
     uint32_t prod_;
     uint32_t space_;
     uint32_t count_ = 0;
@@ -164,23 +164,23 @@ private:
 class ConsumeBatch {
 public:
     explicit ConsumeBatch(const Ring& ring) noexcept
-        : ring_(ring), cons_(ring.own_cons()), ready_(ring.acquire_prod() - cons_) {}
+        : ring_(&ring), cons_(ring.own_cons()), ready_(ring.acquire_prod() - cons_) {}
 
     // The producer claims more entries than the ring holds: its index is
     // corrupt and no slot can be trusted.
-    bool overrun() const noexcept { return ready_ > ring_.num_slots(); }
+    bool overrun() const noexcept { return ready_ > ring_->num_slots(); }
     uint32_t ready() const noexcept { return overrun() ? 0 : ready_; }
     // The i-th ready slot, i < ready().
-    Slot slot(uint32_t i) const noexcept { return ring_.slot(cons_ + i); }
+    Slot slot(uint32_t i) const noexcept { return ring_->slot(cons_ + i); }
     // The first count slots may be reused by the producer.
     void release(uint32_t count) noexcept {
         if (count != 0) {
-            ring_.release_cons(cons_ + count);
+            ring_->release_cons(cons_ + count);
         }
     }
 
 private:
-    const Ring& ring_;
+    const Ring* ring_;
     uint32_t cons_;
     uint32_t ready_;
 };

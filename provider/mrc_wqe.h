@@ -77,7 +77,7 @@ struct SendOperands {
     uint32_t rkey = 0;         // RDMA and atomics
     uint64_t compare_add = 0;  // atomics
     uint64_t swap = 0;         // compare-and-swap
-    uint32_t imm = 0;  // immediate data (network order) or the key to invalidate
+    uint32_t imm = 0;          // immediate data (network order) or the key to invalidate
 };
 
 // IBV_WR_LOCAL_INV: executed by the local QP, no payload and no packet.

@@ -455,8 +455,7 @@ int ibv_cmd_create_qp(struct ibv_pd* pd, struct ibv_qp* qp, struct ibv_qp_init_a
 /* The same command as ibv_cmd_create_qp, for ibv_create_qp_ex's attributes. */
 int ibv_cmd_create_qp_ex(struct ibv_context* context, struct verbs_qp* qp,
                          struct ibv_qp_init_attr_ex* attr_ex, struct ibv_create_qp* cmd,
-                         size_t cmd_size, struct ib_uverbs_create_qp_resp* resp,
-                         size_t resp_size);
+                         size_t cmd_size, struct ib_uverbs_create_qp_resp* resp, size_t resp_size);
 int ibv_cmd_query_qp(struct ibv_qp* qp, struct ibv_qp_attr* qp_attr, int attr_mask,
                      struct ibv_qp_init_attr* qp_init_attr, struct ibv_query_qp* cmd,
                      size_t cmd_size);
@@ -571,8 +570,8 @@ MRC_CMD_FIELD(ibv_create_cq, ib_uverbs_create_cq, comp_channel);
 MRC_CMD_FIELD(ibv_create_cq, ib_uverbs_create_cq, reserved);
 
 static_assert(sizeof(struct ibv_create_cq_ex) == sizeof(struct ib_uverbs_cmd_hdr) +
-                                                  sizeof(struct ib_uverbs_ex_cmd_hdr) +
-                                                  sizeof(struct ib_uverbs_ex_create_cq),
+                                                     sizeof(struct ib_uverbs_ex_cmd_hdr) +
+                                                     sizeof(struct ib_uverbs_ex_create_cq),
               "ibv_create_cq_ex size");
 static_assert(offsetof(struct ibv_create_cq_ex, flags) ==
                   sizeof(struct ib_uverbs_cmd_hdr) + sizeof(struct ib_uverbs_ex_cmd_hdr) +
