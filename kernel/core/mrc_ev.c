@@ -565,3 +565,22 @@ int mrc_ev_set_denied(struct mrc_ev_table *t, u16 idx, bool denied)
 	}
 	return 0;
 }
+
+/**
+ * mrc_ev_limit_room() - whether a QP may hold @nev EVs under a device limit
+ * @held: EVs the device's QPs hold together, the QP's own included
+ * @own: EVs of @held the QP holds now and gives back (0 for a new QP)
+ * @nev: EVs it would hold instead
+ * @limit: EVs the device's QPs may hold together
+ *
+ * Written so that no sum wraps, whatever the values: a table that counts
+ * wrongly must not let a QP past the limit.
+ *
+ * Return: true if @held - @own + @nev stays within @limit.
+ */
+bool mrc_ev_limit_room(u32 held, u32 own, u32 nev, u32 limit)
+{
+	u32 others = held - min(own, held);
+
+	return nev <= limit && others <= limit - nev;
+}

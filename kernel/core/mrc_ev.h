@@ -198,6 +198,7 @@ bool mrc_ev_next_probe(struct mrc_ev_table *t, u32 now_ts, u32 interval_ts,
 		       u16 *idx, u32 *probe_id);
 bool mrc_ev_on_probe_reply(struct mrc_ev_table *t, u16 idx, u32 probe_id);
 bool mrc_ev_undo_loss(struct mrc_ev_table *t, u16 idx, u32 bad_ts);
+bool mrc_ev_limit_room(u32 held, u32 own, u32 nev, u32 limit);
 int mrc_ev_set_denied(struct mrc_ev_table *t, u16 idx, bool denied);
 
 /* The EV's UDP source port; @idx must be below @t->count. */

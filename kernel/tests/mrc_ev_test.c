@@ -546,6 +546,28 @@ static void every_state_change_is_reported(struct kunit *test)
 	mrc_ev_destroy(&h.t);
 }
 
+/*
+ * A new QP adds its EVs to what the device's QPs hold; a QP that is
+ * rebound gives its own back first, so a QP at the limit may move to a
+ * profile of as many EVs, and no value wraps the sums.
+ */
+static void limit_room_counts_what_a_rebind_gives_back(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, mrc_ev_limit_room(0, 0, 64, 64));
+	KUNIT_EXPECT_FALSE(test, mrc_ev_limit_room(1, 0, 64, 64));
+	KUNIT_EXPECT_FALSE(test, mrc_ev_limit_room(0, 0, 65, 64));
+	/* At the limit with 64 of its own: 64 again fits, 65 does not. */
+	KUNIT_EXPECT_TRUE(test, mrc_ev_limit_room(128, 64, 64, 128));
+	KUNIT_EXPECT_FALSE(test, mrc_ev_limit_room(128, 64, 65, 128));
+	KUNIT_EXPECT_TRUE(test, mrc_ev_limit_room(128, 64, 1, 128));
+	/* More given back than held (a miscount) counts as none held. */
+	KUNIT_EXPECT_TRUE(test, mrc_ev_limit_room(3, 10, 128, 128));
+	/* Near U32_MAX nothing wraps into "fits". */
+	KUNIT_EXPECT_FALSE(test, mrc_ev_limit_room(U32_MAX, 0, 1, U32_MAX));
+	KUNIT_EXPECT_TRUE(test, mrc_ev_limit_room(U32_MAX - 1, 0, 1, U32_MAX));
+	KUNIT_EXPECT_FALSE(test, mrc_ev_limit_room(0, 0, U32_MAX, U32_MAX - 1));
+}
+
 static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(every_state_change_is_reported),
 	KUNIT_CASE(init_checks_count_and_ports),
@@ -569,6 +591,7 @@ static struct kunit_case mrc_ev_cases[] = {
 	KUNIT_CASE(last_allowed_ev_cannot_be_denied),
 	KUNIT_CASE(sequence_and_rtt_per_ev),
 	KUNIT_CASE(undo_loss_gives_the_ev_back),
+	KUNIT_CASE(limit_room_counts_what_a_rebind_gives_back),
 	{}
 };
 
