@@ -13,11 +13,13 @@
 int mrc_ctl_dev_alloc(struct mrc_dev *mdev);
 void mrc_ctl_dev_free(struct mrc_dev *mdev);
 
-/* mrc_ctl_qp.c */
+/* mrc_ctl_qp.c; verbs/mrc_params.c makes the limits module parameters */
 struct mrc_qp;
+extern unsigned short mrc_ev_count;
+extern unsigned short mrc_ev_min_active;
+extern unsigned int mrc_qp_ev_limit;
 int mrc_ctl_qp_bind(struct mrc_dev *mdev, struct mrc_qp *qp,
-		    const struct mrc_qp_profile_cmd *cmd, u16 auto_count,
-		    u16 auto_min_active, u32 ev_limit);
+		    const struct mrc_qp_profile_cmd *cmd);
 void mrc_ctl_qp_unbind(struct mrc_dev *mdev, struct mrc_qp *qp);
 
 /* mrc_port.c */

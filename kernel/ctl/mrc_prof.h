@@ -13,8 +13,10 @@
 #include <linux/uidgid.h>
 #include <linux/xarray.h>
 
+#include "core/mrc_cwnd.h"
 #include "core/mrc_ev.h"
 #include "core/mrc_evgen.h"
+#include "core/mrc_nscc.h"
 #include "core/mrc_srv6.h"
 #include "uapi/mrc-genl.h"
 
@@ -278,8 +280,59 @@ struct mrc_nscc_params;
 void mrc_ccprof_nscc_params(const struct mrc_ccprof *cc,
 			    struct mrc_nscc_params *p);
 
+/**
+ * struct mrc_ctl_binding - a QP's profiles, checked and built, not yet
+ *	the QP's (mrc_ctl_qp_prepare())
+ * @evp_id: the EV profile's id
+ * @ccp_id: the CC profile's id
+ * @evp: the EV profile, ONLINE; valid while ctl->lock is held
+ * @ccp: the CC profile, ONLINE; likewise
+ * @evs: the QP's new EV table
+ * @srv6: a reference on the EV profile's source routes, or NULL
+ * @cc_alg: enum mrc_cc_alg of the CC profile
+ * @win: its parameters for MRC_CC_ALG_WINDOW
+ * @nscc: its parameters for MRC_CC_ALG_NSCC
+ * @auto_count: EVs of an AUTO profile (module parameter ev_count)
+ * @auto_min_active: its min_active (ev_min_active)
+ * @ev_limit: EVs the device's user QPs may hold together (qp_ev_limit)
+ */
+struct mrc_ctl_binding {
+	u64 evp_id;
+	u64 ccp_id;
+	struct mrc_prof *evp;
+	struct mrc_prof *ccp;
+	struct mrc_ev_table evs;
+	struct mrc_srv6_routes *srv6;
+	u8 cc_alg;
+	struct mrc_cwnd_params win;
+	struct mrc_nscc_params nscc;
+	u16 auto_count;
+	u16 auto_min_active;
+	u32 ev_limit;
+};
+
+/**
+ * struct mrc_ctl_bind_why - why mrc_ctl_qp_prepare() refused
+ * @msg: for the requester, a string literal; NULL for -ENOMEM
+ * @kind: MRC_PROF_QP_EV or MRC_PROF_QP_CC: the profile whose id is at
+ *	fault; MRC_PROF_QP_NONE: neither
+ */
+struct mrc_ctl_bind_why {
+	const char *msg;
+	u8 kind;
+};
+
+struct mrc_dev;
+struct mrc_qp_profile_cmd;
+
 /* mrc_ctl_qp.c */
 struct mrc_qp *mrc_ctl_qp_next(struct mrc_ctl_dev *ctl, struct mrc_qp *qp);
+int mrc_ctl_qp_prepare(struct mrc_dev *mdev, const struct mrc_qp *qp,
+		       const struct mrc_qp_profile_cmd *ids, u32 own,
+		       struct mrc_ctl_binding *b, struct mrc_ctl_bind_why *why);
+void mrc_ctl_qp_commit(struct mrc_ctl_dev *ctl, struct mrc_qp *qp,
+		       struct mrc_ctl_binding *b);
+void mrc_ctl_binding_release(struct mrc_ctl_binding *b);
 
 /* mrc_ctl_bound.c */
 void mrc_ctl_push_denied(struct mrc_ctl_dev *ctl, const struct mrc_evprof *evp);

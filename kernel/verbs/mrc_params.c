@@ -5,6 +5,7 @@
  */
 #include <linux/moduleparam.h>
 
+#include "ctl/mrc_ctl.h"
 #include "verbs/mrc_verbs.h"
 
 unsigned short mrc_udp_port = MRC_DEFAULT_UDP_PORT;
@@ -36,9 +37,7 @@ static const struct kernel_param_ops mrc_udp_port_ops = {
 module_param_cb(udp_port, &mrc_udp_port_ops, &mrc_udp_port, 0444);
 MODULE_PARM_DESC(udp_port, "UDP port for MRC traffic (default 4792; rxe uses 4791)");
 
-unsigned short mrc_ev_count = MRC_EV_COUNT_DEFAULT;
-unsigned short mrc_ev_min_active = MRC_EV_MIN_ACTIVE_DEFAULT;
-
+/* ev_count, ev_min_active and qp_ev_limit are ctl/'s (mrc_ctl_qp.c). */
 static int mrc_set_ev_count(const char *val, const struct kernel_param *kp)
 {
 	return mrc_param_set_range(val, kp, 1, MRC_EV_COUNT_MAX);
@@ -60,9 +59,6 @@ static const struct kernel_param_ops mrc_ev_min_active_ops = {
 	.get = param_get_ushort,
 };
 
-/* The default lets every QP the device allows have ev_count's default. */
-unsigned int mrc_qp_ev_limit = MRC_MAX_QP * MRC_EV_COUNT_DEFAULT;
-
 static int mrc_set_qp_ev_limit(const char *val, const struct kernel_param *kp)
 {
 	unsigned int n;
@@ -80,7 +76,10 @@ static const struct kernel_param_ops mrc_qp_ev_limit_ops = {
 	.get = param_get_uint,
 };
 
-/* Read when a QP is created: a change applies to QPs created later. */
+/*
+ * Read when a QP is bound (created, or QP_BIND): a change applies to QPs
+ * bound later.
+ */
 module_param_cb(ev_count, &mrc_ev_count_ops, &mrc_ev_count, 0644);
 MODULE_PARM_DESC(ev_count, "Entropy values (paths) per QP, 1-4096 (default 64)");
 module_param_cb(ev_min_active, &mrc_ev_min_active_ops, &mrc_ev_min_active, 0644);

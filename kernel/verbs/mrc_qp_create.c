@@ -282,9 +282,7 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	if (!err)
 		err = mrc_qp_alloc_windows(qp);
 	if (!err)
-		err = mrc_ctl_qp_bind(mdev, qp, &pcmd, READ_ONCE(mrc_ev_count),
-				      READ_ONCE(mrc_ev_min_active),
-				      READ_ONCE(mrc_qp_ev_limit));
+		err = mrc_ctl_qp_bind(mdev, qp, &pcmd);
 	/* A program's UD slot names its AH itself (struct mrc_ud_dest). */
 	if (!err && (qp->type == IB_QPT_UD || qp->type == IB_QPT_GSI) &&
 	    !udata) {

@@ -23,9 +23,6 @@ void mrc_client_unregister(void);
 
 /* mrc_main.c: module parameters */
 extern unsigned short mrc_udp_port;
-extern unsigned short mrc_ev_count;
-extern unsigned short mrc_ev_min_active;
-extern unsigned int mrc_qp_ev_limit;
 
 /* mrc_ring_alloc.c */
 int mrc_ring_init(struct mrc_ring *ring, u32 min_slots, u32 slot_size,
