@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * QPs and profiles. A QP binds to an EV profile and a CC profile when it
- * is created (the ones it names, else the device defaults) and unbinds
- * when it goes; a profile with bound QPs cannot go OFFLINE or away. The
+ * is created (the ones it names, else the device defaults), may be bound
+ * again to others while still in RESET or INIT (QP_BIND, the OCP API's
+ * profile ids at the move to INIT), and unbinds when it goes; a profile
+ * with bound QPs cannot go OFFLINE or away. The
  * EVs are copied into the QP at bind, so the data path never reads a
  * profile; what an administrator changes later on a bound profile (DENY)
  * is pushed into each QP under its lock.
  */
 #include <linux/cred.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 
 #include "ctl/mrc_ctl.h"
@@ -373,6 +376,122 @@ int mrc_ctl_qp_bind(struct mrc_dev *mdev, struct mrc_qp *qp,
 			  why.msg);
 	mutex_unlock(&ctl->lock);
 	/* A new QP held nothing before; a failed prepare built nothing. */
+	mrc_ctl_binding_release(&b);
+	return err;
+}
+
+/* Why a QP in @state cannot be rebound; NULL if it can. */
+static const char *mrc_ctl_qp_busy(enum ib_qp_state state)
+{
+	switch (state) {
+	case IB_QPS_RESET:
+	case IB_QPS_INIT:
+		return NULL;
+	case IB_QPS_RTR:
+		return "the QP is in RTR: only a QP in RESET or INIT can be rebound";
+	case IB_QPS_RTS:
+		return "the QP is in RTS: only a QP in RESET or INIT can be rebound";
+	case IB_QPS_SQD:
+		return "the QP is in SQD: only a QP in RESET or INIT can be rebound";
+	case IB_QPS_SQE:
+		return "the QP is in SQE: only a QP in RESET or INIT can be rebound";
+	case IB_QPS_ERR:
+		return "the QP is in ERR: only a QP in RESET or INIT can be rebound";
+	}
+	return "only a QP in RESET or INIT can be rebound";
+}
+
+/* Whether @qp is in a state it may be rebound in; @why says if not. */
+static bool mrc_ctl_qp_idle(struct mrc_qp *qp, struct mrc_ctl_bind_why *why)
+{
+	const char *busy;
+
+	spin_lock_bh(&qp->lock);
+	busy = mrc_ctl_qp_busy(qp->state);
+	spin_unlock_bh(&qp->lock);
+	mrc_ctl_refuse(why, MRC_PROF_QP_NONE, busy, 0);
+	return !busy;
+}
+
+/**
+ * mrc_ctl_qp_rebind() - bind a user QP still in RESET or INIT to other
+ *	profiles
+ * @mdev: the device
+ * @qp: the QP, a reference held; the caller has checked that the
+ *	requester may change it
+ * @ids: the profiles (flags say which; the QP keeps the other one)
+ * @prev: set to both ids the QP had before, flags MRC_QP_F_ALL
+ * @why: on failure, why (a message for the requester, and which id)
+ *
+ * The checks of create (mrc_ctl_qp_prepare()), against the current task;
+ * the QP's own EVs do not count against the device's limit, as it gives
+ * them back. The QP's modify_lock keeps it from moving on meanwhile (the
+ * engine, under qp->lock, may still fail it to ERR: checked again at the
+ * swap). Nothing changes on failure. Rebinding to the profiles the QP
+ * has builds its EV table anew (fresh state, counters kept in the totals).
+ *
+ * Return: 0, -EBUSY when the QP is past INIT, -EINVAL when it is a
+ * kernel QP, or what mrc_ctl_qp_prepare() refuses with.
+ */
+int mrc_ctl_qp_rebind(struct mrc_dev *mdev, struct mrc_qp *qp,
+		      const struct mrc_qp_profile_cmd *ids,
+		      struct mrc_qp_profile_cmd *prev,
+		      struct mrc_ctl_bind_why *why)
+{
+	struct mrc_qp_profile_cmd want = *ids;
+	struct mrc_ctl_dev *ctl = mdev->ctl;
+	struct mrc_ctl_binding b = {};
+	bool srv6 = false;
+	int err;
+
+	if (!qp->is_user)
+		return mrc_ctl_refuse(why, MRC_PROF_QP_NONE,
+				      "a kernel QP keeps the profiles its creator chose",
+				      -EINVAL);
+	mutex_lock(&qp->modify_lock);
+	if (!mrc_ctl_qp_idle(qp, why)) {
+		err = -EBUSY;
+		goto out;
+	}
+	mutex_lock(&ctl->lock);
+	if (WARN_ON_ONCE(list_empty(&qp->ctl_node))) {
+		err = mrc_ctl_refuse(why, MRC_PROF_QP_NONE, NULL, -ENOENT);
+		goto unlock;
+	}
+	prev->flags = MRC_QP_F_ALL;
+	prev->ev_profile_id = qp->ev_profile_id;
+	prev->cc_profile_id = qp->cc_profile_id;
+	/* The one it does not name stays: it is not the device default's. */
+	if (!(want.flags & MRC_QP_F_EV_PROFILE))
+		want.ev_profile_id = qp->ev_profile_id;
+	if (!(want.flags & MRC_QP_F_CC_PROFILE))
+		want.cc_profile_id = qp->cc_profile_id;
+	want.flags = MRC_QP_F_ALL;
+	err = mrc_ctl_qp_prepare(mdev, qp, &want, qp->evs.count, &b, why);
+	if (err)
+		goto unlock;
+	/* The engine may have failed an INIT QP since. */
+	if (!mrc_ctl_qp_idle(qp, why)) {
+		err = -EBUSY;
+		goto unlock;
+	}
+	mrc_ctl_qp_commit(ctl, qp, &b);
+	srv6 = !!b.srv6;
+unlock:
+	mutex_unlock(&ctl->lock);
+	/*
+	 * A QP that was sending before a reset may still have a packet on
+	 * its way out with one of its old source routes: queued (dropped
+	 * here: a QP in RESET or INIT has nothing to send), or being sent,
+	 * which happens with bottom halves off and so within an RCU grace
+	 * period.
+	 */
+	if (srv6)
+		skb_queue_purge(&qp->txq);
+out:
+	mutex_unlock(&qp->modify_lock);
+	if (srv6)
+		synchronize_rcu();
 	mrc_ctl_binding_release(&b);
 	return err;
 }

@@ -91,6 +91,13 @@ static const struct nla_policy mrc_genl_qp_ev_policy[MRC_ATTR_MAX + 1] = {
 	[MRC_ATTR_QPN] = NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_genl_qpn_range),
 };
 
+static const struct nla_policy mrc_genl_qp_bind_policy[MRC_ATTR_MAX + 1] = {
+	MRC_GENL_DEV_POLICY,
+	[MRC_ATTR_QPN] = NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_genl_qpn_range),
+	[MRC_ATTR_QP_EVPROF] = { .type = NLA_U64 },
+	[MRC_ATTR_QP_CCPROF] = { .type = NLA_U64 },
+};
+
 static struct netlink_range_validation mrc_genl_probe_timeout = {
 	.min = 1000ULL,			/* 1 us */
 	.max = 10000000000ULL,		/* 10 s */
@@ -124,7 +131,8 @@ static int mrc_genl_ev_or_stats_dumpit(struct sk_buff *skb,
 }
 
 /*
- * Every change needs CAP_NET_ADMIN. Reads are open to everyone, but what
+ * Every change needs CAP_NET_ADMIN, but QP_BIND, which a QP's owner may
+ * send too (mrc_genl_qp.c checks). Reads are open to everyone, but what
  * they say of single QPs (QP_EV_GET, a profile's list of users) only to
  * the QP's owner and the administrator (struct mrc_genl_reader). Each
  * command accepts only its own attributes, strictly validated (every
@@ -172,6 +180,8 @@ static const struct genl_ops mrc_genl_ops[] = {
 		    NULL, mrc_genl_stats_dumpit, 0),
 	MRC_GENL_OP(MRC_CMD_PROBE, mrc_genl_probe_policy,
 		    mrc_genl_probe_doit, NULL, GENL_ADMIN_PERM),
+	MRC_GENL_OP(MRC_CMD_QP_BIND, mrc_genl_qp_bind_policy,
+		    mrc_genl_qp_bind_doit, NULL, 0),
 };
 
 /*

@@ -169,6 +169,9 @@ int mrc_genl_ev_set_doit(struct sk_buff *skb, struct genl_info *info);
 /* mrc_genl_stats.c: STATS_GET, QP_EV_GET */
 int mrc_genl_stats_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
 int mrc_genl_qp_ev_dumpit(struct sk_buff *skb, struct netlink_callback *cb);
+/* mrc_genl_qp.c: QP_BIND */
+int mrc_genl_qp_bind_doit(struct sk_buff *skb, struct genl_info *info);
+
 /* mrc_genl_probe.c: PROBE */
 extern const struct nla_policy mrc_probe_entry_policy[MRC_PROBE_MAX + 1];
 int mrc_genl_probe_doit(struct sk_buff *skb, struct genl_info *info);

@@ -333,6 +333,10 @@ int mrc_ctl_qp_prepare(struct mrc_dev *mdev, const struct mrc_qp *qp,
 void mrc_ctl_qp_commit(struct mrc_ctl_dev *ctl, struct mrc_qp *qp,
 		       struct mrc_ctl_binding *b);
 void mrc_ctl_binding_release(struct mrc_ctl_binding *b);
+int mrc_ctl_qp_rebind(struct mrc_dev *mdev, struct mrc_qp *qp,
+		      const struct mrc_qp_profile_cmd *ids,
+		      struct mrc_qp_profile_cmd *prev,
+		      struct mrc_ctl_bind_why *why);
 
 /* mrc_ctl_bound.c */
 void mrc_ctl_push_denied(struct mrc_ctl_dev *ctl, const struct mrc_evprof *evp);

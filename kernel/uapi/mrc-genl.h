@@ -80,6 +80,13 @@ enum mrc_genl_cmd {
 	MRC_CMD_PROBE,
 	/* Sent by the kernel only, on MRC_GENL_MCGRP_EVENTS. */
 	MRC_CMD_EV_EVENT,
+	/*
+	 * Doit: bind a QP still in RESET or INIT (device + MRC_ATTR_QPN) to
+	 * the ONLINE profiles MRC_ATTR_QP_EVPROF and/or MRC_ATTR_QP_CCPROF,
+	 * with the checks of create. Its owner (by uid) or CAP_NET_ADMIN.
+	 * Reply: the QPN, both ids now and both ids before (_PREV).
+	 */
+	MRC_CMD_QP_BIND,
 
 	__MRC_CMD_MAX,
 	MRC_CMD_MAX = __MRC_CMD_MAX - 1
@@ -151,6 +158,12 @@ enum mrc_genl_attr {
 
 	/* QP_EV_GET's first message: the QP's congestion control state. */
 	MRC_ATTR_QP_CC,			/* nest: enum mrc_genl_qp_cc_attr */
+
+	/* QP_BIND: a QP's profiles, asked for and bound; _PREV: before it. */
+	MRC_ATTR_QP_EVPROF,		/* u64: EV profile id */
+	MRC_ATTR_QP_CCPROF,		/* u64: CC profile id */
+	MRC_ATTR_QP_EVPROF_PREV,	/* u64, reply */
+	MRC_ATTR_QP_CCPROF_PREV,	/* u64, reply */
 
 	__MRC_ATTR_MAX,
 	MRC_ATTR_MAX = __MRC_ATTR_MAX - 1
