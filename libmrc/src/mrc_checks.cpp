@@ -17,7 +17,10 @@ constexpr int kHintMaskAll = MRC_QP_HINT_NUM_QPS_PER_PEER | MRC_QP_HINT_NUM_SEND
                              MRC_QP_HINT_NUM_REMOTE_RECV_PEERS | MRC_QP_HINT_VENDOR_CFG;
 
 // The MRC attributes each transition sets (mrc.h, enum mrc_qp_attr_mask).
-constexpr int kInitGroup = MRC_QP_HINT | MRC_QP_EV_PROFILE_ID | MRC_QP_CC_PROFILE_ID;
+// The profile ids only at RESET->INIT: the driver binds a QP to profiles
+// while it is in RESET or INIT, and the library asks before that move.
+constexpr int kProfileIds = MRC_QP_EV_PROFILE_ID | MRC_QP_CC_PROFILE_ID;
+constexpr int kInitGroup = MRC_QP_HINT | kProfileIds;
 constexpr int kRtrGroup = MRC_QP_MAX_WIMM_DEST | MRC_QP_MPR_DEST | MRC_QP_CAP;
 constexpr int kRtsGroup = MRC_QP_MAX_WIMM | MRC_QP_MPR | MRC_QP_RETRY_CNT | MRC_QP_TIMEOUT;
 constexpr int kMrcMaskAll = kInitGroup | kRtrGroup | kRtsGroup | MRC_QP_VENDOR_CFG;
@@ -105,8 +108,10 @@ int check_hint_attr(const mrc_qp_hint_attr& attr, int mask) noexcept {
 
 int allowed_mrc_mask(Transition t) noexcept {
     int groups = 0;
-    if (t.to == IBV_QPS_INIT && (t.from == IBV_QPS_RESET || t.from == IBV_QPS_INIT))
+    if (t.to == IBV_QPS_INIT && t.from == IBV_QPS_RESET)
         groups = kInitGroup;
+    else if (t.to == IBV_QPS_INIT && t.from == IBV_QPS_INIT)
+        groups = kInitGroup & ~kProfileIds;
     else if (t.from == IBV_QPS_INIT && t.to == IBV_QPS_RTR)
         groups = kRtrGroup;
     else if (t.from == IBV_QPS_RTR && t.to == IBV_QPS_RTS)
@@ -139,8 +144,6 @@ int check_modify(ibv_qp_state cur, const ibv_qp_attr* vattr, int vattr_mask,
 
     if (mrc_mask & ~allowed_mrc_mask({cur, to}))
         return EINVAL;
-    if (mrc_mask & (MRC_QP_EV_PROFILE_ID | MRC_QP_CC_PROFILE_ID))
-        return ENOSYS;
     if ((mrc_mask & MRC_QP_TIMEOUT) && mattr->timeout > kMaxTimeout)
         return EINVAL;
     if ((mrc_mask & MRC_QP_RETRY_CNT) &&

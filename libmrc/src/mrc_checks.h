@@ -68,8 +68,7 @@ struct DeviceLimits {
 
 // Checks one mrc_modify_qp() call on a QP in state cur: masks, the verbs
 // attributes the API forbids, the MRC attributes allowed on the
-// transition, and their ranges. 0, ENOSYS for what the library cannot do
-// yet (EV and CC profile ids), or EINVAL.
+// transition, and their ranges. 0 or EINVAL.
 int check_modify(ibv_qp_state cur, const ibv_qp_attr* vattr, int vattr_mask,
                  const mrc_qp_attr* mattr, int mrc_mask, DeviceLimits lim) noexcept;
 

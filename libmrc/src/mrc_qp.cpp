@@ -8,6 +8,8 @@
 #include <mutex>
 #include <new>
 
+#include "ctl_entry.h"
+#include "ctl_qp_bind.h"
 #include "mrc.h"
 #include "mrc_checks.h"
 #include "mrc_errors.h"
@@ -16,6 +18,7 @@
 using mrc::lib::fail;
 using mrc::lib::fail_null;
 using mrc::lib::fail_rc;
+namespace ctl = mrc::lib::ctl;
 
 namespace {
 
@@ -32,6 +35,25 @@ mrc_qp_attr default_qp_attr(const mrc_device_attr& dev) noexcept {
     a.timeout = 16;
     a.retry.linear_cnt = mrc::lib::kMaxLinearRetries;
     return a;
+}
+
+// The verbs modify of a checked transition: 0 or an errno value.
+int verbs_modify(ibv_qp* qp, ibv_qp_attr& v, int vmask) noexcept {
+    return vmask ? ibv_modify_qp(qp, &v, vmask) : 0;
+}
+
+// RESET->INIT naming profiles: the driver binds the QP to them first
+// (QP_BIND), then the verbs transition; when that fails, the QP is bound
+// back. 0 or an errno value.
+int init_with_profiles(mrc_qp* qp, const ctl::ProfileIds& ids, ibv_qp_attr& v,
+                       int vmask) noexcept {
+    return ctl::with_link(qp->ctx, [&](ctl::Link& link, const char* dev) {
+        auto bind = [&](const ctl::ProfileIds& want, ctl::QpBinding& out) {
+            return ctl::bind_qp(link, dev, qp->qp->qp_num, want, out);
+        };
+        return ctl::init_with_profiles(ids, bind,
+                                       [&] { return verbs_modify(qp->qp, v, vmask); });
+    });
 }
 
 // Moves the QP's hint reference from old to now.
@@ -212,11 +234,11 @@ int mrc_modify_qp(mrc_qp* qp, ibv_qp_attr* vattr, int vattr_mask, mrc_qp_attr* m
     ibv_qp_attr v{};
     int vmask = 0;
     mrc::lib::to_verbs_modify(now.qp_state, vattr, vattr_mask, next, v, vmask);
-    if (vmask) {
-        ret = ibv_modify_qp(qp->qp, &v, vmask);
-        if (ret)
-            return fail_rc(ret);
-    }
+    // check_modify() let profile ids through on RESET->INIT only.
+    ctl::ProfileIds ids = ctl::profile_ids(mrc_attr, mrc_attr_mask);
+    ret = ids.any() ? init_with_profiles(qp, ids, v, vmask) : verbs_modify(qp->qp, v, vmask);
+    if (ret)
+        return fail_rc(ret);
     swap_hint(qp->attr.qp_hint, next.qp_hint);
     qp->attr = next;
     return 0;
