@@ -24,7 +24,8 @@ static void mrc_req_local_op(struct mrc_qp *qp, struct mrc_swqe *w)
 					    (int)w->wqe.compare_add);
 		stat = MRC_STAT_MR_FAST_REG;
 	} else if (mrc_mr_invalidate(qp->mdev, pd, w->wqe.imm_data)) {
-		w->status = IB_WC_LOC_PROT_ERR;
+		/* As a failed REG_MR, and as rxe completes both. */
+		w->status = IB_WC_LOC_QP_OP_ERR;
 	}
 	if (w->status == IB_WC_SUCCESS)
 		mrc_stats_inc(&qp->mdev->stats, stat);

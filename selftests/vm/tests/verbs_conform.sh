@@ -43,9 +43,9 @@ wr_rdma_write_data           | ok                 | ok
 wr_send_inline               | ok                 | ok
 wr_complete_inline_too_long  | errno ENOSPC       | errno ENOSPC
 wr_local_inv                 | ok                 | ok
-wr_local_inv_completion      | wc LOC_PROT_ERR    | wc LOC_QP_OP_ERR
+wr_local_inv_completion      | wc LOC_QP_OP_ERR   | wc LOC_QP_OP_ERR
 post_send_local_inv          | ok                 | ok
-post_send_local_inv_completion | wc LOC_PROT_ERR  | wc LOC_QP_OP_ERR
+post_send_local_inv_completion | wc LOC_QP_OP_ERR | wc LOC_QP_OP_ERR
 alloc_mw_type1               | errno EOPNOTSUPP   | ok
 bind_mw                      | errno EOPNOTSUPP   | ok
 '
