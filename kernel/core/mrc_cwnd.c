@@ -3,7 +3,9 @@
  * AIMD congestion window. Slow start doubles the window each round trip
  * until ssthresh, then it grows by one PSN per window acknowledged. A
  * loss or an ECN mark halves it, at most once per window of data (the
- * PSNs sent before the reaction); a timeout drops it to the minimum.
+ * PSNs sent before the reaction), down to the profile's minimum; a
+ * timeout drops it to the minimum. At the minimum, marks go on cutting
+ * as DCTCP does, by half the marked fraction (mrc_cwnd_on_marks()).
  * A window of data in which even the lowest queueing delay sampled
  * exceeds the target cuts a quarter: without it a loss-free bottleneck
  * queue (a slow NIC's, or a shaper's) grows until the round trip passes
@@ -13,6 +15,7 @@
  */
 #include <linux/errno.h>
 #include <linux/kernel.h>
+#include <linux/math64.h>
 
 #include "mrc_cwnd.h"
 #include "mrc_psn.h"
@@ -58,6 +61,10 @@ void mrc_cwnd_init_with(struct mrc_cwnd *cc, const struct mrc_cwnd_params *p,
 	cc->recover = next_psn;
 	cc->round_end = next_psn;
 	cc->round_min = U32_MAX;
+	cc->alpha = MRC_CWND_ALPHA_ONE;
+	cc->alpha_end = next_psn;
+	cc->win_acked = 0;
+	cc->win_marked = 0;
 }
 
 /**
@@ -118,6 +125,73 @@ bool mrc_cwnd_on_congestion(struct mrc_cwnd *cc, u32 una, u32 next_psn)
 		return false;
 	cc->ssthresh = max(cc->cwnd / 2, mrc_cwnd_floor(cc));
 	cc->cwnd = cc->ssthresh;
+	cc->acc = 0;
+	cc->recover = next_psn;
+	return true;
+}
+
+/* A window of data ended: fold its marked fraction into alpha. */
+static void mrc_cwnd_update_alpha(struct mrc_cwnd *cc)
+{
+	u32 frac;
+
+	if (!cc->win_acked)
+		return;
+	frac = min_t(u64, div_u64((u64)cc->win_marked * MRC_CWND_ALPHA_ONE,
+				  cc->win_acked), MRC_CWND_ALPHA_ONE);
+	cc->alpha += (frac >> MRC_CWND_ALPHA_GAIN_SHIFT) -
+		     (cc->alpha >> MRC_CWND_ALPHA_GAIN_SHIFT);
+	cc->win_acked = 0;
+	cc->win_marked = 0;
+}
+
+/**
+ * mrc_cwnd_on_marks() - account an acknowledgment and the marks it echoed
+ * @cc: state
+ * @acked: PSNs it acknowledged for the first time
+ * @marked: packets it reports as arrived CE-marked
+ * @una: oldest unacknowledged PSN
+ * @next_psn: PSN the sender will use next
+ *
+ * Above the profile's floor a mark halves the window, as a loss does.
+ * At the floor the window goes on shrinking, once per window of data, by
+ * alpha / 2 of itself, rounded down, to one PSN at least: N senders each
+ * holding a floor of 8 keep 8N packets queued at a shared bottleneck,
+ * more than a shallow ECN queue holds for N >= 4, and its marks alone
+ * then never empty it. Scaling the cut by the marked fraction (DCTCP's
+ * alpha) rather than halving keeps the window near what the queue holds
+ * where marks are few, so a flow that is marked now and then keeps its
+ * share against one that is not (a TCP flow through the same queue).
+ * Losses still stop at the floor: a loss may be no congestion at all.
+ *
+ * Return: true when the window was reduced.
+ */
+bool mrc_cwnd_on_marks(struct mrc_cwnd *cc, u32 acked, u32 marked, u32 una,
+		       u32 next_psn)
+{
+	u32 cut;
+
+	cc->win_acked += acked;
+	cc->win_marked += marked;
+	if (!mrc_psn_before(una, cc->alpha_end)) {
+		mrc_cwnd_update_alpha(cc);
+		cc->alpha_end = next_psn;
+	}
+	if (!marked)
+		return false;
+	if (cc->cwnd > cc->p.min)
+		return mrc_cwnd_on_congestion(cc, una, next_psn);
+	if (mrc_psn_before(una, cc->recover) || cc->cwnd <= 1)
+		return false;
+	/*
+	 * Rounded down, as DCTCP's: rounding up cut a window of 2 by half
+	 * for any mark, starving the smallest windows beside larger ones.
+	 */
+	cut = cc->cwnd * cc->alpha / (2 * MRC_CWND_ALPHA_ONE);
+	if (!cut)
+		return false;
+	cc->cwnd = max(cc->cwnd - cut, 1U);
+	cc->ssthresh = cc->cwnd;
 	cc->acc = 0;
 	cc->recover = next_psn;
 	return true;

@@ -22,7 +22,7 @@ static u32 mrc_cc_bytes(const struct mrc_qp *qp, u32 psns)
 	return (u32)min_t(u64, (u64)psns * qp->seg, U32_MAX);
 }
 
-/* The window's cut for a loss or a mark: once per window of data. */
+/* The window's cut for a loss: once per window of data. */
 static void mrc_cc_win_congestion(struct mrc_qp *qp)
 {
 	mrc_cwnd_on_congestion(&qp->cc.win, mrc_txwin_oldest_unacked(&qp->txwin),
@@ -103,16 +103,16 @@ u32 mrc_cc_room(const struct mrc_qp *qp, u32 outstanding)
  * mrc_cc_on_ack() - an acknowledgment that passed the acceptable-ACK rule
  * @qp: the QP
  * @acked: PSNs it acknowledged for the first time
- * @ce: it reported a CE mark
+ * @marked: packets it reported as arrived CE-marked
  * @rtt_ns: its RTT sample less the responder's service time, 0 for none
  */
-void mrc_cc_on_ack(struct mrc_qp *qp, u32 acked, bool ce, u64 rtt_ns)
+void mrc_cc_on_ack(struct mrc_qp *qp, u32 acked, u32 marked, u64 rtt_ns)
 {
 	struct mrc_nscc_ack a;
 
 	if (qp->cc.alg == MRC_QP_CC_NSCC) {
 		a.bytes = mrc_cc_bytes(qp, acked);
-		a.ce = ce;
+		a.ce = marked != 0;
 		a.rtt_ns = rtt_ns ? (u32)clamp_t(u64, rtt_ns, 1, U32_MAX) : 0;
 		a.inflight = mrc_cc_bytes(qp, mrc_cc_inflight(qp));
 		a.now_ns = ktime_get_ns();
@@ -121,8 +121,9 @@ void mrc_cc_on_ack(struct mrc_qp *qp, u32 acked, bool ce, u64 rtt_ns)
 	}
 	if (acked)
 		mrc_cwnd_on_ack(&qp->cc.win, acked);
-	if (ce)
-		mrc_cc_win_congestion(qp);
+	mrc_cwnd_on_marks(&qp->cc.win, acked, marked,
+			  mrc_txwin_oldest_unacked(&qp->txwin),
+			  mrc_txwin_next_psn(&qp->txwin));
 }
 
 /**

@@ -68,7 +68,7 @@ void mrc_cc_use_nscc(struct mrc_qp *qp, const struct mrc_nscc_params *p);
 void mrc_cc_restart(struct mrc_qp *qp, u32 next_psn);
 u32 mrc_cc_cwnd(const struct mrc_qp *qp);
 u32 mrc_cc_room(const struct mrc_qp *qp, u32 outstanding);
-void mrc_cc_on_ack(struct mrc_qp *qp, u32 acked, bool ce, u64 rtt_ns);
+void mrc_cc_on_ack(struct mrc_qp *qp, u32 acked, u32 marked, u64 rtt_ns);
 bool mrc_cc_on_delay(struct mrc_qp *qp, u32 qdelay_ts);
 void mrc_cc_on_loss(struct mrc_qp *qp, u32 lost);
 bool mrc_cc_on_trim(struct mrc_qp *qp);

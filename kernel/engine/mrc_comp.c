@@ -246,7 +246,7 @@ static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 		mrc_loss_on_progress(qp);
 	}
 	if (acked || news)
-		mrc_cc_on_ack(qp, acked, news && pkt->aeth.ce_count,
+		mrc_cc_on_ack(qp, acked, news ? pkt->aeth.ce_count : 0,
 			      mrc_ts_to_ns(rtt));
 	if (lost)
 		mrc_cc_on_loss(qp, nlost);

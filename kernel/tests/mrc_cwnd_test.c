@@ -74,6 +74,64 @@ static void never_below_min(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, cc.cwnd, (u32)MRC_CWND_MIN);
 }
 
+static void marks_cut_through_the_floor(struct kunit *test)
+{
+	struct mrc_cwnd cc;
+
+	mrc_cwnd_init(&cc, 1024, 0);
+	/* Above the floor a mark halves, once per window of data. */
+	KUNIT_EXPECT_TRUE(test, mrc_cwnd_on_marks(&cc, 0, 1, 0, 32));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 16U);
+	KUNIT_EXPECT_FALSE(test, mrc_cwnd_on_marks(&cc, 4, 1, 4, 36));
+	KUNIT_EXPECT_TRUE(test, mrc_cwnd_on_marks(&cc, 28, 30, 32, 48));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, (u32)MRC_CWND_MIN);
+	/* At the floor, every packet marked (alpha 1): halves again. */
+	KUNIT_EXPECT_TRUE(test, mrc_cwnd_on_marks(&cc, 16, 16, 48, 56));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 4U);
+	KUNIT_EXPECT_TRUE(test, mrc_cwnd_on_marks(&cc, 8, 8, 56, 60));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 2U);
+	KUNIT_EXPECT_TRUE(test, mrc_cwnd_on_marks(&cc, 4, 4, 60, 62));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 1U);
+	KUNIT_EXPECT_FALSE(test, mrc_cwnd_on_marks(&cc, 2, 2, 62, 63));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 1U);
+	/* A loss does not go below where the window is; growth resumes. */
+	mrc_cwnd_on_congestion(&cc, 63, 64);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 1U);
+	mrc_cwnd_on_ack(&cc, 1);
+	KUNIT_EXPECT_EQ(test, cc.cwnd, 2U);
+}
+
+static void alpha_follows_the_marked_fraction(struct kunit *test)
+{
+	struct mrc_cwnd cc;
+	u32 psn;
+
+	mrc_cwnd_init(&cc, 1024, 0);
+	KUNIT_EXPECT_EQ(test, cc.alpha, (u32)MRC_CWND_ALPHA_ONE);
+	/* One packet in ten marked, window after window: alpha nears 0.1. */
+	for (psn = 0; psn < 100 * 100; psn += 100)
+		mrc_cwnd_on_marks(&cc, 100, 10, psn, psn + 100);
+	KUNIT_EXPECT_GE(test, cc.alpha, 90U);
+	KUNIT_EXPECT_LE(test, cc.alpha, 120U);
+	/* At the floor so small a fraction does not cut a window of 8... */
+	cc.cwnd = MRC_CWND_MIN;
+	KUNIT_EXPECT_FALSE(test, mrc_cwnd_on_marks(&cc, 100, 10, psn, psn + 100));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, (u32)MRC_CWND_MIN);
+	/* ...half the packets marked cut a quarter (in the same window). */
+	cc.alpha = MRC_CWND_ALPHA_ONE / 2;
+	KUNIT_EXPECT_TRUE(test, mrc_cwnd_on_marks(&cc, 50, 25, psn + 50, psn + 100));
+	KUNIT_EXPECT_EQ(test, cc.cwnd, (u32)MRC_CWND_MIN - 2);
+	/* Echoes of duplicates never take the fraction past one. */
+	for (psn += 100; psn < 200 * 100; psn += 100)
+		mrc_cwnd_on_marks(&cc, 10, 50, psn, psn + 100);
+	KUNIT_EXPECT_LE(test, cc.alpha, (u32)MRC_CWND_ALPHA_ONE);
+	KUNIT_EXPECT_GE(test, cc.alpha, (u32)MRC_CWND_ALPHA_ONE - 16);
+	/* Unmarked windows: it decays. */
+	for (; psn < 300 * 100; psn += 100)
+		mrc_cwnd_on_marks(&cc, 100, 0, psn, psn + 100);
+	KUNIT_EXPECT_LT(test, cc.alpha, 16U);
+}
+
 static void timeout_collapses(struct kunit *test)
 {
 	struct mrc_cwnd cc;
@@ -259,6 +317,8 @@ static struct kunit_case mrc_cwnd_cases[] = {
 	KUNIT_CASE(one_decrease_per_window),
 	KUNIT_CASE(trims_cut_until_the_queue_holds),
 	KUNIT_CASE(never_below_min),
+	KUNIT_CASE(marks_cut_through_the_floor),
+	KUNIT_CASE(alpha_follows_the_marked_fraction),
 	KUNIT_CASE(timeout_collapses),
 	KUNIT_CASE(works_across_psn_wrap),
 	KUNIT_CASE(spurious_timeout_is_undone),
