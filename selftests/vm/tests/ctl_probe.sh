@@ -22,7 +22,8 @@ ina() {
 }
 genl_a() {
 	ip netns exec hostA python3 ../mrc-genl.py "$@"
-}# entry ID DGID-HEX EV-HEX: one probe entry by wire value.
+}
+# entry ID DGID-HEX EV-HEX: one probe entry by wire value.
 entry() {
 	echo "MRC_ATTR_PROBE_ENTRY={ MRC_PROBE_REQ_ID=u16:$1 MRC_PROBE_DGID=bin:$2 MRC_PROBE_EV_VALUE=bin:$3 }"
 }
