@@ -188,6 +188,25 @@ run_style() {
 	done
 }
 
+# Every shell script of the suites parses (bash -n): one that does not
+# fails only when its VM group has booted, minutes later, as one test.
+run_script_syntax() {
+	local f err
+	echo "== Test scripts parse (bash -n) =="
+	for f in "$here"/*.sh "$here"/vm/*.sh "$here"/vm/tests/*.sh \
+		 "$here"/bench/*.sh "$here"/kunit/*.sh "$top"/.ci/run; do
+		[ -e "$f" ] || continue
+		if err=$(bash -n "$f" 2>&1); then
+			echo "ok - bash -n ${f#"$top"/}"
+			passed=$((passed + 1))
+		else
+			echo "not ok - bash -n ${f#"$top"/}"
+			echo "$err" | sed 's/^/# /'
+			failed=$((failed + 1))
+		fi
+	done
+}
+
 # Calls between the layers of kernel/ go down only, counted from the built
 # objects (selftests/layer-graph.py): one TAP point per rule.
 run_layers() {
@@ -380,7 +399,7 @@ run_vm() {
 for s in $suites; do
 	case $s in
 	kunit) timed kunit run_kunit ;;
-	style) timed style run_style ;;
+	style) timed style run_style; run_script_syntax ;;
 	layers) timed layers run_layers ;;
 	spec) timed spec run_spec ;;
 	gtest) timed gtest run_gtest ;;
