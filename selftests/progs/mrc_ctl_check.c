@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "mrc_ctl.h"
+#include "open_device.h"
 
 enum { CC_ID = 7, FMT_ID = 3, EV_ID = 4, NEVS = 3 };
 
@@ -41,19 +42,6 @@ static void step(int cond, const char *what)
 		printf("not ok %d - %s: %s\n", steps, what, strerror(errno));
 		failed++;
 	}
-}
-
-static struct ibv_context *open_device(const char *name)
-{
-	struct ibv_device **list = ibv_get_device_list(NULL);
-	struct ibv_context *vctx = NULL;
-	int i;
-
-	for (i = 0; list && list[i]; i++)
-		if (strcmp(ibv_get_device_name(list[i]), name) == 0)
-			vctx = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
-	return vctx;
 }
 
 /* An STEV EV: its compact value, big-endian in the first 4 bytes, port 1. */

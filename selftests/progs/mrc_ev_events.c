@@ -29,6 +29,7 @@
 #include <time.h>
 
 #include "mrc_ctl.h"
+#include "open_device.h"
 
 #define MAX_WANT 64
 
@@ -39,20 +40,6 @@ struct wanted {
 	int n;
 	int bad;
 };
-
-static struct ibv_context *open_device(const char *name)
-{
-	struct ibv_device **list = ibv_get_device_list(NULL);
-	struct ibv_context *vctx = NULL;
-	int i;
-
-	for (i = 0; list && list[i]; i++)
-		if (strcmp(ibv_get_device_name(list[i]), name) == 0)
-			vctx = ibv_open_device(list[i]);
-	if (list)
-		ibv_free_device_list(list);
-	return vctx;
-}
 
 static const char *state_name(enum mrc_ctl_ev_state s)
 {

@@ -41,6 +41,7 @@
 
 #include "mrc.h"
 #include "mrc_ctl.h"
+#include "open_device.h"
 
 enum { NEVS = 8, SPORT0 = 0xd000, LEN = 65536 };
 
@@ -67,19 +68,6 @@ static void pause_at(const char *tag)
 	fflush(stdout);
 	if (!fgets(line, sizeof(line), stdin))
 		exit(2);
-}
-
-static struct ibv_context *open_device(const char *name)
-{
-	struct ibv_device **list = ibv_get_device_list(NULL);
-	struct ibv_context *vctx = NULL;
-	int i;
-
-	for (i = 0; list && list[i]; i++)
-		if (strcmp(ibv_get_device_name(list[i]), name) == 0)
-			vctx = ibv_open_device(list[i]);
-	ibv_free_device_list(list);
-	return vctx;
 }
 
 static struct mrc_context *context_of(struct ibv_context *vctx)
