@@ -26,23 +26,9 @@
 #include <string.h>
 
 #include "mrc_ctl.h"
-#include "open_device.h"
+#include "c_prog.h"
 
 enum { CC_ID = 7, FMT_ID = 3, EV_ID = 4, NEVS = 3 };
-
-static int steps, failed;
-
-/* One step: passes when cond holds; says errno when it does not. */
-static void step(int cond, const char *what)
-{
-	steps++;
-	if (cond) {
-		printf("ok %d - %s\n", steps, what);
-	} else {
-		printf("not ok %d - %s: %s\n", steps, what, strerror(errno));
-		failed++;
-	}
-}
 
 /* An STEV EV: its compact value, big-endian in the first 4 bytes, port 1. */
 static struct mrc_ctl_ev stev(uint32_t v)

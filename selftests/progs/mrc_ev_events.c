@@ -29,7 +29,7 @@
 #include <time.h>
 
 #include "mrc_ctl.h"
-#include "open_device.h"
+#include "c_prog.h"
 
 #define MAX_WANT 64
 

@@ -41,24 +41,9 @@
 
 #include "mrc.h"
 #include "mrc_ctl.h"
-#include "open_device.h"
+#include "c_prog.h"
 
 enum { NEVS = 8, SPORT0 = 0xd000, LEN = 65536 };
-
-static int steps, failed;
-
-/* One step: passes when cond holds; says errno when it does not. */
-static void step(int cond, const char *what)
-{
-	steps++;
-	if (cond) {
-		printf("ok %d - %s\n", steps, what);
-	} else {
-		printf("not ok %d - %s: %s\n", steps, what, strerror(errno));
-		failed++;
-	}
-	fflush(stdout);
-}
 
 static void pause_at(const char *tag)
 {

@@ -1,8 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "open_device.h"
+#include "c_prog.h"
+
+int steps, failed;
+
+void step(int cond, const char *what)
+{
+	steps++;
+	if (cond) {
+		printf("ok %d - %s\n", steps, what);
+	} else {
+		printf("not ok %d - %s: %s\n", steps, what, strerror(errno));
+		failed++;
+	}
+	fflush(stdout);
+}
 
 struct ibv_context *open_device(const char *name)
 {
