@@ -25,8 +25,9 @@ inline constexpr uint8_t kPort = 1;            // an MRC device has one port
 // Verbs attributes the library chooses itself when a transition needs them.
 inline constexpr uint8_t kDefaultIbTimeout = 14;  // 4.096 us * 2^14 = 67 ms
 inline constexpr uint8_t kDefaultIbRetry = 7;
-// MRC has no RNR: credits (max_wimm) keep receives posted. Until the
-// driver enforces those credits, a missing receive waits rather than fails.
+// MRC has no RNR: WIMM credits (max_wimm, wimm_credits.h) keep a requester
+// within the receives its peer promised. A responder that breaks that
+// promise makes the WRITE wait for a receive rather than fail the QP.
 inline constexpr uint8_t kIbRnrRetryForever = 7;
 inline constexpr uint8_t kIbMinRnrTimer = 12;  // 0.64 ms
 

@@ -89,6 +89,24 @@ EventOn event_on(ibv_event_type type) noexcept {
     }
 }
 
+// Hands each polled completion to the WIMM credits of the QP whose send
+// CQ this is (a receive-only CQ has none).
+void return_credits(mrc_cq& cq, const ibv_wc* wc, int n) noexcept {
+    std::lock_guard<mrc::lib::Mutex> guard(cq.senders_lock);
+    mrc_qp* qp = nullptr;
+    for (int i = 0; i < n && cq.senders; i++) {
+        if (!qp || qp->qp->qp_num != wc[i].qp_num) {
+            qp = cq.senders;
+            while (qp && qp->qp->qp_num != wc[i].qp_num)
+                qp = qp->next_sender;
+            if (!qp)
+                continue;
+        }
+        std::lock_guard<mrc::lib::Mutex> credits(qp->credit_lock);
+        qp->credits.complete(wc[i]);
+    }
+}
+
 }  // namespace
 
 extern "C" {
@@ -217,6 +235,7 @@ int mrc_poll_cq(mrc_cq* cq, int num_entries, ibv_wc* wc) {
     // Providers return a negative errno (ours -EIO) or just -1.
     if (n < 0)
         return fail(n < -1 ? -n : EIO);
+    return_credits(*cq, wc, n);
     return n;
 }
 

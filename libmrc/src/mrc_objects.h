@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "mrc.h"
+#include "wimm_credits.h"
 
 namespace mrc::lib {
 
@@ -120,6 +121,10 @@ struct mrc_cq {
     bool ev_event_cq = false;             // made by mrc_ctl_create_ev_event_cq()
     mrc_comp_channel* channel = nullptr;  // EV event CQs: where they signal
     mrc::lib::EvCqPtr ev;                 // EV event CQs: their events
+    // The QPs whose send CQ this is, linked by mrc_qp::next_sender: their
+    // WIMM credits come back as mrc_poll_cq() returns their completions.
+    mrc::lib::Mutex senders_lock;
+    mrc_qp* senders = nullptr;
 };
 
 struct mrc_qp_hint {
@@ -137,6 +142,12 @@ struct mrc_qp {
     mrc::lib::Mutex lock;
     ibv_qp_state state = IBV_QPS_RESET;  // as the library last moved it
     mrc_qp_attr attr{};
+    // WRITEs with immediate in flight (wimm_credits.h); the lock also
+    // orders the posts that take credits against the polls that return
+    // them. Taken after mrc_qp::lock and mrc_cq::senders_lock.
+    mrc::lib::Mutex credit_lock;
+    mrc::lib::WimmCredits credits;
+    mrc_qp* next_sender = nullptr;  // on send_cq's list (mrc_cq::senders)
 };
 
 #endif  // MRC_OBJECTS_H

@@ -56,6 +56,26 @@ int init_with_profiles(mrc_qp* qp, const ctl::ProfileIds& ids, ibv_qp_attr& v,
     });
 }
 
+// Puts the QP on its send CQ's list, so that polling that CQ returns its
+// WIMM credits (mrc_objects.h).
+void link_sender(mrc_qp* qp) noexcept {
+    mrc_cq* cq = qp->init.send_cq;
+    std::lock_guard<mrc::lib::Mutex> guard(cq->senders_lock);
+    qp->next_sender = cq->senders;
+    cq->senders = qp;
+}
+
+void unlink_sender(mrc_qp* qp) noexcept {
+    mrc_cq* cq = qp->init.send_cq;
+    std::lock_guard<mrc::lib::Mutex> guard(cq->senders_lock);
+    for (mrc_qp** p = &cq->senders; *p; p = &(*p)->next_sender) {
+        if (*p == qp) {
+            *p = qp->next_sender;
+            break;
+        }
+    }
+}
+
 // Moves the QP's hint reference from old to now.
 void swap_hint(mrc_qp_hint* old, mrc_qp_hint* now) noexcept {
     if (now)
@@ -166,10 +186,17 @@ mrc_qp* mrc_create_qp(mrc_context* mrc_ctx, mrc_qp_init_attr* attr) {
     if (!qp->qp)
         return fail_null<mrc_qp>(errno ? errno : ENOMEM);
 
+    if (!qp->credits.init(vinit.cap.max_send_wr, static_cast<uint32_t>(vinit.send_cq->cqe))) {
+        ibv_destroy_qp(qp->qp);
+        return fail_null<mrc_qp>(ENOMEM);
+    }
+
     attr->cap = vinit.cap;  // what the QP really has, as ibv_create_qp() tells
     qp->ctx = mrc_ctx;
     qp->init = *attr;
     qp->attr = default_qp_attr(mrc_ctx->dev);
+    qp->credits.set_limit(qp->attr.wimm.max_wimm);
+    link_sender(qp.get());
     mrc_ctx->children++;
     return qp.release();
 }
@@ -177,9 +204,13 @@ mrc_qp* mrc_create_qp(mrc_context* mrc_ctx, mrc_qp_init_attr* attr) {
 int mrc_destroy_qp(mrc_qp* qp) {
     if (!qp)
         return fail_rc(EINVAL);
+    // Off the send CQ's list first: a poll there reads the verbs QP.
+    unlink_sender(qp);
     int ret = ibv_destroy_qp(qp->qp);
-    if (ret)
+    if (ret) {
+        link_sender(qp);
         return fail_rc(ret);
+    }
     swap_hint(qp->attr.qp_hint, nullptr);
     qp->ctx->children--;
     delete qp;
@@ -241,6 +272,10 @@ int mrc_modify_qp(mrc_qp* qp, ibv_qp_attr* vattr, int vattr_mask, mrc_qp_attr* m
         return fail_rc(ret);
     swap_hint(qp->attr.qp_hint, next.qp_hint);
     qp->attr = next;
+    std::lock_guard<mrc::lib::Mutex> credits(qp->credit_lock);
+    qp->credits.set_limit(next.wimm.max_wimm);
+    if ((vattr_mask & IBV_QP_STATE) && vattr->qp_state == IBV_QPS_RESET)
+        qp->credits.clear();
     return 0;
 }
 
@@ -263,8 +298,15 @@ int mrc_post_send(mrc_qp* qp, ibv_send_wr* wr, ibv_send_wr** bad_wr) {
         return fail_rc(EINVAL);
     // The whole chain is checked first, so a refused request posts nothing.
     int ret = mrc::lib::check_send_chain(wr, bad_wr);
-    if (!ret)
-        ret = ibv_post_send(qp->qp, wr, bad_wr);
+    if (ret)
+        return fail_rc(ret);
+    bool sig_all = qp->init.sq_sig_all != 0;
+    std::lock_guard<mrc::lib::Mutex> guard(qp->credit_lock);
+    ret = qp->credits.admit(wr, sig_all, bad_wr);
+    if (ret)
+        return fail_rc(ret);
+    ret = ibv_post_send(qp->qp, wr, bad_wr);
+    qp->credits.record(wr, ret ? *bad_wr : nullptr, sig_all);
     return ret ? fail_rc(ret) : 0;
 }
 
