@@ -60,8 +60,9 @@ constexpr size_t kMaxOffset = 8;  // odd sizes land at an odd offset below this
 constexpr int kRecvs = 64;        // receives the server keeps posted
 constexpr int kChain = 32;        // WRITEs with immediate in one chain
 constexpr size_t kChainSlot = 4096;
-constexpr size_t kLateSlot = 16;
-constexpr uint32_t kInline = 64;  // inline data the QP asks for
+constexpr uint32_t kWimm = 2 * kChain;  // the client's max_wimm
+constexpr size_t kLateSlot = 16;        // WRITEs with immediate of 8 B, in a row
+constexpr uint32_t kInline = 64;        // inline data the QP asks for
 constexpr uint8_t kGuardByte = 0xEE;
 
 struct Options {
@@ -165,7 +166,8 @@ Err open_end(const Options& o, size_t len, End* e) {
     mrc_qp_init_attr qa{};
     qa.send_cq = e->scq.get();
     qa.recv_cq = e->rcq.get();
-    qa.cap.max_send_wr = 2 * kChain;
+    // Room beyond max_wimm, so that the send queue never is what refuses.
+    qa.cap.max_send_wr = 2 * kWimm;
     qa.cap.max_recv_wr = 2 * kRecvs;
     qa.cap.max_send_sge = 1;
     qa.cap.max_recv_sge = 1;
@@ -241,7 +243,7 @@ Err connect_qp(End* e, const mrc_stream::PeerInfo& peer) {
     ma = mrc_qp_attr{};
     ma.timeout = 16;
     ma.retry.linear_cnt = 7;
-    ma.wimm.max_wimm = 2 * kChain;
+    ma.wimm.max_wimm = kWimm;
     mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
     mmask = MRC_QP_TIMEOUT | MRC_QP_RETRY_CNT | MRC_QP_MAX_WIMM;
     if (e->verbs_style) {
@@ -380,12 +382,12 @@ Err check_query(End* e) {
             IBV_ACCESS_REMOTE_WRITE);
     unsigned lin = e->verbs_style ? 3 : 7, exp = e->verbs_style ? 4 : 0;
     if (ma.timeout != 16 || ma.retry.linear_cnt != lin || ma.retry.exp_cnt != exp ||
-        ma.wimm.max_wimm != 2 * kChain || ma.wimm.max_wimm_dest != 2 * kRecvs)
+        ma.wimm.max_wimm != kWimm || ma.wimm.max_wimm_dest != 2 * kRecvs)
         return fail(
             "mrc_query_qp: timeout %u linear %u exp %u max_wimm %u max_wimm_dest %u, "
-            "not 16 %u %u %d %d",
+            "not 16 %u %u %u %d",
             ma.timeout, ma.retry.linear_cnt, ma.retry.exp_cnt, ma.wimm.max_wimm,
-            ma.wimm.max_wimm_dest, lin, exp, 2 * kChain, 2 * kRecvs);
+            ma.wimm.max_wimm_dest, lin, exp, kWimm, 2 * kRecvs);
     if (e->verbs_style &&
         (ma.mpr.mpr != 32 || ma.mpr.mpr_dest != 32 ||
          ma.cap != MRC_QP_CAP_TRIM_NACK_DEST_UNSUPPORTED || ma.qp_hint != e->hint.get()))
@@ -431,7 +433,7 @@ enum MsgType : uint32_t {
     kBye,
 };
 
-enum Op : uint32_t { kWrite = 1, kWriteImm, kChainImm, kNothing, kLateRecv };
+enum Op : uint32_t { kWrite = 1, kWriteImm, kChainImm, kNothing, kLateRecv, kCredits };
 
 struct Msg {
     uint32_t type = 0;
@@ -550,7 +552,7 @@ private:
             rc_check::fill_pattern(b, e_->len, m.seed);
             return;
         }
-        if (m.op == kLateRecv) {
+        if (m.op == kLateRecv || m.op == kCredits) {
             std::memset(b, kGuardByte, m.count * kLateSlot);
             for (uint32_t i = 0; i < m.count; i++)
                 fill_complement(b + i * kLateSlot, 8, m.seed + i);
@@ -650,6 +652,16 @@ private:
                 return std::nullopt;
             case kLateRecv:
                 return late_recv(m);
+            case kCredits:
+                if (auto err = wait_events(e_, static_cast<int>(m.count), o_.wait_ms, &wcs))
+                    return err;
+                if (auto err = post_recvs(static_cast<int>(m.count)))
+                    return err;
+                for (uint32_t i = 0; i < m.count; i++)
+                    if (auto err = rc_check::in("request " + std::to_string(i),
+                                                check_imm(wcs[i], m.imm + i, 8)))
+                        return err;
+                return check_slots(m);
             case kNothing:
                 if (auto err = expect_empty(e_->rcq.get(), "receive CQ after refused requests"))
                     return err;
@@ -661,10 +673,10 @@ private:
 
     // Every posted receive is taken by the first kRecvs requests; the last
     // one finds none, and must wait (RNR) until the receives come 500 ms
-    // later, not fail: MRC has no RNR, and libmrc asks the driver to retry
-    // for ever until WIMM credits exist.
+    // later, not fail. This server promised max_wimm_dest 2 * kRecvs and
+    // broke it: MRC has no RNR, so libmrc has the driver retry for ever
+    // rather than fail a QP whose peer stayed within its credit.
     Err late_recv(const Msg& m) {
-        const uint8_t* b = e_->buf.get();
         std::vector<ibv_wc> wcs;
         uint32_t first = m.count - 1;
         if (auto err = wait_events(e_, static_cast<int>(first), o_.wait_ms, &wcs))
@@ -682,6 +694,12 @@ private:
             return err;
         if (auto err = rc_check::in("the request that waited", check_imm(wcs[0], m.imm + first, 8)))
             return err;
+        return check_slots(m);
+    }
+
+    // m.count WRITEs with immediate of 8 B, one per kLateSlot, guards after.
+    Err check_slots(const Msg& m) const {
+        const uint8_t* b = e_->buf.get();
         for (uint32_t i = 0; i < m.count; i++) {
             const uint8_t* slot = b + i * kLateSlot;
             if (auto err = check_bytes(slot, 8, m.seed + i, "WRITE with immediate"))
@@ -765,6 +783,7 @@ public:
         note("WRITE_WITH_IMM chain of " + std::to_string(kChain) +
                  " in one mrc_post_send: verified, immediates and completions in posting order",
              chain());
+        credits(note);
         note(
             "WRITE_WITH_IMM with no receive posted waits for one (RNR), then lands: "
             "verified, in posting order",
@@ -944,6 +963,97 @@ private:
         }
         imm_ += kChain;
         return announced(m, wrs.data(), kChain);
+    }
+
+    // One refused post: ENOMEM returned and in errno, bad_wr at want_bad.
+    Err no_credit(ibv_send_wr* wr, ibv_send_wr* want_bad) {
+        ibv_send_wr* bad = nullptr;
+        errno = 0;
+        int ret = mrc_post_send(e_->qp.get(), wr, &bad);
+        int saved = errno;
+        if (ret == 0)
+            return fail("mrc_post_send accepted it: WIMM credits not enforced");
+        if (ret != ENOMEM || saved != ENOMEM)
+            return fail("mrc_post_send returned %d, errno %d (%s), not ENOMEM", ret, saved,
+                        std::strerror(saved));
+        if (bad != want_bad)
+            return fail("bad_wr %p, not the request beyond the credit %p", static_cast<void*>(bad),
+                        static_cast<void*>(want_bad));
+        return std::nullopt;
+    }
+
+    // WIMM credits: kWimm (max_wimm) WRITEs with immediate may be in
+    // flight and no more. One beyond is refused at posting with ENOMEM
+    // (never sent to meet an RNR) until the completions of earlier ones
+    // are polled. The send queue has room for twice as many, so it is
+    // not what refuses.
+    template <typename Note>
+    void credits(Note& note) {
+        Msg m;
+        m.type = kPrepare;
+        m.op = kCredits;
+        m.count = kWimm;
+        m.imm = imm_;
+        m.seed = step_seed(o_.seed, kWimm, imm_ + 0x900000u);
+        Msg r;
+        if (Err err = exchange(m, &r)) {
+            note("WIMM credits: server ready", err);
+            return;
+        }
+        std::vector<ibv_sge> sges(kWimm + 1);
+        std::vector<ibv_send_wr> wrs(kWimm + 1);
+        for (uint32_t i = 0; i <= kWimm; i++) {
+            uint8_t* src = e_->buf.get() + i * kLateSlot;
+            rc_check::fill_pattern(src, 8, m.seed + i);
+            sges[i] = ibv_sge{reinterpret_cast<uintptr_t>(src), 8, e_->mr->lkey};
+            ibv_send_wr& wr = wrs[i];
+            wr = ibv_send_wr{};
+            wr.wr_id = wr_id_ + i;
+            wr.next = i < kWimm ? &wrs[i + 1] : nullptr;
+            wr.sg_list = &sges[i];
+            wr.num_sge = 1;
+            wr.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
+            wr.send_flags = IBV_SEND_SIGNALED;
+            wr.imm_data = htonl(imm_ + i);
+            wr.wr.rdma.remote_addr = peer_.addr + i * kLateSlot;
+            wr.wr.rdma.rkey = peer_.rkey;
+        }
+        if (!note("mrc_post_send: a chain of max_wimm + 1 WRITEs with immediate refused whole "
+                  "with ENOMEM, bad_wr the one beyond the credit",
+                  no_credit(&wrs[0], &wrs[kWimm])))
+            return;
+
+        // The first kWimm alone: accepted, and each lands (the refused
+        // chain posted nothing, or the server would see its immediates).
+        wrs[kWimm - 1].next = nullptr;
+        m.type = kPosted;
+        if (Err err = send_msg(fd_, m)) {
+            note("WIMM credits: announce", err);
+            return;
+        }
+        uint64_t first = wr_id_;
+        wr_id_ += kWimm;
+        Err err = post(&wrs[0]);
+        Err landed = result();
+        if (!note("max_wimm WRITEs with immediate in flight: accepted, each verified by the "
+                  "receiver, immediates in posting order",
+                  err ? err : landed))
+            return;
+
+        // They have landed, and their send slots are free, but the
+        // program has not polled their completions: no credit yet.
+        note(
+            "one more WRITE with immediate before their completions are polled: refused with "
+            "ENOMEM",
+            no_credit(&wrs[kWimm], &wrs[kWimm]));
+        Err polled = wait_sends(static_cast<int>(kWimm), first);
+        imm_ += kWimm;
+        if (!polled)
+            polled = step(kWriteImm, 8);
+        note(
+            "completions polled give the credits back: the next WRITE with immediate is "
+            "accepted and lands",
+            polled);
     }
 
     // kRecvs WRITEs with immediate take every receive the server has

@@ -6,7 +6,9 @@
 # hostA, connected over TCP as perftest is. RDMA WRITE and WRITE with
 # immediate of every size from 1 B up, each verified byte for byte by the
 # receiver, immediates in posting order; SEND, READ and an atomic refused
-# by mrc_post_send() with EINVAL, posting nothing. The server waits for
+# by mrc_post_send() with EINVAL, posting nothing; WIMM credits: beyond
+# max_wimm WRITEs with immediate in flight, ENOMEM at posting (OCP's "no
+# RNR"), until completions are polled. The server waits for
 # WRITEs with immediate on CQ events (a completion channel); both ends
 # query their QP and tear everything down through the API.
 #
@@ -76,6 +78,16 @@ check_output "a chain with a refused request behind a valid WRITE is refused who
 	cat /tmp/api-client.log
 check_output "refused requests posted nothing (no completion, memory untouched)" \
 	'^ok [0-9]+ - refused requests posted nothing' cat /tmp/api-client.log
+check_output "WIMM credits: a chain beyond max_wimm refused whole with ENOMEM" \
+	'^ok [0-9]+ - mrc_post_send: a chain of max_wimm \+ 1 WRITEs with immediate refused whole' \
+	cat /tmp/api-client.log
+check_output "WIMM credits: max_wimm WRITE_WITH_IMM in flight land, verified" \
+	'^ok [0-9]+ - max_wimm WRITEs with immediate in flight: accepted' cat /tmp/api-client.log
+check_output "WIMM credits: one more before completions are polled is refused (ENOMEM), not an RNR" \
+	'^ok [0-9]+ - one more WRITE with immediate before their completions are polled: refused' \
+	cat /tmp/api-client.log
+check_output "WIMM credits: polled completions give them back, the next lands" \
+	'^ok [0-9]+ - completions polled give the credits back' cat /tmp/api-client.log
 check_output "a WRITE_WITH_IMM finding no receive waits for one posted late, then lands" \
 	'^ok [0-9]+ - WRITE_WITH_IMM with no receive posted waits' cat /tmp/api-client.log
 check_output "a failed QP's IBV_EVENT_QP_FATAL comes from mrc_get_async_event, names the QP" \
