@@ -6,6 +6,7 @@
 //   mrc-api-check server --dev DEV --gid N [--port P]
 //   mrc-api-check client --dev DEV --gid N --host HOST [--port P]
 //                        [--max-size BYTES] [--seed S] [--wait-ms MS]
+//                        [--ev-profile ID]
 //
 // Only what the OCP API leaves to libibverbs goes through ibv_*: opening
 // the device, its GID, the PD and the memory registrations. Contexts, CQs,
@@ -25,6 +26,11 @@
 //    chain: mrc_post_send() must refuse each with EINVAL, name it in
 //    bad_wr and post nothing: no completion on either side, no receive
 //    consumed, the server's memory and the client's buffer untouched.
+//  - WIMM credits: beyond max_wimm WRITEs with immediate in flight,
+//    mrc_post_send() refuses with ENOMEM until completions are polled.
+//
+// --ev-profile names the EV profile (made by a controller, e.g. of an
+// SRV6 format) the client's QP takes at RESET->INIT.
 //
 // Output: "ok N - ..." / "not ok N - ..." lines, then "ok" or
 // "FAIL: reason" (the server prints its own). Exit status 0 on success.
@@ -74,6 +80,7 @@ struct Options {
     uint64_t max_size = 64ull << 20;
     uint64_t seed = 0x6d72632d617069ull;
     int wait_ms = 30000;
+    uint64_t ev_profile = 0;  // 0: the device's default
 };
 
 // ---- RAII owners of the OCP API's objects ----
@@ -205,6 +212,10 @@ Err open_end(const Options& o, size_t len, End* e) {
         vmask |= IBV_QP_PKEY_INDEX | IBV_QP_PORT;
         ma.qp_hint = e->hint.get();
         mmask |= MRC_QP_HINT;
+    }
+    if (o.ev_profile) {
+        ma.profile.ev_profile_id = o.ev_profile;
+        mmask |= MRC_QP_EV_PROFILE_ID;
     }
     if (int ret = mrc_modify_qp(e->qp.get(), &va, vmask, &ma, mmask))
         return fail("mrc_modify_qp(INIT): %s", std::strerror(ret));
@@ -361,14 +372,14 @@ Err teardown(End* e) {
 // and the verbs ones libmrc chose (the driver's answer through verbs): an
 // ACK timeout of 4.096 us * 2^14 for the MRC 1.024 us * 2^16, seven
 // retries, no READ or atomic depth, remote write access only.
-Err check_query(End* e) {
+Err check_query(const Options& o, End* e) {
     ibv_qp_attr va{};
     mrc_qp_attr ma{};
     mrc_qp_init_attr ia{};
     int vmask = IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_MAX_QP_RD_ATOMIC |
                 IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_ACCESS_FLAGS;
     int mask = MRC_QP_TIMEOUT | MRC_QP_RETRY_CNT | MRC_QP_MAX_WIMM | MRC_QP_MAX_WIMM_DEST |
-               MRC_QP_MPR | MRC_QP_MPR_DEST | MRC_QP_CAP | MRC_QP_HINT;
+               MRC_QP_MPR | MRC_QP_MPR_DEST | MRC_QP_CAP | MRC_QP_HINT | MRC_QP_EV_PROFILE_ID;
     if (int ret = mrc_query_qp(e->qp.get(), &va, vmask, &ma, mask, &ia))
         return fail("mrc_query_qp: %s", std::strerror(ret));
     if (va.qp_state != IBV_QPS_RTS)
@@ -394,6 +405,9 @@ Err check_query(End* e) {
         return fail("mrc_query_qp: mpr %u mpr_dest %u cap 0x%x hint %p, not 32 32 0x%x %p",
                     ma.mpr.mpr, ma.mpr.mpr_dest, ma.cap, static_cast<void*>(ma.qp_hint),
                     MRC_QP_CAP_TRIM_NACK_DEST_UNSUPPORTED, static_cast<void*>(e->hint.get()));
+    if (ma.profile.ev_profile_id != o.ev_profile)
+        return fail("mrc_query_qp: EV profile %" PRIu64 ", not %" PRIu64,
+                    ma.profile.ev_profile_id, o.ev_profile);
     if (ia.send_cq != e->scq.get() || ia.recv_cq != e->rcq.get() || ia.pd != e->pd.get())
         return fail("mrc_query_qp: init_attr names other CQs or PD");
     return std::nullopt;
@@ -741,7 +755,7 @@ public:
             return !err;
         };
 
-        note("mrc_query_qp: RTS, the MRC attributes as set, the init attributes", check_query(e_));
+        note("mrc_query_qp: RTS, the MRC attributes as set, the init attributes", check_query(o_, e_));
         bool ok = true;
         for (uint64_t s : sizes) {
             if (!(ok = note("RDMA WRITE " + std::to_string(s) + " B verified by the receiver",
@@ -1263,7 +1277,8 @@ void usage() {
     std::fprintf(stderr,
                  "usage: mrc-api-check server --dev DEV --gid N [--port P]\n"
                  "       mrc-api-check client --dev DEV --gid N --host HOST [--port P]\n"
-                 "                            [--max-size BYTES] [--seed S] [--wait-ms MS]\n");
+                 "                            [--max-size BYTES] [--seed S] [--wait-ms MS]\n"
+                 "                            [--ev-profile ID]\n");
 }
 
 bool parse(int argc, char** argv, Options* o) {
@@ -1292,6 +1307,8 @@ bool parse(int argc, char** argv, Options* o) {
             o->seed = std::strtoull(v, nullptr, 0);
         else if (a == "--wait-ms")
             o->wait_ms = std::atoi(v);
+        else if (a == "--ev-profile")
+            o->ev_profile = std::strtoull(v, nullptr, 0);
         else
             return false;
     }
@@ -1329,7 +1346,7 @@ Err run(const Options& o) {
     if (auto err = connect_qp(&e, theirs))
         return err;
     if (o.server) {
-        if (auto err = check_query(&e))
+        if (auto err = check_query(o, &e))
             return err;
         std::printf("# verbs-style attributes accepted and overridden, MRC ones kept\n");
     }

@@ -7,11 +7,18 @@
  *   mrc-rebind-check controller --dev DEV --ev ID --cc ID --offline ID
  *   mrc-rebind-check app --dev DEV --gid N --peer-dev DEV --peer-gid N
  *                        --ev ID --cc ID --offline ID
+ *   mrc-rebind-check srv6-controller --dev DEV --fmt ID --ev ID
+ *                        --usid ADDR [--usid ADDR]...
  *
  * The controller makes, through mrc_ctl.h, and leaves behind when it
  * exits: EV profile --ev, GENERATED over format 0 (UDP), 8 EVs, source
  * ports 0xd000 to 0xd007, ONLINE; CC profile --cc, uet-1.0-nscc, ONLINE;
  * EV profile --offline, the same EVs, OFFLINE.
+ *
+ * The SRv6 controller makes EV format --fmt, SRV6 with one 128-bit field,
+ * and EV profile --ev, EXPLICIT over it with one EV per --usid (a uSID
+ * container, the outer destination address with no SRH), both ONLINE,
+ * reads the EVs back, and exits (selftests/vm/tests/srv6_ev.sh).
  *
  * The application, run in DEV's network namespace (where the library
  * finds the device), creates a QP on DEV with the default profiles and
@@ -34,6 +41,7 @@
  * Output: "ok N - ..." or "not ok N - ...: error" per step, then "ok" or
  * "FAIL". Exit status 0 when every step passed.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +51,7 @@
 #include "mrc_ctl.h"
 #include "c_prog.h"
 
-enum { NEVS = 8, SPORT0 = 0xd000, LEN = 65536 };
+enum { NEVS = 8, SPORT0 = 0xd000, LEN = 65536, MAX_USIDS = 8 };
 
 static void pause_at(const char *tag)
 {
@@ -103,6 +111,65 @@ static int controller(struct mrc_context *ctx, uint64_t ev_id, uint64_t cc_id,
 	step(generated(ctx, offline_id, MRC_CTL_PROFILE_OFFLINE) == 0,
 	     "a second EV profile, the same EVs, left OFFLINE");
 	return 0;
+}
+
+/*
+ * EV format fmt_id: SRV6, one 128-bit field; EV profile ev_id: EXPLICIT over
+ * it, one EV per address in usids; both ONLINE.
+ */
+static void srv6_controller(struct mrc_context *ctx, uint64_t fmt_id, uint64_t ev_id,
+			    char **usids, int n)
+{
+	struct mrc_ctl_ev_fmt_field width = { 128 };
+	struct mrc_ctl_ev_fmt_profile_attr fmt = {
+		.profile_state = MRC_CTL_PROFILE_ONLINE, .ev_fmt_mode = MRC_CTL_EV_FMT_MODE_SRV6,
+		.ev_fmt_op = { MRC_CTL_EV_FMT_OP_MODIFY_FIELDS, &width, 1 },
+	};
+	struct mrc_ctl_ev_op_entry add[MAX_USIDS], out[MAX_USIDS];
+	struct mrc_ctl_ev_profile_attr ev = {
+		.profile_state = MRC_CTL_PROFILE_OFFLINE, .ev_mode = MRC_CTL_EV_MODE_EXP,
+		.ev_fmt_profile_id = fmt_id, .ev_count = (uint32_t)n,
+	};
+	int i, same = 0;
+
+	step(mrc_ctl_modify_ev_fmt_profile(ctx, fmt_id, &fmt,
+					   MRC_CTL_EV_FMT_PROFILE_MODE | MRC_CTL_EV_FMT_PROFILE_OP |
+						   MRC_CTL_EV_FMT_PROFILE_STATE) == 0,
+	     "mrc_ctl_modify_ev_fmt_profile: SRV6, one 128-bit field, ONLINE");
+	step(mrc_ctl_modify_ev_profile(ctx, ev_id, &ev,
+				       MRC_CTL_EV_PROFILE_MODE | MRC_CTL_EV_PROFILE_FMT_ID |
+					       MRC_CTL_EV_PROFILE_COUNT | MRC_CTL_EV_PROFILE_STATE) == 0,
+	     "mrc_ctl_modify_ev_profile: EXPLICIT over the SRV6 format, OFFLINE");
+	memset(add, 0, sizeof(add));
+	for (i = 0; i < n; i++) {
+		add[i].ev_new.port = 1;
+		if (inet_pton(AF_INET6, usids[i], add[i].ev_new.val) != 1) {
+			errno = EINVAL;
+			step(0, "an SRv6 EV: an IPv6 address");
+			return;
+		}
+	}
+	ev.profile_state = MRC_CTL_PROFILE_ONLINE;
+	ev.ev_min_active = 1;
+	ev.ev_op.op = MRC_CTL_EV_OP_REPLACE_EV;
+	ev.ev_op.entries = add;
+	ev.ev_op.entry_count = n;
+	step(mrc_ctl_modify_ev_profile(ctx, ev_id, &ev,
+				       MRC_CTL_EV_PROFILE_EV_OP | MRC_CTL_EV_PROFILE_MIN_ACTIVE |
+					       MRC_CTL_EV_PROFILE_STATE) == 0,
+	     "REPLACE_EV adds one uSID container per address, ONLINE");
+
+	memset(&ev, 0, sizeof(ev));
+	ev.ev_op.op = MRC_CTL_EV_OP_QUERY_EV_ARRAY;
+	ev.ev_op.entries = out;
+	ev.ev_op.entry_count = MAX_USIDS;
+	if (mrc_ctl_query_ev_profile(ctx, ev_id, &ev,
+				     MRC_CTL_EV_PROFILE_EV_OP | MRC_CTL_EV_PROFILE_CUR_STATE) == 0 &&
+	    ev.ev_op.entry_count == n)
+		for (i = 0; i < n; i++)
+			same += memcmp(out[i].ev.val, add[i].ev_new.val, MRC_CTL_EV_MAX_BYTES) == 0;
+	step(ev.cur_profile_state == MRC_CTL_PROFILE_ONLINE && same == n,
+	     "QUERY_EV_ARRAY: ONLINE, each container back as given (16 bytes, no SRH)");
 }
 
 /* One end of the connection: a QP on a device, its CQ and memory. */
@@ -300,15 +367,18 @@ static int usage(void)
 	fprintf(stderr,
 		"usage: mrc-rebind-check controller --dev DEV --ev ID --cc ID --offline ID\n"
 		"       mrc-rebind-check app --dev DEV --gid N --peer-dev DEV --peer-gid N\n"
-		"                            --ev ID --cc ID --offline ID\n");
+		"                            --ev ID --cc ID --offline ID\n"
+		"       mrc-rebind-check srv6-controller --dev DEV --fmt ID --ev ID\n"
+		"                            --usid ADDR [--usid ADDR]...\n");
 	return 2;
 }
 
 int main(int argc, char **argv)
 {
 	const char *dev = NULL, *peer_dev = NULL;
-	unsigned long long ev = 0, cc = 0, off = 0;
-	int gid = -1, peer_gid = -1, i, rc;
+	unsigned long long ev = 0, cc = 0, off = 0, fmt = 0;
+	int gid = -1, peer_gid = -1, i, rc, nusids = 0;
+	char *usids[MAX_USIDS];
 	struct ibv_context *vctx;
 	struct mrc_context *ctx;
 
@@ -329,12 +399,30 @@ int main(int argc, char **argv)
 			cc = strtoull(argv[i + 1], NULL, 0);
 		else if (strcmp(argv[i], "--offline") == 0)
 			off = strtoull(argv[i + 1], NULL, 0);
+		else if (strcmp(argv[i], "--fmt") == 0)
+			fmt = strtoull(argv[i + 1], NULL, 0);
+		else if (strcmp(argv[i], "--usid") == 0 && nusids < MAX_USIDS)
+			usids[nusids++] = argv[i + 1];
 		else
 			return usage();
 	}
-	if (i != argc || !dev || !ev || !cc || !off)
+	if (i != argc || !dev || !ev)
 		return usage();
-	if (strcmp(argv[1], "controller") == 0) {
+	if (strcmp(argv[1], "srv6-controller") == 0) {
+		if (!fmt || !nusids)
+			return usage();
+		vctx = open_device(dev);
+		ctx = context_of(vctx);
+		step(ctx != NULL, "mrc_create_context");
+		if (ctx) {
+			srv6_controller(ctx, fmt, ev, usids, nusids);
+			mrc_destroy_context(ctx);
+		}
+		if (vctx)
+			ibv_close_device(vctx);
+	} else if (!cc || !off) {
+		return usage();
+	} else if (strcmp(argv[1], "controller") == 0) {
 		vctx = open_device(dev);
 		ctx = context_of(vctx);
 		step(ctx != NULL, "mrc_create_context");

@@ -3,7 +3,9 @@
 # vm-timeout: 300
 # A program written against the OCP MRC API (libmrc's mrc.h), as an
 # application would be: mrc-api-check's server on hostB and client on
-# hostA, connected over TCP as perftest is. RDMA WRITE and WRITE with
+# hostA of the multipath topology (4 routed paths, ECMP on the L4 hash,
+# so the QP's source ports spread its packets over the routers),
+# connected over TCP as perftest is. RDMA WRITE and WRITE with
 # immediate of every size from 1 B up, each verified byte for byte by the
 # receiver, immediates in posting order; SEND, READ and an atomic refused
 # by mrc_post_send() with EINVAL, posting nothing; WIMM credits: beyond
@@ -20,6 +22,8 @@
 # MRC_VM_ENV="MRC_API_MAX=67108864" runs the full sweep; MRC_API_TIMEOUT
 # (240 s) bounds each process.
 . ../lib.sh
+. ../mp_topo.sh
+. ../mp_lib.sh
 
 CHECK=$MRC_BUILD/selftests/progs/mrc-api-check
 MAX=${MRC_API_MAX:-16777216}
@@ -38,16 +42,18 @@ for l in open("/proc/self/maps"):
         print(l.split()[-1])'
 
 dmesg_mark
-two_hosts
+mp_up "topology: 4 routed paths, ECMP on the L4 hash" 4 0
+read -ra before <<<"$(mp_router_counts)"
 
 ip netns exec hostB timeout "$LIMIT" "$CHECK" server --dev mrcB --gid "$GB4" --port "$PORT" \
 	> /tmp/api-server.log 2>&1 &
 spid=$!
-ip netns exec hostA timeout "$LIMIT" "$CHECK" client --dev mrcA --gid "$GA4" --host 10.0.0.2 \
+ip netns exec hostA timeout "$LIMIT" "$CHECK" client --dev mrcA --gid "$GA4" --host "$MP_B4" \
 	--port "$PORT" --max-size "$MAX" > /tmp/api-client.log 2>&1
 crc=$?
 wait $spid
 src=$?
+read -ra after <<<"$(mp_router_counts)"
 diag < /tmp/api-client.log
 sed 's/^/server: /' /tmp/api-server.log | diag
 
@@ -100,7 +106,22 @@ check "client ended with ok (exit $crc)" \
 check "server ended with ok (exit $src)" \
 	bash -c "[ $src = 0 ] && tail -n1 /tmp/api-server.log | grep -qx ok"
 
-ip netns del hostA
-ip netns del hostB
+# The spray reached several routers: which ones an EV takes depends on
+# the boot's ECMP hash key, so not every router need carry a share, but
+# two or more carried at least a twentieth of an even one.
+total=0
+for i in "${!after[@]}"; do
+	total=$((total + after[i] - before[i]))
+done
+busy=0
+for i in "${!after[@]}"; do
+	n=$((after[i] - before[i]))
+	echo "router $((i + 1)): $n of $total packets toward hostB" | diag
+	[ $((n * 20 * ${#after[@]})) -ge "$total" ] && busy=$((busy + 1))
+done
+check "the program's packets spread over several routers ($busy of ${#after[@]})" \
+	test "$busy" -ge 2
+
+mp_teardown
 check_dmesg_clean
 done_testing

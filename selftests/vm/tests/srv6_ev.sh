@@ -11,6 +11,7 @@
 # over both planes, configured with mrc-ip, expands to one container per
 # spine, each shown leaving by its plane's uplink, and carries the same
 # transfer over seven spines; with plane 1 cut under hostA, over plane 0.
+# The OCP API (libmrc) does the same with a controller's SRV6 profile.
 # Hostile encapsulated packets (a container pointing back at the sender,
 # an inner source that is not the peer) reach no QP.
 # vm-timeout: 600
@@ -142,6 +143,48 @@ check "EVPROF_NEW 6: segment lists through spines 1 and 3, ONLINE" \
 	MRC_EVPROF_FMT_ID=u64:1 } EVS={ $(ev fc00:1001::e fc00:d00b::d6) \
 	$(ev fc00:1003::e fc00:d00b::d6) } PROF_STATE=u8:2
 run_ev 6 0:1 0:3
+
+# --- The OCP MRC API over SRv6 (libmrc): a controller written against
+# mrc_ctl.h makes SRV6 format 4 and EXPLICIT profile 8 (containers through
+# spines 1 and 3) and exits; mrc-api-check's QP takes profile 8 by id at
+# RESET->INIT and sweeps WRITE and WRITE with immediate up to 1 MiB, each
+# verified by the receiver. Spines 0:1 and 0:3 carry it, no other.
+API=$MRC_BUILD/selftests/progs/mrc-api-check
+ip netns exec hostA "$MRC_BUILD/selftests/progs/mrc-rebind-check" srv6-controller \
+	--dev mrcA --fmt 4 --ev 8 --usid fcbb:bb00:1001:d00b:: --usid fcbb:bb00:1003:d00b:: \
+	> /run/srv6-ctl.log 2>&1
+rc=$?
+diag < /run/srv6-ctl.log
+check "mrc_ctl.h: SRV6 format 4 and EXPLICIT profile 8 made and read back, controller exited ($rc)" \
+	bash -c "[ $rc = 0 ] && tail -n1 /run/srv6-ctl.log | grep -qx ok"
+fab_spine_counts > /run/c0
+ip netns exec hostB timeout 240 "$API" server --dev mrcB --gid "$GB" --port 18621 \
+	--max-size 1048576 > /run/api-srv.log 2>&1 &
+srv=$!
+ip netns exec hostA timeout 240 "$API" client --dev mrcA --gid "$GA" --host "$FAB_MGMT_B4" \
+	--port 18621 --max-size 1048576 --ev-profile 8 > /run/api-cli.log 2>&1
+crc=$?
+wait "$srv"
+src=$?
+fab_spine_counts > /run/c1
+diag < /run/api-cli.log
+sed 's/^/server: /' /run/api-srv.log | diag
+check "mrc.h over SRv6 profile 8: every step passed, sweeps verified (client $crc, server $src)" \
+	bash -c "[ $crc = 0 ] && [ $src = 0 ] && tail -n1 /run/api-cli.log | grep -qx ok"
+check_output "... the QP reports EV profile 8 (mrc_query_qp)" \
+	'^ok [0-9]+ - mrc_query_qp: RTS' cat /run/api-cli.log
+api_toward_b() {
+	paste /run/c0 /run/c1 | awk -v p="$1" -v s="$2" '$1 == p && $2 == s { print $11 - $5 }'
+}
+for spine in 0:1 0:3; do
+	n=$(api_toward_b "${spine%:*}" "${spine#*:}")
+	check "mrc.h over SRv6: spine $spine carried hostA's data ($n packets)" test "$n" -ge 100
+done
+for spine in 0:2 1:0 1:1 1:2 1:3; do
+	n=$(api_toward_b "${spine%:*}" "${spine#*:}")
+	check "mrc.h over SRv6: spine $spine, no EV's, carried nothing toward hostB ($n)" \
+		test "$n" -eq 0
+done
 
 # --- A GENERATED uSID program over both planes, through mrc-ip: block
 # fcbb:bb00, spine uSID 0x1000 | P << 8 | S (mask 0x103: the generated
