@@ -22,6 +22,14 @@ static bool mrc_udata_in_clear(struct ib_udata *udata)
 	       ib_is_udata_cleared(udata, 0, udata->inlen);
 }
 
+/*
+ * A software device has no IEEE OUI: 0xffffff says "none", as rdma_rxe
+ * does. Consumers tell MRC apart by its driver id, not its vendor.
+ */
+#define MRC_VENDOR_ID		0xffffff
+/* No firmware: version 0.0.0, the same in sysfs as in ibv_query_device. */
+#define MRC_FW_VER		0
+
 static int mrc_query_device(struct ib_device *ibdev,
 			    struct ib_device_attr *attr, struct ib_udata *uhw)
 {
@@ -29,13 +37,18 @@ static int mrc_query_device(struct ib_device *ibdev,
 		return -EINVAL;
 
 	memset(attr, 0, sizeof(*attr));
+	attr->vendor_id = MRC_VENDOR_ID;
+	attr->fw_ver = MRC_FW_VER;
 	attr->sys_image_guid = ibdev->node_guid;
 	attr->max_mr_size = MRC_MAX_MR_SIZE;
 	attr->page_size_cap = PAGE_SIZE;
 	attr->max_qp = MRC_MAX_QP;
 	attr->max_qp_wr = MRC_MAX_QP_WR;
+	/* Port events come from ctl/mrc_port.c. */
 	attr->device_cap_flags = IB_DEVICE_RC_RNR_NAK_GEN |
-				 IB_DEVICE_MEM_MGT_EXTENSIONS;
+				 IB_DEVICE_MEM_MGT_EXTENSIONS |
+				 IB_DEVICE_SYS_IMAGE_GUID |
+				 IB_DEVICE_PORT_ACTIVE_EVENT;
 	attr->max_fast_reg_page_list_len = MRC_MAX_FAST_REG_PAGES;
 	attr->max_send_sge = MRC_MAX_SGE;
 	attr->max_recv_sge = MRC_MAX_SGE;
@@ -56,6 +69,16 @@ static int mrc_query_device(struct ib_device *ibdev,
 	attr->local_ca_ack_delay = 15;
 	attr->kernel_cap_flags = IBK_ALLOW_USER_UNREG;
 	return 0;
+}
+
+/* sysfs fw_ver: what ibv_query_device's fw_ver reads as (major.minor.sub). */
+static void mrc_get_dev_fw_str(struct ib_device *ibdev, char *str)
+{
+	u64 fw = MRC_FW_VER;
+
+	snprintf(str, IB_FW_VERSION_NAME_MAX, "%u.%u.%u",
+		 (unsigned int)(fw >> 32) & 0xffff,
+		 (unsigned int)(fw >> 16) & 0xffff, (unsigned int)fw & 0xffff);
 }
 
 static int mrc_query_port(struct ib_device *ibdev, u32 port_num,
@@ -253,6 +276,7 @@ const struct ib_device_ops mrc_verbs_ops = {
 	.disassociate_ucontext = mrc_disassociate_ucontext,
 	.enable_driver = mrc_enable_driver,
 	.fill_res_qp_entry = mrc_mp_fill_res_qp,
+	.get_dev_fw_str = mrc_get_dev_fw_str,
 	.get_dma_mr = mrc_get_dma_mr,
 	.get_hw_stats = mrc_get_hw_stats,
 	.get_link_layer = mrc_get_link_layer,

@@ -11,13 +11,16 @@
 
 #include <infiniband/verbs.h>
 
+#include <endian.h>
 #include <fcntl.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -212,6 +215,73 @@ void report_wc(const char* verb, int status) {
         std::printf("%s: wc %s\n", verb, wc_name(static_cast<ibv_wc_status>(status)));
     }
     std::fflush(stdout);
+}
+
+void report_value(const char* attr, const std::string& value) {
+    std::printf("%s: %s\n", attr, value.c_str());
+    std::fflush(stdout);
+}
+
+// A GUID as sysfs and ibv_devinfo print it: four groups of 4 hex digits.
+std::string guid_text(__be64 guid) {
+    uint64_t g = be64toh(guid);
+    char text[20];
+    std::snprintf(text, sizeof(text), "%04x:%04x:%04x:%04x", static_cast<unsigned>(g >> 48),
+                  static_cast<unsigned>(g >> 32) & 0xffff, static_cast<unsigned>(g >> 16) & 0xffff,
+                  static_cast<unsigned>(g) & 0xffff);
+    return text;
+}
+
+// The first line of /sys/class/infiniband/DEV/NAME ("?" if unreadable).
+std::string sysfs(const char* dev, const char* name) {
+    std::ifstream in(std::string("/sys/class/infiniband/") + dev + "/" + name);
+    std::string line;
+    if (!in || !std::getline(in, line)) {
+        return "?";
+    }
+    return line;
+}
+
+const char* same(bool equal) {
+    return equal ? "same" : "differs";
+}
+
+const char* has(bool bit) {
+    return bit ? "yes" : "no";
+}
+
+// Device attributes consumers check, one row each, held to the table like
+// the verbs: ibv_query_device and ibv_query_device_ex agree, and both
+// with sysfs.
+void attributes(const Setup& s, const char* dev) {
+    ibv_device_attr a{};
+    ibv_device_attr_ex x{};
+    ibv_port_attr port{};
+    if (ibv_query_device(s.ctx, &a) != 0 || ibv_query_device_ex(s.ctx, nullptr, &x) != 0 ||
+        ibv_query_port(s.ctx, 1, &port) != 0) {
+        report("attr_query", errno);
+        return;
+    }
+    char vendor[16];
+    std::snprintf(vendor, sizeof(vendor), "0x%x", a.vendor_id);
+    report_value("attr_vendor_id", vendor);
+    report_value("attr_query_device_ex_orig_attr",
+                 same(std::memcmp(&a, &x.orig_attr, sizeof(a)) == 0));
+    report_value("attr_node_guid_sysfs", same(guid_text(a.node_guid) == sysfs(dev, "node_guid")));
+    report_value("attr_sys_image_guid_sysfs",
+                 same(guid_text(a.sys_image_guid) == sysfs(dev, "sys_image_guid")));
+    report_value("attr_fw_ver_sysfs", same(std::string(a.fw_ver) == sysfs(dev, "fw_ver")));
+    report_value("attr_cap_sys_image_guid", has(a.device_cap_flags & IBV_DEVICE_SYS_IMAGE_GUID));
+    report_value("attr_cap_port_active_event",
+                 has(a.device_cap_flags & IBV_DEVICE_PORT_ACTIVE_EVENT));
+    report_value("attr_cap_mem_mgt_extensions",
+                 has(a.device_cap_flags & IBV_DEVICE_MEM_MGT_EXTENSIONS));
+    report_value("attr_cap_rc_rnr_nak_gen", has(a.device_cap_flags & IBV_DEVICE_RC_RNR_NAK_GEN));
+    report_value("attr_atomic_cap_hca", has(a.atomic_cap == IBV_ATOMIC_HCA));
+    report_value("attr_page_size_cap_has_page",
+                 has(a.page_size_cap & static_cast<uint64_t>(sysconf(_SC_PAGESIZE))));
+    report_value("attr_max_pkeys_port_table", same(a.max_pkeys == port.pkey_tbl_len));
+    report_value("attr_completion_timestamp_mask", x.completion_timestamp_mask ? "set" : "0");
 }
 
 // Creation-time verbs that need no connected QP.
@@ -583,6 +653,7 @@ int main(int argc, char** argv) {
         return die("ibv_create_cq");
     }
 
+    attributes(s, argv[1]);
     resources(s);
     qp_verbs(s);
     int ret = extended_posting(s);

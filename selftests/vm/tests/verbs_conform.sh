@@ -1,6 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # vm-group: misc
-# libibverbs conformance: mrc-verbs-conform calls each verb once on an MRC
+# libibverbs conformance: mrc-verbs-conform reads the device attributes
+# consumers check (ibv_query_device against ibv_query_device_ex and sysfs)
+# and calls each verb once on an MRC
 # device and on rdma_rxe in the same kernel, and each answer must be the
 # one in the table below, which Documentation/admin-guide.rst ("Verbs")
 # lists too. "-": the verb is not reached (it needs what the row before
@@ -10,8 +12,22 @@
 
 PROG=$MRC_BUILD/selftests/progs/mrc-verbs-conform
 
-# verb | MRC | rxe
+# verb | MRC | rxe  (attr_*: device attributes; "same": the two sources
+# agree, e.g. ibv_query_device and sysfs)
 EXPECTED='
+attr_vendor_id               | 0xffffff           | 0xffffff
+attr_query_device_ex_orig_attr | same             | same
+attr_node_guid_sysfs         | same               | same
+attr_sys_image_guid_sysfs    | same               | same
+attr_fw_ver_sysfs            | same               | differs
+attr_cap_sys_image_guid      | yes                | yes
+attr_cap_port_active_event   | yes                | yes
+attr_cap_mem_mgt_extensions  | yes                | yes
+attr_cap_rc_rnr_nak_gen      | yes                | yes
+attr_atomic_cap_hca          | yes                | yes
+attr_page_size_cap_has_page  | yes                | yes
+attr_max_pkeys_port_table    | same               | differs
+attr_completion_timestamp_mask | 0                | 0
 query_device_ex              | ok                 | ok
 create_cq_ex                 | ok                 | ok
 create_cq_ex_timestamp       | errno EOPNOTSUPP   | errno EOPNOTSUPP
