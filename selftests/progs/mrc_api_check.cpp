@@ -406,8 +406,8 @@ Err check_query(const Options& o, End* e) {
                     ma.mpr.mpr, ma.mpr.mpr_dest, ma.cap, static_cast<void*>(ma.qp_hint),
                     MRC_QP_CAP_TRIM_NACK_DEST_UNSUPPORTED, static_cast<void*>(e->hint.get()));
     if (ma.profile.ev_profile_id != o.ev_profile)
-        return fail("mrc_query_qp: EV profile %" PRIu64 ", not %" PRIu64,
-                    ma.profile.ev_profile_id, o.ev_profile);
+        return fail("mrc_query_qp: EV profile %" PRIu64 ", not %" PRIu64, ma.profile.ev_profile_id,
+                    o.ev_profile);
     if (ia.send_cq != e->scq.get() || ia.recv_cq != e->rcq.get() || ia.pd != e->pd.get())
         return fail("mrc_query_qp: init_attr names other CQs or PD");
     return std::nullopt;
@@ -755,7 +755,8 @@ public:
             return !err;
         };
 
-        note("mrc_query_qp: RTS, the MRC attributes as set, the init attributes", check_query(o_, e_));
+        note("mrc_query_qp: RTS, the MRC attributes as set, the init attributes",
+             check_query(o_, e_));
         bool ok = true;
         for (uint64_t s : sizes) {
             if (!(ok = note("RDMA WRITE " + std::to_string(s) + " B verified by the receiver",
@@ -979,23 +980,6 @@ private:
         return announced(m, wrs.data(), kChain);
     }
 
-    // One refused post: ENOMEM returned and in errno, bad_wr at want_bad.
-    Err no_credit(ibv_send_wr* wr, ibv_send_wr* want_bad) {
-        ibv_send_wr* bad = nullptr;
-        errno = 0;
-        int ret = mrc_post_send(e_->qp.get(), wr, &bad);
-        int saved = errno;
-        if (ret == 0)
-            return fail("mrc_post_send accepted it: WIMM credits not enforced");
-        if (ret != ENOMEM || saved != ENOMEM)
-            return fail("mrc_post_send returned %d, errno %d (%s), not ENOMEM", ret, saved,
-                        std::strerror(saved));
-        if (bad != want_bad)
-            return fail("bad_wr %p, not the request beyond the credit %p", static_cast<void*>(bad),
-                        static_cast<void*>(want_bad));
-        return std::nullopt;
-    }
-
     // WIMM credits: kWimm (max_wimm) WRITEs with immediate may be in
     // flight and no more. One beyond is refused at posting with ENOMEM
     // (never sent to meet an RNR) until the completions of earlier ones
@@ -1034,7 +1018,7 @@ private:
         }
         if (!note("mrc_post_send: a chain of max_wimm + 1 WRITEs with immediate refused whole "
                   "with ENOMEM, bad_wr the one beyond the credit",
-                  no_credit(&wrs[0], &wrs[kWimm])))
+                  refused(&wrs[0], &wrs[kWimm], ENOMEM)))
             return;
 
         // The first kWimm alone: accepted, and each lands (the refused
@@ -1059,7 +1043,7 @@ private:
         note(
             "one more WRITE with immediate before their completions are polled: refused with "
             "ENOMEM",
-            no_credit(&wrs[kWimm], &wrs[kWimm]));
+            refused(&wrs[kWimm], &wrs[kWimm], ENOMEM));
         Err polled = wait_sends(static_cast<int>(kWimm), first);
         imm_ += kWimm;
         if (!polled)
@@ -1160,19 +1144,18 @@ private:
         return std::nullopt;
     }
 
-    // One refused post: EINVAL returned and in errno, bad_wr at want_bad.
-    Err refused(ibv_send_wr* wr, ibv_send_wr* want_bad) {
+    // One refused post: want (EINVAL unless said) returned and in errno,
+    // bad_wr at want_bad.
+    Err refused(ibv_send_wr* wr, ibv_send_wr* want_bad, int want = EINVAL) {
         ibv_send_wr* bad = nullptr;
         errno = 0;
         int ret = mrc_post_send(e_->qp.get(), wr, &bad);
         int saved = errno;
         if (ret == 0)
             return fail("mrc_post_send accepted it");
-        if (ret != EINVAL)
-            return fail("mrc_post_send returned %d (%s), not EINVAL", ret, std::strerror(ret));
-        if (saved != EINVAL)
-            return fail("errno %d (%s) after mrc_post_send, not EINVAL", saved,
-                        std::strerror(saved));
+        if (ret != want || saved != want)
+            return fail("mrc_post_send returned %d, errno %d (%s), not %s", ret, saved,
+                        std::strerror(saved), std::strerror(want));
         if (bad != want_bad)
             return fail("bad_wr %p, not the refused request %p", static_cast<void*>(bad),
                         static_cast<void*>(want_bad));
