@@ -18,7 +18,10 @@
 
 MUT="python3 $MRC_TOP/selftests/vm/mrc-mutate.py"
 CHECK=$MRC_BUILD/selftests/progs/mrc-rc-check
-REPLAY_N=${REPLAY_N:-2000}
+# Each run mutates differently (the seed is the time, printed; REPLAY_SEED
+# repeats one), so runs together cover more than one run could afford.
+REPLAY_N=${REPLAY_N:-1000}
+REPLAY_SEED=${REPLAY_SEED:-$(date +%s)}
 COUNTERS="rcvd_pkts rcvd_malformed rcvd_duplicate rcvd_out_of_window
 	rcvd_unknown_qp rcvd_wrong_peer rcvd_qp_not_ready rcvd_no_state
 	rcvd_rnr_gated rcvd_trimmed sent_pkts"
@@ -37,7 +40,8 @@ two_hosts
 snapshot | sort > /tmp/cnt0
 t_start=$SECONDS
 total=0
-seed=1
+seed=$REPLAY_SEED
+echo "mutation seeds from $seed (REPLAY_SEED=$seed repeats them)" | diag
 
 for t in ib_write_bw ib_read_bw ib_send_bw ib_atomic_bw; do
 	# -b: both hosts issue requests, so each direction carries requests,

@@ -36,7 +36,10 @@ B=$(fab_host_addr B)
 CRAFT="python3 $MRC_TOP/selftests/vm/mrc-craft.py"
 MUT="python3 $MRC_TOP/selftests/vm/mrc-mutate.py"
 CHECK=$MRC_BUILD/selftests/progs/mrc-rc-check
-REPLAY_N=${REPLAY_N:-2000}
+# Each run mutates differently (the seed is the time, printed; REPLAY_SEED
+# repeats one), so runs together cover more than one run could afford.
+REPLAY_N=${REPLAY_N:-1000}
+REPLAY_SEED=${REPLAY_SEED:-$(date +%s)}
 N=20
 
 dmesg_mark
@@ -211,7 +214,8 @@ snapshot() {
 	done
 }
 snapshot | sort > /run/cnt0
-seed=1
+seed=$REPLAY_SEED
+echo "mutation seeds from $seed (REPLAY_SEED=$seed repeats them)" | diag
 for t in ib_write_bw ib_read_bw ib_send_bw ib_atomic_bw; do
 	pair_start 200 "$t" -d mrcA -x "$GA" -D 60 -b -F -- \
 		"$t" -d mrcB -x "$GB" -D 60 -b -F "$FAB_MGMT_A4"
