@@ -93,7 +93,7 @@ soak: stage
 bench: stage
 	@$(TOP)/selftests/bench/bench.sh
 
-# The libFuzzer harnesses of fuzz/, long; make check runs them 20 s each.
+# The libFuzzer harnesses of fuzz/, long; make check runs them 10 s each.
 fuzz: deps
 	@$(TOP)/fuzz/run-fuzz.sh -t $(FUZZ_SECONDS)
 

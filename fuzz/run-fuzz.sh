@@ -7,7 +7,7 @@
 #
 #   fuzz/run-fuzz.sh [-t SECONDS] [HARNESS...]
 #
-# SECONDS per harness: -t, else $FUZZ_SECONDS, else 20. Harnesses: wire
+# SECONDS per harness: -t, else $FUZZ_SECONDS, else 10. Harnesses: wire
 # rxwin txwin ev resp req encap (default: all). Everything goes to
 # build/fuzz/: the binaries, seeds/<h>/ (regenerated each run),
 # corpus/<h>/ (what libFuzzer found worth keeping; it grows from run to
@@ -21,7 +21,7 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 out=$top/build/fuzz
-secs=${FUZZ_SECONDS:-20}
+secs=${FUZZ_SECONDS:-10}
 
 if [ "${1:-}" = -t ]; then
 	secs=$2

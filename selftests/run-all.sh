@@ -3,7 +3,7 @@
 # Run every MRC test suite and end with one line: "N passed, N failed".
 #
 #   MRC_SUITES   suites to run (default "kunit style layers spec gtest fuzz vm")
-#   FUZZ_SECONDS time each fuzzing harness runs (default 20)
+#   FUZZ_SECONDS time each fuzzing harness runs (default 10)
 #   MRC_VM_TESTS globs of VM tests to run, space-separated (default "*")
 #   MRC_VM_JOBS  VMs booted side by side (default 1)
 #
@@ -241,7 +241,7 @@ run_spec() {
 # passes when it ran its time without a crash, leak or sanitizer report.
 run_fuzz() {
 	local log=$logdir/fuzz.log
-	echo "== Fuzzing (libFuzzer, ${FUZZ_SECONDS:-20} s per harness) =="
+	echo "== Fuzzing (libFuzzer, ${FUZZ_SECONDS:-10} s per harness) =="
 	"$top/fuzz/run-fuzz.sh" > "$log" 2>&1
 	local rc=$?
 	grep -E '^(not )?ok [0-9]+|^# |^Bail out' "$log"

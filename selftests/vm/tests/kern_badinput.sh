@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# vm-group: link
+# vm-group: misc
 # vm-timeout: 120
 # Bad input from a kernel consumer, on purpose: the test-only module
 # mrc_kc_test (selftests/kconsumer) asks for a fast-registration MR

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# vm-group: link
+# vm-group: misc
 # vm-timeout: 300
 # A kernel consumer on MRC: the NVMe over Fabrics target (nvmet-rdma)
 # exports a RAM disk, the host (nvme-rdma, `nvme connect -t rdma` from

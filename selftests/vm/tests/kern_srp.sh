@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# vm-group: link
+# vm-group: misc
 # vm-timeout: 300
 # A kernel consumer on MRC: SCSI RDMA Protocol. The LIO target's SRP
 # fabric (ib_srpt) exports a RAM disk over RDMA/CM, the initiator (ib_srp)
