@@ -9,11 +9,11 @@
 # later. Repeated, with slab poisoning on: a use after free shows as a
 # slub report in dmesg. rcvd_unknown_qp proves that packets did arrive
 # for QPs just destroyed. A race test: it exercises the window, it cannot
-# prove its absence. make check runs 8 rounds; make soak runs more
+# prove its absence. make check runs 6 rounds; make soak runs more
 # (MRC_CHURN_ROUNDS).
 . ../lib.sh
 
-ROUNDS=${MRC_CHURN_ROUNDS:-8}
+ROUNDS=${MRC_CHURN_ROUNDS:-6}
 CHECK=$MRC_BUILD/selftests/progs/mrc-rc-check
 
 # kill_ns NS: SIGKILL every process of namespace NS.
