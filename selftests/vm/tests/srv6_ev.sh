@@ -145,33 +145,33 @@ check "EVPROF_NEW 6: segment lists through spines 1 and 3, ONLINE" \
 run_ev 6 0:1 0:3
 
 # --- The OCP MRC API over SRv6 (libmrc): a controller written against
-# mrc_ctl.h makes SRV6 format 4 and EXPLICIT profile 8 (containers through
-# spines 1 and 3) and exits; mrc-api-check's QP takes profile 8 by id at
+# mrc_ctl.h makes SRV6 format 4 and EXPLICIT profile 10 (containers through
+# spines 1 and 3) and exits; mrc-api-check's QP takes profile 10 by id at
 # RESET->INIT and sweeps WRITE and WRITE with immediate up to 1 MiB, each
 # verified by the receiver. Spines 0:1 and 0:3 carry it, no other.
 API=$MRC_BUILD/selftests/progs/mrc-api-check
 ip netns exec hostA "$MRC_BUILD/selftests/progs/mrc-rebind-check" srv6-controller \
-	--dev mrcA --fmt 4 --ev 8 --usid fcbb:bb00:1001:d00b:: --usid fcbb:bb00:1003:d00b:: \
+	--dev mrcA --fmt 4 --ev 10 --usid fcbb:bb00:1001:d00b:: --usid fcbb:bb00:1003:d00b:: \
 	> /run/srv6-ctl.log 2>&1
 rc=$?
 diag < /run/srv6-ctl.log
-check "mrc_ctl.h: SRV6 format 4 and EXPLICIT profile 8 made and read back, controller exited ($rc)" \
+check "mrc_ctl.h: SRV6 format 4 and EXPLICIT profile 10 made and read back, controller exited ($rc)" \
 	bash -c "[ $rc = 0 ] && tail -n1 /run/srv6-ctl.log | grep -qx ok"
 fab_spine_counts > /run/c0
 ip netns exec hostB timeout 240 "$API" server --dev mrcB --gid "$GB" --port 18621 \
 	--max-size 1048576 > /run/api-srv.log 2>&1 &
 srv=$!
 ip netns exec hostA timeout 240 "$API" client --dev mrcA --gid "$GA" --host "$FAB_MGMT_B4" \
-	--port 18621 --max-size 1048576 --ev-profile 8 > /run/api-cli.log 2>&1
+	--port 18621 --max-size 1048576 --ev-profile 10 > /run/api-cli.log 2>&1
 crc=$?
 wait "$srv"
 src=$?
 fab_spine_counts > /run/c1
 diag < /run/api-cli.log
 sed 's/^/server: /' /run/api-srv.log | diag
-check "mrc.h over SRv6 profile 8: every step passed, sweeps verified (client $crc, server $src)" \
+check "mrc.h over SRv6 profile 10: every step passed, sweeps verified (client $crc, server $src)" \
 	bash -c "[ $crc = 0 ] && [ $src = 0 ] && tail -n1 /run/api-cli.log | grep -qx ok"
-check_output "... the QP reports EV profile 8 (mrc_query_qp)" \
+check_output "... the QP reports EV profile 10 (mrc_query_qp)" \
 	'^ok [0-9]+ - mrc_query_qp: RTS' cat /run/api-cli.log
 api_toward_b() {
 	paste /run/c0 /run/c1 | awk -v p="$1" -v s="$2" '$1 == p && $2 == s { print $11 - $5 }'
