@@ -6,6 +6,8 @@
  *   mrc-ctl-check --dev DEV --peer ADDR   configure and probe, as root
  *   mrc-ctl-check --dev DEV --unprivileged   without CAP_NET_ADMIN:
  *                                        reads work, changes are EPERM
+ *   mrc-ctl-check --dev DEV --peer ADDR --probe-ports P,P...
+ *                                        one batch of UDP EV probes
  *
  * As root it queries the device and its port, disables and enables the
  * port, and leaves behind, for the script to compare with mrc-ip:
@@ -15,6 +17,11 @@
  *    0x0003c003 added by REPLACE_EV, ONLINE, the second one DENIED.
  * and probes two UDP EVs to ADDR (an IPv6 address or ::ffff:IPv4, whose
  * host runs MRC), then one to ADDR and one to a host that does not exist.
+ *
+ * With --probe-ports it only probes ADDR over each UDP source port, in one
+ * batch with a 0.5 s timeout, and prints "probe PORT rtt NS" for each
+ * answer and "probe PORT timeout" for each request without one
+ * (selftests/vm/tests/api_ev_events.sh, which blackholes a router).
  *
  * Output: "ok N - ..." or "not ok N - ...: error" per step, then "ok" or
  * "FAIL". Exit status 0 when every step passed.
@@ -28,7 +35,7 @@
 #include "mrc_ctl.h"
 #include "c_prog.h"
 
-enum { CC_ID = 7, FMT_ID = 3, EV_ID = 4, NEVS = 3 };
+enum { CC_ID = 7, FMT_ID = 3, EV_ID = 4, NEVS = 3, MAX_PROBES = 64 };
 
 /* An STEV EV: its compact value, big-endian in the first 4 bytes, port 1. */
 static struct mrc_ctl_ev stev(uint32_t v)
@@ -203,6 +210,45 @@ static void probes(struct mrc_context *ctx, const char *peer, const char *nobody
 	     "a probe to a host that is not there: the other answered, ETIMEDOUT");
 }
 
+/* One batch to peer over each port of the comma-separated list ports. */
+static void probe_ports(struct mrc_context *ctx, const char *peer, const char *ports)
+{
+	struct mrc_ctl_ep_req req[MAX_PROBES];
+	struct mrc_ctl_ep_rsp rsp[MAX_PROBES];
+	int answered[MAX_PROBES] = { 0 };
+	int nreq = 0, n = -1, ret, i, j;
+	const char *p = ports;
+	char *end;
+	unsigned long port;
+
+	while (*p && nreq < MAX_PROBES) {
+		port = strtoul(p, &end, 0);
+		if (end == p || port > 0xffff)
+			break;
+		req[nreq] = udp_probe((uint16_t)(nreq + 1), peer, (uint16_t)port);
+		nreq++;
+		p = *end == ',' ? end + 1 : end;
+	}
+	ret = mrc_ctl_ep_batch_send_wait(ctx, 0, MRC_CTL_EP_OP_EV_PROBE, req, nreq,
+					 500000000, rsp, &n);
+	step((ret == 0 || errno == ETIMEDOUT) && n >= 0 && n <= nreq,
+	     "mrc_ctl_ep_batch_send_wait: the batch sent, the answers counted");
+	for (j = 0; j < n && j < nreq; j++) {
+		i = rsp[j].req_id - 1;
+		if (i < 0 || i >= nreq)
+			continue;
+		answered[i] = 1;
+		printf("probe %u rtt %u\n", (unsigned int)(req[i].req_ev.val[0] << 8 |
+						       req[i].req_ev.val[1]), rsp[j].rtt);
+	}
+	for (i = 0; i < nreq; i++)
+		if (!answered[i])
+			printf("probe %u timeout\n",
+			       (unsigned int)(req[i].req_ev.val[0] << 8 | req[i].req_ev.val[1]));
+	step(ret == 0 || (ret == -1 && errno == ETIMEDOUT),
+	     "ETIMEDOUT exactly when some request went unanswered");
+}
+
 /* Without CAP_NET_ADMIN: profiles read, changes refused by the kernel. */
 static void unprivileged(struct mrc_context *ctx)
 {
@@ -222,6 +268,7 @@ static void unprivileged(struct mrc_context *ctx)
 int main(int argc, char **argv)
 {
 	const char *dev = NULL, *peer = NULL;
+	const char *ports = NULL;
 	int unpriv = 0, i;
 	struct ibv_context *vctx;
 	struct mrc_context *ctx;
@@ -233,9 +280,13 @@ int main(int argc, char **argv)
 			peer = argv[++i];
 		else if (strcmp(argv[i], "--unprivileged") == 0)
 			unpriv = 1;
+		else if (strcmp(argv[i], "--probe-ports") == 0 && i + 1 < argc)
+			ports = argv[++i];
 	}
 	if (!dev || (!peer && !unpriv)) {
-		fprintf(stderr, "usage: %s --dev DEV { --peer ADDR | --unprivileged }\n", argv[0]);
+		fprintf(stderr,
+			"usage: %s --dev DEV { --peer ADDR [--probe-ports P,P...] | --unprivileged }\n",
+			argv[0]);
 		return 2;
 	}
 	vctx = open_device(dev);
@@ -246,6 +297,8 @@ int main(int argc, char **argv)
 	}
 	if (unpriv) {
 		unprivileged(ctx);
+	} else if (ports) {
+		probe_ports(ctx, peer, ports);
 	} else {
 		device_and_port(vctx, ctx);
 		cc_profile(ctx);

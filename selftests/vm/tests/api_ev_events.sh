@@ -14,7 +14,9 @@
 # be one the kernel sent, as mrc-ip monitor saw it, with the EV value
 # matching the kernel's wire source port. An OCP event names no QP: the
 # profile and the EV value say which QPs (here the only one, whose qpn
-# mrc-ip monitor's events name). Then the router comes back and GOOD
+# mrc-ip monitor's events name). While the router is still cut, a batch
+# of EV probes (mrc-ctl-check --probe-ports) times out on exactly its EVs
+# and returns RTTs for the others. Then the router comes back and GOOD
 # events follow.
 . ../lib.sh
 . ../mp_topo.sh
@@ -100,6 +102,34 @@ check_output "mrc-ip monitor: the same EVs went bad on hostB's QP" '^ok$' python
 import json, sys
 qpns = {json.loads(l).get("qpn") for l in open("/run/ev-monitor.json") if l.startswith("{")}
 print("ok" if len(qpns) == 1 and None not in qpns else "QPs %s" % qpns)'
+
+# EV probes through the controller API (mrc_ctl_ep_batch_send_wait) while
+# the router is still cut: the EVs it carries time out (ETIMEDOUT), every
+# other one answers with an RTT. Up to three batches: a probe on a busy
+# healthy path may be dropped (these paths are unshaped), a cut EV never
+# answers.
+ports=$(for ((i = 0; i < NEV; i++)); do echo $((SPORT0 + i)); done | paste -sd ,)
+want_to=$(for i in "${!via[@]}"; do
+	[ "${via[$i]}" = "$CUT" ] && echo $((SPORT0 + i))
+done | sort -n | paste -sd ' ')
+n_cut=$(wc -w <<<"$want_to")
+: > /run/ev-answered
+for try in 1 2 3; do
+	ip netns exec hostB "$MRC_BUILD/selftests/progs/mrc-ctl-check" --dev mrcB \
+		--peer "::ffff:$MP_A4" --probe-ports "$ports" > /run/ev-probe.log 2>&1
+	echo "batch $try:" | diag
+	diag < /run/ev-probe.log
+	awk '$1 == "probe" && $3 == "rtt" && $4 > 0 { print $2 }' /run/ev-probe.log \
+		>> /run/ev-answered
+	[ "$(sort -u /run/ev-answered | wc -l)" -lt $((NEV - n_cut)) ] || break
+done
+got_to=$(tr , '\n' <<<"$ports" | grep -vxF -f /run/ev-answered | sort -n | paste -sd ' ')
+check "EV probes while router $CUT is cut: exactly its EVs time out ($got_to)" \
+	test "$got_to" = "$want_to"
+check "... the $((NEV - n_cut)) other EVs answer with an RTT" \
+	test "$(sort -u /run/ev-answered | wc -l)" -eq $((NEV - n_cut))
+check "... and the call says ETIMEDOUT for the unanswered" \
+	bash -c "tail -n1 /run/ev-probe.log | grep -qx ok"
 
 # Recovery: GOOD events once probes succeed on the router again.
 ip netns exec hostB timeout 120 "$EVENTS" --dev mrcB --seconds 60 \
