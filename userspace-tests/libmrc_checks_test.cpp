@@ -63,7 +63,8 @@ TEST(LibmrcDevice, AttributesFollowTheVerbsLimits) {
     EXPECT_EQ(a.mpr_attr.max_mpr, 64) << "8192 PSNs in units of 128";
     EXPECT_EQ(a.mpr_attr.mpr_resolution, 1);
     EXPECT_EQ(a.qp_attr.max_qp_hint, mrc::lib::kMaxQpHints);
-    EXPECT_EQ(a.cap, 0u) << "no optional capability is advertised yet";
+    EXPECT_EQ(a.cap, static_cast<uint32_t>(MRC_DEVICE_CAP_TRIM_NACK | MRC_DEVICE_CAP_SVC_TIME))
+        << "trim NACKs and service time, not dynamic MPR";
     EXPECT_EQ(mrc::lib::device_attr(1 << 20).wimm_attr.max_wimm, 0xffff) << "clamped to 16 bits";
     EXPECT_EQ(mrc::lib::device_attr(-1).wimm_attr.max_wimm, 0);
 }

@@ -27,8 +27,10 @@ constexpr int kMrcMaskAll = kInitGroup | kRtrGroup | kRtsGroup | MRC_QP_VENDOR_C
 
 constexpr int kQpCapKnown = MRC_QP_CAP_TRIM_NACK_DEST_UNSUPPORTED | MRC_QP_CAP_DYNAMIC_MPR |
                             MRC_QP_CAP_SVC_TIME_DEST_UNSUPPORTED;
-// Per-QP features this library can switch on (none of the optional ones
-// is advertised yet; the two "peer lacks it" bits need nothing from us).
+// Per-QP features this library can switch on: dynamic MPR is not
+// advertised; the two "peer lacks it" bits need nothing from us (a peer
+// without trim NACKs leaves the loss to SACKs and the timer, one without
+// service time reports 0, which the RTT sample keeps whole).
 constexpr int kQpCapAccepted =
     MRC_QP_CAP_TRIM_NACK_DEST_UNSUPPORTED | MRC_QP_CAP_SVC_TIME_DEST_UNSUPPORTED;
 
@@ -77,7 +79,9 @@ mrc_device_attr device_attr(int max_qp_wr) noexcept {
     a.mpr_attr.max_mpr = kMaxMpr;
     a.mpr_attr.mpr_resolution = kMprResolution;
     a.qp_attr.max_qp_hint = kMaxQpHints;
-    a.cap = 0;
+    // The driver NACKs a trimmed packet at once and puts its service time
+    // in every ACK (Documentation/multipath.rst); dynamic MPR it has not.
+    a.cap = MRC_DEVICE_CAP_TRIM_NACK | MRC_DEVICE_CAP_SVC_TIME;
     return a;
 }
 
