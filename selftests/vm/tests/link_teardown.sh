@@ -59,8 +59,9 @@ teardown() {
 	check "$name: the client exits within $EXIT_MAX s ($dt s)" \
 		within "$dt" "$EXIT_MAX"
 	check "$name: the client exits with an error" test "$rc" -ne 0 -a "$rc" -ne 124
-	# The server notices when the client's TCP connection closes.
-	wait_until 20 bash -c "! kill -0 $_pair_srv" || kill "$_pair_srv"
+	# The server, whose device stays, would run out its -D period (it
+	# was waited for up to 20 s); nothing is checked of it.
+	kill "$_pair_srv" 2>/dev/null
 	wait "$_pair_srv"
 }
 
