@@ -1,5 +1,4 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# vm-group: ctl
 # vm-timeout: 1200
 # Repeated path cuts under traffic (issue 17): while any path works, MRC
 # owes the application no error completion. One QP sprays over 4 shaped

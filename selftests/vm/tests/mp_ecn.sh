@@ -1,5 +1,4 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# vm-group: ctl
 # ECN as a path signal (Documentation/wire-format.rst, multipath.rst):
 # data leaves ECT(0), so a router whose queue marks (fq_codel with ecn,
 # under the path's tbf) marks it CE where it would drop a packet that is

@@ -1,5 +1,4 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# vm-group: ctl
 # vm-timeout: 1200
 # Failover without a single error: one QP sprays over N shaped paths; a
 # path blackholed mid-transfer (link down, or netem loss 100%) costs no

@@ -1,5 +1,4 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# vm-group: ctl
 # vm-timeout: 600
 # Spraying is real: one QP's packets spread over every path of the
 # multipath topology, each router carrying a share within 30% of 1/N:

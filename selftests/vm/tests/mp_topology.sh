@@ -1,5 +1,4 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# vm-group: ctl
 # vm-timeout: 600
 # The multipath topology (mp_topo.sh) spreads flows over its paths by UDP
 # source port: each router's share, one path per flow, a blackholed path,

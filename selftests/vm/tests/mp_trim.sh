@@ -1,5 +1,4 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# vm-group: ctl
 # Packet trimming (Documentation/multipath.rst, wire-format.rst): each
 # router queues through selftests/trimq's mrc_trim under its tbf, which
 # cuts MRC data to its headers above 8 packets, re-marks it DSCP 11 and

@@ -1,5 +1,4 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# vm-group: misc
 # vm-timeout: 480
 # perftest in both directions at once (-b, issue 17: ib_write_bw -b was
 # reported to exit 1 on both sides). Both programs must exit 0, and data

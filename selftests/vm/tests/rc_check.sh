@@ -1,5 +1,4 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# vm-group: misc
 # vm-timeout: 600
 # RC semantics checked byte for byte by mrc-rc-check: data placement for
 # every operation, with zero-copy transmit and without, IB ordering,

@@ -1,5 +1,4 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# vm-group: misc
 # vm-timeout: 420
 # A QP's work runs on its home CPU (Documentation/architecture.rst, "Home
 # CPU"). With the two ends of a connection pinned to the VM's two CPUs,

@@ -1,5 +1,4 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# vm-group: misc
 # vm-timeout: 600
 # The RC data path recovers from loss and reordering: programs complete
 # over a link with netem loss 1% and, separately, reordering of 25% of

@@ -1,5 +1,4 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# vm-group: misc
 # vm-timeout: 900
 # READs of 4 to 8 MiB (4000 to 8192 response packets at MTU 1024, far
 # more than the requester's 1024-PSN window) between two namespaces, over

@@ -1,5 +1,4 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# vm-group: misc
 # vm-timeout: 900
 # Mutated copies of real packets, replayed into live QPs from the peer's
 # address and EV ports, do the receiver no harm. For each of WRITE, READ,

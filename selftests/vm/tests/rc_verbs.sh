@@ -1,5 +1,4 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# vm-group: misc
 # vm-timeout: 600
 # Unmodified libibverbs programs over MRC between two hosts (network
 # namespaces joined by a veth pair) complete. rping -V compares every

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# vm-group: misc
+# vm-group: rc
 # vm-timeout: 300
 # Unmodified UC programs over MRC between two hosts: ibv_uc_pingpong
 # and ib_write_bw -c UC to completion (mrc-rc-check's uc scenario, in

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# vm-group: misc
+# vm-group: rc
 # vm-timeout: 300
 # Unmodified UD programs over MRC between two hosts: ibv_ud_pingpong
 # (AHs from GIDs), ib_send_bw -c UD, and udaddy (rdma_cm's UDP port
