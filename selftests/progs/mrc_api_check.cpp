@@ -946,6 +946,38 @@ private:
         return err ? err : verdict;
     }
 
+    // n WRITEs with immediate in one chain, request i of len_of(i) bytes
+    // of pattern seed + i from slot i of our buffer to slot i of the
+    // server's, signaled, wr_id wr_id_ + i, immediate imm_ + i.
+    struct ImmChain {
+        std::vector<ibv_sge> sges;
+        std::vector<ibv_send_wr> wrs;
+    };
+    ImmChain imm_chain(uint32_t n, size_t slot, uint64_t seed, size_t (*len_of)(uint32_t)) {
+        ImmChain c{std::vector<ibv_sge>(n), std::vector<ibv_send_wr>(n)};
+        for (uint32_t i = 0; i < n; i++) {
+            size_t len = len_of(i);
+            uint8_t* src = e_->buf.get() + i * slot;
+            rc_check::fill_pattern(src, len, seed + i);
+            c.sges[i] =
+                ibv_sge{reinterpret_cast<uintptr_t>(src), static_cast<uint32_t>(len), e_->mr->lkey};
+            ibv_send_wr& wr = c.wrs[i];
+            wr = ibv_send_wr{};
+            wr.wr_id = wr_id_ + i;
+            wr.next = i + 1 < n ? &c.wrs[i + 1] : nullptr;
+            wr.sg_list = &c.sges[i];
+            wr.num_sge = 1;
+            wr.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
+            wr.send_flags = IBV_SEND_SIGNALED;
+            wr.imm_data = htonl(imm_ + i);
+            wr.wr.rdma.remote_addr = peer_.addr + i * slot;
+            wr.wr.rdma.rkey = peer_.rkey;
+        }
+        return c;
+    }
+
+    static size_t eight_bytes(uint32_t) { return 8; }
+
     Err chain() {
         Msg m;
         m.type = kPrepare;
@@ -956,28 +988,9 @@ private:
         Msg r;
         if (auto err = exchange(m, &r))
             return err;
-        std::vector<ibv_sge> sges(kChain);
-        std::vector<ibv_send_wr> wrs(kChain);
-        for (uint32_t i = 0; i < kChain; i++) {
-            size_t n = Server::chain_size(i);
-            uint8_t* src = e_->buf.get() + i * kChainSlot;
-            rc_check::fill_pattern(src, n, m.seed + i);
-            sges[i] =
-                ibv_sge{reinterpret_cast<uintptr_t>(src), static_cast<uint32_t>(n), e_->mr->lkey};
-            ibv_send_wr& wr = wrs[i];
-            wr = ibv_send_wr{};
-            wr.wr_id = wr_id_ + i;
-            wr.next = i + 1 < kChain ? &wrs[i + 1] : nullptr;
-            wr.sg_list = &sges[i];
-            wr.num_sge = 1;
-            wr.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
-            wr.send_flags = IBV_SEND_SIGNALED;
-            wr.imm_data = htonl(imm_ + i);
-            wr.wr.rdma.remote_addr = peer_.addr + i * kChainSlot;
-            wr.wr.rdma.rkey = peer_.rkey;
-        }
+        ImmChain c = imm_chain(kChain, kChainSlot, m.seed, Server::chain_size);
         imm_ += kChain;
-        return announced(m, wrs.data(), kChain);
+        return announced(m, c.wrs.data(), kChain);
     }
 
     // WIMM credits: kWimm (max_wimm) WRITEs with immediate may be in
@@ -998,24 +1011,8 @@ private:
             note("WIMM credits: server ready", err);
             return;
         }
-        std::vector<ibv_sge> sges(kWimm + 1);
-        std::vector<ibv_send_wr> wrs(kWimm + 1);
-        for (uint32_t i = 0; i <= kWimm; i++) {
-            uint8_t* src = e_->buf.get() + i * kLateSlot;
-            rc_check::fill_pattern(src, 8, m.seed + i);
-            sges[i] = ibv_sge{reinterpret_cast<uintptr_t>(src), 8, e_->mr->lkey};
-            ibv_send_wr& wr = wrs[i];
-            wr = ibv_send_wr{};
-            wr.wr_id = wr_id_ + i;
-            wr.next = i < kWimm ? &wrs[i + 1] : nullptr;
-            wr.sg_list = &sges[i];
-            wr.num_sge = 1;
-            wr.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
-            wr.send_flags = IBV_SEND_SIGNALED;
-            wr.imm_data = htonl(imm_ + i);
-            wr.wr.rdma.remote_addr = peer_.addr + i * kLateSlot;
-            wr.wr.rdma.rkey = peer_.rkey;
-        }
+        ImmChain c = imm_chain(kWimm + 1, kLateSlot, m.seed, eight_bytes);
+        std::vector<ibv_send_wr>& wrs = c.wrs;
         if (!note("mrc_post_send: a chain of max_wimm + 1 WRITEs with immediate refused whole "
                   "with ENOMEM, bad_wr the one beyond the credit",
                   refused(&wrs[0], &wrs[kWimm], ENOMEM)))
@@ -1066,24 +1063,9 @@ private:
         Msg r;
         if (auto err = exchange(m, &r))
             return err;
-        std::vector<ibv_sge> sges(m.count);
-        std::vector<ibv_send_wr> wrs(m.count);
-        for (uint32_t i = 0; i < m.count; i++) {
-            uint8_t* src = e_->buf.get() + i * kLateSlot;
-            rc_check::fill_pattern(src, 8, m.seed + i);
-            sges[i] = ibv_sge{reinterpret_cast<uintptr_t>(src), 8, e_->mr->lkey};
-            ibv_send_wr& wr = wrs[i];
-            wr = ibv_send_wr{};
-            wr.wr_id = wr_id_ + i;
-            wr.next = i + 1 < kRecvs ? &wrs[i + 1] : nullptr;  // the last goes alone
-            wr.sg_list = &sges[i];
-            wr.num_sge = 1;
-            wr.opcode = IBV_WR_RDMA_WRITE_WITH_IMM;
-            wr.send_flags = IBV_SEND_SIGNALED;
-            wr.imm_data = htonl(imm_ + i);
-            wr.wr.rdma.remote_addr = peer_.addr + i * kLateSlot;
-            wr.wr.rdma.rkey = peer_.rkey;
-        }
+        ImmChain c = imm_chain(m.count, kLateSlot, m.seed, eight_bytes);
+        std::vector<ibv_send_wr>& wrs = c.wrs;
+        wrs[kRecvs - 1].next = nullptr;  // the last goes alone
         imm_ += m.count;
         m.type = kPosted;
         if (auto err = send_msg(fd_, m))
