@@ -45,6 +45,16 @@ int mrc_rxwin_init(struct mrc_rxwin *win, u32 start_psn, u32 size)
 	return 0;
 }
 
+int mrc_rxwin_set_size(struct mrc_rxwin *win, u32 size)
+{
+	if (!size || size % MRC_RXWIN_UNIT || size > win->mask + 1)
+		return -EINVAL;
+	if (win->held)
+		return -EBUSY;
+	win->size = size;
+	return 0;
+}
+
 void mrc_rxwin_destroy(struct mrc_rxwin *win)
 {
 	bitmap_free(win->map);

@@ -68,6 +68,16 @@ struct mrc_rxwin {
 int mrc_rxwin_init(struct mrc_rxwin *win, u32 start_psn, u32 size);
 
 /**
+ * mrc_rxwin_set_size() - change the window (the MPR) before data arrives
+ * @win: an initialised window holding no PSN beyond its cumulative point
+ * @size: the new window: a multiple of %MRC_RXWIN_UNIT, at most the ring
+ *	allocated at init
+ *
+ * Return: 0, -EINVAL for a bad @size, -EBUSY while PSNs are held.
+ */
+int mrc_rxwin_set_size(struct mrc_rxwin *win, u32 size);
+
+/**
  * mrc_rxwin_destroy() - free a receive window
  * @win: window set up by mrc_rxwin_init(), or zeroed; may be called twice
  */

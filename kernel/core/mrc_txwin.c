@@ -55,6 +55,16 @@ void mrc_txwin_reset(struct mrc_txwin *win, u32 start_psn)
 	win->held = false;
 }
 
+int mrc_txwin_set_size(struct mrc_txwin *win, u32 size)
+{
+	if (!size || size > win->mask + 1)
+		return -EINVAL;
+	if (win->nxt != win->una)
+		return -EBUSY;
+	win->size = size;
+	return 0;
+}
+
 int mrc_txwin_push(struct mrc_txwin *win, u16 ev, u32 ts, u32 *psn)
 {
 	struct mrc_tx_entry *e;

@@ -112,6 +112,18 @@ void mrc_txwin_destroy(struct mrc_txwin *win);
 void mrc_txwin_reset(struct mrc_txwin *win, u32 start_psn);
 
 /**
+ * mrc_txwin_set_size() - change the most outstanding PSNs (the MPR)
+ * @win: an initialised window with nothing outstanding
+ * @size: the new limit, 1 up to the ring allocated at init
+ *
+ * The ring keeps its size: a smaller limit leaves part of it unused, and
+ * a limit can grow back up to the ring.
+ *
+ * Return: 0, -EINVAL for a bad @size, -EBUSY while a PSN is outstanding.
+ */
+int mrc_txwin_set_size(struct mrc_txwin *win, u32 size);
+
+/**
  * mrc_txwin_push() - assign the next PSN to a new packet
  * @win: the window
  * @ev: EV index the packet is sent on

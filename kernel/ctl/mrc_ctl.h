@@ -22,6 +22,20 @@ int mrc_ctl_qp_bind(struct mrc_dev *mdev, struct mrc_qp *qp,
 		    const struct mrc_qp_profile_cmd *cmd);
 void mrc_ctl_qp_unbind(struct mrc_dev *mdev, struct mrc_qp *qp);
 
+/* mrc_ctl_qp_mpr.c */
+/**
+ * struct mrc_qp_mpr - a QP's PSN ranges (OCP's MPR), in PSNs
+ * @req: as requester: PSNs outstanding beyond the oldest unacknowledged
+ * @dest: as responder: PSNs accepted beyond the cumulative point
+ */
+struct mrc_qp_mpr {
+	u32 req;
+	u32 dest;
+};
+
+int mrc_ctl_qp_set_mpr(struct mrc_qp *qp, const struct mrc_qp_mpr *want,
+		       struct mrc_qp_mpr *now, const char **why, bool *dest);
+
 /* mrc_port.c */
 bool mrc_port_is_up(struct mrc_dev *mdev);
 void mrc_port_update(struct mrc_dev *mdev);

@@ -96,6 +96,8 @@ static const struct nla_policy mrc_genl_qp_bind_policy[MRC_ATTR_MAX + 1] = {
 	[MRC_ATTR_QPN] = NLA_POLICY_FULL_RANGE(NLA_U32, &mrc_genl_qpn_range),
 	[MRC_ATTR_QP_EVPROF] = { .type = NLA_U64 },
 	[MRC_ATTR_QP_CCPROF] = { .type = NLA_U64 },
+	[MRC_ATTR_QP_MPR] = NLA_POLICY_RANGE(NLA_U8, 1, MRC_QP_MPR_MAX),
+	[MRC_ATTR_QP_MPR_DEST] = NLA_POLICY_RANGE(NLA_U8, 1, MRC_QP_MPR_MAX),
 };
 
 static struct netlink_range_validation mrc_genl_probe_timeout = {

@@ -383,6 +383,8 @@ static int mrc_mp_put_attrs(struct sk_buff *msg, struct mrc_qp *qp)
 		{ "cc_profile", qp->cc_profile_id, true },
 		{ "home_cpu", mrc_home_cpu(&qp->home) },
 		{ "seg", qp->seg },
+		{ "mpr_psns", qp->txwin.size },
+		{ "mpr_dest_psns", mrc_rxwin_size(&qp->rxwin) },
 	};
 	unsigned int i;
 	int err = 0;

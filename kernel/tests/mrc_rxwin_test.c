@@ -212,6 +212,30 @@ static void window_full(struct kunit *test)
 	fill_window(test, odd);
 }
 
+/* A window narrowed to an MPR refuses beyond it, and may widen again. */
+static void set_size_narrows(struct kunit *test)
+{
+	struct mrc_rxwin *win = new_win(test, 50, 1024);
+
+	KUNIT_EXPECT_EQ(test, mrc_rxwin_set_size(win, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mrc_rxwin_set_size(win, 200), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mrc_rxwin_set_size(win, 1024 + 128), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mrc_rxwin_size(win), 1024U);
+	KUNIT_ASSERT_EQ(test, mrc_rxwin_set_size(win, 128), 0);
+	KUNIT_EXPECT_EQ(test, mrc_rxwin_size(win), 128U);
+	KUNIT_EXPECT_EQ(test, mrc_rxwin_accept(win, 50 + 128),
+			MRC_RX_OUT_OF_WINDOW);
+	fill_window(test, win);
+	KUNIT_EXPECT_EQ(test, mrc_rxwin_accept(win, 50 + 130), MRC_RX_NEW);
+	/* A PSN held beyond the cumulative point: no change. */
+	KUNIT_EXPECT_EQ(test, mrc_rxwin_set_size(win, 1024), -EBUSY);
+	KUNIT_EXPECT_EQ(test, mrc_rxwin_accept(win, 50 + 128), MRC_RX_NEW);
+	KUNIT_EXPECT_EQ(test, mrc_rxwin_accept(win, 50 + 129), MRC_RX_NEW);
+	KUNIT_EXPECT_EQ(test, mrc_rxwin_held(win), 0U);
+	KUNIT_ASSERT_EQ(test, mrc_rxwin_set_size(win, 1024), 0);
+	fill_window(test, win);
+}
+
 static void psn_wrap(struct kunit *test)
 {
 	struct mrc_rxwin *win = new_win(test, 0xfffffff0, 128);
@@ -439,6 +463,7 @@ static struct kunit_case mrc_rxwin_cases[] = {
 	KUNIT_CASE(duplicates),
 	KUNIT_CASE(out_of_window),
 	KUNIT_CASE(window_full),
+	KUNIT_CASE(set_size_narrows),
 	KUNIT_CASE(psn_wrap),
 	KUNIT_CASE(reset_forgets),
 	KUNIT_CASE(sack_encodes_exact_psns),

@@ -96,6 +96,28 @@ static void init_checks_size(struct kunit *test)
 	}
 }
 
+/* An MPR below the ring limits what may be outstanding. */
+static void set_size_limits_push(struct kunit *test)
+{
+	struct mrc_txwin *win = new_win(test, 10, 1024);
+	u32 psn, i;
+
+	KUNIT_EXPECT_EQ(test, mrc_txwin_set_size(win, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_set_size(win, 1025), -EINVAL);
+	KUNIT_ASSERT_EQ(test, mrc_txwin_set_size(win, 128), 0);
+	for (i = 0; i < 128; i++)
+		KUNIT_ASSERT_EQ(test, mrc_txwin_push(win, 0, 1, &psn), 0);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_push(win, 0, 1, &psn), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_outstanding(win), 128U);
+	/* Not while PSNs are outstanding. */
+	KUNIT_EXPECT_EQ(test, mrc_txwin_set_size(win, 1024), -EBUSY);
+	mrc_txwin_on_ack(win, 10 + 128);
+	KUNIT_ASSERT_EQ(test, mrc_txwin_set_size(win, 1024), 0);
+	for (i = 0; i < 1024; i++)
+		KUNIT_ASSERT_EQ(test, mrc_txwin_push(win, 0, 1, &psn), 0);
+	KUNIT_EXPECT_EQ(test, mrc_txwin_push(win, 0, 1, &psn), -ENOSPC);
+}
+
 static void push_assigns_psns(struct kunit *test)
 {
 	struct mrc_txwin *win = new_win(test, 0xfffffffe, 4);
@@ -892,6 +914,7 @@ static void hold_keeps_read_psns(struct kunit *test)
 
 static struct kunit_case mrc_txwin_cases[] = {
 	KUNIT_CASE(init_checks_size),
+	KUNIT_CASE(set_size_limits_push),
 	KUNIT_CASE(push_assigns_psns),
 	KUNIT_CASE(stale_acks_ignored),
 	KUNIT_CASE(acks_across_wrap),

@@ -16,6 +16,13 @@
 /* OCP MRC controller API version implemented, in OCP's encoding. */
 #define MRC_CTL_API_VERSION	0x01000001	/* 1.0.1 */
 
+/*
+ * A QP's PSN ranges (OCP's MPR) count in units of 128 PSNs; the driver's
+ * windows hold 1024 PSNs, so MRC_QP_MPR_MAX units at most.
+ */
+#define MRC_QP_MPR_UNIT		128
+#define MRC_QP_MPR_MAX		8
+
 enum mrc_genl_cmd {
 	MRC_CMD_UNSPEC,
 	/* Read one device (MRC_ATTR_DEV_NAME given) or dump all. */
@@ -81,10 +88,13 @@ enum mrc_genl_cmd {
 	/* Sent by the kernel only, on MRC_GENL_MCGRP_EVENTS. */
 	MRC_CMD_EV_EVENT,
 	/*
-	 * Doit: bind a QP still in RESET or INIT (device + MRC_ATTR_QPN) to
-	 * the ONLINE profiles MRC_ATTR_QP_EVPROF and/or MRC_ATTR_QP_CCPROF,
-	 * with the checks of create. Its owner (by uid) or CAP_NET_ADMIN.
-	 * Reply: the QPN, both ids now and both ids before (_PREV).
+	 * Doit, on a user QP (device + MRC_ATTR_QPN), by its owner (by uid)
+	 * or CAP_NET_ADMIN; what the OCP API sets that verbs cannot carry:
+	 * either the ONLINE profiles MRC_ATTR_QP_EVPROF and/or
+	 * MRC_ATTR_QP_CCPROF, with the checks of create, in RESET or INIT;
+	 * or its PSN ranges (OCP's MPR), MRC_ATTR_QP_MPR_DEST in RESET or
+	 * INIT and/or MRC_ATTR_QP_MPR also in RTR. Reply: the QPN, both
+	 * profile ids now and before (_PREV), both PSN ranges now.
 	 */
 	MRC_CMD_QP_BIND,
 
@@ -164,6 +174,9 @@ enum mrc_genl_attr {
 	MRC_ATTR_QP_CCPROF,		/* u64: CC profile id */
 	MRC_ATTR_QP_EVPROF_PREV,	/* u64, reply */
 	MRC_ATTR_QP_CCPROF_PREV,	/* u64, reply */
+	/* QP_BIND: PSN ranges, in units of MRC_QP_MPR_UNIT PSNs, 1..MAX. */
+	MRC_ATTR_QP_MPR,		/* u8: as requester, sent unacked */
+	MRC_ATTR_QP_MPR_DEST,		/* u8: as responder, accepted ahead */
 
 	__MRC_ATTR_MAX,
 	MRC_ATTR_MAX = __MRC_ATTR_MAX - 1

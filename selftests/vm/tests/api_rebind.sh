@@ -11,7 +11,9 @@
 # succeeds. Meanwhile: nobody may not rebind root's QP (EPERM), an unknown
 # QPN is ENOENT, the kernel's messages name what is wrong. The QP then
 # writes 64 KiB to a QP on mrcA over profile 5's ports, and once in RTS
-# may not be rebound (EBUSY, naming the state).
+# may not be rebound (EBUSY, naming the state). Its PSN ranges (MPR) are
+# set through QP_BIND in INIT, checked against the window, and refused in
+# RTS.
 # shellcheck disable=SC2317 # functions run through check and wait_until
 . ../lib.sh
 
@@ -91,6 +93,28 @@ check_genl_error "QP_BIND naming no profile: EINVAL" EINVAL 'profile id' \
 	QP_BIND DEV_NAME=str:mrcB QPN=u32:"$QPN"
 check_output "the refused requests changed nothing: still CC profile 4" '^4$' \
 	json_py 'd["cc"]["cc_profile"]' qp_show
+
+# PSN ranges (OCP's MPR), which libmrc sets through QP_BIND on the way to
+# RTR and RTS; in INIT both may change, the reply gives them back.
+qp_ranges() {
+	inb rdma -dd res show qp link mrcB/1 lqpn "$QPN" |
+		awk '{ for (i = 1; i < NF; i++) if ($i ~ /^drv_mpr/) printf "%s %s ", $i, $(i + 1) }'
+}
+check_output "a QP starts with both PSN ranges at the window, 1024 PSNs" \
+	'^drv_mpr_psns 1024 drv_mpr_dest_psns 1024 $' qp_ranges
+check_output "QP_BIND in INIT sets both PSN ranges; the reply gives them in units of 128" \
+	'"MRC_ATTR_QP_MPR": 2, "MRC_ATTR_QP_MPR_DEST": 3' \
+	mrc_genl QP_BIND DEV_NAME=str:mrcB QPN=u32:"$QPN" QP_MPR=u8:2 QP_MPR_DEST=u8:3
+check_output "... the QP's windows: 256 PSNs as requester, 384 as responder" \
+	'^drv_mpr_psns 256 drv_mpr_dest_psns 384 $' qp_ranges
+check_genl_error "QP_BIND with a PSN range beyond the window (9 x 128): ERANGE" ERANGE \
+	'out of range' QP_BIND DEV_NAME=str:mrcB QPN=u32:"$QPN" QP_MPR=u8:9
+check_genl_error "QP_BIND with a PSN range of 0: ERANGE" ERANGE 'out of range' \
+	QP_BIND DEV_NAME=str:mrcB QPN=u32:"$QPN" QP_MPR_DEST=u8:0
+check_genl_error "QP_BIND naming a profile and a PSN range at once: EINVAL" EINVAL \
+	'name one kind' QP_BIND DEV_NAME=str:mrcB QPN=u32:"$QPN" QP_EVPROF=u64:5 QP_MPR=u8:1
+check_output "the refused requests changed no range" \
+	'^drv_mpr_psns 256 drv_mpr_dest_psns 384 $' qp_ranges
 go
 
 check "the QP went to RTS and wrote to mrcA" at sent
@@ -99,6 +123,12 @@ check_output "the WRITE left on profile 5's ports" '^[1-9][0-9]* 0$' \
 	qp_show
 check_genl_error "QP_BIND of a QP in RTS: EBUSY, naming the state" EBUSY 'the QP is in RTS' \
 	QP_BIND DEV_NAME=str:mrcB QPN=u32:"$QPN" QP_EVPROF=u64:0
+check_genl_error "QP_BIND of a requester's PSN range in RTS: EBUSY" EBUSY \
+	'MPR\) is set in RESET, INIT or RTR only' \
+	QP_BIND DEV_NAME=str:mrcB QPN=u32:"$QPN" QP_MPR=u8:8
+check_genl_error "QP_BIND of a responder's PSN range in RTS: EBUSY" EBUSY \
+	'MPR_DEST\) is set in RESET or INIT only' \
+	QP_BIND DEV_NAME=str:mrcB QPN=u32:"$QPN" QP_MPR_DEST=u8:8
 go
 
 wait "$app"
