@@ -368,7 +368,7 @@ struct FakeQp {
         qp.qp = &vqp;
         qp.init.sq_sig_all = 1;
         qp.attr.timeout = 16;
-        qp.attr.mpr.mpr = 64;
+        qp.attr.mpr.mpr = 8;
     }
 };
 
@@ -399,7 +399,7 @@ TEST(LibmrcApi, QueryQpReturnsTheMrcAttributes) {
     mrc_qp_init_attr init{};
     ASSERT_EQ(mrc_query_qp(&f.qp, nullptr, 0, &m, MRC_QP_TIMEOUT | MRC_QP_MPR, &init), 0);
     EXPECT_EQ(m.timeout, 16);
-    EXPECT_EQ(m.mpr.mpr, 64);
+    EXPECT_EQ(m.mpr.mpr, 8);
     EXPECT_EQ(init.sq_sig_all, 1);
 
     EXPECT_EQ(call([&] { return mrc_query_qp(&f.qp, nullptr, IBV_QP_STATE, &m, 0, nullptr); }),

@@ -60,7 +60,7 @@ TEST(LibmrcDevice, AttributesFollowTheVerbsLimits) {
     EXPECT_EQ(a.mrc_protocol_version, static_cast<uint32_t>(MRC_PROTOCOL_VERSION_1));
     EXPECT_EQ(a.wimm_attr.max_wimm, 4096);
     EXPECT_EQ(a.wimm_attr.max_wimm_dest, 4096);
-    EXPECT_EQ(a.mpr_attr.max_mpr, 64) << "8192 PSNs in units of 128";
+    EXPECT_EQ(a.mpr_attr.max_mpr, 8) << "the driver's 1024-PSN windows in units of 128";
     EXPECT_EQ(a.mpr_attr.mpr_resolution, 1);
     EXPECT_EQ(a.qp_attr.max_qp_hint, mrc::lib::kMaxQpHints);
     EXPECT_EQ(a.cap, static_cast<uint32_t>(MRC_DEVICE_CAP_TRIM_NACK | MRC_DEVICE_CAP_SVC_TIME))
@@ -145,6 +145,8 @@ ibv_qp_attr to_state(ibv_qp_state s) {
 
 TEST(LibmrcModify, EachTransitionTakesItsOwnAttributes) {
     mrc_qp_attr m{};
+    m.mpr.mpr = 1;
+    m.mpr.mpr_dest = 1;
     ibv_qp_attr init = to_state(IBV_QPS_INIT), rtr = to_state(IBV_QPS_RTR),
                 rts = to_state(IBV_QPS_RTS);
     EXPECT_EQ(check_modify(IBV_QPS_RESET, &init, IBV_QP_STATE, &m, MRC_QP_HINT, kLimits), 0);
@@ -222,11 +224,20 @@ TEST(LibmrcModify, RangesAreChecked) {
     m.retry.linear_cnt = 0;
     m.retry.exp_cnt = 26;
     EXPECT_EQ(check_modify(IBV_QPS_RTR, &rts, IBV_QP_STATE, &m, MRC_QP_RETRY_CNT, kLimits), EINVAL);
-    m.mpr.mpr = 64;
+    m.mpr.mpr = 8;
     EXPECT_EQ(check_modify(IBV_QPS_RTR, &rts, IBV_QP_STATE, &m, MRC_QP_MPR, kLimits), 0);
-    m.mpr.mpr = 65;
+    m.mpr.mpr = 1;
+    EXPECT_EQ(check_modify(IBV_QPS_RTR, &rts, IBV_QP_STATE, &m, MRC_QP_MPR, kLimits), 0);
+    m.mpr.mpr = 9;
     EXPECT_EQ(check_modify(IBV_QPS_RTR, &rts, IBV_QP_STATE, &m, MRC_QP_MPR, kLimits), EINVAL);
-    m.mpr.mpr_dest = 65;
+    m.mpr.mpr = 0;
+    EXPECT_EQ(check_modify(IBV_QPS_RTR, &rts, IBV_QP_STATE, &m, MRC_QP_MPR, kLimits), EINVAL)
+        << "a range of no PSN would send nothing";
+    m.mpr.mpr_dest = 1;
+    EXPECT_EQ(check_modify(IBV_QPS_INIT, &rtr, IBV_QP_STATE, &m, MRC_QP_MPR_DEST, kLimits), 0);
+    m.mpr.mpr_dest = 9;
+    EXPECT_EQ(check_modify(IBV_QPS_INIT, &rtr, IBV_QP_STATE, &m, MRC_QP_MPR_DEST, kLimits), EINVAL);
+    m.mpr.mpr_dest = 0;
     EXPECT_EQ(check_modify(IBV_QPS_INIT, &rtr, IBV_QP_STATE, &m, MRC_QP_MPR_DEST, kLimits), EINVAL);
     m.wimm.max_wimm = kLimits.max_wimm;
     EXPECT_EQ(check_modify(IBV_QPS_RTR, &rts, IBV_QP_STATE, &m, MRC_QP_MAX_WIMM, kLimits), 0);

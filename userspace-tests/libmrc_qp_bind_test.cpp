@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 //
-// The profile ids of mrc_modify_qp() (libmrc/src/ctl_qp_bind.h): which
-// transition takes them, how QP_BIND is encoded and its reply read, and
-// the order of a move to INIT that names them: bind, the verbs
-// transition, and binding back when that fails.
+// The profile ids and PSN ranges of mrc_modify_qp()
+// (libmrc/src/ctl_qp_bind.h): which transition takes them, how QP_BIND is
+// encoded and its reply read, and the order of a move that names them:
+// bind or set, the verbs transition, and undoing it when that fails.
 #include <gtest/gtest.h>
 #include <netlink/attr.h>
 #include <netlink/genl/genl.h>
@@ -134,6 +134,7 @@ ReplyBuilder bind_reply() {
     ReplyBuilder r(MRC_CMD_QP_BIND);
     r.str(MRC_ATTR_DEV_NAME, "mrc0").u32(MRC_ATTR_DEV_INDEX, 2).u32(MRC_ATTR_QPN, 0x4242);
     r.u64(MRC_ATTR_QP_EVPROF, 5).u64(MRC_ATTR_QP_CCPROF, 3);
+    r.u8(MRC_ATTR_QP_MPR, 8).u8(MRC_ATTR_QP_MPR_DEST, 2);
     return r;
 }
 
@@ -147,6 +148,8 @@ TEST(LibmrcQpBind, ReplyGivesTheIdsNowAndBefore) {
     EXPECT_EQ(b.cc, 3u);
     EXPECT_EQ(b.ev_prev, 0u);
     EXPECT_EQ(b.cc_prev, 9u);
+    EXPECT_EQ(b.mpr, 8);
+    EXPECT_EQ(b.mpr_dest, 2);
 }
 
 TEST(LibmrcQpBind, IncompleteOrMalformedReplyIsEproto) {
@@ -258,6 +261,115 @@ TEST(LibmrcQpBind, FailedBindBackKeepsTheTransitionsError) {
     };
     EXPECT_EQ(ctl::init_with_profiles(ids, bind, [] { return EIO; }), EIO);
     EXPECT_EQ(calls, 2);
+}
+
+// ---- PSN ranges ----
+
+TEST(LibmrcQpRanges, RangesComeFromTheMask) {
+    mrc_qp_attr m{};
+    m.mpr.mpr = 3;
+    m.mpr.mpr_dest = 5;
+    ctl::PsnRanges r = ctl::psn_ranges(&m, MRC_QP_MPR | MRC_QP_TIMEOUT);
+    EXPECT_EQ(r.mpr.value_or(0), 3);
+    EXPECT_FALSE(r.mpr_dest);
+    r = ctl::psn_ranges(&m, MRC_QP_MPR_DEST);
+    EXPECT_FALSE(r.mpr);
+    EXPECT_EQ(r.mpr_dest.value_or(0), 5);
+    EXPECT_FALSE(ctl::psn_ranges(&m, kBoth).any()) << "profile ids are not ranges";
+    EXPECT_FALSE(ctl::psn_ranges(nullptr, MRC_QP_MPR).any());
+}
+
+TEST(LibmrcQpRanges, RequestCarriesOnlyTheRangesNamed) {
+    genl::NlMsgPtr msg = new_request();
+    ctl::PsnRanges r;
+    r.mpr_dest = 1;
+    ASSERT_EQ(ctl::put_qp_ranges(msg.get(), 0x4242, r), 0);
+    auto tb = parse(msg.get());
+    ASSERT_NE(tb[MRC_ATTR_QPN], nullptr);
+    EXPECT_EQ(nla_get_u32(tb[MRC_ATTR_QPN]), 0x4242u);
+    ASSERT_NE(tb[MRC_ATTR_QP_MPR_DEST], nullptr);
+    EXPECT_EQ(nla_len(tb[MRC_ATTR_QP_MPR_DEST]), 1);
+    EXPECT_EQ(nla_get_u8(tb[MRC_ATTR_QP_MPR_DEST]), 1);
+    EXPECT_EQ(tb[MRC_ATTR_QP_MPR], nullptr);
+    EXPECT_EQ(tb[MRC_ATTR_QP_EVPROF], nullptr) << "no profile is rebound with a range";
+    EXPECT_EQ(tb[MRC_ATTR_QP_CCPROF], nullptr);
+
+    msg = new_request();
+    EXPECT_EQ(ctl::put_qp_ranges(msg.get(), 77, ctl::PsnRanges{}), EINVAL);
+}
+
+TEST(LibmrcQpRanges, ReplyWithoutRangesIsEproto) {
+    ReplyBuilder r(MRC_CMD_QP_BIND);
+    r.str(MRC_ATTR_DEV_NAME, "mrc0").u32(MRC_ATTR_DEV_INDEX, 2).u32(MRC_ATTR_QPN, 0x4242);
+    r.u64(MRC_ATTR_QP_EVPROF, 5).u64(MRC_ATTR_QP_CCPROF, 3);
+    r.u64(MRC_ATTR_QP_EVPROF_PREV, 5).u64(MRC_ATTR_QP_CCPROF_PREV, 3);
+    ctl::QpBinding b;
+    EXPECT_EQ(ctl::parse_qp_bind_reply(r.hdr(), b), EPROTO)
+        << "a driver that ignores ranges must not look as if it took them";
+}
+
+// Records the ranges set; refuses with set_errno from the call numbered
+// refuse_from on.
+struct FakeRanges {
+    std::vector<ctl::PsnRanges> asked;
+    int refuse_from = -1;
+    int set_errno = 0;
+
+    ctl::RangesFn fn() {
+        return [this](const ctl::PsnRanges& r) {
+            asked.push_back(r);
+            int n = static_cast<int>(asked.size()) - 1;
+            return refuse_from >= 0 && n >= refuse_from ? set_errno : 0;
+        };
+    }
+};
+
+TEST(LibmrcQpRanges, SetBeforeTheTransition) {
+    FakeRanges k;
+    ctl::PsnRanges r, was;
+    r.mpr = 1;
+    was.mpr = 8;
+    was.mpr_dest = 8;
+    bool ran = false;
+    EXPECT_EQ(ctl::move_with_ranges(r, was, k.fn(),
+                                    [&] {
+                                        EXPECT_EQ(k.asked.size(), 1u) << "set before the move";
+                                        ran = true;
+                                        return 0;
+                                    }),
+              0);
+    EXPECT_TRUE(ran);
+    ASSERT_EQ(k.asked.size(), 1u);
+    EXPECT_EQ(k.asked[0].mpr.value_or(0), 1);
+}
+
+TEST(LibmrcQpRanges, RefusedSetSkipsTheTransition) {
+    FakeRanges k;
+    k.refuse_from = 0;
+    k.set_errno = EBUSY;
+    ctl::PsnRanges r, was;
+    r.mpr_dest = 2;
+    bool ran = false;
+    EXPECT_EQ(ctl::move_with_ranges(r, was, k.fn(),
+                                    [&] {
+                                        ran = true;
+                                        return 0;
+                                    }),
+              EBUSY);
+    EXPECT_FALSE(ran);
+    EXPECT_EQ(k.asked.size(), 1u);
+}
+
+TEST(LibmrcQpRanges, FailedTransitionSetsBackOnlyWhatWasNamed) {
+    FakeRanges k;
+    ctl::PsnRanges r, was;
+    r.mpr_dest = 2;
+    was.mpr = 8;
+    was.mpr_dest = 6;
+    EXPECT_EQ(ctl::move_with_ranges(r, was, k.fn(), [] { return EINVAL; }), EINVAL);
+    ASSERT_EQ(k.asked.size(), 2u);
+    EXPECT_EQ(k.asked[1].mpr_dest.value_or(0), 6);
+    EXPECT_FALSE(k.asked[1].mpr) << "the requester's range was not changed: not sent";
 }
 
 }  // namespace

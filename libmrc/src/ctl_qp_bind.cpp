@@ -9,8 +9,12 @@
 #include <cstring>
 
 #include "mrc-genl.h"
+#include "mrc_checks.h"
 
 namespace mrc::lib::ctl {
+
+static_assert(kMaxMpr == MRC_QP_MPR_MAX, "mrc_query_device() reports the driver's largest range");
+
 namespace {
 
 template <typename T>
@@ -34,6 +38,27 @@ ProfileIds profile_ids(const mrc_qp_attr* attr, int mask) noexcept {
     return ids;
 }
 
+PsnRanges psn_ranges(const mrc_qp_attr* attr, int mask) noexcept {
+    PsnRanges r;
+    if (!attr)
+        return r;
+    if (mask & MRC_QP_MPR)
+        r.mpr = attr->mpr.mpr;
+    if (mask & MRC_QP_MPR_DEST)
+        r.mpr_dest = attr->mpr.mpr_dest;
+    return r;
+}
+
+int put_qp_ranges(nl_msg* msg, uint32_t qpn, const PsnRanges& ranges) noexcept {
+    if (!ranges.any())
+        return EINVAL;
+    if (nla_put_u32(msg, MRC_ATTR_QPN, qpn) < 0 ||
+        (ranges.mpr && nla_put_u8(msg, MRC_ATTR_QP_MPR, *ranges.mpr) < 0) ||
+        (ranges.mpr_dest && nla_put_u8(msg, MRC_ATTR_QP_MPR_DEST, *ranges.mpr_dest) < 0))
+        return EMSGSIZE;
+    return 0;
+}
+
 int put_qp_bind(nl_msg* msg, uint32_t qpn, const ProfileIds& ids) noexcept {
     if (!ids.any())
         return EINVAL;
@@ -51,19 +76,23 @@ int parse_qp_bind_reply(const nlmsghdr* nlh, QpBinding& out) noexcept {
     QpBinding b;
     bool ok = read(tb[MRC_ATTR_QPN], b.qpn) && read(tb[MRC_ATTR_QP_EVPROF], b.ev) &&
               read(tb[MRC_ATTR_QP_CCPROF], b.cc) && read(tb[MRC_ATTR_QP_EVPROF_PREV], b.ev_prev) &&
-              read(tb[MRC_ATTR_QP_CCPROF_PREV], b.cc_prev);
+              read(tb[MRC_ATTR_QP_CCPROF_PREV], b.cc_prev) && read(tb[MRC_ATTR_QP_MPR], b.mpr) &&
+              read(tb[MRC_ATTR_QP_MPR_DEST], b.mpr_dest);
     if (!ok)
         return EPROTO;
     out = b;
     return 0;
 }
 
-int bind_qp(Link& link, const char* dev, uint32_t qpn, const ProfileIds& ids,
-            QpBinding& out) noexcept {
+namespace {
+
+// One QP_BIND exchange, its request filled by put: 0 or an errno value.
+template <typename Put>
+int exchange_bind(Link& link, const char* dev, const Put& put, QpBinding& out) noexcept {
     genl::NlMsgPtr msg = link.request(MRC_CMD_QP_BIND, dev, false);
     if (!msg)
         return ENOMEM;
-    if (int err = put_qp_bind(msg.get(), qpn, ids))
+    if (int err = put(msg.get()))
         return err;
     bool got = false;
     int err = link.exchange(msg.get(), [&out, &got](nlmsghdr* nlh) {
@@ -80,6 +109,20 @@ int bind_qp(Link& link, const char* dev, uint32_t qpn, const ProfileIds& ids,
     return err;
 }
 
+}  // namespace
+
+int bind_qp(Link& link, const char* dev, uint32_t qpn, const ProfileIds& ids,
+            QpBinding& out) noexcept {
+    return exchange_bind(
+        link, dev, [&](nl_msg* msg) { return put_qp_bind(msg, qpn, ids); }, out);
+}
+
+int set_qp_ranges(Link& link, const char* dev, uint32_t qpn, const PsnRanges& ranges,
+                  QpBinding& out) noexcept {
+    return exchange_bind(
+        link, dev, [&](nl_msg* msg) { return put_qp_ranges(msg, qpn, ranges); }, out);
+}
+
 int init_with_profiles(const ProfileIds& ids, const BindFn& bind,
                        const std::function<int()>& transition) noexcept {
     QpBinding was;
@@ -94,6 +137,22 @@ int init_with_profiles(const ProfileIds& ids, const BindFn& bind,
             back.cc = was.cc_prev;
         QpBinding ignored;
         (void)bind(back, ignored);
+    }
+    return err;
+}
+
+int move_with_ranges(const PsnRanges& ranges, const PsnRanges& was, const RangesFn& set,
+                     const std::function<int()>& transition) noexcept {
+    if (int err = set(ranges))
+        return err;
+    int err = transition();
+    if (err) {
+        PsnRanges back;
+        if (ranges.mpr)
+            back.mpr = was.mpr;
+        if (ranges.mpr_dest)
+            back.mpr_dest = was.mpr_dest;
+        (void)set(back);
     }
     return err;
 }

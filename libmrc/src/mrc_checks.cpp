@@ -153,9 +153,9 @@ int check_modify(ibv_qp_state cur, const ibv_qp_attr* vattr, int vattr_mask,
     if ((mrc_mask & MRC_QP_RETRY_CNT) &&
         (mattr->retry.linear_cnt > kMaxLinearRetries || mattr->retry.exp_cnt > kMaxExpRetries))
         return EINVAL;
-    if ((mrc_mask & MRC_QP_MPR) && mattr->mpr.mpr > kMaxMpr)
+    if ((mrc_mask & MRC_QP_MPR) && (mattr->mpr.mpr < 1 || mattr->mpr.mpr > kMaxMpr))
         return EINVAL;
-    if ((mrc_mask & MRC_QP_MPR_DEST) && mattr->mpr.mpr_dest > kMaxMpr)
+    if ((mrc_mask & MRC_QP_MPR_DEST) && (mattr->mpr.mpr_dest < 1 || mattr->mpr.mpr_dest > kMaxMpr))
         return EINVAL;
     if ((mrc_mask & MRC_QP_MAX_WIMM) && mattr->wimm.max_wimm > lim.max_wimm)
         return EINVAL;

@@ -14,7 +14,7 @@
 namespace mrc::lib {
 
 // What the library supports, as mrc_query_device() reports it.
-inline constexpr uint8_t kMaxMpr = 64;         // 8192 PSNs, the driver's receive window
+inline constexpr uint8_t kMaxMpr = 8;          // 1024 PSNs, the driver's windows
 inline constexpr uint8_t kMprResolution = 1;   // any multiple of 128 PSNs
 inline constexpr uint32_t kMaxQpHints = 1024;  // per context
 inline constexpr uint8_t kMaxTimeout = 24;     // 1.024 us * 2^24 = 17.2 s

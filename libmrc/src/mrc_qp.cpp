@@ -56,6 +56,23 @@ int init_with_profiles(mrc_qp* qp, const ctl::ProfileIds& ids, ibv_qp_attr& v,
     });
 }
 
+// A move to RTR or RTS naming PSN ranges: the driver takes them first
+// (QP_BIND), then the verbs transition; when that fails, the QP gets back
+// the ranges the library had set. 0 or an errno value.
+int move_with_ranges(mrc_qp* qp, const ctl::PsnRanges& ranges, ibv_qp_attr& v, int vmask) noexcept {
+    ctl::PsnRanges was;
+    was.mpr = qp->attr.mpr.mpr;
+    was.mpr_dest = qp->attr.mpr.mpr_dest;
+    return ctl::with_link(qp->ctx, [&](ctl::Link& link, const char* dev) {
+        auto set = [&](const ctl::PsnRanges& want) {
+            ctl::QpBinding out;
+            return ctl::set_qp_ranges(link, dev, qp->qp->qp_num, want, out);
+        };
+        return ctl::move_with_ranges(ranges, was, set,
+                                     [&] { return verbs_modify(qp->qp, v, vmask); });
+    });
+}
+
 // Puts the QP on its send CQ's list, so that polling that CQ returns its
 // WIMM credits (mrc_objects.h).
 void link_sender(mrc_qp* qp) noexcept {
@@ -265,9 +282,16 @@ int mrc_modify_qp(mrc_qp* qp, ibv_qp_attr* vattr, int vattr_mask, mrc_qp_attr* m
     ibv_qp_attr v{};
     int vmask = 0;
     mrc::lib::to_verbs_modify(now.qp_state, vattr, vattr_mask, next, v, vmask);
-    // check_modify() let profile ids through on RESET->INIT only.
+    // check_modify() let profile ids through on RESET->INIT only, PSN
+    // ranges on INIT->RTR and RTR->RTS only: never both.
     ctl::ProfileIds ids = ctl::profile_ids(mrc_attr, mrc_attr_mask);
-    ret = ids.any() ? init_with_profiles(qp, ids, v, vmask) : verbs_modify(qp->qp, v, vmask);
+    ctl::PsnRanges ranges = ctl::psn_ranges(mrc_attr, mrc_attr_mask);
+    if (ids.any())
+        ret = init_with_profiles(qp, ids, v, vmask);
+    else if (ranges.any())
+        ret = move_with_ranges(qp, ranges, v, vmask);
+    else
+        ret = verbs_modify(qp->qp, v, vmask);
     if (ret)
         return fail_rc(ret);
     swap_hint(qp->attr.qp_hint, next.qp_hint);

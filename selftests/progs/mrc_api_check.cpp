@@ -6,7 +6,7 @@
 //   mrc-api-check server --dev DEV --gid N [--port P]
 //   mrc-api-check client --dev DEV --gid N --host HOST [--port P]
 //                        [--max-size BYTES] [--seed S] [--wait-ms MS]
-//                        [--ev-profile ID]
+//                        [--ev-profile ID] [--mpr N] [--writes-only 1]
 //
 // Only what the OCP API leaves to libibverbs goes through ibv_*: opening
 // the device, its GID, the PD and the memory registrations. Contexts, CQs,
@@ -30,7 +30,9 @@
 //    mrc_post_send() refuses with ENOMEM until completions are polled.
 //
 // --ev-profile names the EV profile (made by a controller, e.g. of an
-// SRV6 format) the client's QP takes at RESET->INIT.
+// SRV6 format) the client's QP takes at RESET->INIT. --mpr sets the PSN
+// range (in 128 PSNs) of the client's QP as requester, of the server's as
+// responder (and requester); --writes-only 1 runs the WRITE sweep alone.
 //
 // Output: "ok N - ..." / "not ok N - ..." lines, then "ok" or
 // "FAIL: reason" (the server prints its own). Exit status 0 on success.
@@ -81,6 +83,8 @@ struct Options {
     uint64_t seed = 0x6d72632d617069ull;
     int wait_ms = 30000;
     uint64_t ev_profile = 0;  // 0: the device's default
+    uint8_t mpr = 0;          // 0: the server 8, the client the default
+    bool writes_only = false;
 };
 
 // ---- RAII owners of the OCP API's objects ----
@@ -128,6 +132,7 @@ struct End {
     // verbs attributes a verbs program passes (libmrc overrides them) and
     // MRC attributes on each transition; the client passes the least.
     bool verbs_style = false;
+    uint8_t mpr = 0;  // the PSN ranges connect_qp() sets, 0 for none
     uint32_t qpn = 0;
     uint32_t psn = 0;
 };
@@ -192,6 +197,7 @@ Err open_end(const Options& o, size_t len, End* e) {
     e->psn = static_cast<uint32_t>(rc_check::mix(o.seed, e->qpn) & 0xffffff);
 
     e->verbs_style = o.server;
+    e->mpr = o.mpr ? o.mpr : (o.server ? 8 : 0);
     ibv_qp_attr va{};
     va.qp_state = IBV_QPS_INIT;
     va.qp_access_flags = IBV_ACCESS_REMOTE_WRITE;
@@ -242,7 +248,7 @@ Err connect_qp(End* e, const mrc_stream::PeerInfo& peer) {
         va.max_dest_rd_atomic = 1;
         va.min_rnr_timer = 12;
         mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
-        ma.mpr.mpr_dest = 32;
+        ma.mpr.mpr_dest = e->mpr;
         ma.cap = MRC_QP_CAP_TRIM_NACK_DEST_UNSUPPORTED;
         mmask |= MRC_QP_MPR_DEST | MRC_QP_CAP;
     }
@@ -265,7 +271,10 @@ Err connect_qp(End* e, const mrc_stream::PeerInfo& peer) {
         mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC;
         ma.retry.linear_cnt = 3;
         ma.retry.exp_cnt = 4;
-        ma.mpr.mpr = 32;
+        ma.mpr.mpr = e->mpr;
+        mmask |= MRC_QP_MPR;
+    } else if (e->mpr) {
+        ma.mpr.mpr = e->mpr;
         mmask |= MRC_QP_MPR;
     }
     if (int ret = mrc_modify_qp(e->qp.get(), &va, mask, &ma, mmask))
@@ -400,11 +409,14 @@ Err check_query(const Options& o, End* e) {
             ma.timeout, ma.retry.linear_cnt, ma.retry.exp_cnt, ma.wimm.max_wimm,
             ma.wimm.max_wimm_dest, lin, exp, kWimm, 2 * kRecvs);
     if (e->verbs_style &&
-        (ma.mpr.mpr != 32 || ma.mpr.mpr_dest != 32 ||
+        (ma.mpr.mpr != e->mpr || ma.mpr.mpr_dest != e->mpr ||
          ma.cap != MRC_QP_CAP_TRIM_NACK_DEST_UNSUPPORTED || ma.qp_hint != e->hint.get()))
-        return fail("mrc_query_qp: mpr %u mpr_dest %u cap 0x%x hint %p, not 32 32 0x%x %p",
-                    ma.mpr.mpr, ma.mpr.mpr_dest, ma.cap, static_cast<void*>(ma.qp_hint),
-                    MRC_QP_CAP_TRIM_NACK_DEST_UNSUPPORTED, static_cast<void*>(e->hint.get()));
+        return fail("mrc_query_qp: mpr %u mpr_dest %u cap 0x%x hint %p, not %u %u 0x%x %p",
+                    ma.mpr.mpr, ma.mpr.mpr_dest, ma.cap, static_cast<void*>(ma.qp_hint), e->mpr,
+                    e->mpr, MRC_QP_CAP_TRIM_NACK_DEST_UNSUPPORTED,
+                    static_cast<void*>(e->hint.get()));
+    if (!e->verbs_style && e->mpr && ma.mpr.mpr != e->mpr)
+        return fail("mrc_query_qp: mpr %u, not %u", ma.mpr.mpr, e->mpr);
     if (ma.profile.ev_profile_id != o.ev_profile)
         return fail("mrc_query_qp: EV profile %" PRIu64 ", not %" PRIu64, ma.profile.ev_profile_id,
                     o.ev_profile);
@@ -767,6 +779,10 @@ public:
             note("WRITE sweep: " + std::to_string(sizes.size()) + " sizes, 1 B to " +
                      std::to_string(o_.max_size) + " B, verified by the receiver",
                  std::nullopt);
+        if (o_.writes_only) {
+            note("teardown: every mrc_destroy_* returns 0", teardown(e_));
+            return first;
+        }
 
         ok = true;
         for (uint64_t s : sizes) {
@@ -1243,7 +1259,7 @@ void usage() {
                  "usage: mrc-api-check server --dev DEV --gid N [--port P]\n"
                  "       mrc-api-check client --dev DEV --gid N --host HOST [--port P]\n"
                  "                            [--max-size BYTES] [--seed S] [--wait-ms MS]\n"
-                 "                            [--ev-profile ID]\n");
+                 "                            [--ev-profile ID] [--mpr N] [--writes-only 1]\n");
 }
 
 bool parse(int argc, char** argv, Options* o) {
@@ -1274,6 +1290,10 @@ bool parse(int argc, char** argv, Options* o) {
             o->wait_ms = std::atoi(v);
         else if (a == "--ev-profile")
             o->ev_profile = std::strtoull(v, nullptr, 0);
+        else if (a == "--mpr")
+            o->mpr = static_cast<uint8_t>(std::atoi(v));
+        else if (a == "--writes-only")
+            o->writes_only = std::atoi(v) != 0;
         else
             return false;
     }

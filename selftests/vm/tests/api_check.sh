@@ -20,7 +20,7 @@
 # the 2-core host was (4 MiB: 8 s), too close to the minute a test may take;
 # 16 MiB still spans thousands of pages and packets per WRITE.
 # MRC_VM_ENV="MRC_API_MAX=67108864" runs the full sweep; MRC_API_TIMEOUT
-# (240 s) bounds each process.
+# (240 s) bounds each process. Then PSN ranges (OCP's MPR) in force.
 . ../lib.sh
 . ../mp_topo.sh
 . ../mp_lib.sh
@@ -121,6 +121,41 @@ for i in "${!after[@]}"; do
 done
 check "the program's packets spread over several routers ($busy of ${#after[@]})" \
 	test "$busy" -ge 2
+
+# PSN ranges (OCP's MPR) in force, 4 MiB WRITE sweeps alone: the
+# responder's range (--mpr on the server sets its MPR_DEST) drops every
+# PSN beyond it (rcvd_out_of_window), and a requester held to the same
+# range never sends one. With the requester at the whole window against a
+# responder range of 128 PSNs the drops must show, and the data still
+# arrives. The paths delay by 10 ms meanwhile: without, the congestion
+# window never grew past 128 PSNs under emulation, and a requester that
+# ignored its range would have gone unseen.
+# mpr_run TAG SERVER_MPR CLIENT_MPR: the pair's out-of-window drops on mrcB
+# go to stdout; its logs to /tmp/api-mpr-TAG-*.log.
+mpr_run() {
+	local tag=$1 o0 o1 pid rc
+	o0=$(hw_counter mrcB rcvd_out_of_window)
+	ip netns exec hostB timeout "$LIMIT" "$CHECK" server --dev mrcB --gid "$GB4" \
+		--port "$PORT" --mpr "$2" > "/tmp/api-mpr-$tag-server.log" 2>&1 &
+	pid=$!
+	ip netns exec hostA timeout "$LIMIT" "$CHECK" client --dev mrcA --gid "$GA4" \
+		--host "$MP_B4" --port "$PORT" --max-size 4194304 --mpr "$3" --writes-only 1 \
+		> "/tmp/api-mpr-$tag-client.log" 2>&1
+	rc=$?
+	wait "$pid" || rc=1
+	o1=$(hw_counter mrcB rcvd_out_of_window)
+	[ "$rc" = 0 ] || sed "s/^/$tag: /" "/tmp/api-mpr-$tag-"*.log | diag
+	echo "$rc $((o1 - o0))"
+}
+for i in $(seq "$MP_N"); do mp_path_delay "$i" 10; done
+read -r rc oow <<<"$(mpr_run same 1 1)"
+check "PSN ranges of 128 PSNs at both ends: WRITEs to 4 MiB verified (exit $rc)" test "$rc" = 0
+check "... no PSN sent beyond the responder's range ($oow dropped)" test "$oow" -eq 0
+read -r rc oow <<<"$(mpr_run wider 1 8)"
+check "a requester range wider than the responder's: WRITEs to 4 MiB still verified (exit $rc)" \
+	test "$rc" = 0
+check "... the responder dropped what lay beyond its 128 PSNs ($oow)" test "$oow" -gt 0
+mp_path_clear
 
 mp_teardown
 check_dmesg_clean
