@@ -166,6 +166,35 @@ static void mrc_req_blame_oldest(struct mrc_qp *qp)
 					 qp->evs.ev[e->ev].bad_ts, qp->rto_ts);
 }
 
+/*
+ * A QP gives up: say so once, with what an operator needs to tell a dead
+ * peer (every EV bad) from a stall of ours (EVs good, nothing answered).
+ * Each EV as one letter: G good, B assumed bad, D denied.
+ */
+static void mrc_req_report_retry_exc(struct mrc_qp *qp)
+{
+	static const char letter[] = { [MRC_EV_GOOD] = 'G',
+				       [MRC_EV_ASSUMED_BAD] = 'B',
+				       [MRC_EV_DENIED] = 'D' };
+	char evs[65];
+	u32 i, n = min_t(u32, qp->evs.count, sizeof(evs) - 1);
+
+	for (i = 0; i < n; i++)
+		evs[i] = qp->evs.ev[i].state < ARRAY_SIZE(letter) ?
+			 letter[qp->evs.ev[i].state] : '?';
+	evs[n] = '\0';
+	ibdev_info_ratelimited(qp->ibqp.device,
+			       "qp %u: retry count exceeded, %llu ms and %u timeouts without progress (una %u nxt %u rd_pending %u srtt %llu us rto %llu us, EVs %s)\n",
+			       qp->ibqp.qp_num,
+			       div_u64(qp->rto.waited_ns, NSEC_PER_MSEC),
+			       mrc_rto_retries(&qp->rto),
+			       mrc_txwin_oldest_unacked(&qp->txwin),
+			       mrc_txwin_next_psn(&qp->txwin), qp->rd_pending,
+			       div_u64(mrc_rto_srtt_ns(&qp->rto), NSEC_PER_USEC),
+			       div_u64(mrc_rto_timeout_ns(&qp->rto),
+				       NSEC_PER_USEC), evs);
+}
+
 /**
  * mrc_rto_fire() - the retransmission timer expired
  * @timer: the QP's rto_timer (timer softirq, qp->lock not held)
@@ -200,6 +229,7 @@ void mrc_rto_fire(struct timer_list *timer)
 			       jiffies_to_nsecs(jiffies - qp->rto_armed_at))) {
 		struct mrc_swqe *w = &qp->swqe[qp->sq.own & qp->sq.mask];
 
+		mrc_req_report_retry_exc(qp);
 		/*
 		 * No WQE fetched: nothing posted waits for the PSNs that
 		 * timed out, and the SQ slot at own holds no WQE to fail

@@ -304,7 +304,8 @@ pair_finish() {
 		  grep -iE 'error|fail|couldn' /tmp/cli.log | head -n 6;
 		  tail -n 15 /tmp/cli.log;
 		  echo "server:"; grep -iE 'error|fail|couldn' /tmp/srv.log | head -n 6;
-		  tail -n 15 /tmp/srv.log; } | diag
+		  tail -n 15 /tmp/srv.log;
+		  dmesg | grep 'retry count exceeded' | tail -n 3; } | diag
 	fi
 }
 

@@ -64,6 +64,12 @@ wait $pid
 check_output "link cut: IBV_WC_RETRY_EXC_ERR after the attributes' time, then flush" \
 	'^ok retry-exceeded' cat /tmp/retry.log
 sed -n 's/^# \(retry-exceeded: \)/\1/p' /tmp/retry.log | diag
+# One line in the kernel log for the operator: how long and how many
+# timeouts without progress, and each EV's state (the EVs the timeouts
+# blamed read B; the QP's 64 EVs cannot all have been tried in 3).
+check_output "... and one kernel log line says why: the wait, the timeouts, each EV's state" \
+	'qp [0-9]+: retry count exceeded, [0-9]+ ms and [0-9]+ timeouts without progress .*EVs [GBD]*B[GBD]*\)$' \
+	bash -c "dmesg | grep 'retry count exceeded' | tail -n 1"
 ip -n hostB link set vethB up
 
 # Scenarios where the script sends B a hand-made packet from A's address
