@@ -326,7 +326,17 @@ vm_run_group() {
 		n=$(sed -n 's/^# vm-cpus: \([0-9]*\)$/\1/p' "$t")
 		[ -z "$n" ] || [ "$n" -le "$cpus" ] || cpus=$n
 	done
-	MRC_VM_CPUS=$cpus "$here/vm/run-vm.sh" -t "${limit:-300}" -n "vm-$group" "$@" 2>&1 |
+	# A test of two hosts ("# vm-pair: yes") boots two VMs, alone.
+	local run=("$here/vm/run-vm.sh")
+	if grep -qx '# vm-pair: yes' "$1"; then
+		run=("$here/vm/run-pair.sh")
+		if [ $# -ne 1 ]; then
+			echo "vm: group $group: a vm-pair test runs alone" > "$glog"
+			echo 2 > "$glog.rc"
+			return
+		fi
+	fi
+	MRC_VM_CPUS=$cpus "${run[@]}" -t "${limit:-300}" -n "vm-$group" "$@" 2>&1 |
 		tee "$glog" |
 		sed -u -n "s|^MRC-VM-TEST-END .*/\([^/]*\)\.sh \([^ ]*\) \([0-9]*\)\$|-- $group/\1: exit \2 after \3 s|p"
 	rc=${PIPESTATUS[0]}
