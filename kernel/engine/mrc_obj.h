@@ -200,7 +200,7 @@ int mrc_mr_invalidate(struct mrc_dev *mdev, struct ib_pd *pd, u32 key);
 
 /* mrc_srq_take.c */
 int mrc_srq_take(struct mrc_srq *srq, struct mrc_recv_wqe *wqe,
-		 struct mrc_sge *sge);
+		 struct mrc_sge *sge, u64 need);
 void mrc_srq_fail(struct ib_qp *ibqp, u64 wr_id);
 
 #endif /* MRC_OBJ_H */

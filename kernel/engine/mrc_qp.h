@@ -461,6 +461,7 @@ int mrc_ud_gsi_alloc(struct mrc_qp *qp);
 /* mrc_uc.c */
 int mrc_uc_alloc(struct mrc_qp *qp);
 void mrc_uc_set_psn(struct mrc_qp *qp);
+void mrc_uc_flush_held(struct mrc_qp *qp);
 void mrc_uc_send(struct mrc_qp *qp);
 void mrc_uc_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	       const struct mrc_payload *payload);

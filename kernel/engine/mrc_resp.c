@@ -70,7 +70,7 @@ static int mrc_resp_rwqe(struct mrc_qp *qp, struct mrc_rmsg *m, u32 rsn,
 
 	if (qp->srq) {
 		if (!m->has_srq_wqe) {
-			err = mrc_srq_take(qp->srq, wqe, keep);
+			err = mrc_srq_take(qp->srq, wqe, keep, 0);
 			if (err == -EAGAIN)
 				return MRC_SYN_RNR;
 			if (err == -EBADMSG)
@@ -640,6 +640,7 @@ void mrc_resp_flush(struct mrc_qp *qp)
 
 	if (qp->srq) {
 		mrc_resp_flush_srq_taken(qp);
+		mrc_uc_flush_held(qp);
 		memset(qp->rmsg, 0, MRC_QP_WINDOW * sizeof(*qp->rmsg));
 		return;
 	}

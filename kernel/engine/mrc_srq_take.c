@@ -6,22 +6,36 @@
  */
 #include "engine/mrc_obj.h"
 
+/* Bytes the scatter list @sge of @n entries holds. */
+static u64 mrc_srq_room(const struct mrc_sge *sge, u32 n)
+{
+	u64 room = 0;
+	u32 i;
+
+	for (i = 0; i < n; i++)
+		room += sge[i].length;
+	return room;
+}
+
 /**
- * mrc_srq_take() - take the next receive WQE for an incoming SEND
+ * mrc_srq_take() - take the next receive WQE for an incoming message
  * @srq: the SRQ
  * @wqe: header copied out of the (untrusted) ring
  * @sge: room for @srq->max_sge entries, copied out
+ * @need: bytes the WQE must hold, or 0 to take it whatever it holds
  *
  * A WQE with more SGEs than the SRQ's max_sge or a non-zero reserved field
  * is consumed all the same, so that it cannot block the SRQ: the caller
- * completes it in error (mrc_srq_fail()) with @wqe->wr_id.
+ * completes it in error (mrc_srq_fail()) with @wqe->wr_id. One too small
+ * for @need stays posted: a datagram too long for it is dropped, as on
+ * the QP's own RQ, and the receive waits for one that fits.
  *
  * Return: 0, -EAGAIN when the SRQ is empty (receiver not ready), -EINVAL
- * when the producer wrote an impossible index, or -EBADMSG for a malformed
- * WQE, consumed.
+ * when the producer wrote an impossible index, -EBADMSG for a malformed
+ * WQE, consumed, or -EMSGSIZE for one smaller than @need, left posted.
  */
 int mrc_srq_take(struct mrc_srq *srq, struct mrc_recv_wqe *wqe,
-		 struct mrc_sge *sge)
+		 struct mrc_sge *sge, u64 need)
 {
 	struct ib_event ev = {
 		.device = srq->ibsrq.device,
@@ -46,6 +60,10 @@ int mrc_srq_take(struct mrc_srq *srq, struct mrc_recv_wqe *wqe,
 		err = -EBADMSG;
 	} else {
 		memcpy(sge, slot + sizeof(*wqe), wqe->num_sge * sizeof(*sge));
+		if (need && mrc_srq_room(sge, wqe->num_sge) < need) {
+			err = -EMSGSIZE;
+			goto out;
+		}
 	}
 	mrc_ring_consume(&srq->ring);
 	if (srq->limit && avail - 1 < srq->limit) {

@@ -21,11 +21,15 @@
  *	message ends, so a message dropped halfway uses none
  * @num_sge: that WQE's SGEs
  * @sge: its scatter list, copied at the message's first packet
+ * @srq_held: the WQE came from the QP's SRQ: it left the SRQ, and the QP
+ *	holds it for the next message until one completes with it (or the
+ *	QP's flush returns it)
  */
 struct mrc_uc {
 	u32 tx_psn;
 	u32 epsn;
 	bool active;
+	bool srq_held;
 	u8 opcode;
 	u32 msg_len;
 	u32 got;
@@ -176,12 +180,61 @@ void mrc_uc_send(struct mrc_qp *qp)
 	}
 }
 
-/* The receive WQE at the head of the RQ, copied; false if none is usable. */
+/*
+ * A receive WQE from the SRQ, held by the QP until a message completes
+ * with it: a shared queue cannot keep it posted for this QP alone. A
+ * malformed one is completed in error and fails the QP, as on RC.
+ */
+static bool mrc_uc_take_srq(struct mrc_qp *qp, struct mrc_uc *uc)
+{
+	struct mrc_recv_wqe wqe;
+	int err;
+
+	if (uc->srq_held)
+		return true;
+	err = mrc_srq_take(qp->srq, &wqe, uc->sge, 0);
+	if (err == -EBADMSG) {
+		mrc_srq_fail(&qp->ibqp, wqe.wr_id);
+		mrc_qp_error_locked(qp);
+	}
+	if (err)
+		return false;
+	uc->num_sge = wqe.num_sge;
+	uc->wr_id = wqe.wr_id;
+	uc->srq_held = true;
+	return true;
+}
+
+/**
+ * mrc_uc_flush_held() - return the SRQ WQE a UC QP holds, flushed
+ * @qp: a QP in the error state, with @qp->lock held
+ */
+void mrc_uc_flush_held(struct mrc_qp *qp)
+{
+	struct mrc_cqe cqe = {
+		.opcode = IB_WC_RECV,
+		.status = IB_WC_WR_FLUSH_ERR,
+		.qp_num = qp->ibqp.qp_num,
+	};
+
+	if (!qp->uc || !qp->uc->srq_held)
+		return;
+	cqe.wr_id = qp->uc->wr_id;
+	qp->uc->srq_held = false;
+	mrc_cq_post(to_mrc_cq(qp->ibqp.recv_cq), &cqe, &qp->ibqp, false);
+}
+
+/*
+ * The receive WQE at the head of the RQ (or held from the SRQ), copied;
+ * false if none is usable.
+ */
 static bool mrc_uc_take_rwqe(struct mrc_qp *qp, struct mrc_uc *uc)
 {
 	struct mrc_recv_wqe wqe;
 	const void *slot;
 
+	if (qp->srq)
+		return mrc_uc_take_srq(qp, uc);
 	if (mrc_ring_avail(&qp->rq) <= 0)
 		return false;
 	slot = mrc_ring_slot(&qp->rq, qp->rq.own);
@@ -240,7 +293,10 @@ static void mrc_uc_complete(struct mrc_qp *qp, struct mrc_uc *uc,
 		cqe.imm_data = last->dph.imm;
 		cqe.wc_flags = IB_WC_WITH_IMM;
 	}
-	mrc_ring_consume(&qp->rq);
+	if (qp->srq)
+		uc->srq_held = false;
+	else
+		mrc_ring_consume(&qp->rq);
 	mrc_cq_post(to_mrc_cq(qp->ibqp.recv_cq), &cqe, &qp->ibqp,
 		    last->flags & MRC_FLAG_SE);
 }

@@ -229,6 +229,47 @@ void mrc_ud_send(struct mrc_qp *qp)
 	qp->sq_send = qp->sq.own;
 }
 
+/*
+ * The receive WQE for a datagram of @need bytes (the GRH area included),
+ * from the QP's SRQ or its own RQ, consumed only if it fits.
+ *
+ * Return: 0, -EAGAIN when none is posted (or the ring is corrupt),
+ * -EMSGSIZE when the next one is too small (left posted), -EBADMSG for a
+ * malformed one (an SRQ's is consumed and completed in error, and the QP
+ * fails, as an RC QP does; one in the QP's own RQ stays, as before).
+ */
+static int mrc_ud_take(struct mrc_qp *qp, u64 need, struct mrc_recv_wqe *wqe,
+		       struct mrc_sge *sge)
+{
+	const void *slot;
+	u64 room = 0;
+	int avail, err;
+	u32 i;
+
+	if (qp->srq) {
+		err = mrc_srq_take(qp->srq, wqe, sge, need);
+		if (err == -EBADMSG) {
+			mrc_srq_fail(&qp->ibqp, wqe->wr_id);
+			mrc_qp_error_locked(qp);
+		}
+		return err == -EINVAL ? -EAGAIN : err;
+	}
+	avail = mrc_ring_avail(&qp->rq);
+	if (avail <= 0)
+		return -EAGAIN;
+	slot = mrc_ring_slot(&qp->rq, qp->rq.own);
+	memcpy(wqe, slot, sizeof(*wqe));
+	if (wqe->num_sge > qp->rq_max_sge)
+		return -EBADMSG;
+	memcpy(sge, slot + sizeof(*wqe), wqe->num_sge * sizeof(*sge));
+	for (i = 0; i < wqe->num_sge; i++)
+		room += sge[i].length;
+	if (room < need)
+		return -EMSGSIZE;
+	mrc_ring_consume(&qp->rq);
+	return 0;
+}
+
 /**
  * mrc_ud_rx() - a datagram for a UD or GSI QP
  * @qp: the QP
@@ -239,8 +280,8 @@ void mrc_ud_send(struct mrc_qp *qp)
  * @saddr: its source address (IPv4-mapped for IPv4)
  *
  * Datagrams without a posted receive, with the wrong Q_Key, or longer
- * than the next receive buffer are dropped, as on any UD transport. The
- * buffer stays posted: a sender must not be able to use up the receives
+ * than the next receive buffer (of the QP's RQ or its SRQ) are dropped,
+ * as on any UD transport. The buffer stays posted: a sender must not be able to use up the receives
  * of QP1, whose consumer (the MAD layer) never reposts one completed in
  * error. QP1 also drops the copy of a datagram it delivered.
  */
@@ -251,10 +292,7 @@ void mrc_ud_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	struct mrc_sge sge[MRC_MAX_SGE];
 	struct mrc_recv_wqe wqe;
 	struct mrc_swqe tmp = { .sge = sge };
-	const void *slot;
-	int avail, status;
-	u64 room = 0;
-	u32 i;
+	int err, status;
 	struct mrc_cqe cqe = {
 		.opcode = IB_WC_RECV,
 		.byte_len = MRC_GRH_LEN + pkt->payload_len,
@@ -270,26 +308,14 @@ void mrc_ud_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		mrc_stats_inc(&qp->mdev->stats, MRC_STAT_RCVD_GSI_COPY);
 		goto out;
 	}
-	avail = mrc_ring_avail(&qp->rq);
-	if (avail <= 0) {
+	err = mrc_ud_take(qp, cqe.byte_len, &wqe, sge);
+	if (err == -EAGAIN)
 		mrc_stats_inc(&qp->mdev->stats, MRC_STAT_RCVD_UD_NO_RECV);
-		goto out;
-	}
-	slot = mrc_ring_slot(&qp->rq, qp->rq.own);
-	memcpy(&wqe, slot, sizeof(wqe));
-	if (wqe.num_sge > qp->rq_max_sge)
-		goto out;
-	memcpy(sge, slot + sizeof(wqe), wqe.num_sge * sizeof(*sge));
-	tmp.wqe.num_sge = wqe.num_sge;
-	for (i = 0; i < wqe.num_sge; i++)
-		room += sge[i].length;
-
-	if (room < cqe.byte_len) {
+	else if (err == -EMSGSIZE)
 		mrc_stats_inc(&qp->mdev->stats, MRC_STAT_RCVD_UD_TOO_LONG);
+	if (err)
 		goto out;
-	}
-
-	mrc_ring_consume(&qp->rq);
+	tmp.wqe.num_sge = wqe.num_sge;
 	cqe.wr_id = wqe.wr_id;
 	cqe.qp_num = qp->ibqp.qp_num;
 	if (pkt->opcode == MRC_OP_UD_SEND_IMM) {

@@ -29,8 +29,8 @@ static int mrc_qp_check_cap(const struct ib_qp_init_attr *init)
 		return -EOPNOTSUPP;
 	if (init->create_flags)
 		return -EOPNOTSUPP;
-	/* Datagrams and UC messages use the QP's own RQ (mrc_ud.c, mrc_uc.c). */
-	if (init->qp_type != IB_QPT_RC && init->srq)
+	/* Any but QP1, whose receives are the MAD layer's, may use an SRQ. */
+	if (init->srq && init->qp_type == IB_QPT_GSI)
 		return -EOPNOTSUPP;
 	if (!init->send_cq || !init->recv_cq)
 		return -EINVAL;

@@ -53,9 +53,11 @@ Err scenario_modify_driver_input(Env& env, Rng& rng);
 
 // rc_check_ud.cpp: UD QPs.
 Err scenario_ud_send(Env& env, Rng& rng);
+Err scenario_ud_srq(Env& env, Rng& rng);
 
 // rc_check_uc.cpp: UC QPs.
 Err scenario_uc(Env& env, Rng& rng);
+Err scenario_uc_srq(Env& env, Rng& rng);
 
 }  // namespace rc_check
 

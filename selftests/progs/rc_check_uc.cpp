@@ -5,10 +5,13 @@
 // WRITE beyond the target MR completes at the sender (UC reports nothing
 // back) while the receiver drops it, writes nothing and keeps its receive
 // WQE for the next message; an opcode UC lacks (READ) fails the send.
+// And a UC QP on an SRQ: the same rules with receives taken from it.
 
 #include "rc_check_scenarios.h"
 
 #include <arpa/inet.h>
+
+#include <cstring>
 
 namespace rc_check {
 
@@ -111,6 +114,89 @@ Err scenario_uc(Env& env, Rng& rng) {
     if (auto err = expect_wc(p.a, Queue::kSend, wait, {200, IBV_WC_LOC_QP_OP_ERR}))
         return in("READ on a UC QP", err);
     return std::nullopt;
+}
+
+namespace {
+
+Err post_srq_recv(Endpoint& ep, uint64_t wr_id, ibv_sge sge) {
+    ibv_recv_wr wr{};
+    wr.wr_id = wr_id;
+    wr.sg_list = &sge;
+    wr.num_sge = 1;
+    ibv_recv_wr* bad = nullptr;
+    if (int ret = ibv_post_srq_recv(ep.srq.get(), &wr, &bad))
+        return fail("%s: ibv_post_srq_recv(wr_id %llu): %s", ep.tag,
+                    static_cast<unsigned long long>(wr_id), std::strerror(ret));
+    return std::nullopt;
+}
+
+}  // namespace
+
+// A UC QP on an SRQ. A SEND too long for the receive it takes is dropped
+// and the QP keeps that receive for the next message, which lands in it;
+// the next takes the SRQ's next receive. A receive the QP holds after a
+// drop is not lost when the QP fails: it completes flushed.
+Err scenario_uc_srq(Env& env, Rng& rng) {
+    const int wait = env.opt.wait_ms;
+    QpCaps caps;
+    caps.type = IBV_QPT_UC;
+    caps.access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE;
+    QpCaps caps_b = caps;
+    caps_b.srq_wr = 8;
+    Pair p;
+    if (auto err = make_pair(env, rng, caps, &p, &caps_b))
+        return err;
+    Region* src = nullptr;
+    Region* dst = nullptr;
+    if (auto err = p.a.add_region(256 * KiB, kLocal, &src))
+        return err;
+    if (auto err = p.b.add_region(256 * KiB, caps.access, &dst))
+        return err;
+    src->reset(rng.next());
+    dst->reset(rng.next());
+    // r1: 100 bytes at 0; r2 and r3: 64 KiB each, at 64 and 128 KiB.
+    if (auto err = post_srq_recv(p.b, 1, dst->sge(0, 100)))
+        return err;
+    if (auto err = post_srq_recv(p.b, 2, dst->sge(64 * KiB, 64 * KiB)))
+        return err;
+    if (auto err = post_srq_recv(p.b, 3, dst->sge(128 * KiB, 64 * KiB)))
+        return err;
+    // 4 KiB, too long for r1: dropped; 50 bytes then land in r1, 40 KiB
+    // in r2; 100 KiB, too long for r3: dropped, r3 held.
+    const size_t sizes[] = {4 * KiB, 50, 40 * KiB, 100 * KiB};
+    size_t off = 0;
+    for (uint64_t i = 0; i < 4; i++) {
+        if (auto err = post_msg(p.a, 10 + i, {src->sge(off, sizes[i])}))
+            return err;
+        if (auto err = expect_wc(p.a, Queue::kSend, wait, {10 + i, IBV_WC_SUCCESS, IBV_WC_SEND}))
+            return in(label("UC SEND of %zu bytes to a QP on an SRQ", sizes[i]), err);
+        off += sizes[i];
+    }
+    const struct {
+        uint64_t wr_id;
+        size_t len, at, from;
+    } got[] = {{1, 50, 0, 4 * KiB}, {2, 40 * KiB, 64 * KiB, 4 * KiB + 50}};
+    for (const auto& g : got) {
+        ibv_wc wc{};
+        if (auto err =
+                expect_wc(p.b, Queue::kRecv, wait, {g.wr_id, IBV_WC_SUCCESS, IBV_WC_RECV}, &wc))
+            return in("UC SENDs through an SRQ (a SEND too long dropped before each)", err);
+        if (wc.byte_len != g.len || wc.qp_num != p.b.qp->qp_num)
+            return fail("SRQ receive %llu: byte_len %u qp 0x%x, want %zu 0x%x",
+                        static_cast<unsigned long long>(g.wr_id), wc.byte_len, wc.qp_num, g.len,
+                        p.b.qp->qp_num);
+        dst->expect(g.at, src->data() + g.from, g.len);
+    }
+    if (auto err = dst->verify("B memory after UC SENDs through the SRQ"))
+        return err;
+    // B fails: the receive it holds (r3) comes back flushed.
+    ibv_qp_attr attr{};
+    attr.qp_state = IBV_QPS_ERR;
+    if (int ret = ibv_modify_qp(p.b.qp.get(), &attr, IBV_QP_STATE))
+        return fail("B: ibv_modify_qp(ERR): %s", std::strerror(ret));
+    if (auto err = expect_wc(p.b, Queue::kRecv, wait, {3, IBV_WC_WR_FLUSH_ERR}))
+        return in("the SRQ receive a failed UC QP held", err);
+    return expect_quiet(p);
 }
 
 }  // namespace rc_check

@@ -5,7 +5,8 @@
 // holds the sender's IP header, with the sender's QPN in the completion;
 // inline sends and immediate data; and the datagrams a receiver must
 // drop without using up its receive (a wrong Q_Key, one longer than the
-// buffer); an AH to an unreachable GID refused.
+// buffer); an AH to an unreachable GID refused; and the same receive
+// rules for a UD QP on a shared receive queue.
 
 #include "rc_check_scenarios.h"
 
@@ -85,26 +86,6 @@ Err scenario_ud_send(Env& env, Rng& rng) {
     if (auto err = make_ah(p.a, p.b.dev->gid, &ah))
         return err;
 
-    // A UD QP receives from its own queue: one on an SRQ is refused.
-    {
-        ibv_srq_init_attr sa{};
-        sa.attr.max_wr = 16;
-        sa.attr.max_sge = 1;
-        Srq srq(ibv_create_srq(p.a.pd.get(), &sa));
-        if (!srq)
-            return fail("A: ibv_create_srq: %s", std::strerror(errno));
-        ibv_qp_init_attr ia{};
-        ia.send_cq = p.a.scq.get();
-        ia.recv_cq = p.a.rcq.get();
-        ia.srq = srq.get();
-        ia.qp_type = IBV_QPT_UD;
-        ia.cap.max_send_wr = 4;
-        ia.cap.max_send_sge = 1;
-        Qp qp(ibv_create_qp(p.a.pd.get(), &ia));
-        if (qp || errno != EOPNOTSUPP)
-            return fail("A: ibv_create_qp(UD on an SRQ): %s, want EOPNOTSUPP",
-                        qp ? "created" : std::strerror(errno));
-    }
     Region* src = nullptr;
     Region* dst = nullptr;
     if (auto err = p.a.add_region(mtu + 64, IBV_ACCESS_LOCAL_WRITE, &src))
@@ -217,6 +198,72 @@ Err scenario_ud_send(Env& env, Rng& rng) {
                         gid_str(far).c_str());
         std::printf("# %s\n", err->c_str());
     }
+    return expect_quiet(p);
+}
+
+// UD QPs on SRQs: datagrams land in the SRQ's receives, byte for byte,
+// in posting order; one longer than the next receive is dropped and
+// leaves it posted for the next datagram that fits, as on a QP's own RQ.
+Err scenario_ud_srq(Env& env, Rng& rng) {
+    const int wait = env.opt.wait_ms;
+    QpCaps caps;
+    caps.qkey = kQkey;
+    caps.srq_wr = 16;
+    Pair p;
+    if (auto err = make_ud_pair(env, rng, caps, &p))
+        return err;
+    Ah ah;
+    if (auto err = make_ah(p.a, p.b.dev->gid, &ah))
+        return err;
+    constexpr size_t kN = 300;
+    Region* src = nullptr;
+    Region* dst = nullptr;
+    if (auto err = p.a.add_region(4 * kN, IBV_ACCESS_LOCAL_WRITE, &src))
+        return err;
+    if (auto err = p.b.add_region(4 * (kGrh + kN), IBV_ACCESS_LOCAL_WRITE, &dst))
+        return err;
+    src->reset(rng.next());
+    dst->reset(rng.next());
+    // Three receives of kGrh + kN bytes each.
+    for (uint64_t i = 0; i < 3; i++) {
+        ibv_sge sge = dst->sge(i * (kGrh + kN), kGrh + kN);
+        ibv_recv_wr wr{};
+        wr.wr_id = 10 + i;
+        wr.sg_list = &sge;
+        wr.num_sge = 1;
+        ibv_recv_wr* bad = nullptr;
+        if (int ret = ibv_post_srq_recv(p.b.srq.get(), &wr, &bad))
+            return fail("B: ibv_post_srq_recv: %s", std::strerror(ret));
+    }
+    const uint32_t bqpn = p.b.qp->qp_num;
+    // A datagram one byte too long for the receive at the head, dropped;
+    // then three that fit, each a different slice of A's buffer.
+    if (auto err = post_ud(p.a, 1, ah.get(), bqpn, kQkey, {src->sge(0, kN + 1)}))
+        return err;
+    for (uint64_t i = 0; i < 3; i++)
+        if (auto err = post_ud(p.a, 2 + i, ah.get(), bqpn, kQkey, {src->sge(i * kN + 1, kN)}))
+            return err;
+    for (uint64_t w = 1; w <= 4; w++)
+        if (auto err = expect_wc(p.a, Queue::kSend, wait, {w, IBV_WC_SUCCESS, IBV_WC_SEND}))
+            return in("UD SEND to a QP on an SRQ", err);
+    for (uint64_t i = 0; i < 3; i++) {
+        ibv_wc wc{};
+        if (auto err =
+                expect_wc(p.b, Queue::kRecv, wait, {10 + i, IBV_WC_SUCCESS, IBV_WC_RECV}, &wc))
+            return in("a datagram through the SRQ (the long one dropped before it)", err);
+        if (wc.byte_len != kGrh + kN || wc.qp_num != bqpn || wc.src_qp != p.a.qp->qp_num)
+            return fail("SRQ receive %llu: byte_len %u qp 0x%x src_qp 0x%x, want %zu 0x%x 0x%x",
+                        static_cast<unsigned long long>(10 + i), wc.byte_len, wc.qp_num, wc.src_qp,
+                        kGrh + kN, bqpn, p.a.qp->qp_num);
+        const size_t at = i * (kGrh + kN);
+        if (!grh_names(dst->data() + at, env.a.gid))
+            return fail("SRQ receive %llu: the GRH area does not hold A's IPv4 header",
+                        static_cast<unsigned long long>(10 + i));
+        dst->store(at, dst->data() + at, kGrh);
+        dst->expect(at + kGrh, src->data() + i * kN + 1, kN);
+    }
+    if (auto err = dst->verify("B memory after datagrams through the SRQ"))
+        return err;
     return expect_quiet(p);
 }
 
