@@ -30,14 +30,14 @@ namespace mrc {
 
 // The ibv_wr_* builders each QP type offers: what the kernel executes on
 // it (an RC QP all MRC carries; UC and UD what mrc_uc.c and mrc_ud.c send).
-// BIND_MW (no memory windows), ATOMIC_WRITE, TSO and UC SEND_WITH_INV are
-// not among them.
+// BIND_MW (no memory windows), ATOMIC_WRITE and TSO are not among them.
 constexpr uint64_t kRcSendOps =
     IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM | IBV_QP_EX_WITH_SEND |
     IBV_QP_EX_WITH_SEND_WITH_IMM | IBV_QP_EX_WITH_RDMA_READ | IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |
     IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD | IBV_QP_EX_WITH_LOCAL_INV | IBV_QP_EX_WITH_SEND_WITH_INV;
 constexpr uint64_t kUcSendOps = IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |
-                                IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM;
+                                IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM |
+                                IBV_QP_EX_WITH_SEND_WITH_INV;
 constexpr uint64_t kUdSendOps = IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM;
 
 // The comp_mask bits ibv_create_qp_ex accepts (as rxe: no create_flags).

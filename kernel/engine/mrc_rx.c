@@ -51,7 +51,8 @@ MODULE_PARM_DESC(trim_dscp,
 static bool mrc_rx_is_uc(u8 opcode)
 {
 	return opcode == MRC_OP_SEND || opcode == MRC_OP_SEND_IMM ||
-	       opcode == MRC_OP_WRITE || opcode == MRC_OP_WRITE_IMM;
+	       opcode == MRC_OP_SEND_INV || opcode == MRC_OP_WRITE ||
+	       opcode == MRC_OP_WRITE_IMM;
 }
 
 static bool mrc_rx_is_request(u8 opcode)

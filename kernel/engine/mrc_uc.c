@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * Unreliable connected QPs: SEND and WRITE (with immediate) to one peer,
- * with PSNs but no acknowledgment and no retransmission. A send completes
+ * Unreliable connected QPs: SEND (with immediate or Invalidate) and WRITE
+ * (with immediate) to one peer, with PSNs but no acknowledgment and no
+ * retransmission. A send completes
  * when its packets are handed to the network. The receiver takes packets
  * in PSN order; one missing drops the message it belongs to, and the
  * next message that begins is received whole.
@@ -68,6 +69,8 @@ static u8 mrc_uc_wire_opcode(u32 wr_opcode)
 		return MRC_OP_SEND;
 	case IB_WR_SEND_WITH_IMM:
 		return MRC_OP_SEND_IMM;
+	case IB_WR_SEND_WITH_INV:
+		return MRC_OP_SEND_INV;
 	case IB_WR_RDMA_WRITE:
 		return MRC_OP_WRITE;
 	case IB_WR_RDMA_WRITE_WITH_IMM:
@@ -102,7 +105,9 @@ static int mrc_uc_send_pkt(struct mrc_qp *qp, struct mrc_swqe *w, u32 k)
 		if (w->wqe.send_flags & IB_SEND_SOLICITED)
 			pkt.flags |= MRC_FLAG_SE;
 	}
-	if (pkt.opcode == MRC_OP_SEND_IMM || pkt.opcode == MRC_OP_WRITE_IMM) {
+	/* SEND_INV's immediate is the R_Key to invalidate, as on RC. */
+	if (pkt.opcode == MRC_OP_SEND_IMM || pkt.opcode == MRC_OP_WRITE_IMM ||
+	    pkt.opcode == MRC_OP_SEND_INV) {
 		pkt.flags |= MRC_FLAG_IMM;
 		pkt.dph.imm = w->wqe.imm_data;
 	}
@@ -266,7 +271,7 @@ static bool mrc_uc_place(struct mrc_qp *qp, struct mrc_uc *uc,
 
 	if (!pkt->payload_len)
 		return true;
-	if (pkt->opcode == MRC_OP_SEND || pkt->opcode == MRC_OP_SEND_IMM) {
+	if (pkt->opcode != MRC_OP_WRITE && pkt->opcode != MRC_OP_WRITE_IMM) {
 		tmp.wqe.num_sge = uc->num_sge;
 		return mrc_swqe_place(qp, &tmp, pkt->dph.offset, payload,
 				      pkt->payload_len) == IB_WC_SUCCESS;
@@ -274,7 +279,12 @@ static bool mrc_uc_place(struct mrc_qp *qp, struct mrc_uc *uc,
 	return !mrc_mr_write_remote(qp, pkt, payload);
 }
 
-/* The message ended with @last: a SEND or WRITE_IMM uses its receive WQE. */
+/*
+ * The message ended with @last: a SEND or WRITE_IMM uses its receive WQE.
+ * A SEND with Invalidate invalidates its key once the data is in place; a
+ * key naming no valid fast-registration MR of the QP's PD fails the
+ * receive and the QP, IB's class J error, as on RC.
+ */
 static void mrc_uc_complete(struct mrc_qp *qp, struct mrc_uc *uc,
 			    const struct mrc_pkt *last)
 {
@@ -289,7 +299,15 @@ static void mrc_uc_complete(struct mrc_qp *qp, struct mrc_uc *uc,
 
 	if (uc->opcode == MRC_OP_WRITE)
 		return;
-	if (last->flags & MRC_FLAG_IMM) {
+	if (uc->opcode == MRC_OP_SEND_INV) {
+		if (mrc_mr_invalidate(qp->mdev, qp->ibqp.pd, last->dph.imm)) {
+			cqe.status = IB_WC_REM_INV_REQ_ERR;
+		} else {
+			cqe.imm_data = last->dph.imm;
+			cqe.wc_flags = MRC_WC_WITH_INV;
+			mrc_stats_inc(&qp->mdev->stats, MRC_STAT_MR_REMOTE_INV);
+		}
+	} else if (last->flags & MRC_FLAG_IMM) {
 		cqe.imm_data = last->dph.imm;
 		cqe.wc_flags = IB_WC_WITH_IMM;
 	}
@@ -299,6 +317,8 @@ static void mrc_uc_complete(struct mrc_qp *qp, struct mrc_uc *uc,
 		mrc_ring_consume(&qp->rq);
 	mrc_cq_post(to_mrc_cq(qp->ibqp.recv_cq), &cqe, &qp->ibqp,
 		    last->flags & MRC_FLAG_SE);
+	if (cqe.status != IB_WC_SUCCESS)
+		mrc_qp_error_locked(qp);
 }
 
 static void mrc_uc_drop(struct mrc_qp *qp, struct mrc_uc *uc)

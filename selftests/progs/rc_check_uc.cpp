@@ -4,8 +4,9 @@
 // around the packet boundaries and WRITEs with immediate land whole; a
 // WRITE beyond the target MR completes at the sender (UC reports nothing
 // back) while the receiver drops it, writes nothing and keeps its receive
-// WQE for the next message; an opcode UC lacks (READ) fails the send.
-// And a UC QP on an SRQ: the same rules with receives taken from it.
+// WQE for the next message; a SEND with Invalidate naming a user MR's key
+// fails the receive; an opcode UC lacks (READ) fails the send. And a UC
+// QP on an SRQ: the same rules with receives taken from it.
 
 #include "rc_check_scenarios.h"
 
@@ -106,6 +107,28 @@ Err scenario_uc(Env& env, Rng& rng) {
     edge->expect(0, edge->data(), 4 * KiB);
     if (auto err = edge->verify("B memory past the MR the dropped WRITE ran over"))
         return err;
+
+    // SEND with Invalidate naming a key that is no fast-registration MR
+    // (a program has none): the sender completes (UC learns nothing), the
+    // receive fails with IBV_WC_REM_INV_REQ_ERR, as on RC.
+    if (auto err = post_recv(p.b, 300, {dst->sge(guard, 4 * KiB)}))
+        return err;
+    {
+        ibv_sge sge = src->sge(0, 1000);
+        ibv_send_wr wr{};
+        wr.wr_id = 300;
+        wr.sg_list = &sge;
+        wr.num_sge = 1;
+        wr.opcode = IBV_WR_SEND_WITH_INV;
+        wr.send_flags = IBV_SEND_SIGNALED;
+        wr.invalidate_rkey = dst->rkey();
+        if (auto err = post_send_wr(p.a, &wr))
+            return err;
+    }
+    if (auto err = expect_wc(p.a, Queue::kSend, wait, {300, IBV_WC_SUCCESS, IBV_WC_SEND}))
+        return in("UC SEND_WITH_INV", err);
+    if (auto err = expect_wc(p.b, Queue::kRecv, wait, {300, IBV_WC_REM_INV_REQ_ERR}))
+        return in("B's receive of a UC SEND_WITH_INV naming a user MR's key", err);
 
     // READ is not a UC operation: the send fails, the QP goes to error.
     if (auto err =
