@@ -52,6 +52,7 @@ int mrc_ev_init(struct mrc_ev_table *t, u16 count, u16 min_active,
 	for (i = 0; i < count; i++) {
 		t->ev[i].sport = wire[i].sport;
 		t->ev[i].flow_label = wire[i].flow_label;
+		t->ev[i].value = wire[i].value;
 	}
 	return 0;
 }
@@ -73,6 +74,7 @@ void mrc_ev_auto_wire(struct mrc_ev_wire *wire, u16 count, u16 seed)
 		wire[i].sport = MRC_EV_SPORT_BASE |
 				((seed + i) & MRC_EV_SPORT_MASK);
 		wire[i].flow_label = 0;
+		wire[i].value = 0;
 	}
 }
 
@@ -184,12 +186,14 @@ void mrc_ev_reset(struct mrc_ev_table *t)
 		struct mrc_ev *ev = &t->ev[i];
 		struct mrc_ev_wire wire = {
 			.flow_label = ev->flow_label, .sport = ev->sport,
+			.value = ev->value,
 		};
 		bool denied = ev->state == MRC_EV_DENIED;
 
 		memset(ev, 0, sizeof(*ev));
 		ev->sport = wire.sport;
 		ev->flow_label = wire.flow_label;
+		ev->value = wire.value;
 		ev->state = denied ? MRC_EV_DENIED : MRC_EV_GOOD;
 		t->ngood += !denied;
 	}

@@ -84,10 +84,12 @@ struct mrc_ev_stats {
  * struct mrc_ev_wire - what an EV puts in the packet headers
  * @flow_label: IPv6 flow label, 20 bits (host order)
  * @sport: UDP source port (host order), never 0
+ * @value: the EV as its profile names it (the compact EV), for events
  */
 struct mrc_ev_wire {
 	u32 flow_label;
 	u16 sport;
+	u32 value;
 };
 
 /**
@@ -109,6 +111,7 @@ struct mrc_ev_wire {
  * @srtt: smoothed RTT, 1.024 us units scaled by 8 (0: no sample)
  * @min_rtt: lowest RTT seen lately, 1.024 us units (0: no sample)
  * @min_rtt_ts: when @min_rtt was taken
+ * @value: the EV as its profile names it (0 for the AUTO profile's)
  */
 struct mrc_ev {
 	u16 sport;
@@ -127,6 +130,7 @@ struct mrc_ev {
 	u32 srtt;
 	u32 min_rtt;
 	u32 min_rtt_ts;
+	u32 value;
 };
 
 /**

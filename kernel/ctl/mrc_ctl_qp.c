@@ -106,6 +106,7 @@ static int mrc_ctl_build_evs(struct mrc_ctl_binding *b)
 	for (i = 0; i < evp->nev; i++) {
 		wire[i].sport = evp->ev[i].sport;
 		wire[i].flow_label = evp->ev[i].flow_label;
+		wire[i].value = evp->ev[i].compact;
 	}
 	err = mrc_ev_init(&b->evs, evp->nev, evp->min_active, wire);
 	kvfree(wire);

@@ -21,13 +21,18 @@
 #include "ctl/mrc_prof.h"
 #include "engine/mrc_qp.h"
 #include "core/mrc_ev.h"
+#include "core/mrc_srv6.h"
 
 #define MRC_EV_RING_SIZE	1024	/* a path cut on 16 QPs of 64 EVs */
 
 static_assert(MRC_EV_WHY_UNDENY == (int)MRC_EV_REASON_ADMIN_UNDENY);
 static_assert(MRC_EV_WHY_LOSS_UNDONE == (int)MRC_EV_REASON_LOSS_UNDONE);
 
-/* One change, as the engine saw it. */
+/*
+ * One change, as the engine saw it, with the EV's value as its profile
+ * names it: the compact EV (4 bytes, big-endian), or an SRv6 EV's
+ * addresses (16 or 32 bytes); none (0 bytes) for the AUTO profile.
+ */
 struct mrc_ev_record {
 	u64 time_ns;
 	u64 prof_id;
@@ -38,6 +43,8 @@ struct mrc_ev_record {
 	u8 old_state;
 	u8 new_state;
 	u8 why;
+	u8 value_len;
+	u8 value[MRC_SRV6_SEGS_MAX * sizeof(struct in6_addr)];
 };
 
 /**
@@ -87,7 +94,8 @@ static int mrc_ev_event_fill(struct sk_buff *skb, struct mrc_dev *mdev,
 	if (!entry || nla_put_u32(skb, MRC_EV_INDEX, r->idx) ||
 	    nla_put_u8(skb, MRC_EV_STATE, r->new_state) ||
 	    nla_put_u16(skb, MRC_EV_WIRE_SPORT, r->sport) ||
-	    nla_put_u32(skb, MRC_EV_WIRE_FLOW_LABEL, r->flow_label))
+	    nla_put_u32(skb, MRC_EV_WIRE_FLOW_LABEL, r->flow_label) ||
+	    (r->value_len && nla_put(skb, MRC_EV_VALUE, r->value_len, r->value)))
 		goto cancel;
 	nla_nest_end(skb, entry);
 	genlmsg_end(skb, hdr);
@@ -133,6 +141,30 @@ static void mrc_ev_events_work(struct work_struct *work)
 }
 
 /*
+ * EV @idx's value into @r, as EVPROF_EV_GET gives it: an SRv6 EV's
+ * addresses from the QP's routes, else the compact EV, unless the QP
+ * runs the AUTO profile (0), whose EVs have none. The QP's lock is held:
+ * its EV table and routes cannot change meanwhile.
+ */
+static void mrc_ev_record_value(struct mrc_ev_record *r,
+				const struct mrc_qp *qp, u16 idx)
+{
+	const struct mrc_srv6_route *route;
+	__be32 compact;
+
+	r->value_len = 0;
+	if (qp->srv6 && idx < qp->srv6->n) {
+		route = &qp->srv6->r[idx];
+		r->value_len = route->nsegs * sizeof(route->seg[0]);
+		memcpy(r->value, route->seg, r->value_len);
+	} else if (qp->ev_profile_id) {
+		compact = cpu_to_be32(qp->evs.ev[idx].value);
+		r->value_len = sizeof(compact);
+		memcpy(r->value, &compact, sizeof(compact));
+	}
+}
+
+/*
  * The engine's hook (mrc_ev_event_fn): record a change if the QP's
  * profile asks for it and somebody listens.
  */
@@ -165,6 +197,7 @@ static void mrc_ev_event(struct mrc_qp *qp, u16 idx, u8 old_state,
 		r->old_state = mrc_ev_genl_state[old_state];
 		r->new_state = mrc_ev_genl_state[ev->state];
 		r->why = why;
+		mrc_ev_record_value(r, qp, idx);
 	}
 	spin_unlock_irqrestore(&e->lock, flags);
 	queue_work(system_highpri_wq, &e->work);

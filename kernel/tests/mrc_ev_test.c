@@ -80,8 +80,8 @@ static void auto_wire_keeps_the_seeded_ports(struct kunit *test)
 static void init_takes_wire_values(struct kunit *test)
 {
 	const struct mrc_ev_wire wire[] = {
-		{ .flow_label = 0xabcde, .sport = 0x1234 },
-		{ .flow_label = 0, .sport = 1 },
+		{ .flow_label = 0xabcde, .sport = 0x1234, .value = 0xd0000001 },
+		{ .flow_label = 0, .sport = 1, .value = 7 },
 		{ .flow_label = 0xfffff, .sport = 0xffff },
 	};
 	struct mrc_ev_table t;
@@ -96,6 +96,7 @@ static void init_takes_wire_values(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, mrc_ev_sport(&t, i), wire[i].sport);
 		KUNIT_EXPECT_EQ(test, mrc_ev_flow_label(&t, i),
 				wire[i].flow_label);
+		KUNIT_EXPECT_EQ(test, t.ev[i].value, wire[i].value);
 	}
 	mrc_ev_destroy(&t);
 }

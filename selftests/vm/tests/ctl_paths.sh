@@ -9,8 +9,8 @@
 # - one router cut mid-transfer: exactly its EVs go ASSUMED_BAD with
 #   losses counted, with statistics and without (`path show ... evs`,
 #   `evprofile show` counting them); `mrc-ip monitor -j` prints each
-#   change within 100 ms of it, and the recovery when probes succeed once
-#   the path is back;
+#   change within 100 ms of it, with the EV's value, and the recovery
+#   when probes succeed once the path is back;
 # - `mrc-ip qp show` and `rdma statistic` report the same counters;
 # - STATS_GET and QP_EV_GET refuse what they cannot answer.
 . ../lib.sh
@@ -270,6 +270,16 @@ ok = cut <= set(first) and not late and \
      all(e["old"] == "good" and e["reason"].startswith("loss_") and
          e["dev"] == "mrcB" and e["evprofile"] == 5 for e in bad)
 print("ok" if ok else "no")' "$expect_bad" "$cut_ns"
+# Each event names its EV's value, as the profile holds it: the kernel
+# takes it from the QP when the change happens.
+check_output "monitor: each event names its EV by value (0xPPPP0000, PPPP its port)" \
+	'^ok$' python3 -c '
+import json, sys
+evs = [json.loads(l) for l in open("/run/events.json")]
+wrong = [(e.get("index"), e.get("value")) for e in evs
+         if e.get("value") != "0x%04x0000" % (int(sys.argv[1]) + e.get("index", -1))]
+print("events:", len(evs), "wrong values:", wrong[:4], file=sys.stderr)
+print("ok" if evs and not wrong else "no")' "$SPORT0"
 check_output "monitor: and back to good by probe_ok" '^ok$' python3 -c '
 import json, sys
 cut = {int(i) for i in sys.argv[1].split()}
