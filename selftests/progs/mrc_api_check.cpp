@@ -6,7 +6,8 @@
 //   mrc-api-check server --dev DEV --gid N [--port P]
 //   mrc-api-check client --dev DEV --gid N --host HOST [--port P]
 //                        [--max-size BYTES] [--seed S] [--wait-ms MS]
-//                        [--ev-profile ID] [--mpr N] [--writes-only 1]
+//                        [--ev-profile ID] [--cc-profile ID] [--mpr N]
+//                        [--writes-only 1]
 //
 // Only what the OCP API leaves to libibverbs goes through ibv_*: opening
 // the device, its GID, the PD and the memory registrations. Contexts, CQs,
@@ -30,7 +31,8 @@
 //    mrc_post_send() refuses with ENOMEM until completions are polled.
 //
 // --ev-profile names the EV profile (made by a controller, e.g. of an
-// SRV6 format) the client's QP takes at RESET->INIT. --mpr sets the PSN
+// SRV6 format) the client's QP takes at RESET->INIT, --cc-profile the CC
+// profile. --mpr sets the PSN
 // range (in 128 PSNs) of the client's QP as requester, of the server's as
 // responder (and requester); --writes-only 1 runs the WRITE sweep alone.
 //
@@ -83,6 +85,7 @@ struct Options {
     uint64_t seed = 0x6d72632d617069ull;
     int wait_ms = 30000;
     uint64_t ev_profile = 0;  // 0: the device's default
+    uint64_t cc_profile = 0;  // 0: the device's default
     uint8_t mpr = 0;          // 0: the server 8, the client the default
     bool writes_only = false;
 };
@@ -218,6 +221,10 @@ Err open_end(const Options& o, size_t len, End* e) {
         vmask |= IBV_QP_PKEY_INDEX | IBV_QP_PORT;
         ma.qp_hint = e->hint.get();
         mmask |= MRC_QP_HINT;
+    }
+    if (o.cc_profile) {
+        ma.profile.cc_profile_id = o.cc_profile;
+        mmask |= MRC_QP_CC_PROFILE_ID;
     }
     if (o.ev_profile) {
         ma.profile.ev_profile_id = o.ev_profile;
@@ -388,7 +395,8 @@ Err check_query(const Options& o, End* e) {
     int vmask = IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_MAX_QP_RD_ATOMIC |
                 IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_ACCESS_FLAGS;
     int mask = MRC_QP_TIMEOUT | MRC_QP_RETRY_CNT | MRC_QP_MAX_WIMM | MRC_QP_MAX_WIMM_DEST |
-               MRC_QP_MPR | MRC_QP_MPR_DEST | MRC_QP_CAP | MRC_QP_HINT | MRC_QP_EV_PROFILE_ID;
+               MRC_QP_MPR | MRC_QP_MPR_DEST | MRC_QP_CAP | MRC_QP_HINT | MRC_QP_EV_PROFILE_ID |
+               MRC_QP_CC_PROFILE_ID;
     if (int ret = mrc_query_qp(e->qp.get(), &va, vmask, &ma, mask, &ia))
         return fail("mrc_query_qp: %s", std::strerror(ret));
     if (va.qp_state != IBV_QPS_RTS)
@@ -420,6 +428,9 @@ Err check_query(const Options& o, End* e) {
     if (ma.profile.ev_profile_id != o.ev_profile)
         return fail("mrc_query_qp: EV profile %" PRIu64 ", not %" PRIu64, ma.profile.ev_profile_id,
                     o.ev_profile);
+    if (ma.profile.cc_profile_id != o.cc_profile)
+        return fail("mrc_query_qp: CC profile %" PRIu64 ", not %" PRIu64, ma.profile.cc_profile_id,
+                    o.cc_profile);
     if (ia.send_cq != e->scq.get() || ia.recv_cq != e->rcq.get() || ia.pd != e->pd.get())
         return fail("mrc_query_qp: init_attr names other CQs or PD");
     return std::nullopt;
@@ -1259,7 +1270,8 @@ void usage() {
                  "usage: mrc-api-check server --dev DEV --gid N [--port P]\n"
                  "       mrc-api-check client --dev DEV --gid N --host HOST [--port P]\n"
                  "                            [--max-size BYTES] [--seed S] [--wait-ms MS]\n"
-                 "                            [--ev-profile ID] [--mpr N] [--writes-only 1]\n");
+                 "                            [--ev-profile ID] [--cc-profile ID] [--mpr N]\n"
+                 "                            [--writes-only 1]\n");
 }
 
 bool parse(int argc, char** argv, Options* o) {
@@ -1290,6 +1302,8 @@ bool parse(int argc, char** argv, Options* o) {
             o->wait_ms = std::atoi(v);
         else if (a == "--ev-profile")
             o->ev_profile = std::strtoull(v, nullptr, 0);
+        else if (a == "--cc-profile")
+            o->cc_profile = std::strtoull(v, nullptr, 0);
         else if (a == "--mpr")
             o->mpr = static_cast<uint8_t>(std::atoi(v));
         else if (a == "--writes-only")

@@ -122,16 +122,22 @@ done
 check "the program's packets spread over several routers ($busy of ${#after[@]})" \
 	test "$busy" -ge 2
 
-# PSN ranges (OCP's MPR) in force, 4 MiB WRITE sweeps alone: the
+# PSN ranges (OCP's MPR) in force, WRITE sweeps alone, the client's QP
+# on a CC profile whose window never drops below 1024 PSNs (the driver's
+# whole window), so that only its range can hold it back: the
 # responder's range (--mpr on the server sets its MPR_DEST) drops every
 # PSN beyond it (rcvd_out_of_window), and a requester held to the same
 # range never sends one. With the requester at the whole window against a
 # responder range of 128 PSNs the drops must show, and the data still
-# arrives. The paths delay by 10 ms meanwhile: without, the congestion
-# window never grew past 128 PSNs under emulation, and a requester that
-# ignored its range would have gone unseen.
-# mpr_run TAG SERVER_MPR CLIENT_MPR: the pair's out-of-window drops on mrcB
-# go to stdout; its logs to /tmp/api-mpr-TAG-*.log.
+# arrives. The paths delay by 20 ms meanwhile: the window alone is not
+# enough, as a sender held back by the emulated CPU never had 128 PSNs
+# out within a round trip of a millisecond (0 drops), and the default
+# CC profile's window did not always grow past 128 PSNs even at 10 ms.
+check "CC profile 7 on mrcA: mrc-window, never below 1024 packets" \
+	ip netns exec hostA mrc-ip ccprofile add dev mrcA id 7 alg mrc-window \
+	init-pkts 1024 min-pkts 1024
+# mpr_run TAG SERVER_MPR CLIENT_MPR MAX: the pair's out-of-window drops
+# on mrcB go to stdout; its logs to /tmp/api-mpr-TAG-*.log.
 mpr_run() {
 	local tag=$1 o0 o1 pid rc
 	o0=$(hw_counter mrcB rcvd_out_of_window)
@@ -139,20 +145,20 @@ mpr_run() {
 		--port "$PORT" --mpr "$2" > "/tmp/api-mpr-$tag-server.log" 2>&1 &
 	pid=$!
 	ip netns exec hostA timeout "$LIMIT" "$CHECK" client --dev mrcA --gid "$GA4" \
-		--host "$MP_B4" --port "$PORT" --max-size 4194304 --mpr "$3" --writes-only 1 \
-		> "/tmp/api-mpr-$tag-client.log" 2>&1
+		--host "$MP_B4" --port "$PORT" --max-size "$4" --mpr "$3" --cc-profile 7 \
+		--writes-only 1 > "/tmp/api-mpr-$tag-client.log" 2>&1
 	rc=$?
 	wait "$pid" || rc=1
 	o1=$(hw_counter mrcB rcvd_out_of_window)
 	[ "$rc" = 0 ] || sed "s/^/$tag: /" "/tmp/api-mpr-$tag-"*.log | diag
 	echo "$rc $((o1 - o0))"
 }
-for i in $(seq "$MP_N"); do mp_path_delay "$i" 10; done
-read -r rc oow <<<"$(mpr_run same 1 1)"
+for i in $(seq "$MP_N"); do mp_path_delay "$i" 20; done
+read -r rc oow <<<"$(mpr_run same 1 1 4194304)"
 check "PSN ranges of 128 PSNs at both ends: WRITEs to 4 MiB verified (exit $rc)" test "$rc" = 0
 check "... no PSN sent beyond the responder's range ($oow dropped)" test "$oow" -eq 0
-read -r rc oow <<<"$(mpr_run wider 1 8)"
-check "a requester range wider than the responder's: WRITEs to 4 MiB still verified (exit $rc)" \
+read -r rc oow <<<"$(mpr_run wider 1 8 1048576)"
+check "a requester range wider than the responder's: WRITEs to 1 MiB still verified (exit $rc)" \
 	test "$rc" = 0
 check "... the responder dropped what lay beyond its 128 PSNs ($oow)" test "$oow" -gt 0
 mp_path_clear
