@@ -133,6 +133,20 @@ hw_counter() {
 	cat "/sys/class/infiniband/$1/ports/1/hw_counters/$2"
 }
 
+# nvme_dev NQN: the block device of the namespace an NVMe host attached
+# from subsystem NQN (with native NVMe multipath, the subsystem's head
+# disk); fails while there is none.
+nvme_dev() {
+	local s n
+	for s in /sys/class/nvme-subsystem/* /sys/class/nvme/*; do
+		[ "$(cat "$s/subsysnqn" 2>/dev/null)" = "$1" ] || continue
+		for n in "$s"/nvme*n*; do
+			[ -b "/dev/${n##*/}" ] && echo "/dev/${n##*/}" && return
+		done
+	done
+	return 1
+}
+
 # check_direct_roundtrip BLK SRC: write file SRC (whole MiBs) to block
 # device BLK with O_DIRECT in 1 MiB I/Os, read as many back the same way,
 # and check that the bytes match.

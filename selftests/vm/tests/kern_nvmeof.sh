@@ -43,20 +43,8 @@ check "nvmet exports $IMG over rdma at 10.9.0.1:4420" target_up
 
 check "nvme connect -t rdma -a 10.9.0.1 -n $NQN" \
 	nvme connect -t rdma -a 10.9.0.1 -s 4420 -n "$NQN" -q "$HOSTNQN"
-# nvme_dev: the block device of the namespace the host attached (with
-# native NVMe multipath, the subsystem's head disk).
-nvme_dev() {
-	local s n
-	for s in /sys/class/nvme-subsystem/* /sys/class/nvme/*; do
-		[ "$(cat "$s/subsysnqn" 2>/dev/null)" = "$NQN" ] || continue
-		for n in "$s"/nvme*n*; do
-			[ -b "/dev/${n##*/}" ] && echo "/dev/${n##*/}" && return
-		done
-	done
-	return 1
-}
-wait_until 30 nvme_dev
-blk=$(nvme_dev)
+wait_until 30 nvme_dev "$NQN"
+blk=$(nvme_dev "$NQN")
 check "the namespace appears as a block device (${blk:-none}), transport rdma" \
 	test -b "$blk"
 

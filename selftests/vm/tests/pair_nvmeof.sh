@@ -100,17 +100,6 @@ target_vm() {
 
 # ---- VM A: hostA and the routers, the host ----
 
-# nvme_dev: the block device of the namespace the host attached.
-nvme_dev() {
-	local s n
-	for s in /sys/class/nvme-subsystem/* /sys/class/nvme/*; do
-		[ "$(cat "$s/subsysnqn" 2>/dev/null)" = "$NQN" ] || continue
-		for n in "$s"/nvme*n*; do
-			[ -b "/dev/${n##*/}" ] && echo "/dev/${n##*/}" && return
-		done
-	done
-	return 1
-}
 
 # rc_attr_sum NAME: driver attribute NAME summed over mrc0's RC QPs.
 rc_attr_sum() {
@@ -153,8 +142,8 @@ host_vm() {
 	check "modprobe nvme-rdma" modprobe nvme-rdma
 	check "nvme connect -t rdma -a $MP_B4 -n $NQN (once the target listens)" \
 		wait_until 120 nvme connect -t rdma -a "$MP_B4" -s 4420 -n "$NQN" -q "$HOSTNQN"
-	wait_until 30 nvme_dev
-	blk=$(nvme_dev)
+	wait_until 30 nvme_dev "$NQN"
+	blk=$(nvme_dev "$NQN")
 	check "the namespace appears as a block device (${blk:-none})" test -b "$blk"
 
 	head -c 64M /dev/urandom > /tmp/one.src
