@@ -18,10 +18,12 @@
 #              default, which does not ask for ECN, so RED drops its
 #              packets where it marks MRC's) and dctcp (ECN, as TCP runs
 #              in datacenters whose switches mark)
-#   cc_incast  8 WRITE streams at once: the slowest one's completion of
-#              equal messages (rate / (8 x its goodput)) against the ideal
+#   cc_incast  8 senders start one message of INCAST_WRITES WRITEs each
+#              at once: when the last one completes against the ideal
 #              (all bytes at the bottleneck's rate), and the bottleneck's
-#              use (wire bytes tc counted while all streams ran / rate)
+#              use from the first start to the last completion (the bytes
+#              tc sent, headers included, / rate); kernel TCP as the
+#              anchor: 8 DCTCP flows' use of the same bottleneck
 #
 # cc_fair, cc_tcp and cc_incast run over each queue of QUEUES: "ecn"
 # (fq_codel marking CE, target 1 ms, 100 packets), "red" (one FIFO that
@@ -50,6 +52,8 @@ TCPS=$(barg cctcp)
 TCPS=${TCPS:-cubic,dctcp}
 ALGS=$(barg ccalgs)
 ALGS=${ALGS:-window,nscc,nscc-link}
+INCAST_WRITES=$(barg incastwrites)	# WRITEs in each sender's message
+INCAST_WRITES=${INCAST_WRITES:-32}
 STEP_LIMIT=$((SECS + 120))
 MP_STREAM_SIZE=65536		# bytes per RDMA WRITE (mp_streams_start)
 MP_STREAM_DEPTH=8		# WRITEs outstanding per stream
@@ -120,9 +124,15 @@ wire_bytes() {
 # the middle SECS - 2 seconds, in bits per second, into $STATE/wire (empty
 # if a stream never started).
 wire_sample() {
-	local b0 b1 t0 t1
 	: > "$STATE/wire"
 	mp_streams_running "$STATE" || return 0
+	wire_middle
+}
+
+# wire_middle: the bottleneck's wire rate over the SECS - 2 seconds from
+# a second from now, into $STATE/wire.
+wire_middle() {
+	local b0 b1 t0 t1
 	sleep 1
 	b0=$(wire_bytes) t0=$(date +%s.%N)
 	sleep $((SECS - 2))
@@ -132,11 +142,33 @@ wire_sample() {
 			'BEGIN { printf "%.0f\n", b * 8 / (t1 - t0) }' > "$STATE/wire"
 }
 
-# tcp_flow SECS FILE [CC]: one iperf3 flow from hostA to hostB under TCP
-# congestion control CC (cubic); its JSON in FILE. Both hosts default to
-# CC meanwhile: DCTCP's receiver echoes each mark, not one per window.
+# incast CC N FILE: N senders, each with one message of INCAST_WRITES
+# WRITEs, under CC, started together; their JSON results, one per line,
+# in FILE, and the bytes the bottleneck sent meanwhile in $STATE/wire
+# (nothing else crosses it towards hostB: the connections are up before
+# the start). Non-zero unless every message completed whole.
+incast() {
+	local rc=0 b0 b1
+	: > "$STATE/wire"
+	MP_STREAM_WRITES=$INCAST_WRITES MP_STREAM_GO=later \
+		mp_streams_start "$STATE" "$2" "$STEP_LIMIT" "$(profile_of "$1")"
+	b0=$(wire_bytes)
+	touch "$STATE/go"
+	mp_streams_wait "$STATE" || rc=1
+	b1=$(wire_bytes)
+	mp_streams_ended_well $rc "$STATE" >&2
+	cp "$STATE/results" "$3"
+	[ -n "$b0" ] && [ -n "$b1" ] && echo $((b1 - b0)) > "$STATE/wire"
+	[ $rc = 0 ] && [ "$(jq -s --argjson w $((INCAST_WRITES * MP_STREAM_SIZE)) \
+		'map(select(.bytes == $w)) | length' "$3")" = "$2" ]
+}
+
+# tcp_flow SECS FILE [CC [N]]: N (1) iperf3 flows from hostA to hostB
+# under TCP congestion control CC (cubic); their JSON in FILE. Both hosts
+# default to CC meanwhile: DCTCP's receiver echoes each mark, not one per
+# window.
 tcp_flow() {
-	local cc=${3:-cubic} s rc h
+	local cc=${3:-cubic} n=${4:-1} s rc h
 	for h in A B; do
 		ip netns exec "host$h" sysctl -qw \
 			net.ipv4.tcp_congestion_control="$cc" || return
@@ -145,7 +177,7 @@ tcp_flow() {
 	s=$!
 	sleep 0.5
 	ip netns exec hostA timeout $(($1 + 30)) iperf3 -c "$MP_B4" -p 5201 \
-		-C "$cc" -t "$1" -J > "$2" 2> /dev/null
+		-C "$cc" -P "$n" -t "$1" -J > "$2" 2> /dev/null
 	rc=$?
 	wait $s
 	for h in A B; do
@@ -230,7 +262,25 @@ run_step() {
 			extra=$(jq -cs --argjson l "$arg" '{loss: $l, op: "write",
 				goodput_mbit: .[0].goodput_mbit, bytes: .[0].bytes}' "$f") ;;
 		esac ;;
-	cc_fair | cc_incast)
+	cc_incast)
+		queue "$q" || return
+		if [ "$cc" = tcp ]; then
+			tcp_flow "$SECS" "$t" dctcp "$arg" & local tp=$!
+			wire_middle
+			wait $tp &&
+				extra=$(jq -c --argjson n "$arg" --arg wire "$(cat "$STATE/wire")" \
+					'{streams: $n, tcp_cc: "dctcp",
+					  wire_bps: ($wire | tonumber? // null)}' "$t")
+		else
+			incast "$cc" "$arg" "$f" &&
+				extra=$(jq -cs --argjson n "$arg" --arg wire "$(cat "$STATE/wire")" \
+					--argjson m $((INCAST_WRITES * MP_STREAM_SIZE)) \
+					'{streams: $n, message_bytes: $m,
+					  wire_bytes: ($wire | tonumber? // null),
+					  results: map({bytes, seconds, start_realtime,
+							goodput_mbit})}' "$f")
+		fi ;;
+	cc_fair)
 		queue "$q" && streams "$cc" "$arg" "$f" &&
 			extra=$(jq -cs --argjson n "$arg" --arg wire "$(cat "$STATE/wire")" \
 				'{streams: $n, wire_bps: ($wire | tonumber? // null),
@@ -299,7 +349,7 @@ for h in A B; do
 done
 echo "# cc: one path of $RATE (tbf burst $MP_TBF_BURST); $(nproc) vCPUs;" \
 	"$MP_STREAM_SIZE-byte WRITEs, $MP_STREAM_DEPTH outstanding per stream; queues $QUEUES;" \
-	"TCP beside MRC: $TCPS"
+	"TCP beside MRC: $TCPS; incast messages of $INCAST_WRITES WRITEs"
 
 steps=()
 for ((r = 1; r <= REPS; r++)); do
@@ -331,7 +381,7 @@ for ((r = 1; r <= REPS; r++)); do
 			done ;;
 		cc_incast)
 			for q in ${QUEUES//,/ }; do
-				for v in ${ALGS//,/ }; do
+				for v in ${ALGS//,/ } tcp; do
 					steps+=("$m $v $q 8 $r")
 				done
 			done ;;

@@ -96,7 +96,9 @@ def figures(rec):
               else rec["goodput_mbit"] * rec["secs"] / 8)
         if mb:
             _per_mb(rec, mb, f)
-    elif m in ("cc_fair", "cc_incast"):
+    elif m == "cc_incast":
+        _incast(rec, rate, f)
+    elif m == "cc_fair":
         res = rec.get("results")
         if not res:
             return {}
@@ -105,26 +107,10 @@ def figures(rec):
         mb = sum(r["bytes"] for r in res) / 1e6
         if mb:
             _per_mb(rec, mb, f)
-        if m == "cc_fair":
-            js = [jain(w) for w in windows(res)]
-            js = [j for j in js if j is not None]
-            f["jain_min"] = round(min(js), 3) if js else None
-            f["jain_median"] = round(statistics.median(js), 3) if js else None
-        else:
-            # Equal messages: the slowest completes in size / slowest,
-            # the ideal is n * size / rate. Goodputs are taken over the 1 s
-            # windows all streams ran in (a stream that ran alone for a
-            # while does not look fast); none if they never ran at once.
-            ws = windows(res)
-            slowest = (min(statistics.mean(w[i] for w in ws)
-                           for i in range(len(res))) if ws else 0)
-            f["slowest_vs_ideal"] = (round(rate / (len(res) * slowest), 3)
-                                     if slowest > 0 and rate else None)
-            # Busy: what the bottleneck sent (headers included) while
-            # every stream ran, against its rate.
-            wire = rec.get("wire_bps")
-            f["busy"] = (round(wire / 1e6 / rate, 3)
-                         if wire is not None and rate else None)
+        js = [jain(w) for w in windows(res)]
+        js = [j for j in js if j is not None]
+        f["jain_min"] = round(min(js), 3) if js else None
+        f["jain_median"] = round(statistics.median(js), 3) if js else None
     elif m == "cc_tcp":
         if rec.get("tcp_mbit") is None or rec.get("mrc_mbit") is None:
             return {}
@@ -132,6 +118,34 @@ def figures(rec):
         f.update(mrc_share=round(rec["mrc_mbit"] / s, 3) if s else None,
                  tcp_share=round(rec["tcp_mbit"] / s, 3) if s else None)
     return f
+
+
+def _incast(rec, rate, f):
+    """The incast's figures in @f: each sender's one message, or TCP's
+    flows (the anchor: how busy kernel TCP keeps the same bottleneck)."""
+    if rec["cc"] == "tcp":
+        wire = rec.get("wire_bps")
+        f["busy"] = (round(wire / 1e6 / rate, 3)
+                     if wire is not None and rate else None)
+        return
+    res = rec.get("results")
+    if not res or not rate or "message_bytes" not in rec:
+        return  # none, or from before messages (streams' goodputs)
+    # From the first start to the last completion; the ideal is every
+    # byte at the bottleneck's rate, headers not counted.
+    t0 = min(r["start_realtime"] for r in res)
+    ends = [r["start_realtime"] + r["seconds"] for r in res]
+    total = sum(r["bytes"] for r in res)
+    ideal = total * 8 / (rate * 1e6)
+    span = max(ends) - t0
+    _per_mb(rec, total / 1e6, f)
+    f["slowest_vs_ideal"] = round(span / ideal, 3) if ideal else None
+    f["fastest_vs_ideal"] = round((min(ends) - t0) / ideal, 3) if ideal else None
+    # Busy: what the bottleneck sent (headers included) over that span,
+    # against its rate.
+    wire = rec.get("wire_bytes")
+    f["busy"] = (round(wire * 8 / (rate * 1e6 * span), 3)
+                 if wire is not None and span > 0 else None)
 
 
 def line(rec):
@@ -209,17 +223,20 @@ def summarize(records):
                 judged = (q, tcp) == TCP_SHARE_JUDGED
                 rows.append((f"{q}: smaller share, MRC beside TCP {tcp}",
                              cc, v, "tcp_share_min" if judged else None))
-        for cc in ccs:
+        for cc in ccs + ("tcp",):
             key = ("cc_incast", cc, q)
             if key not in by:
                 continue
             for name, target in (("slowest_vs_ideal", "incast_slowest"),
+                                 ("fastest_vs_ideal", None),
                                  ("busy", "incast_busy"),
                                  ("rtos_per_mb", None),
                                  ("needed_rtos_per_mb",
                                   "incast_needed_rtos" if q == "trim"
                                   else None)):
                 v = med(key, name)
+                if v is None and cc == "tcp":
+                    continue
                 fig[f"incast_{name}_{q}_{cc}"] = v
                 rows.append((f"{q}: 8:1 incast {name}", cc, v, target))
 
@@ -251,8 +268,8 @@ def summarize(records):
 def _behind(fig, what, v, rows):
     """Whether NSCC's @v is worse than mrc-window's on the row @what."""
     w = next((x[2] for x in rows if x[0] == what and x[1] == "window"), None)
-    if v is None or w is None:
-        return False
+    if v is None or w is None or "fastest" in what:
+        return False  # an early first completion is neither better nor worse
     lower_better = "slowest" in what or "RTOs" in what or "rtos" in what
     return v > w if lower_better else v < w
 

@@ -16,6 +16,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -42,6 +43,7 @@ struct Options {
     uint64_t size = 65536;
     uint32_t outstanding = 16;
     double seconds = 10;
+    uint64_t writes = 0;  // 0: as many as --seconds allows
     uint8_t timeout = 14;
     uint8_t retry_cnt = 7;
     uint32_t bin_ms = 100;
@@ -66,6 +68,8 @@ void usage(FILE* f) {
         "  --outstanding N      WRITEs in flight (default 16); the server's buffer\n"
         "                       is size * outstanding, so give both the same\n"
         "  --seconds S          client: how long to post WRITEs (default 10)\n"
+        "  --writes N           client: post N WRITEs at most, then wait for them\n"
+        "                       (one message of N * size bytes; default: no limit)\n"
         "  --timeout T          QP local ACK timeout attribute, 0-31 (default 14)\n"
         "  --retry-cnt N        QP retry count, 0-7 (default 7)\n"
         "  --bin-ms N           client: width of the goodput bins (default 100)\n"
@@ -165,6 +169,8 @@ int parse_args(int argc, char** argv, Options* o) {
             if (!ok)
                 std::fprintf(stderr, "mrc-stream: --seconds needs a duration in (0, 3600]\n");
             i++;
+        } else if (arg == "--writes") {
+            ok = num(1, UINT32_MAX) && (o->writes = n, true);
         } else if (arg == "--timeout") {
             ok = num(0, 31) && (o->timeout = static_cast<uint8_t>(n), true);
         } else if (arg == "--retry-cnt") {
@@ -262,7 +268,7 @@ Err stream(const Options& o, StreamQp& qp, const PeerInfo& peer, StreamStats* st
     uint64_t posted = 0, done = 0;
     std::vector<ibv_wc> wc(16);
     for (;;) {
-        bool posting = Clock::now() < end;
+        bool posting = Clock::now() < end && (o.writes == 0 || posted < o.writes);
         while (posting && posted - done < o.outstanding) {
             uint64_t slot = posted % slots;
             if (auto err = qp.post_write(posted, (posted % o.outstanding) * o.size, o.size,

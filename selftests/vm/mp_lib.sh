@@ -83,11 +83,15 @@ mp_stream_said() {
 # first and start posting together when mp_streams_start has seen each
 # one connected (--go-file): no connection waits behind the others' data.
 # Client J writes its JSON to DIR/outJ and its stderr to DIR/errJ; the
-# clients' pids are in MP_STREAM_PIDS.
+# clients' pids are in MP_STREAM_PIDS. With MP_STREAM_WRITES each client
+# sends that many WRITEs (one message) and ends; with MP_STREAM_GO=later
+# the caller creates DIR/go itself (to sample something just before).
 mp_streams_start() {
 	local dir=$1 n=$2 secs=$3 prof=$4 j
 	local size=${MP_STREAM_SIZE:-65536} depth=${MP_STREAM_DEPTH:-8}
 	local to=${MP_STREAM_TIMEOUT:-14} port=${MP_STREAM_PORT:-22000}
+	local -a writes=()
+	[ -z "${MP_STREAM_WRITES:-}" ] || writes=(--writes "$MP_STREAM_WRITES")
 	local limit=$((secs + 120))
 	local stream=$MRC_BUILD/selftests/progs/mrc-stream
 	rm -f "$dir/go"
@@ -105,14 +109,14 @@ mp_streams_start() {
 			--port $((port + j)) --size "$size" --outstanding "$depth" \
 			--timeout "$to" --seconds "$secs" --bin-ms 100 \
 			--connect-wait-s 60 --go-file "$dir/go" --wait-s 60 \
-			> "$dir/out$j" 2> "$dir/err$j" &
+			"${writes[@]}" > "$dir/out$j" 2> "$dir/err$j" &
 		MP_STREAM_PIDS+=($!)
 	done
 	# Go once every client is connected or has ended (within 60 s).
 	for ((j = 0; j < n; j++)); do
 		mp_stream_said "${MP_STREAM_PIDS[j]}" "$dir/err$j" connected 60
 	done
-	touch "$dir/go"
+	[ "${MP_STREAM_GO:-}" = later ] || touch "$dir/go"
 }
 
 # mp_streams_running DIR: wait until every stream of mp_streams_start
