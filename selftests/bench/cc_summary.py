@@ -239,6 +239,13 @@ def summarize(records):
                     continue
                 fig[f"incast_{name}_{q}_{cc}"] = v
                 rows.append((f"{q}: 8:1 incast {name}", cc, v, target))
+            # The emulated link's own ceiling: TCP's use beside MRC's.
+            tcp = med(("cc_incast", "tcp", q), "busy")
+            busy = fig.get(f"incast_busy_{q}_{cc}")
+            if cc != "tcp" and tcp and busy is not None:
+                v = round(busy / tcp, 3)
+                fig[f"incast_busy_vs_tcp_{q}_{cc}"] = v
+                rows.append((f"{q}: 8:1 incast busy / TCP's", cc, v, None))
 
     def met(v, t):
         if t is None or v is None:
