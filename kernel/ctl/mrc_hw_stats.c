@@ -55,6 +55,7 @@ static const struct rdma_stat_desc mrc_stat_descs[MRC_HW_STATS] = {
 	[MRC_STAT_SENT_ZEROCOPY].name		= "sent_zerocopy",
 	[MRC_STAT_MR_FAST_REG].name		= "mr_fast_reg",
 	[MRC_STAT_MR_LOCAL_INV].name		= "mr_local_inv",
+	[MRC_STAT_MW_BIND].name			= "mw_bind",
 	[MRC_STAT_MR_REMOTE_INV].name		= "mr_remote_inv",
 	[MRC_STAT_RCVD_UC_DROPPED].name	= "rcvd_uc_dropped",
 	[MRC_PATH_STAT(0)].name			= "path_tx_bytes",

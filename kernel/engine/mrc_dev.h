@@ -28,6 +28,7 @@ enum mrc_res {
 	MRC_RES_QP,
 	MRC_RES_SRQ,
 	MRC_RES_MR,
+	MRC_RES_MW,
 	MRC_RES_COUNT
 };
 
@@ -44,6 +45,9 @@ enum mrc_res {
  * @nres: objects of each &enum mrc_res currently allocated
  * @list: entry in the driver's device list, for netlink dumps
  * @mr_xa: memory regions by key index (key >> 8)
+ * @mw_xa: memory windows (&struct mrc_window) by key index
+ * @mw_lock: serialises binding, invalidating and looking up windows, and
+ *	the MRs' window counts
  * @qp_xa: queue pairs by QPN
  * @ah_xa: user address handles by the number their UD sends name them by
  * @atomic_lock: makes remote atomics atomic with respect to each other
@@ -62,6 +66,8 @@ struct mrc_dev {
 	atomic_t nres[MRC_RES_COUNT];
 	struct list_head list;
 	struct xarray mr_xa;
+	struct xarray mw_xa;
+	spinlock_t mw_lock; /* windows' state, MRs' window counts */
 	struct xarray qp_xa;
 	struct xarray ah_xa;
 	spinlock_t atomic_lock; /* serialises remote atomic operations */

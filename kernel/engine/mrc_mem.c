@@ -16,6 +16,7 @@
  * @mdev: the device
  * @key: L_Key or R_Key, untrusted
  * @pd: the PD the accessing QP belongs to
+ * @qpn: the accessing QP's number (a type 2 memory window serves one QP)
  * @access: IB_ACCESS_* bits the access needs (0 for a local read)
  * @iova: first byte accessed, untrusted
  * @len: bytes accessed, untrusted
@@ -25,13 +26,15 @@
  * Return: the MR with a reference held (mrc_mr_put() it), or NULL.
  */
 struct mrc_mr *mrc_mr_get(struct mrc_dev *mdev, u32 key, struct ib_pd *pd,
-			  int access, u64 iova, u64 len, int *status)
+			  u32 qpn, int access, u64 iova, u64 len, int *status)
 {
 	const int remote = IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ |
 			   IB_ACCESS_REMOTE_ATOMIC;
 	struct mrc_mr *mr;
 
 	*status = (access & remote) ? IB_WC_REM_ACCESS_ERR : IB_WC_LOC_PROT_ERR;
+	if (key & MRC_KEY_MW_BIT)
+		return mrc_mw_get(mdev, key, pd, qpn, access, iova, len);
 
 	rcu_read_lock();
 	mr = xa_load(&mdev->mr_xa, key >> MRC_KEY_INDEX_SHIFT);
@@ -192,7 +195,7 @@ int mrc_mr_write_remote(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	if (!pkt->payload_len)
 		return 0;
 	va = pkt->reth.va + pkt->dph.offset;
-	mr = mrc_mr_get(qp->mdev, pkt->reth.rkey, qp->ibqp.pd,
+	mr = mrc_mr_get(qp->mdev, pkt->reth.rkey, qp->ibqp.pd, qp->ibqp.qp_num,
 			IB_ACCESS_REMOTE_WRITE, va, pkt->payload_len, &status);
 	if (!mr)
 		return -EACCES;
@@ -261,7 +264,8 @@ static int mrc_swqe_xfer(struct mrc_qp *qp, struct mrc_swqe *w, u32 offset,
 			continue;
 		}
 		n = min(len, sge->length - offset);
-		mr = mrc_mr_get(qp->mdev, sge->lkey, qp->ibqp.pd, access,
+		mr = mrc_mr_get(qp->mdev, sge->lkey, qp->ibqp.pd,
+				qp->ibqp.qp_num, access,
 				sge->addr + offset, n, &status);
 		if (!mr)
 			return status;
@@ -363,7 +367,8 @@ int mrc_swqe_frags(struct mrc_qp *qp, const struct mrc_swqe *w, u32 offset,
 			continue;
 		}
 		n = min(len, sge->length - offset);
-		mr = mrc_mr_get(qp->mdev, sge->lkey, qp->ibqp.pd, 0,
+		mr = mrc_mr_get(qp->mdev, sge->lkey, qp->ibqp.pd,
+				qp->ibqp.qp_num, 0,
 				sge->addr + offset, n, &status);
 		if (!mr) {
 			err = -EFAULT;

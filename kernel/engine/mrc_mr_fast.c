@@ -2,8 +2,9 @@
 /*
  * Fast registration: the work requests that validate a kernel MR
  * (IB_WR_REG_MR) and invalidate it (IB_WR_LOCAL_INV, and a peer's
- * SEND_WITH_INV). mrc_alloc_mr() and mrc_map_mr_sg() (verbs/) set its
- * pages; these make them reachable by key, and unreachable again.
+ * SEND_WITH_INV, both of which also free memory windows: mrc_window.c).
+ * mrc_alloc_mr() and mrc_map_mr_sg() (verbs/) set its pages; these make
+ * them reachable by key, and unreachable again.
  */
 #include "engine/mrc_obj.h"
 
@@ -72,18 +73,23 @@ out:
  * @pd: the PD of the QP asking (IB_WR_LOCAL_INV, or the one a
  *	SEND_WITH_INV arrived on)
  * @key: the MR's current key, untrusted
+ * @remote_qpn: for a SEND_WITH_INV, the QP it arrived on; 0 for a
+ *	LOCAL_INV (a type 2 memory window's key: mrc_mw_invalidate())
  *
  * A packet that found the MR before keeps it until its copy is done;
  * none can find it after.
  *
  * Return: 0, or -EINVAL if @key names no valid fast-registration MR of
- * @pd.
+ * @pd nor a window these may invalidate.
  */
-int mrc_mr_invalidate(struct mrc_dev *mdev, struct ib_pd *pd, u32 key)
+int mrc_mr_invalidate(struct mrc_dev *mdev, struct ib_pd *pd, u32 key,
+		      u32 remote_qpn)
 {
 	struct mrc_mr *mr;
 	int err = -EINVAL;
 
+	if (key & MRC_KEY_MW_BIT)
+		return mrc_mw_invalidate(mdev, pd, key, remote_qpn);
 	rcu_read_lock();
 	mr = mrc_mr_fast_find(mdev, pd, key);
 	if (mr && READ_ONCE(mr->valid) && mr->key == key) {

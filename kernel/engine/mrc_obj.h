@@ -24,6 +24,7 @@
 #define MRC_MAX_QP		0x10000
 #define MRC_MAX_CQ		0x10000
 #define MRC_MAX_MR		0x40000
+#define MRC_MAX_MW		0x10000
 #define MRC_MAX_MR_SIZE		BIT_ULL(40)
 /* Pages one fast-registration MR maps: 2 MiB, what block ULPs ask for. */
 #define MRC_MAX_FAST_REG_PAGES	512
@@ -59,8 +60,13 @@ struct mrc_cq {
 	bool is_user;
 };
 
-/* An MR key: an index into the device's mr_xa (bits 8-31), a random byte. */
+/*
+ * An MR key: an index into the device's mr_xa (bits 8-30), a random byte.
+ * A memory window's R_Key has bit 31 set, its index is in mw_xa: one bit
+ * tells the engine which table an untrusted R_Key names.
+ */
 #define MRC_KEY_INDEX_SHIFT	8
+#define MRC_KEY_MW_BIT		BIT(31)
 
 /* What backs an MR, which decides how its addresses are read. */
 enum mrc_mr_kind {
@@ -90,6 +96,8 @@ enum mrc_mr_kind {
  * @page_off: offset of @iova in @pages[0]
  * @ref: users (engine lookups) + 1 for the registration
  * @done: completed when @ref drops to zero, so dereg can wait
+ * @windows: memory windows bound to it (under mrc_dev.mw_lock): dereg
+ *	fails while there are any, as IB requires
  * @rcu: frees the MR after lookups that may have found it are over
  */
 struct mrc_mr {
@@ -107,7 +115,49 @@ struct mrc_mr {
 	int access;
 	refcount_t ref;
 	struct completion done;
+	u32 windows;
 	struct rcu_head rcu;
+};
+
+/**
+ * struct mrc_window - a memory window as the engine finds it by R_Key
+ * @pd: its PD
+ * @type: IB_MW_TYPE_1 or IB_MW_TYPE_2
+ * @key: the R_Key it answers to; each bind gives it a new low byte
+ * @valid: bound: remote requests may use it (a type 2 window is free,
+ *	and may be bound, only while this is false)
+ * @mr: the MR its range lies in while bound with a length, else NULL
+ * @qpn: type 2: the QP it was bound through, the only one it serves
+ * @iova: first byte of its range
+ * @length: bytes of its range
+ * @access: IB_ACCESS_REMOTE_* it grants
+ * @rcu: frees it after lookups that may have found it are over
+ *
+ * All but @rcu change under mrc_dev.mw_lock only. The core frees the
+ * ib_mw as soon as dealloc_mw returns, so what packets look up lives
+ * apart from it.
+ */
+struct mrc_window {
+	struct ib_pd *pd;
+	enum ib_mw_type type;
+	u32 key;
+	bool valid;
+	struct mrc_mr *mr;
+	u32 qpn;
+	u64 iova;
+	u64 length;
+	int access;
+	struct rcu_head rcu;
+};
+
+/**
+ * struct mrc_mw - memory window (ib_mw)
+ * @ibmw: core object
+ * @win: its state, in mrc_dev.mw_xa
+ */
+struct mrc_mw {
+	struct ib_mw ibmw;
+	struct mrc_window *win;
 };
 
 /**
@@ -185,7 +235,7 @@ struct mrc_payload {
 
 /* mrc_mem.c */
 struct mrc_mr *mrc_mr_get(struct mrc_dev *mdev, u32 key, struct ib_pd *pd,
-			  int access, u64 iova, u64 len, int *status);
+			  u32 qpn, int access, u64 iova, u64 len, int *status);
 void mrc_mr_put(struct mrc_mr *mr);
 int mrc_mr_copy(struct mrc_mr *mr, u64 iova, void *buf, u32 len, bool to_mr);
 void mrc_mr_place(struct mrc_mr *mr, u64 iova, const struct mrc_payload *src,
@@ -196,7 +246,16 @@ int mrc_mr_atomic(struct mrc_mr *mr, u64 iova, bool cmp_swp, u64 compare,
 /* mrc_mr_fast.c */
 int mrc_mr_fast_reg(struct mrc_dev *mdev, struct ib_pd *pd, u32 key,
 		    int access);
-int mrc_mr_invalidate(struct mrc_dev *mdev, struct ib_pd *pd, u32 key);
+int mrc_mr_invalidate(struct mrc_dev *mdev, struct ib_pd *pd, u32 key,
+		      u32 remote_qpn);
+
+/* mrc_window.c */
+struct mrc_mr *mrc_mw_get(struct mrc_dev *mdev, u32 key, struct ib_pd *pd,
+			  u32 qpn, int access, u64 iova, u64 len);
+int mrc_mw_bind(struct mrc_dev *mdev, struct ib_pd *pd, u32 qpn,
+		const struct mrc_send_wqe *wqe);
+int mrc_mw_invalidate(struct mrc_dev *mdev, struct ib_pd *pd, u32 key,
+		      u32 remote_qpn);
 
 /* mrc_srq_take.c */
 int mrc_srq_take(struct mrc_srq *srq, struct mrc_recv_wqe *wqe,

@@ -479,7 +479,8 @@ static inline bool mrc_op_is_read_atomic(u32 opcode)
  */
 static inline bool mrc_op_is_local(u32 opcode)
 {
-	return opcode == IB_WR_LOCAL_INV || opcode == IB_WR_REG_MR;
+	return opcode == IB_WR_LOCAL_INV || opcode == IB_WR_REG_MR ||
+	       opcode == IB_WR_BIND_MW;
 }
 
 /* A READ or ATOMIC that was sent and still waits for its response. */

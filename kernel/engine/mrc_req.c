@@ -23,7 +23,10 @@ static void mrc_req_local_op(struct mrc_qp *qp, struct mrc_swqe *w)
 		w->status = mrc_mr_fast_reg(qp->mdev, pd, w->wqe.rkey,
 					    (int)w->wqe.compare_add);
 		stat = MRC_STAT_MR_FAST_REG;
-	} else if (mrc_mr_invalidate(qp->mdev, pd, w->wqe.imm_data)) {
+	} else if (w->wqe.opcode == IB_WR_BIND_MW) {
+		w->status = mrc_mw_bind(qp->mdev, pd, qp->ibqp.qp_num, &w->wqe);
+		stat = MRC_STAT_MW_BIND;
+	} else if (mrc_mr_invalidate(qp->mdev, pd, w->wqe.imm_data, 0)) {
 		/* As a failed REG_MR, and as rxe completes both. */
 		w->status = IB_WC_LOC_QP_OP_ERR;
 	}

@@ -41,8 +41,8 @@ static int mrc_resp_scatter(struct mrc_qp *qp, const struct mrc_sge *sge,
 		}
 		n = min(len, sge[i].length - offset);
 		mr = mrc_mr_get(qp->mdev, sge[i].lkey, qp->ibqp.pd,
-				IB_ACCESS_LOCAL_WRITE, sge[i].addr + offset, n,
-				&status);
+				qp->ibqp.qp_num, IB_ACCESS_LOCAL_WRITE,
+				sge[i].addr + offset, n, &status);
 		if (!mr)
 			return IB_WC_LOC_PROT_ERR;
 		mrc_mr_place(mr, sge[i].addr + offset, src, done, n);
@@ -295,7 +295,8 @@ static int mrc_resp_read(struct mrc_qp *qp, const struct mrc_pkt *req,
 	}
 	if (len) {
 		mr = mrc_mr_get(qp->mdev, req->reth.rkey, qp->ibqp.pd,
-				IB_ACCESS_REMOTE_READ, req->reth.va, len, &status);
+				qp->ibqp.qp_num, IB_ACCESS_REMOTE_READ,
+				req->reth.va, len, &status);
 		if (!mr)
 			return MRC_SYN_REMOTE_ACCESS;
 	}
@@ -333,8 +334,8 @@ static int mrc_resp_atomic(struct mrc_qp *qp, const struct mrc_pkt *req,
 		if (!(qp->access & IB_ACCESS_REMOTE_ATOMIC))
 			return MRC_SYN_REMOTE_ACCESS;
 		mr = mrc_mr_get(qp->mdev, req->atomic.rkey, qp->ibqp.pd,
-				IB_ACCESS_REMOTE_ATOMIC, req->atomic.va, 8,
-				&status);
+				qp->ibqp.qp_num, IB_ACCESS_REMOTE_ATOMIC,
+				req->atomic.va, 8, &status);
 		if (!mr)
 			return MRC_SYN_REMOTE_ACCESS;
 		status = mrc_mr_atomic(mr, req->atomic.va,
@@ -416,7 +417,8 @@ static void mrc_resp_complete(struct mrc_qp *qp)
 		 * MR of the QP's PD fails the receive, as IB's class J error.
 		 */
 		if (m->opcode == MRC_OP_SEND_INV && !m->status) {
-			if (mrc_mr_invalidate(qp->mdev, qp->ibqp.pd, m->imm)) {
+			if (mrc_mr_invalidate(qp->mdev, qp->ibqp.pd, m->imm,
+					      qp->ibqp.qp_num)) {
 				m->status = IB_WC_REM_INV_REQ_ERR;
 				fail = true;
 			} else {

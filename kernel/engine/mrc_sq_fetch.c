@@ -15,11 +15,16 @@ static bool mrc_op_consumes_rwqe(u32 opcode)
 /*
  * A local operation: a slot with no SGE and no inline data. REG_MR only
  * from a kernel QP, since it names a kernel MR, which a program's slot
- * could otherwise reach by guessing its index.
+ * could otherwise reach by guessing its index; BIND_MW only from a
+ * program's RC QP, as only programs allocate memory windows and RC is
+ * the one type that runs local operations (mrc_req.c).
  */
 static int mrc_sq_fetch_local(struct mrc_qp *qp, struct mrc_swqe *w)
 {
 	if (w->wqe.opcode == IB_WR_REG_MR && qp->is_user)
+		return IB_WC_LOC_QP_OP_ERR;
+	if (w->wqe.opcode == IB_WR_BIND_MW &&
+	    (!qp->is_user || qp->ibqp.qp_type != IB_QPT_RC))
 		return IB_WC_LOC_QP_OP_ERR;
 	if (w->wqe.num_sge || w->wqe.inline_len ||
 	    (w->wqe.send_flags & IB_SEND_INLINE))
@@ -62,6 +67,7 @@ int mrc_sq_fetch(struct mrc_qp *qp, u32 idx)
 	case IB_WR_ATOMIC_FETCH_AND_ADD:
 	case IB_WR_LOCAL_INV:
 	case IB_WR_REG_MR:
+	case IB_WR_BIND_MW:
 		break;
 	default:
 		return IB_WC_LOC_QP_OP_ERR;

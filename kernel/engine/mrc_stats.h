@@ -39,6 +39,7 @@ enum mrc_stat {
 	MRC_STAT_SENT_ZEROCOPY,		/* sent without copying the payload */
 	MRC_STAT_MR_FAST_REG,		/* IB_WR_REG_MR executed */
 	MRC_STAT_MR_LOCAL_INV,		/* IB_WR_LOCAL_INV executed */
+	MRC_STAT_MW_BIND,		/* IB_WR_BIND_MW executed */
 	MRC_STAT_MR_REMOTE_INV,		/* MRs a peer's SEND_WITH_INV invalidated */
 	MRC_STAT_RCVD_UC_DROPPED,	/* UC messages dropped: gap, no RWQE */
 	MRC_STAT_COUNT

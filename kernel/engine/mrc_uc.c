@@ -300,7 +300,8 @@ static void mrc_uc_complete(struct mrc_qp *qp, struct mrc_uc *uc,
 	if (uc->opcode == MRC_OP_WRITE)
 		return;
 	if (uc->opcode == MRC_OP_SEND_INV) {
-		if (mrc_mr_invalidate(qp->mdev, qp->ibqp.pd, last->dph.imm)) {
+		if (mrc_mr_invalidate(qp->mdev, qp->ibqp.pd, last->dph.imm,
+				      qp->ibqp.qp_num)) {
 			cqe.status = IB_WC_REM_INV_REQ_ERR;
 		} else {
 			cqe.imm_data = last->dph.imm;

@@ -93,7 +93,11 @@ struct mrc_sge {
  * QP goes to the error state), so that these bits can be given a meaning
  * later. IBV_WR_SEND_WITH_INV and IBV_WR_LOCAL_INV carry the key to
  * invalidate in imm_data (host byte order, as ibv_send_wr's
- * invalidate_rkey), with no SGE for LOCAL_INV.
+ * invalidate_rkey), with no SGE for LOCAL_INV. IBV_WR_BIND_MW (RC only)
+ * has no SGE either: imm_data is the window's current R_Key, rkey the one
+ * it takes, remote_addr and compare_add the range's address and length,
+ * and swap the MR's L_Key in its high 32 bits over the IBV_ACCESS_REMOTE_*
+ * flags in its low 32 (a length of 0 unbinds a type 1 window, L_Key 0).
  */
 #define MRC_SEND_FLAGS_KNOWN	0xf	/* FENCE, SIGNALED, SOLICITED, INLINE */
 

@@ -189,6 +189,8 @@ int mrc_newlink(const char *ibdev_name, struct net_device *ndev)
 	ib_set_device_ops(&mdev->ib_dev, &mrc_verbs_ops);
 	INIT_LIST_HEAD(&mdev->list);
 	xa_init_flags(&mdev->mr_xa, XA_FLAGS_ALLOC1);
+	xa_init_flags(&mdev->mw_xa, XA_FLAGS_ALLOC);
+	spin_lock_init(&mdev->mw_lock);
 	xa_init_flags(&mdev->qp_xa, XA_FLAGS_ALLOC);
 	xa_init_flags(&mdev->ah_xa, XA_FLAGS_ALLOC1 | XA_FLAGS_LOCK_BH);
 	spin_lock_init(&mdev->atomic_lock);

@@ -12,10 +12,11 @@
 
 static const int mrc_mr_access_known = IB_ACCESS_LOCAL_WRITE |
 	IB_ACCESS_REMOTE_WRITE | IB_ACCESS_REMOTE_READ |
-	IB_ACCESS_REMOTE_ATOMIC | IB_ACCESS_RELAXED_ORDERING;
+	IB_ACCESS_REMOTE_ATOMIC | IB_ACCESS_MW_BIND |
+	IB_ACCESS_RELAXED_ORDERING;
 
 /*
- * Keys are an index (bits 8-31) and a random byte: all 32 bits are
+ * Keys are an index (bits 8-30; bit 31 marks a window's) and a random byte: all 32 bits are
  * unpredictable, so an off-path host cannot guess an R_Key, and a stale
  * key is unlikely to match a reused index.
  */
@@ -29,7 +30,8 @@ static int mrc_mr_alloc_key(struct mrc_dev *mdev, struct mrc_mr *mr)
 	if (err)
 		return err;
 	err = mrc_xa_insert_random(&mdev->mr_xa, mr, 1,
-				   U32_MAX >> MRC_KEY_INDEX_SHIFT, &index);
+				   (MRC_KEY_MW_BIT >> MRC_KEY_INDEX_SHIFT) - 1,
+				   &index);
 	if (err) {
 		mrc_res_put(mdev, MRC_RES_MR);
 		return err;
@@ -246,16 +248,29 @@ int mrc_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
  * @udata: unused
  *
  * Waits until no packet being processed still uses the region, so its
- * pages are never touched after they are unpinned.
+ * pages are never touched after they are unpinned. Refused while memory
+ * windows are bound to it, as IB requires (and as rxe does).
  *
- * Return: 0.
+ * Return: 0, or -EINVAL with windows bound.
  */
 int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata)
 {
 	struct mrc_dev *mdev = to_mrc_dev(ibmr->device);
 	struct mrc_mr *mr = to_mrc_mr(ibmr);
+	unsigned long flags;
+	u32 windows;
 
-	xa_erase(&mdev->mr_xa, ibmr->lkey >> MRC_KEY_INDEX_SHIFT);
+	/* Under mw_lock: a bind checks the MR is still in mr_xa under it. */
+	spin_lock_irqsave(&mdev->mw_lock, flags);
+	windows = mr->windows;
+	if (!windows)
+		xa_erase(&mdev->mr_xa, ibmr->lkey >> MRC_KEY_INDEX_SHIFT);
+	spin_unlock_irqrestore(&mdev->mw_lock, flags);
+	if (windows) {
+		pr_debug("mrc: dereg_mr: MR 0x%x has %u memory windows bound\n",
+			 mr->key, windows);
+		return -EINVAL;
+	}
 	mrc_mr_put(mr);
 	wait_for_completion(&mr->done);
 	kvfree(mr->pages);

@@ -14,6 +14,7 @@ static const int mrc_res_max[MRC_RES_COUNT] = {
 	[MRC_RES_QP] = MRC_MAX_QP,
 	[MRC_RES_SRQ] = MRC_MAX_SRQ,
 	[MRC_RES_MR] = MRC_MAX_MR,
+	[MRC_RES_MW] = MRC_MAX_MW,
 };
 
 /**

@@ -47,6 +47,8 @@ static int mrc_query_device(struct ib_device *ibdev,
 	/* Port events come from ctl/mrc_port.c. */
 	attr->device_cap_flags = IB_DEVICE_RC_RNR_NAK_GEN |
 				 IB_DEVICE_MEM_MGT_EXTENSIONS |
+				 IB_DEVICE_MEM_WINDOW |
+				 IB_DEVICE_MEM_WINDOW_TYPE_2B |
 				 IB_DEVICE_SYS_IMAGE_GUID |
 				 IB_DEVICE_PORT_ACTIVE_EVENT;
 	attr->max_fast_reg_page_list_len = MRC_MAX_FAST_REG_PAGES;
@@ -56,6 +58,7 @@ static int mrc_query_device(struct ib_device *ibdev,
 	attr->max_cq = MRC_MAX_CQ;
 	attr->max_cqe = MRC_MAX_CQE;
 	attr->max_mr = MRC_MAX_MR;
+	attr->max_mw = MRC_MAX_MW;
 	attr->max_pd = MRC_MAX_PD;
 	attr->max_qp_rd_atom = MRC_MAX_RD_ATOMIC;
 	attr->max_qp_init_rd_atom = MRC_MAX_RD_ATOMIC;
@@ -258,6 +261,7 @@ const struct ib_device_ops mrc_verbs_ops = {
 
 	.alloc_hw_port_stats = mrc_alloc_hw_port_stats,
 	.alloc_mr = mrc_alloc_mr,
+	.alloc_mw = mrc_alloc_mw,
 	.alloc_pd = mrc_alloc_pd,
 	.create_ah = mrc_create_ah,
 	.create_user_ah = mrc_create_ah,
@@ -266,6 +270,7 @@ const struct ib_device_ops mrc_verbs_ops = {
 	.create_qp = mrc_create_qp,
 	.create_srq = mrc_create_srq_counted,
 	.dealloc_driver = mrc_dealloc_driver,
+	.dealloc_mw = mrc_dealloc_mw,
 	.dealloc_pd = mrc_dealloc_pd,
 	.destroy_ah = mrc_destroy_ah,
 	.dealloc_ucontext = mrc_dealloc_ucontext,
@@ -301,6 +306,7 @@ const struct ib_device_ops mrc_verbs_ops = {
 
 	INIT_RDMA_OBJ_SIZE(ib_ah, mrc_ah, ibah),
 	INIT_RDMA_OBJ_SIZE(ib_cq, mrc_cq, ibcq),
+	INIT_RDMA_OBJ_SIZE(ib_mw, mrc_mw, ibmw),
 	INIT_RDMA_OBJ_SIZE(ib_pd, mrc_pd, ibpd),
 	INIT_RDMA_OBJ_SIZE(ib_qp, mrc_qp, ibqp),
 	INIT_RDMA_OBJ_SIZE(ib_srq, mrc_srq, ibsrq),

@@ -50,6 +50,8 @@ struct ib_mr *mrc_get_dma_mr(struct ib_pd *ibpd, int access);
 struct ib_mr *mrc_reg_user_mr(struct ib_pd *ibpd, u64 start, u64 length,
 			      u64 iova, int access, struct ib_udata *udata);
 int mrc_dereg_mr(struct ib_mr *ibmr, struct ib_udata *udata);
+int mrc_alloc_mw(struct ib_mw *ibmw, struct ib_udata *udata);
+int mrc_dealloc_mw(struct ib_mw *ibmw);
 struct ib_mr *mrc_alloc_mr(struct ib_pd *ibpd, enum ib_mr_type type,
 			   u32 max_num_sg);
 int mrc_map_mr_sg(struct ib_mr *ibmr, struct scatterlist *sg, int sg_nents,
