@@ -125,6 +125,9 @@ int dealloc_pd(ibv_pd* pd) noexcept;
 // mrc_mr.cpp
 ibv_mr* reg_mr(ibv_pd* pd, void* addr, size_t length, uint64_t hca_va, int access) noexcept;
 int dereg_mr(verbs_mr* vmr) noexcept;
+ibv_mw* alloc_mw(ibv_pd* pd, ibv_mw_type type) noexcept;
+int dealloc_mw(ibv_mw* mw) noexcept;
+int bind_mw(ibv_qp* qp, ibv_mw* mw, ibv_mw_bind* mw_bind) noexcept;
 
 // mrc_ah.cpp
 ibv_ah* create_ah(ibv_pd* pd, ibv_ah_attr* attr) noexcept;

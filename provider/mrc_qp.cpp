@@ -243,6 +243,11 @@ void wr_local_inv(ibv_qp_ex* qp, uint32_t invalidate_rkey) noexcept {
     begin(qp, IBV_WR_LOCAL_INV, o);
 }
 
+void wr_bind_mw(ibv_qp_ex* qp, ibv_mw* mw, uint32_t rkey,
+                const ibv_mw_bind_info* bind_info) noexcept {
+    to_qp(qp)->wr.begin_bind_mw(qp->wr_id, qp->wr_flags, mw, rkey, bind_info);
+}
+
 void wr_set_ud_addr(ibv_qp_ex* qp, ibv_ah* ah, uint32_t remote_qpn, uint32_t remote_qkey) noexcept {
     to_qp(qp)->wr.set_ud_addr(ah_number(ah), remote_qpn, remote_qkey);
 }
@@ -292,6 +297,9 @@ void set_send_ops(ibv_qp_ex& qp, uint64_t ops) noexcept {
     }
     if ((ops & IBV_QP_EX_WITH_LOCAL_INV) != 0) {
         qp.wr_local_inv = wr_local_inv;
+    }
+    if ((ops & IBV_QP_EX_WITH_BIND_MW) != 0) {
+        qp.wr_bind_mw = wr_bind_mw;
     }
     qp.wr_set_ud_addr = wr_set_ud_addr;
     qp.wr_set_sge = wr_set_sge;

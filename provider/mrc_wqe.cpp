@@ -111,6 +111,7 @@ int check_send_op(ibv_wr_opcode op, uint32_t send_flags) noexcept {
         case IBV_WR_ATOMIC_CMP_AND_SWP:
         case IBV_WR_ATOMIC_FETCH_AND_ADD:
         case IBV_WR_LOCAL_INV:
+        case IBV_WR_BIND_MW:
             break;
         default:
             return EINVAL;
@@ -127,11 +128,14 @@ mrc_send_wqe send_op_header(uint64_t wr_id, ibv_wr_opcode op, uint32_t send_flag
     if (has_imm(op) || op == IBV_WR_SEND_WITH_INV || op == IBV_WR_LOCAL_INV) {
         wqe.imm_data = operands.imm;  // immediate: network order; key: host order
     }
-    if (is_atomic(op)) {
+    if (is_atomic(op) || op == IBV_WR_BIND_MW) {
         wqe.remote_addr = operands.remote_addr;
         wqe.rkey = operands.rkey;
         wqe.compare_add = operands.compare_add;
-        wqe.swap = op == IBV_WR_ATOMIC_CMP_AND_SWP ? operands.swap : 0;
+        wqe.swap = op != IBV_WR_ATOMIC_FETCH_AND_ADD ? operands.swap : 0;
+        if (op == IBV_WR_BIND_MW) {
+            wqe.imm_data = operands.imm;
+        }
     } else if (!is_send(op) && !is_local_op(op)) {
         wqe.remote_addr = operands.remote_addr;
         wqe.rkey = operands.rkey;
@@ -199,7 +203,22 @@ void commit_header(Slot slot, const mrc_send_wqe& wqe) noexcept {
     std::memcpy(slot.data, &wqe, sizeof(wqe));
 }
 
+SendOperands bind_mw_operands(const ibv_mw& mw, uint32_t rkey,
+                              const ibv_mw_bind_info& info) noexcept {
+    SendOperands o;
+    o.imm = mw.rkey;
+    o.rkey = rkey;
+    o.remote_addr = info.addr;
+    o.compare_add = info.length;
+    o.swap = (static_cast<uint64_t>(info.mr != nullptr ? info.mr->lkey : 0) << 32) |
+             static_cast<uint32_t>(info.mw_access_flags);
+    return o;
+}
+
 SendOperands send_wr_operands(const ibv_send_wr& wr) noexcept {
+    if (wr.opcode == IBV_WR_BIND_MW) {
+        return bind_mw_operands(*wr.bind_mw.mw, wr.bind_mw.rkey, wr.bind_mw.bind_info);
+    }
     SendOperands o;
     if (wr.opcode == IBV_WR_SEND_WITH_INV || wr.opcode == IBV_WR_LOCAL_INV) {
         o.imm = wr.invalidate_rkey;  // host order (mrc-abi.h)
@@ -225,6 +244,12 @@ int build_posted(const ibv_send_wr& wr, const SendCaps& caps, const mrc_ud_dest*
                  Slot slot) noexcept {
     if (check_send_op(wr.opcode, wr.send_flags) != 0 || slot.size < sizeof(mrc_send_wqe) ||
         wr.num_sge < 0) {
+        return EINVAL;
+    }
+    // A bind names its window, and an MR unless it unbinds (length 0).
+    if (wr.opcode == IBV_WR_BIND_MW &&
+        (wr.bind_mw.mw == nullptr ||
+         (wr.bind_mw.bind_info.mr == nullptr && wr.bind_mw.bind_info.length != 0))) {
         return EINVAL;
     }
     const bool local = is_local_op(wr.opcode);

@@ -80,14 +80,21 @@ struct SendOperands {
     uint32_t imm = 0;          // immediate data (network order) or the key to invalidate
 };
 
-// IBV_WR_LOCAL_INV: executed by the local QP, no payload and no packet.
+// IBV_WR_LOCAL_INV and IBV_WR_BIND_MW: executed by the local QP, no
+// payload and no packet.
 constexpr bool is_local_op(uint32_t op) noexcept {
-    return op == IBV_WR_LOCAL_INV;
+    return op == IBV_WR_LOCAL_INV || op == IBV_WR_BIND_MW;
 }
+
+// A bind's operands as the slot carries them (mrc-abi.h): imm the window's
+// current key, rkey its next, remote_addr and compare_add the range, swap
+// the MR's L_Key (0 for an unbind) over the access flags.
+SendOperands bind_mw_operands(const ibv_mw& mw, uint32_t rkey,
+                              const ibv_mw_bind_info& info) noexcept;
 
 // Step 1: 0, or EINVAL for an opcode no MRC slot carries (only SEND,
 // SEND_WITH_IMM, SEND_WITH_INV, RDMA_WRITE, RDMA_WRITE_WITH_IMM,
-// RDMA_READ, the two atomics and LOCAL_INV) or a flag outside
+// RDMA_READ, the two atomics, LOCAL_INV and BIND_MW) or a flag outside
 // kSendFlagsKnown.
 int check_send_op(ibv_wr_opcode op, uint32_t send_flags) noexcept;
 

@@ -75,6 +75,16 @@ void WrSession::close_open() noexcept {
     batch_->commit();
 }
 
+void WrSession::begin_bind_mw(uint64_t wr_id, uint32_t wr_flags, const ibv_mw* mw, uint32_t rkey,
+                              const ibv_mw_bind_info* info) noexcept {
+    if (mw == nullptr || info == nullptr || (info->mr == nullptr && info->length != 0)) {
+        close_open();
+        fail(EINVAL);
+        return;
+    }
+    begin(wr_id, wr_flags, IBV_WR_BIND_MW, bind_mw_operands(*mw, rkey, *info));
+}
+
 void WrSession::begin(uint64_t wr_id, uint32_t wr_flags, ibv_wr_opcode op,
                       const SendOperands& operands) noexcept {
     close_open();

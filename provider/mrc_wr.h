@@ -30,11 +30,12 @@ namespace mrc {
 
 // The ibv_wr_* builders each QP type offers: what the kernel executes on
 // it (an RC QP all MRC carries; UC and UD what mrc_uc.c and mrc_ud.c send).
-// BIND_MW (no memory windows), ATOMIC_WRITE and TSO are not among them.
-constexpr uint64_t kRcSendOps =
-    IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM | IBV_QP_EX_WITH_SEND |
-    IBV_QP_EX_WITH_SEND_WITH_IMM | IBV_QP_EX_WITH_RDMA_READ | IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |
-    IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD | IBV_QP_EX_WITH_LOCAL_INV | IBV_QP_EX_WITH_SEND_WITH_INV;
+// ATOMIC_WRITE and TSO are not among them.
+constexpr uint64_t kRcSendOps = IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |
+                                IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM |
+                                IBV_QP_EX_WITH_RDMA_READ | IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP |
+                                IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD | IBV_QP_EX_WITH_LOCAL_INV |
+                                IBV_QP_EX_WITH_SEND_WITH_INV | IBV_QP_EX_WITH_BIND_MW;
 constexpr uint64_t kUcSendOps = IBV_QP_EX_WITH_RDMA_WRITE | IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM |
                                 IBV_QP_EX_WITH_SEND | IBV_QP_EX_WITH_SEND_WITH_IMM |
                                 IBV_QP_EX_WITH_SEND_WITH_INV;
@@ -62,6 +63,10 @@ public:
     // A builder: closes the open request and opens one for op.
     void begin(uint64_t wr_id, uint32_t wr_flags, ibv_wr_opcode op,
                const SendOperands& operands) noexcept;
+    // wr_bind_mw's builder: EINVAL for a missing window or bind_info, or a
+    // length without an MR (as ibv_post_send refuses them).
+    void begin_bind_mw(uint64_t wr_id, uint32_t wr_flags, const ibv_mw* mw, uint32_t rkey,
+                       const ibv_mw_bind_info* info) noexcept;
 
     // Setters for the open request. A local operation (LOCAL_INV) has no
     // payload: its payload setters are ignored, as in rxe.

@@ -267,6 +267,14 @@ struct ibv_alloc_pd {
     __aligned_u64 response;
 };
 
+struct ibv_alloc_mw {
+    struct ib_uverbs_cmd_hdr hdr;
+    __aligned_u64 response;
+    __u32 pd_handle;
+    __u8 mw_type;
+    __u8 reserved[3];
+};
+
 struct ibv_query_port {
     struct ib_uverbs_cmd_hdr hdr;
     __aligned_u64 response;
@@ -430,6 +438,10 @@ int ibv_cmd_query_port(struct ibv_context* context, uint8_t port_num,
 int ibv_cmd_alloc_pd(struct ibv_context* context, struct ibv_pd* pd, struct ibv_alloc_pd* cmd,
                      size_t cmd_size, struct ib_uverbs_alloc_pd_resp* resp, size_t resp_size);
 int ibv_cmd_dealloc_pd(struct ibv_pd* pd);
+int ibv_cmd_alloc_mw(struct ibv_pd* pd, enum ibv_mw_type type, struct ibv_mw* mw,
+                     struct ibv_alloc_mw* cmd, size_t cmd_size,
+                     struct ib_uverbs_alloc_mw_resp* resp, size_t resp_size);
+int ibv_cmd_dealloc_mw(struct ibv_mw* mw);
 
 /*
  * Creation helpers take the provider's command and response buffers: the
@@ -506,6 +518,12 @@ static_assert(offsetof(struct verbs_context_ops, alloc_pd) == 5 * sizeof(void*),
               "verbs_context_ops.alloc_pd");
 static_assert(offsetof(struct verbs_context_ops, dealloc_pd) == 26 * sizeof(void*),
               "verbs_context_ops.dealloc_pd");
+static_assert(offsetof(struct verbs_context_ops, alloc_mw) == 2 * sizeof(void*),
+              "verbs_context_ops.alloc_mw");
+static_assert(offsetof(struct verbs_context_ops, bind_mw) == 10 * sizeof(void*),
+              "verbs_context_ops.bind_mw");
+static_assert(offsetof(struct verbs_context_ops, dealloc_mw) == 25 * sizeof(void*),
+              "verbs_context_ops.dealloc_mw");
 static_assert(offsetof(struct verbs_context_ops, free_context) == 39 * sizeof(void*),
               "verbs_context_ops.free_context");
 static_assert(offsetof(struct verbs_context_ops, query_device_ex) == 58 * sizeof(void*),
@@ -518,6 +536,9 @@ static_assert(sizeof(struct ibv_get_context) ==
 static_assert(sizeof(struct ibv_alloc_pd) ==
                   sizeof(struct ib_uverbs_cmd_hdr) + sizeof(struct ib_uverbs_alloc_pd),
               "ibv_alloc_pd");
+static_assert(sizeof(struct ibv_alloc_mw) ==
+                  sizeof(struct ib_uverbs_cmd_hdr) + sizeof(struct ib_uverbs_alloc_mw),
+              "ibv_alloc_mw");
 static_assert(sizeof(struct ibv_query_port) ==
                   sizeof(struct ib_uverbs_cmd_hdr) + sizeof(struct ib_uverbs_query_port),
               "ibv_query_port");

@@ -205,8 +205,8 @@ TEST(SendWqeTest, AtomicNeedsOneEightByteBuffer) {
 
 TEST(SendWqeTest, UnsupportedOpcodesAreRejected) {
     ibv_sge sge{0x1000, 8, 1};
-    for (ibv_wr_opcode op : {IBV_WR_BIND_MW, IBV_WR_TSO,
-                             IBV_WR_DRIVER1, IBV_WR_ATOMIC_WRITE, static_cast<ibv_wr_opcode>(13)}) {
+    for (ibv_wr_opcode op :
+         {IBV_WR_TSO, IBV_WR_DRIVER1, IBV_WR_ATOMIC_WRITE, static_cast<ibv_wr_opcode>(13)}) {
         ibv_send_wr wr = send_wr(op, &sge, 1);
         SlotMemory mem(128);
         EXPECT_EQ(mrc::build_send_wqe(wr, kNoCaps, mem.slot()), EINVAL) << op;
@@ -233,6 +233,51 @@ TEST(SendWqeTest, LocalInvalidateCarriesOnlyItsKey) {
     EXPECT_EQ(w.inline_len, 0u);
     EXPECT_EQ(w.remote_addr, 0u);
     EXPECT_EQ(w.rkey, 0u);
+}
+
+// BIND_MW carries the window's key, its next key, the range, the MR's
+// L_Key and the access (mrc-abi.h), and no payload.
+TEST(SendWqeTest, BindMwCarriesTheBind) {
+    ibv_mw mw{};
+    mw.rkey = 0x80001234;
+    ibv_mr mr{};
+    mr.lkey = 0x00abcd12;
+    ibv_sge sge{0x1000, 8, 1};
+    ibv_send_wr wr = send_wr(IBV_WR_BIND_MW, &sge, 1);
+    wr.bind_mw.mw = &mw;
+    wr.bind_mw.rkey = 0x80001235;
+    wr.bind_mw.bind_info.mr = &mr;
+    wr.bind_mw.bind_info.addr = 0x7000;
+    wr.bind_mw.bind_info.length = 4096;
+    wr.bind_mw.bind_info.mw_access_flags = IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE;
+    SlotMemory mem(128);
+    ASSERT_EQ(mrc::build_send_wqe(wr, kNoCaps, mem.slot()), 0);
+    mrc_send_wqe w = mem.send();
+    EXPECT_EQ(w.opcode, static_cast<uint32_t>(IBV_WR_BIND_MW));
+    EXPECT_EQ(w.imm_data, 0x80001234u);
+    EXPECT_EQ(w.rkey, 0x80001235u);
+    EXPECT_EQ(w.remote_addr, 0x7000u);
+    EXPECT_EQ(w.compare_add, 4096u);
+    EXPECT_EQ(w.swap,
+              (uint64_t{0x00abcd12} << 32) | (IBV_ACCESS_REMOTE_READ | IBV_ACCESS_REMOTE_WRITE));
+    EXPECT_EQ(w.num_sge, 0u);
+    EXPECT_EQ(w.inline_len, 0u);
+
+    // An unbind (length 0) needs no MR; a length does, and a window always.
+    wr.bind_mw.bind_info.mr = nullptr;
+    wr.bind_mw.bind_info.length = 0;
+    SlotMemory unbind(128);
+    ASSERT_EQ(mrc::build_send_wqe(wr, kNoCaps, unbind.slot()), 0);
+    EXPECT_EQ(unbind.send().swap >> 32, 0u);
+    wr.bind_mw.bind_info.length = 1;
+    SlotMemory no_mr(128);
+    EXPECT_EQ(mrc::build_send_wqe(wr, kNoCaps, no_mr.slot()), EINVAL);
+    EXPECT_TRUE(no_mr.untouched());
+    wr.bind_mw.bind_info.mr = &mr;
+    wr.bind_mw.mw = nullptr;
+    SlotMemory no_mw(128);
+    EXPECT_EQ(mrc::build_send_wqe(wr, kNoCaps, no_mw.slot()), EINVAL);
+    EXPECT_TRUE(no_mw.untouched());
 }
 
 TEST(UdSendWqeTest, NoLocalInvalidate) {

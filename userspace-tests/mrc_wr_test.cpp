@@ -312,7 +312,27 @@ TEST(WrSessionTest, RefusalsPublishNothing) {
          EINVAL},
         {"unknown wr_flags bit", false,
          [](WrSession& s) { s.begin(1, IBV_SEND_IP_CSUM, IBV_WR_SEND, {}); }, EINVAL},
-        {"BIND_MW", false, [](WrSession& s) { s.begin(1, 0, IBV_WR_BIND_MW, {}); }, EINVAL},
+        {"BIND_MW without a window", false,
+         [](WrSession& s) {
+             ibv_mw_bind_info info{};
+             s.begin_bind_mw(1, 0, nullptr, 1, &info);
+         },
+         EINVAL},
+        {"BIND_MW of a length without an MR", false,
+         [](WrSession& s) {
+             ibv_mw mw{};
+             ibv_mw_bind_info info{};
+             info.length = 1;
+             s.begin_bind_mw(1, 0, &mw, 1, &info);
+         },
+         EINVAL},
+        {"UD BIND_MW", true,
+         [](WrSession& s) {
+             ibv_mw mw{};
+             ibv_mw_bind_info info{};
+             s.begin_bind_mw(1, 0, &mw, 1, &info);
+         },
+         EINVAL},
         {"UD without set_ud_addr", true, [](WrSession& s) { s.begin(1, 0, IBV_WR_SEND, {}); },
          EINVAL},
         {"UD with a null AH", true,
@@ -406,7 +426,8 @@ TEST(SendOpsTest, WhatEachQpTypeOffers) {
         int want;
     } rows[] = {
         {IBV_QPT_RC, mrc::kRcSendOps, 0},
-        {IBV_QPT_RC, IBV_QP_EX_WITH_BIND_MW, EOPNOTSUPP},
+        {IBV_QPT_RC, IBV_QP_EX_WITH_BIND_MW, 0},
+        {IBV_QPT_UC, IBV_QP_EX_WITH_BIND_MW, EOPNOTSUPP},
         {IBV_QPT_RC, IBV_QP_EX_WITH_ATOMIC_WRITE, EOPNOTSUPP},
         {IBV_QPT_RC, IBV_QP_EX_WITH_TSO, EOPNOTSUPP},
         {IBV_QPT_UC, mrc::kUcSendOps, 0},
