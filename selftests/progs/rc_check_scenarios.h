@@ -55,6 +55,12 @@ Err scenario_modify_driver_input(Env& env, Rng& rng);
 Err scenario_ud_send(Env& env, Rng& rng);
 Err scenario_ud_srq(Env& env, Rng& rng);
 
+// rc_check_mw.cpp: memory windows.
+Err scenario_mw_type2(Env& env, Rng& rng);
+Err scenario_mw_type1(Env& env, Rng& rng);
+Err scenario_mw_send_inv(Env& env, Rng& rng);
+Err scenario_mw_bind_err(Env& env, Rng& rng);
+
 // rc_check_uc.cpp: UC QPs.
 Err scenario_uc(Env& env, Rng& rng);
 Err scenario_uc_srq(Env& env, Rng& rng);

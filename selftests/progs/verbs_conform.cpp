@@ -543,8 +543,8 @@ int classic_posting(Setup& s) {
     ibv_destroy_qp(qp);
 
     // Memory window type 1 bound by ibv_bind_mw. Without a memory window
-    // (MRC has none) the provider's bind_mw is reached with a stand-in:
-    // libibverbs checks only its type before calling it.
+    // (a device that has none) the provider's bind_mw is reached with a
+    // stand-in: libibverbs checks only its type before calling it.
     qp = rts_qp(s, s.cq);
     if (qp == nullptr) {
         return 1;

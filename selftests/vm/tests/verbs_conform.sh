@@ -34,8 +34,8 @@ create_cq_ex_timestamp       | errno EOPNOTSUPP   | errno EOPNOTSUPP
 modify_cq                    | errno EOPNOTSUPP   | errno EOPNOTSUPP
 resize_cq                    | ok                 | ok
 rereg_mr                     | errno EOPNOTSUPP   | errno EOPNOTSUPP
-alloc_mw                     | errno EOPNOTSUPP   | ok
-dealloc_mw                   | -                  | ok
+alloc_mw                     | ok                 | ok
+dealloc_mw                   | ok                 | ok
 alloc_dm                     | errno EOPNOTSUPP   | errno EOPNOTSUPP
 create_wq                    | errno EOPNOTSUPP   | errno EOPNOTSUPP
 create_rwq_ind_table         | errno EOPNOTSUPP   | errno EOPNOTSUPP
@@ -49,7 +49,7 @@ create_flow                  | errno EOPNOTSUPP   | errno EOPNOTSUPP
 query_ece                    | errno EOPNOTSUPP   | errno EOPNOTSUPP
 modify_qp_rate_limit         | errno EOPNOTSUPP   | errno EOPNOTSUPP
 create_qp_ex                 | ok                 | ok
-create_qp_ex_bind_mw         | errno EOPNOTSUPP   | ok
+create_qp_ex_bind_mw         | ok                 | ok
 create_qp_ex_atomic_write    | errno EOPNOTSUPP   | ok
 create_qp_ex_create_flags    | errno EOPNOTSUPP   | errno EOPNOTSUPP
 start_poll                   | ok                 | ok
@@ -62,8 +62,8 @@ wr_local_inv                 | ok                 | ok
 wr_local_inv_completion      | wc LOC_QP_OP_ERR   | wc LOC_QP_OP_ERR
 post_send_local_inv          | ok                 | ok
 post_send_local_inv_completion | wc LOC_QP_OP_ERR | wc LOC_QP_OP_ERR
-alloc_mw_type1               | errno EOPNOTSUPP   | ok
-bind_mw                      | errno EOPNOTSUPP   | ok
+alloc_mw_type1               | ok                 | ok
+bind_mw                      | ok                 | ok
 '
 
 # expected COLUMN: "verb|answer" lines for column 2 (MRC) or 3 (rxe).
