@@ -218,10 +218,8 @@ two_hosts() {
 	veth_pair vethA vethB hostA hostB
 	ip netns exec hostA rdma link add mrcA type mrc netdev vethA
 	ip netns exec hostB rdma link add mrcB type mrc netdev vethB
-	GA4=$(gid_index mrcA '::ffff:10\.0\.0\.1')
-	GB4=$(gid_index mrcB '::ffff:10\.0\.0\.2')
-	GA6=$(gid_index mrcA 'fd00::1')
-	GB6=$(gid_index mrcB 'fd00::2')
+	gid_vars mrcA GA4='::ffff:10\.0\.0\.1' GA6='fd00::1'
+	gid_vars mrcB GB4='::ffff:10\.0\.0\.2' GB6='fd00::2'
 }
 
 # kernel_host NETDEV ADDR: for kernel consumers, which listen in the
@@ -240,6 +238,26 @@ gid_index() {
 	ibv_devinfo -v -d "$1" |
 		sed -n "s/.*GID\[ *\([0-9]*\)\]:[[:space:]]*$2, RoCE v2/\1/p" |
 		head -n1
+}
+
+# gid_vars DEV VAR=ADDR-REGEX...: set each VAR to gid_index DEV
+# ADDR-REGEX (empty if there is none), all from one ibv_devinfo: it costs
+# over half a second under emulation. Fails if one is empty.
+gid_vars() {
+	local _dev=$1 _info _kv _line _pat _rc=0
+	shift
+	_info=$(ibv_devinfo -v -d "$_dev")
+	for _kv; do
+		printf -v "${_kv%%=*}" '%s' ''
+		_pat="GID\[ *([0-9]+)\]:[[:space:]]*${_kv#*=}, RoCE v2"
+		while IFS= read -r _line; do
+			[[ $_line =~ $_pat ]] || continue
+			printf -v "${_kv%%=*}" '%s' "${BASH_REMATCH[1]}"
+			continue 2
+		done <<<"$_info"
+		_rc=1
+	done
+	return $_rc
 }
 
 # rc_qpn NS DEV: the number of DEV's first RC QP in RTS, seen from
@@ -381,10 +399,26 @@ mrc_genl() {
 mrc_genl_serve() {
 	local ns=()
 	[ $# -gt 0 ] && ns=(ip netns exec "$1")
-	coproc MRC_GENL { "${ns[@]}" /usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/mrc-genl.py" --serve; }
+	# exec: the coprocess's PID is Python's own, for mrc_genl_stop.
+	coproc MRC_GENL { exec "${ns[@]}" /usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/mrc-genl.py" --serve; }
 	# Bash closes a coprocess's own descriptors in subshells, such as
 	# the $(...) of check_output: use copies.
 	exec {MRC_GENL_IN}>&"${MRC_GENL[1]}" {MRC_GENL_OUT}<&"${MRC_GENL[0]}"
+	# shellcheck disable=SC2153 # coproc sets MRC_GENL_PID
+	_mrc_genl_pid=$MRC_GENL_PID
+}
+
+# mrc_genl_stop: end mrc_genl_serve's process and wait for it; mrc_genl
+# starts a process per request again. While it lives it holds its
+# network namespace, which `ip netns del` then does not free, nor the
+# MRC device in it (rmmod fails).
+mrc_genl_stop() {
+	[ -n "${MRC_GENL_IN:-}" ] || return 0
+	exec {MRC_GENL_IN}>&- {MRC_GENL_OUT}<&-
+	unset MRC_GENL_IN MRC_GENL_OUT
+	kill "$_mrc_genl_pid" 2>/dev/null
+	wait "$_mrc_genl_pid" 2>/dev/null
+	return 0
 }
 
 # check_genl_error DESC ERRNAME REGEX ARGS...: the request fails with

@@ -187,25 +187,23 @@ _mp_resolve() {
 	return $rc
 }
 
-# _mp_gid DEV ADDR-REGEX: the GID index, once the RDMA core has it.
-_mp_gid() {
-	local g t
+# _mp_gids DEV VAR=ADDR-REGEX...: lib.sh's gid_vars, once the RDMA core
+# has every one of the GIDs.
+_mp_gids() {
+	local t
 	for ((t = 0; t < 50; t++)); do
-		g=$(gid_index "$1" "$2")
-		[ -n "$g" ] && { echo "$g"; return 0; }
+		gid_vars "$@" && return 0
 		sleep 0.2
 	done
-	echo "mp_topo: $1 has no GID for $2" >&2
+	echo "mp_topo: $1 lacks a GID of: ${*:2}" >&2
 	return 1
 }
 
 _mp_mrc() {
 	_mp ip netns exec hostA rdma link add mrcA type mrc netdev eth0 &&
 	_mp ip netns exec hostB rdma link add mrcB type mrc netdev eth0 &&
-	GA4=$(_mp_gid mrcA "::ffff:${MP_A4//./\\.}") &&
-	GB4=$(_mp_gid mrcB "::ffff:${MP_B4//./\\.}") &&
-	GA6=$(_mp_gid mrcA "$MP_A6") &&
-	GB6=$(_mp_gid mrcB "$MP_B6")
+	_mp_gids mrcA GA4="::ffff:${MP_A4//./\\.}" GA6="$MP_A6" &&
+	_mp_gids mrcB GB4="::ffff:${MP_B4//./\\.}" GB6="$MP_B6"
 }
 
 # _mp_set_count WHO N: MP_N=N when N is a path count, 1..32; otherwise a

@@ -15,9 +15,14 @@ modprobe mrc
 two_hosts
 D="DEV_NAME=str:mrcB"
 
-# The EV profile lives in hostB's namespace, with its device.
-genl_b() {
-	ip netns exec hostB python3 ../mrc-genl.py "$@"
+# The EV profile lives in hostB's namespace, with its device. lib.sh's
+# mrc_genl there, from one Python process: a start costs seconds under
+# emulation.
+mrc_genl_serve hostB
+# genl_out ARGS...: mrc_genl's reply or its error line, whatever its exit.
+genl_out() {
+	mrc_genl "$@" 2>&1
+	true
 }
 
 # Count hostB's MRC packets per UDP source port on the wire: one u32
@@ -29,25 +34,28 @@ for port in 4660 4661 4662; do
 		handle 800::$((port - 4659)) u32 match ip protocol 17 0xff \
 		match ip sport $port 0xffff match ip dport 4792 0xffff action pass
 done
-# sent PORT: packets hostB sent from that source port so far.
+# sent PORT...: packets hostB sent from each source port so far, on one
+# line, from one read of the filters (jq: a Python start costs seconds
+# under emulation, and this is polled).
 sent() {
-	ip netns exec hostB tc -j -s filter show dev vethB egress | python3 -c '
-import json, sys
-fh = "800::%x" % (int(sys.argv[1]) - 4659)
-for f in json.load(sys.stdin):
-    o = f.get("options", {})
-    if o.get("fh") == fh:
-        print(sum(a["stats"]["packets"] for a in o.get("actions", [])))
-        break
-else:
-    sys.exit("no filter " + fh)' "$1"
+	local p fh fhs=()
+	for p; do
+		printf -v fh '800::%x' $((p - 4659))
+		fhs+=("$fh")
+	done
+	ip netns exec hostB tc -j -s filter show dev vethB egress | jq -r '
+		. as $f | [$ARGS.positional[] as $fh |
+			first($f[] | .options // {} | select(.fh == $fh)) //
+			error("no filter \($fh)") |
+			[(.actions // [])[].stats.packets] | add // 0] |
+		map(tostring) | join(" ")' --args "${fhs[@]}"
 }
 
 ev() {
 	echo "MRC_ATTR_EV_ENTRY={ MRC_EV_VALUE=bin:$1 }"
 }
 check "EXPLICIT profile 6 on mrcB: ports 4660 and 4661, ONLINE" \
-	genl_b EVPROF_NEW $D PROF_ID=u64:6 EVPROF={ MRC_EVPROF_MODE=u8:1 } \
+	mrc_genl EVPROF_NEW $D PROF_ID=u64:6 EVPROF={ MRC_EVPROF_MODE=u8:1 } \
 	EVS={ $(ev 12340000) $(ev 12350000) } PROF_STATE=u8:2
 
 # ibv_rc_pingpong's server makes its QP before it waits for its client:
@@ -63,9 +71,9 @@ check_output "... and its 2 EVs (rdma -dd res show qp)" '^2$' \
 	ip netns exec hostB bash -c ". ../mp_lib.sh; mp_qp_attr mrcB ev_count"
 check_output "deleting profile 6 under the QP: EBUSY, in use by QPs" \
 	'^error 16 EBUSY: EV profile is in use by QPs' \
-	bash -c "ip netns exec hostB python3 ../mrc-genl.py EVPROF_DEL $D PROF_ID=u64:6 2>&1; true"
+	genl_out EVPROF_DEL $D PROF_ID=u64:6
 check_output "the profile names its user QP" '"MRC_ATTR_QPN": [0-9]+' \
-	genl_b EVPROF_GET $D PROF_ID=u64:6
+	mrc_genl EVPROF_GET $D PROF_ID=u64:6
 check_output "mrc-ip says which QP uses it" 'in use by QPs? 0x[0-9a-f]+' \
 	bash -c "ip netns exec hostB mrc-ip evprofile del dev mrcB id 6 2>&1; true"
 check "the server's client connects and the ping-pong completes" \
@@ -88,11 +96,11 @@ send_bw() {
 		env "$@" ib_write_bw -d mrcB -x "$GB4" "${how[@]}" -F 10.0.0.1
 }
 
-b4660=$(sent 4660) b4661=$(sent 4661) b4662=$(sent 4662)
+read -r b4660 b4661 b4662 <<<"$(sent 4660 4661 4662)"
 send_bw -n 500 MRC_EV_PROFILE=6
 pair_finish "ib_write_bw with MRC_EV_PROFILE=6"
-d4660=$(($(sent 4660) - b4660)) d4661=$(($(sent 4661) - b4661))
-d4662=$(($(sent 4662) - b4662))
+read -r a4660 a4661 a4662 <<<"$(sent 4660 4661 4662)"
+d4660=$((a4660 - b4660)) d4661=$((a4661 - b4661)) d4662=$((a4662 - b4662))
 echo "packets by source port: 4660 $d4660, 4661 $d4661, 4662 $d4662" | diag
 check "both of the profile's ports carried traffic" \
 	test "$d4660" -gt 100 -a "$d4661" -gt 100
@@ -103,7 +111,7 @@ check "no other port did (4662)" test "$d4662" -eq 0
 # swap and the un-DENY and stops once they are seen (pair_stop): a count
 # of WRITEs cannot, as the QP's speed varies (14000 ended before the
 # un-DENY in 3 of 11 runs).
-check "DEV_SET mrcB default EV profile 6" genl_b DEV_SET $D \
+check "DEV_SET mrcB default EV profile 6" mrc_genl DEV_SET $D \
 	DEV_DEFAULT_EVPROF=u64:6
 b4661=$(sent 4661)
 send_bw -D 200
@@ -112,17 +120,19 @@ port_grew() {
 	[ $(($(sent "$1") - $2)) -gt 100 ]
 }
 check "the new QP's traffic reaches port 4661" wait_until 120 port_grew 4661 "$b4661"
-check "DENY EV 1 (port 4661) while the QP runs" genl_b EVPROF_EV_SET $D \
+check "DENY EV 1 (port 4661) while the QP runs" mrc_genl EVPROF_EV_SET $D \
 	PROF_ID=u64:6 EV_OP=u8:1 EVS={ MRC_ATTR_EV_ENTRY={ MRC_EV_INDEX=u32:1 \
 	MRC_EV_STATE=u8:2 } }
 # count_after SECS WHAT: packets of each port over SECS seconds, counted
 # from a second after WHAT (packets built before it may still leave),
 # in after4660 and after4661; m4660 and m4661 are the counts at the start.
 count_after() {
+	local a0 a1
 	sleep 1
-	m4660=$(sent 4660) m4661=$(sent 4661)
+	read -r m4660 m4661 <<<"$(sent 4660 4661)"
 	sleep "$1"
-	after4660=$(($(sent 4660) - m4660)) after4661=$(($(sent 4661) - m4661))
+	read -r a0 a1 <<<"$(sent 4660 4661)"
+	after4660=$((a0 - m4660)) after4661=$((a1 - m4661))
 	echo "$1 s after $2: 4660 $after4660, 4661 $after4661 packets" | diag
 }
 count_after 3 "the DENY"
@@ -134,17 +144,16 @@ entry() {
 	echo "MRC_ATTR_EV_ENTRY={ MRC_EV_INDEX=u32:$1 MRC_EV_STATE=u8:$2 }"
 }
 check_output "DENY of the last allowed EV 0: EBUSY, nothing applied" \
-	'^error [0-9]+ EBUSY: .*one must stay allowed.*cookie 0' bash -c \
-	"ip netns exec hostB python3 ../mrc-genl.py EVPROF_EV_SET $D \
-	PROF_ID=u64:6 EV_OP=u8:1 EVS={ $(entry 0 2) } 2>&1; true"
+	'^error [0-9]+ EBUSY: .*one must stay allowed.*cookie 0' genl_out \
+	EVPROF_EV_SET $D PROF_ID=u64:6 EV_OP=u8:1 EVS={ $(entry 0 2) }
 # One batch moves the traffic from EV 0 to EV 1: the QP gets EV 1 back
 # before it loses EV 0 (a warning in the kernel log fails the test).
-check "one batch: un-DENY EV 1, then DENY EV 0" genl_b EVPROF_EV_SET $D \
+check "one batch: un-DENY EV 1, then DENY EV 0" mrc_genl EVPROF_EV_SET $D \
 	PROF_ID=u64:6 EV_OP=u8:1 EVS={ $(entry 1 0) $(entry 0 2) }
 count_after 2 "the swap"
 check "after the swap port 4660 is silent" test "$after4660" -eq 0
 check "... and port 4661 carries the traffic" test "$after4661" -gt 100
-check "un-DENY EV 0" genl_b EVPROF_EV_SET $D PROF_ID=u64:6 EV_OP=u8:1 \
+check "un-DENY EV 0" mrc_genl EVPROF_EV_SET $D PROF_ID=u64:6 EV_OP=u8:1 \
 	EVS={ $(entry 0 0) }
 check "after the un-DENY port 4660 carries traffic again" \
 	wait_until 60 port_grew 4660 "$m4660"
@@ -181,7 +190,7 @@ check_output "profile 6 starts with access if-default (mrc-ip -j)" \
 	'"access":"if-default"' ip netns exec hostB mrc-ip -j evprofile show dev mrcB id 6
 check_output "uid 65534 names default profile 6: its QP is created" "$CREATED" \
 	one_qp "${NOBODY[@]}" -- MRC_EV_PROFILE=6
-check "DEV_SET mrcB default EV profile 0 again" genl_b DEV_SET $D \
+check "DEV_SET mrcB default EV profile 0 again" mrc_genl DEV_SET $D \
 	DEV_DEFAULT_EVPROF=u64:0
 check_output "profile 6 no longer default: uid 65534 naming it gets EPERM" \
 	"$REFUSED" one_qp "${NOBODY[@]}" -- MRC_EV_PROFILE=6
@@ -209,19 +218,21 @@ check_output "a rule that is set holds on the default: uid 65534 naming none, EP
 	"$REFUSED" one_qp "${NOBODY[@]}" --
 check_output "root naming none: created" "$CREATED" one_qp --
 check_output "access group without a gid: EINVAL, extack says why" \
-	'^error 22 EINVAL: a gid goes with access group' bash -c \
-	"ip netns exec hostB python3 ../mrc-genl.py EVPROF_SET $D PROF_ID=u64:6 \
-	PROF_ACCESS=u8:3 2>&1; true"
-check "with no QP left, profile 6 can be made un-default and deleted" bash -c \
-	"ip netns exec hostB python3 ../mrc-genl.py DEV_SET $D DEV_DEFAULT_EVPROF=u64:0 &&
-	 ip netns exec hostB python3 ../mrc-genl.py EVPROF_DEL $D PROF_ID=u64:6"
+	'^error 22 EINVAL: a gid goes with access group' genl_out \
+	EVPROF_SET $D PROF_ID=u64:6 PROF_ACCESS=u8:3
+undefault_del() {
+	mrc_genl DEV_SET $D DEV_DEFAULT_EVPROF=u64:0 &&
+	mrc_genl EVPROF_DEL $D PROF_ID=u64:6
+}
+check "with no QP left, profile 6 can be made un-default and deleted" \
+	undefault_del
 
 # A disabled port sends nothing: the connection fails, the packets are
 # counted as not sent; enabled again, it works.
 tx_disabled() {
 	cat /sys/class/infiniband/mrcB/ports/1/hw_counters/tx_port_disabled
 }
-check "DEV_SET: mrcB's port disabled" genl_b DEV_SET $D PORT_ADMIN=u8:0
+check "DEV_SET: mrcB's port disabled" mrc_genl DEV_SET $D PORT_ADMIN=u8:0
 check_output "ibv_devinfo: PORT_DOWN" 'state:[[:space:]]+PORT_DOWN' \
 	ip netns exec hostB ibv_devinfo -d mrcB
 pair_start 60 ibv_rc_pingpong -d mrcA -g "$GA4" -n 5 -- \
@@ -232,7 +243,7 @@ kill "$_pair_srv" 2>/dev/null
 wait "$_pair_srv"
 check "with the port disabled the client fails (rc $cli_rc)" test "$cli_rc" -ne 0
 check_output "its packets are counted as not sent (tx_port_disabled)" '^[1-9]' tx_disabled
-check "DEV_SET: mrcB's port enabled" genl_b DEV_SET $D PORT_ADMIN=u8:1
+check "DEV_SET: mrcB's port enabled" mrc_genl DEV_SET $D PORT_ADMIN=u8:1
 check_output "ibv_devinfo: PORT_ACTIVE" 'state:[[:space:]]+PORT_ACTIVE' \
 	ip netns exec hostB ibv_devinfo -d mrcB
 pair "enabled again: ibv_rc_pingpong -n 5 works" 120 \
@@ -285,12 +296,11 @@ for label in 0x11 0x22 0x0; do
 done
 # labelled LABEL: packets hostB sent with that flow label so far.
 labelled() {
-	ip netns exec hostB tc -j -s filter show dev vethB egress | python3 -c '
-import json, sys
-fh = "801::%x" % (int(sys.argv[1], 16) + 1)
-print(sum(a["stats"]["packets"] for f in json.load(sys.stdin)
-          if f.get("options", {}).get("fh") == fh
-          for a in f["options"].get("actions", [])))' "$1"
+	local fh
+	printf -v fh '801::%x' $(($1 + 1))
+	ip netns exec hostB tc -j -s filter show dev vethB egress | jq --arg fh "$fh" '
+		[.[] | .options // {} | select(.fh == $fh) |
+			(.actions // [])[].stats.packets] | add // 0'
 }
 pair "ibv_rc_pingpong over IPv6 with hostB on STEV profile 8" 120 \
 	ibv_rc_pingpong -d mrcA -g "$GA6" -n 50 -- \
@@ -300,6 +310,8 @@ echo "packets by flow label: 0x11 $(labelled 0x11), 0x22 $(labelled 0x22)," \
 check_output "EV 0 (label 0x11) carried packets" '^[1-9]' labelled 0x11
 check_output "EV 1 (label 0x22) carried packets" '^[1-9]' labelled 0x22
 
+# The server holds hostB, and so mrcB: it goes first.
+mrc_genl_stop
 ip netns del hostA
 ip netns del hostB
 wait_until 15 rdma_dev_absent mrcB

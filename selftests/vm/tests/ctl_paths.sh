@@ -57,10 +57,11 @@ path_stats() {
 
 # ev_states: profile 5's EVs as `mrc-ip path show ... evs` reports them
 # without -s (EVPROF_EV_GET without statistics), "INDEX:STATE" each.
+# (The helpers polled below parse with jq: a Python start costs seconds
+# under emulation.)
 ev_states() {
-	ip netns exec hostB mrc-ip -j path show dev mrcB id 5 evs | python3 -c '
-import json, sys
-print(" ".join("%d:%s" % (e["index"], e["state"]) for e in json.load(sys.stdin)))'
+	ip netns exec hostB mrc-ip -j path show dev mrcB id 5 evs |
+		jq -r '[.[] | "\(.index):\(.state)"] | join(" ")'
 }
 # states_are BAD: ev_states reads the EVs BAD (indexes) assumed_bad and
 # every other one good.
@@ -76,7 +77,7 @@ states_are() {
 # nbad_is N: profile 5 has N EVs some QP holds ASSUMED_BAD (evprofile show).
 nbad_is() {
 	[ "$(ip netns exec hostB mrc-ip -j evprofile show dev mrcB id 5 |
-		python3 -c 'import json, sys; print(json.load(sys.stdin)[0].get("bad"))')" = "$1" ]
+		jq '.[0].bad')" = "$1" ]
 }
 
 dups() { cat /sys/class/infiniband/mrcA/ports/1/hw_counters/rcvd_duplicate; }
@@ -161,10 +162,8 @@ pair_start 200 ib_write_bw -d mrcA -x "$GA4" -D 180 -f 1 -F -- \
 	env MRC_EV_PROFILE=5 ib_write_bw -d mrcB -x "$GB4" -D 180 -f 1 -F "$MP_A4"
 # bad_evs: the EVs of profile 5 some QP holds ASSUMED_BAD, one line.
 bad_evs() {
-	path_stats | python3 -c '
-import json, sys
-print(" ".join(str(e["index"]) for e in json.load(sys.stdin)
-               if e["state"] == "assumed_bad"))'
+	path_stats | jq -r '[.[] | select(.state == "assumed_bad") | .index |
+		tostring] | join(" ")'
 }
 expect_bad=$(for i in "${!via[@]}"; do [ "${via[$i]}" = "$CUT" ] && echo "$i"; done | paste -sd ' ')
 # evs_bad_are WANT: bad_evs prints exactly WANT.
@@ -173,17 +172,18 @@ evs_bad_are() {
 }
 # qpn_b: hostB's newest RC QP.
 qpn_b() {
-	rdma -j res show qp link mrcB/1 | python3 -c '
-import json, sys
-print([q["lqpn"] for q in json.load(sys.stdin) if q["type"] == "RC"][-1])'
+	rdma -j res show qp link mrcB/1 |
+		jq -e '[.[] | select(.type == "RC") | .lqpn] | last // empty'
+}
+# tx_pkts: the packets profile 5's EVs carried.
+tx_pkts() {
+	path_stats | jq '[.[].tx_pkts] | add // 0'
 }
 # flowing: profile 5's EVs carried 1000 packets more since $1.
 flowing() {
-	[ "$(path_stats | python3 -c 'import json, sys
-print(sum(e["tx_pkts"] for e in json.load(sys.stdin)))')" -gt $(($1 + 1000)) ]
+	[ "$(tx_pkts)" -gt $(($1 + 1000)) ]
 }
-base=$(path_stats | python3 -c 'import json, sys
-print(sum(e["tx_pkts"] for e in json.load(sys.stdin)))')
+base=$(tx_pkts)
 check "traffic flows on profile 5" wait_until 60 flowing "$base"
 QPN=$(qpn_b)
 check "without -s, mrc-ip path show reads the EVs in use GOOD" \
@@ -229,8 +229,7 @@ print("ok" if on and min(on) > 0 else "no")' "$expect_bad"
 mp_path_up "$CUT"
 # all_good: the QP still runs and holds every EV of profile 5 GOOD.
 all_good() {
-	[ "$(path_stats | python3 -c 'import json, sys
-print(" ".join(sorted({e["state"] for e in json.load(sys.stdin)})))')" = good ]
+	[ "$(path_stats | jq -r '[.[].state] | unique | join(" ")')" = good ]
 }
 check "router $CUT back: probes bring every EV back to GOOD" \
 	wait_until 30 all_good
@@ -310,8 +309,7 @@ churn() {
 }
 pair_start 300 ib_write_bw -d mrcA -x "$GA4" -D 240 -f 1 -F -- \
 	env MRC_EV_PROFILE=5 ib_write_bw -d mrcB -x "$GB4" -D 240 -f 1 -F "$MP_A4"
-base=$(path_stats | python3 -c 'import json, sys
-print(sum(e["tx_pkts"] for e in json.load(sys.stdin)))')
+base=$(tx_pkts)
 wait_until 60 flowing "$base"
 pids=()
 for w in $(seq 8); do

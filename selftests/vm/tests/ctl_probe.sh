@@ -13,15 +13,16 @@
 dmesg_mark
 mp_up "topology: hostA - r1 - hostB, unshaped" 1 none
 A="DEV_NAME=str:mrcA"
-# lib.sh's mrc_genl (and so check_genl_error), in hostA with mrcA.
-mrc_genl() {
-	ip netns exec hostA python3 ../mrc-genl.py "$@"
-}
+# lib.sh's mrc_genl (and so check_genl_error), in hostA with mrcA, from
+# one Python process: a start costs seconds under emulation.
+mrc_genl_serve hostA
 ina() {
 	ip netns exec hostA "$@"
 }
-genl_a() {
-	ip netns exec hostA python3 ../mrc-genl.py "$@"
+# genl_out ARGS...: mrc_genl's reply or its error line, whatever its exit.
+genl_out() {
+	mrc_genl "$@" 2>&1
+	true
 }
 # entry ID DGID-HEX EV-HEX: one probe entry by wire value.
 entry() {
@@ -85,15 +86,17 @@ print(" ".join("%d:%s" % (x["MRC_PROBE_REQ_ID"], "ok" if x.get("MRC_PROBE_RTT_NS
       else "timeout" if "MRC_PROBE_TIMED_OUT" in x and "MRC_PROBE_RTT_NS" not in x
       else "bad") for x in e))'
 }
+# probe_results ARGS...: results of the PROBE request ARGS.
+probe_results() {
+	mrc_genl PROBE "$@" | results
+}
 check_output "one call, two EVs: the working one answers, the other times out" \
-	'^1:ok 2:timeout$' bash -c "$(declare -f results); ip netns exec hostA python3 ../mrc-genl.py PROBE $A \
-		PROBE_TIMEOUT_NS=u64:300000000 \
-		PROBES={ $(entry 1 $B6HEX 00001388) $(entry 2 $B6HEX 00001389) } | results"
+	'^1:ok 2:timeout$' probe_results $A PROBE_TIMEOUT_NS=u64:300000000 \
+	PROBES={ $(entry 1 $B6HEX 00001388) $(entry 2 $B6HEX 00001389) }
 check_output "the same EV as STEV (flow label 0x1, port 5000) works" \
-	'^9:ok$' bash -c "$(declare -f results); ip netns exec hostA python3 ../mrc-genl.py PROBE $A \
-		PROBES={ MRC_ATTR_PROBE_ENTRY={ MRC_PROBE_REQ_ID=u16:9 \
-		MRC_PROBE_DGID=bin:$B6HEX MRC_PROBE_FMT_MODE=u8:0 \
-		MRC_PROBE_EV_VALUE=bin:00011388 } } | results"
+	'^9:ok$' probe_results $A PROBES={ MRC_ATTR_PROBE_ENTRY={ \
+	MRC_PROBE_REQ_ID=u16:9 MRC_PROBE_DGID=bin:$B6HEX MRC_PROBE_FMT_MODE=u8:0 \
+	MRC_PROBE_EV_VALUE=bin:00011388 } }
 check_output "mrc-ip probe ev 0x11388 mode stev: an RTT" '^probe 1 result ok rtt [0-9]+' \
 	ina mrc-ip probe dev mrcA to "$MP_B6" ev 0x11388 mode stev
 check_fails "mrc-ip probe ev 0x11389 mode stev (port 5001): timeout" \
@@ -116,17 +119,18 @@ check "... and the probe still times out" test $? -ne 0
 # --- a host without MRC: r1's own address ---
 check_output "a GID with no MRC device behind it times out" \
 	'^error 110 ETIMEDOUT: no probe was answered' \
-	bash -c "ip netns exec hostA python3 ../mrc-genl.py PROBE $A \
-		PROBE_TIMEOUT_NS=u64:300000000 \
-		PROBES={ $(entry 1 fd020000000000000000000000000065 00001388) } 2>&1; true"
+	genl_out PROBE $A PROBE_TIMEOUT_NS=u64:300000000 \
+	PROBES={ $(entry 1 fd020000000000000000000000000065 00001388) }
 
 # --- an EV profile's EV ---
-check "EV format 3 (UDP, 16 bits) ONLINE on mrcA" bash -c \
-	"ip netns exec hostA python3 ../mrc-genl.py EVFMT_NEW $A PROF_ID=u64:3 \
+fmt3_online() {
+	mrc_genl EVFMT_NEW $A PROF_ID=u64:3 \
 		EVFMT={ MRC_EVFMT_MODE=u8:2 MRC_EVFMT_FIELDS={ MRC_EVFMT_FIELD_WIDTH=u8:16 } } &&
-	 ip netns exec hostA python3 ../mrc-genl.py EVFMT_SET $A PROF_ID=u64:3 PROF_STATE=u8:2"
+	mrc_genl EVFMT_SET $A PROF_ID=u64:3 PROF_STATE=u8:2
+}
+check "EV format 3 (UDP, 16 bits) ONLINE on mrcA" fmt3_online
 check "EV profile 7: EXPLICIT, ports 5000 and 5001, ONLINE" \
-	genl_a EVPROF_NEW $A PROF_ID=u64:7 EVPROF={ MRC_EVPROF_MODE=u8:1 \
+	mrc_genl EVPROF_NEW $A PROF_ID=u64:7 EVPROF={ MRC_EVPROF_MODE=u8:1 \
 	MRC_EVPROF_FMT_ID=u64:3 } EVS={ MRC_ATTR_EV_ENTRY={ MRC_EV_VALUE=bin:13880000 } \
 	MRC_ATTR_EV_ENTRY={ MRC_EV_VALUE=bin:13890000 } } PROF_STATE=u8:2
 check_output "mrc-ip probe evprofile 7 index 0: an RTT" 'result ok rtt [0-9]+' \
@@ -137,7 +141,7 @@ check_fails "mrc-ip probe evprofile 7 index 1 (port 5001): timeout" \
 # --- malformed requests: an errno, an extack, nothing sent or changed ---
 snapshot() {
 	hw_counter mrcA ep_probes_sent
-	genl_a --dump EVPROF_GET $A
+	mrc_genl --dump EVPROF_GET $A
 }
 before=$(snapshot)
 many=()
@@ -291,6 +295,9 @@ check "... and so does the PROBE, with ENODEV ($(((t2 - t0) / 1000000)) ms)" \
 		grep -q '^error 19 ENODEV: the device is being removed' /tmp/probe-del.log"
 diag < /tmp/probe-del.log
 
+# The server holds hostA: it goes first, so the namespace goes with
+# mp_teardown.
+mrc_genl_stop
 mp_teardown
 wait_until 15 rdma_dev_absent mrcB
 check "rmmod mrc" rmmod mrc

@@ -30,8 +30,15 @@ fab_test_up 2 4
 GA=$FAB_GA GB=$FAB_GB
 fab_counts_serve
 D="DEV_NAME=str:mrcA"
-genl_a() {
-	ip netns exec hostA python3 ../mrc-genl.py "$@"
+# lib.sh's mrc_genl in hostA, from one Python process: a start costs
+# seconds under emulation. (Bash warns that fab_counts_serve's coprocess
+# still exists: both keep working, each through its own copies of its
+# descriptors.)
+mrc_genl_serve hostA
+# genl_out ARGS...: mrc_genl's reply or its error line, whatever its exit.
+genl_out() {
+	mrc_genl "$@" 2>&1
+	true
 }
 
 # hex ADDR: an IPv6 address as 32 hex digits.
@@ -44,7 +51,7 @@ ev() {
 	echo "MRC_ATTR_EV_ENTRY={ MRC_EV_VALUE=bin:$v }"
 }
 
-check "EVFMT_NEW 1: SRV6, ONLINE" genl_a EVFMT_NEW $D PROF_ID=u64:1 \
+check "EVFMT_NEW 1: SRV6, ONLINE" mrc_genl EVFMT_NEW $D PROF_ID=u64:1 \
 	EVFMT={ MRC_EVFMT_MODE=u8:1 MRC_EVFMT_FIELDS={ MRC_EVFMT_FIELD_WIDTH=u8:128 } } \
 	PROF_STATE=u8:2
 
@@ -52,7 +59,7 @@ check "EVFMT_NEW 1: SRV6, ONLINE" genl_a EVFMT_NEW $D PROF_ID=u64:1 \
 bad_ev() {
 	local desc=$1 name=$2 re=$3 out
 	shift 3
-	if out=$(genl_a EVPROF_NEW $D PROF_ID=u64:9 EVPROF={ MRC_EVPROF_MODE=u8:1 \
+	if out=$(mrc_genl EVPROF_NEW $D PROF_ID=u64:9 EVPROF={ MRC_EVPROF_MODE=u8:1 \
 		MRC_EVPROF_FMT_ID=u64:1 } EVS={ $* } PROF_STATE=u8:2 2>&1); then
 		not_ok "$desc"
 		diag <<<"$out"
@@ -73,14 +80,14 @@ bad_ev "a v4-mapped segment" EINVAL "IPv4-mapped" "$(ev ::ffff:10.0.0.1)"
 bad_ev "the unspecified address" EINVAL "unspecified" "$(ev ::)"
 bad_ev "the loopback address" EINVAL "loopback" "$(ev ::1)"
 bad_ev "the device's own GID" EINVAL "own address" "$(ev "$A")"
-check "EVFMT_NEW 2: UDP, ONLINE" genl_a EVFMT_NEW $D PROF_ID=u64:2 \
+check "EVFMT_NEW 2: UDP, ONLINE" mrc_genl EVFMT_NEW $D PROF_ID=u64:2 \
 	EVFMT={ MRC_EVFMT_MODE=u8:2 MRC_EVFMT_FIELDS={ MRC_EVFMT_FIELD_WIDTH=u8:16 } } \
 	PROF_STATE=u8:2
 check_output "an IPv6 address on a UDP format" "EV value: a STEV or UDP EV is 4 bytes" \
-	bash -c "ip netns exec hostA python3 ../mrc-genl.py EVPROF_NEW $D PROF_ID=u64:9 \
+	genl_out EVPROF_NEW $D PROF_ID=u64:9 \
 	EVPROF={ MRC_EVPROF_MODE=u8:1 MRC_EVPROF_FMT_ID=u64:2 } \
-	EVS={ $(ev fcbb:bb00:1001:d00b::) } 2>&1; true"
-check_fails "profile 9 was never made" genl_a EVPROF_GET $D PROF_ID=u64:9
+	EVS={ $(ev fcbb:bb00:1001:d00b::) }
+check_fails "profile 9 was never made" mrc_genl EVPROF_GET $D PROF_ID=u64:9
 
 # run_ev PROFILE SPINE... : a verified ping-pong from hostA on PROFILE;
 # every spine listed (P:S, plane and spine) carries hostA's data toward
@@ -130,16 +137,16 @@ run_ev() {
 
 # --- uSID containers: spines 1 and 2 ---------------------------------------
 check "EVPROF_NEW 5: containers through spines 1 and 2, ONLINE" \
-	genl_a EVPROF_NEW $D PROF_ID=u64:5 EVPROF={ MRC_EVPROF_MODE=u8:1 \
+	mrc_genl EVPROF_NEW $D PROF_ID=u64:5 EVPROF={ MRC_EVPROF_MODE=u8:1 \
 	MRC_EVPROF_FMT_ID=u64:1 } EVS={ $(ev fcbb:bb00:1001:d00b::) \
 	$(ev fcbb:bb00:1002:d00b::) } PROF_STATE=u8:2
 check_output "EV dump gives back the containers" \
-	"$(hex fcbb:bb00:1002:d00b::)" genl_a --dump EVPROF_EV_GET $D PROF_ID=u64:5
+	"$(hex fcbb:bb00:1002:d00b::)" mrc_genl --dump EVPROF_EV_GET $D PROF_ID=u64:5
 run_ev 5 0:1 0:2
 
 # --- Segment lists: spines 1 and 3 -----------------------------------------
 check "EVPROF_NEW 6: segment lists through spines 1 and 3, ONLINE" \
-	genl_a EVPROF_NEW $D PROF_ID=u64:6 EVPROF={ MRC_EVPROF_MODE=u8:1 \
+	mrc_genl EVPROF_NEW $D PROF_ID=u64:6 EVPROF={ MRC_EVPROF_MODE=u8:1 \
 	MRC_EVPROF_FMT_ID=u64:1 } EVS={ $(ev fc00:1001::e fc00:d00b::d6) \
 	$(ev fc00:1003::e fc00:d00b::d6) } PROF_STATE=u8:2
 run_ev 6 0:1 0:3
@@ -292,7 +299,7 @@ check_output "a GENERATED program of link-local addresses is refused, naming why
 	"link-local address" bash -c "ip netns exec hostA mrc-ip path add dev mrcA \
 	id 8 mode generated fmt 3 field 32:0xfe800000:0:0:0 \
 	field 16:0x1000:1:3:3 field 16:0xd00b:0:0:0 2>&1; true"
-check_fails "profile 8 was never made" genl_a EVPROF_GET $D PROF_ID=u64:8
+check_fails "profile 8 was never made" mrc_genl EVPROF_GET $D PROF_ID=u64:8
 
 # --- Hostile SRv6 packets, from a raw socket on hostA (mrc-craft.py) ---
 CRAFT="python3 $MRC_TOP/selftests/vm/mrc-craft.py"
@@ -338,7 +345,10 @@ check "... and the ping-pong still runs" kill -0 "$srv" "$cli"
 kill "$cli" "$srv" 2>/dev/null
 wait "$cli" "$srv" 2>/dev/null
 
-check "the QPs gone, profile 5 can be deleted" genl_a EVPROF_DEL $D PROF_ID=u64:5
+check "the QPs gone, profile 5 can be deleted" mrc_genl EVPROF_DEL $D PROF_ID=u64:5
+# The server holds hostA: it goes first, so the namespace goes with
+# fab_test_down.
+mrc_genl_stop
 fab_test_down
 check_dmesg_clean
 done_testing
