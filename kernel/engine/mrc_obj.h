@@ -127,7 +127,8 @@ struct mrc_mr {
  * @valid: bound: remote requests may use it (a type 2 window is free,
  *	and may be bound, only while this is false)
  * @mr: the MR its range lies in while bound with a length, else NULL
- * @qpn: type 2: the QP it was bound through, the only one it serves
+ * @qpn: type 2: the QP it was bound through, the only one it serves (0
+ *	once that QP is destroyed: none)
  * @iova: first byte of its range
  * @length: bytes of its range
  * @access: IB_ACCESS_REMOTE_* it grants
@@ -256,6 +257,7 @@ int mrc_mw_bind(struct mrc_dev *mdev, struct ib_pd *pd, u32 qpn,
 		const struct mrc_send_wqe *wqe);
 int mrc_mw_invalidate(struct mrc_dev *mdev, struct ib_pd *pd, u32 key,
 		      u32 remote_qpn);
+void mrc_mw_qp_gone(struct mrc_dev *mdev, u32 qpn);
 
 /* mrc_srq_take.c */
 int mrc_srq_take(struct mrc_srq *srq, struct mrc_recv_wqe *wqe,

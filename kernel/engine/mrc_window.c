@@ -148,6 +148,27 @@ unlock:
 }
 
 /**
+ * mrc_mw_qp_gone() - a QP was destroyed: its type 2 windows serve nobody
+ * @mdev: the device
+ * @qpn: its number, which a later QP may be given
+ *
+ * The windows stay bound, as rxe's do (their MR cannot be deregistered
+ * before they are invalidated or deallocated), but a QP that inherits the
+ * number must not inherit them: QPN 0 is never an RC QP's.
+ */
+void mrc_mw_qp_gone(struct mrc_dev *mdev, u32 qpn)
+{
+	struct mrc_window *win;
+	unsigned long index, flags;
+
+	spin_lock_irqsave(&mdev->mw_lock, flags);
+	xa_for_each(&mdev->mw_xa, index, win)
+		if (win->type == IB_MW_TYPE_2 && win->qpn == qpn)
+			win->qpn = 0;
+	spin_unlock_irqrestore(&mdev->mw_lock, flags);
+}
+
+/**
  * mrc_mw_invalidate() - free a type 2 window
  * @mdev: the device
  * @pd: the PD of the QP asking

@@ -341,6 +341,8 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	struct mrc_qp *qp = to_mrc_qp(ibqp);
 
 	xa_erase(&qp->mdev->qp_xa, ibqp->qp_num);
+	if (ibqp->qp_type == IB_QPT_RC)
+		mrc_mw_qp_gone(qp->mdev, ibqp->qp_num);
 	/* Packets in local queues may outlive the QP: they stop kicking it. */
 	mrc_tx_acct_detach(qp->tx_acct);
 	/*
