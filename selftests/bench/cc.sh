@@ -32,11 +32,15 @@
 # its line and an "@cc {JSON}" line, which cc_summary.py turns into the
 # table; RTOs are counted from MRC's pr_debug line for each.
 
-MP_TBF_BURST=1600		# one packet: queues see packets, not GSO runs
 . ../vm/lib.sh
 . ../vm/mp_topo.sh
 . ../vm/mp_lib.sh
 . ./guest.sh
+
+# The bottleneck tbf's burst, bytes: one packet by default, so that
+# queues see packets, not GSO runs.
+MP_TBF_BURST=$(barg cctbfburst)
+MP_TBF_BURST=${MP_TBF_BURST:-1600}
 
 REPS=$(barg reps)
 REPS=${REPS:-3}
