@@ -16,9 +16,9 @@ static const int mrc_mr_access_known = IB_ACCESS_LOCAL_WRITE |
 	IB_ACCESS_RELAXED_ORDERING;
 
 /*
- * Keys are an index (bits 8-30; bit 31 marks a window's) and a random byte: all 32 bits are
- * unpredictable, so an off-path host cannot guess an R_Key, and a stale
- * key is unlikely to match a reused index.
+ * Keys are an index (bits 8-30; a window's key has bit 31 set) and a
+ * random byte: all 32 bits are unpredictable, so an off-path host cannot
+ * guess an R_Key, and a stale key is unlikely to match a reused index.
  */
 static int mrc_mr_alloc_key(struct mrc_dev *mdev, struct mrc_mr *mr)
 {
