@@ -258,6 +258,7 @@ int mrc_mw_bind(struct mrc_dev *mdev, struct ib_pd *pd, u32 qpn,
 int mrc_mw_invalidate(struct mrc_dev *mdev, struct ib_pd *pd, u32 key,
 		      u32 remote_qpn);
 void mrc_mw_qp_gone(struct mrc_dev *mdev, u32 qpn);
+void mrc_mw_remove(struct mrc_dev *mdev, struct mrc_window *win);
 
 /* mrc_srq_take.c */
 int mrc_srq_take(struct mrc_srq *srq, struct mrc_recv_wqe *wqe,

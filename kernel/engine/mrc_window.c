@@ -148,6 +148,21 @@ unlock:
 }
 
 /**
+ * mrc_mw_remove() - unbind a window and take it out of reach
+ * @mdev: the device
+ * @win: the window, which the caller frees after an RCU grace period
+ */
+void mrc_mw_remove(struct mrc_dev *mdev, struct mrc_window *win)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&mdev->mw_lock, flags);
+	xa_erase(&mdev->mw_xa, win->key >> MRC_KEY_INDEX_SHIFT);
+	mrc_mw_unbind(win);
+	spin_unlock_irqrestore(&mdev->mw_lock, flags);
+}
+
+/**
  * mrc_mw_qp_gone() - a QP was destroyed: its type 2 windows serve nobody
  * @mdev: the device
  * @qpn: its number, which a later QP may be given

@@ -79,15 +79,8 @@ int mrc_dealloc_mw(struct ib_mw *ibmw)
 {
 	struct mrc_dev *mdev = to_mrc_dev(ibmw->device);
 	struct mrc_window *win = container_of(ibmw, struct mrc_mw, ibmw)->win;
-	unsigned long flags;
 
-	spin_lock_irqsave(&mdev->mw_lock, flags);
-	xa_erase(&mdev->mw_xa, win->key >> MRC_KEY_INDEX_SHIFT);
-	if (win->mr)
-		win->mr->windows--;
-	win->mr = NULL;
-	win->valid = false;
-	spin_unlock_irqrestore(&mdev->mw_lock, flags);
+	mrc_mw_remove(mdev, win);
 	mrc_res_put(mdev, MRC_RES_MW);
 	kfree_rcu(win, rcu);
 	return 0;
