@@ -31,8 +31,8 @@
 #include "mrc_wire.h"
 
 #define FUZZ_MTU	4096	/* what mrc_rx.c decodes with */
-#define DUPTHRESH	1	/* MRC_DUPTHRESH (mrc_qp.h) */
-#define REO_MIN_TS	1000	/* MRC_REO_MIN_TS (mrc_qp.h) */
+#define DUPTHRESH	1	/* MRC_DUPTHRESH (mrc_req.h) */
+#define REO_MIN_TS	1000	/* MRC_REO_MIN_TS (mrc_req.h) */
 #define QDELAY_PENALTY	1500	/* MRC_EV_QDELAY_PENALTY_TS (mrc_mp.c) */
 
 struct req {

@@ -32,12 +32,12 @@ void mrc_ctl_push_denied(struct mrc_ctl_dev *ctl, const struct mrc_evprof *evp)
 		if (qp->ev_profile_id != evp->p.id)
 			continue;
 		spin_lock_bh(&qp->lock);
-		for (i = 0; i < evp->nev && i < qp->evs.count; i++)
+		for (i = 0; i < evp->nev && i < qp->mp.evs.count; i++)
 			if (!evp->ev[i].denied)
-				mrc_ev_set_denied(&qp->evs, i, false);
-		for (i = 0; i < evp->nev && i < qp->evs.count; i++)
+				mrc_ev_set_denied(&qp->mp.evs, i, false);
+		for (i = 0; i < evp->nev && i < qp->mp.evs.count; i++)
 			if (evp->ev[i].denied)
-				WARN_ON_ONCE(mrc_ev_set_denied(&qp->evs, i, true));
+				WARN_ON_ONCE(mrc_ev_set_denied(&qp->mp.evs, i, true));
 		spin_unlock_bh(&qp->lock);
 		cond_resched();
 	}
@@ -67,7 +67,7 @@ int mrc_ctl_evprof_nbad(struct mrc_ctl_dev *ctl, const struct mrc_evprof *evp)
 	lockdep_assert_held(&ctl->lock);
 	list_for_each_entry(qp, &ctl->qps, ctl_node)
 		if (qp->ev_profile_id == evp->p.id)
-			n = max_t(u32, n, READ_ONCE(qp->evs.count));
+			n = max_t(u32, n, READ_ONCE(qp->mp.evs.count));
 	if (!n)
 		return 0;
 	bad = bitmap_zalloc(n, GFP_KERNEL);
@@ -77,8 +77,8 @@ int mrc_ctl_evprof_nbad(struct mrc_ctl_dev *ctl, const struct mrc_evprof *evp)
 		if (qp->ev_profile_id != evp->p.id)
 			continue;
 		spin_lock_bh(&qp->lock);
-		for (i = 0; i < n && i < qp->evs.count; i++)
-			if (qp->evs.ev[i].state == MRC_EV_ASSUMED_BAD)
+		for (i = 0; i < n && i < qp->mp.evs.count; i++)
+			if (qp->mp.evs.ev[i].state == MRC_EV_ASSUMED_BAD)
 				__set_bit(i, bad);
 		spin_unlock_bh(&qp->lock);
 		cond_resched();

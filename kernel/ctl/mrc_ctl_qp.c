@@ -43,7 +43,7 @@ static struct mrc_prof *mrc_ctl_online(const struct mrc_prof_kind *kind,
 static void mrc_ctl_qp_retire(struct mrc_ctl_dev *ctl, struct mrc_qp *qp,
 			      struct mrc_evprof *evp)
 {
-	u32 i, k, n = min_t(u32, evp->nev, qp->evs.count);
+	u32 i, k, n = min_t(u32, evp->nev, qp->mp.evs.count);
 	/* A walk of mrc_hw_stats.c is under way and has not counted it yet. */
 	bool missed = ctl->walking && qp->ctl_walk_gen != ctl->walk_gen;
 
@@ -51,8 +51,8 @@ static void mrc_ctl_qp_retire(struct mrc_ctl_dev *ctl, struct mrc_qp *qp,
 		evp->retired = kvcalloc(evp->nev, sizeof(*evp->retired),
 					GFP_KERNEL);
 	spin_lock_bh(&qp->lock);
-	for (i = 0; i < qp->evs.count; i++) {
-		const struct mrc_ev_stats *st = &qp->evs.st[i];
+	for (i = 0; i < qp->mp.evs.count; i++) {
+		const struct mrc_ev_stats *st = &qp->mp.evs.st[i];
 
 		for (k = 0; k < MRC_EVS_NR; k++) {
 			ctl->retired[k] += st->c[k];
@@ -65,7 +65,7 @@ static void mrc_ctl_qp_retire(struct mrc_ctl_dev *ctl, struct mrc_qp *qp,
 			evp->retired[i].state_ns = max(evp->retired[i].state_ns,
 						       st->state_ns);
 	}
-	qp->evs.changed = NULL;
+	qp->mp.evs.changed = NULL;
 	spin_unlock_bh(&qp->lock);
 }
 
@@ -311,18 +311,18 @@ void mrc_ctl_qp_commit(struct mrc_ctl_dev *ctl, struct mrc_qp *qp,
 		/* What the old EVs counted stays in the totals. */
 		if (!WARN_ON_ONCE(!old_evp))
 			mrc_ctl_qp_retire(ctl, qp, mrc_ctl_evp_of(old_evp));
-		ctl->qp_evs -= min_t(u32, ctl->qp_evs, qp->evs.count);
+		ctl->qp_evs -= min_t(u32, ctl->qp_evs, qp->mp.evs.count);
 	}
 	b->evs.changed = mrc_ev_acct_changed;
 	spin_lock_bh(&qp->lock);
-	evs = qp->evs;
-	qp->evs = b->evs;
+	evs = qp->mp.evs;
+	qp->mp.evs = b->evs;
 	b->evs = evs;
-	rs = qp->srv6;
-	qp->srv6 = b->srv6;
+	rs = qp->mp.srv6;
+	qp->mp.srv6 = b->srv6;
 	b->srv6 = rs;
 	/* From here on, state changes are stamped and may raise events. */
-	qp->ev_event_mask = mrc_ctl_b_evp(b)->event_mask;
+	qp->mp.ev_event_mask = mrc_ctl_b_evp(b)->event_mask;
 	qp->ev_profile_id = b->evp_id;
 	qp->cc_profile_id = b->ccp_id;
 	if (b->cc_alg == MRC_CC_ALG_NSCC)
@@ -337,7 +337,7 @@ void mrc_ctl_qp_commit(struct mrc_ctl_dev *ctl, struct mrc_qp *qp,
 		old_ccp->nusers--;
 	b->evp->nusers++;
 	b->ccp->nusers++;
-	ctl->qp_evs += qp->evs.count;
+	ctl->qp_evs += qp->mp.evs.count;
 	if (!bound)
 		list_add_tail(&qp->ctl_node, &ctl->qps);
 }
@@ -468,7 +468,7 @@ int mrc_ctl_qp_rebind(struct mrc_dev *mdev, struct mrc_qp *qp,
 	if (!(want.flags & MRC_QP_F_CC_PROFILE))
 		want.cc_profile_id = qp->cc_profile_id;
 	want.flags = MRC_QP_F_ALL;
-	err = mrc_ctl_qp_prepare(mdev, qp, &want, qp->evs.count, &b, why);
+	err = mrc_ctl_qp_prepare(mdev, qp, &want, qp->mp.evs.count, &b, why);
 	if (err)
 		goto unlock;
 	/* The engine may have failed an INIT QP since. */
@@ -532,7 +532,7 @@ void mrc_ctl_qp_unbind(struct mrc_dev *mdev, struct mrc_qp *qp)
 		prof = mrc_prof_find(&mrc_ccprof_kind, ctl, qp->cc_profile_id);
 		if (!WARN_ON_ONCE(!prof))
 			prof->nusers--;
-		ctl->qp_evs -= qp->evs.count;
+		ctl->qp_evs -= qp->mp.evs.count;
 		if (ctl->walk_next == qp)
 			ctl->walk_next = mrc_ctl_qp_next(ctl, qp);
 		list_del_init(&qp->ctl_node);

@@ -60,20 +60,20 @@ int mrc_ctl_qp_set_mpr(struct mrc_qp *qp, const struct mrc_qp_mpr *want,
 
 	mutex_lock(&qp->modify_lock);
 	spin_lock_bh(&qp->lock);
-	old_req = qp->txwin.size;
+	old_req = qp->req.txwin.size;
 	*why = mrc_ctl_mpr_refused(qp, want, &err, dest);
 	if (!err && want->req)
-		err = mrc_txwin_set_size(&qp->txwin, want->req);
+		err = mrc_txwin_set_size(&qp->req.txwin, want->req);
 	if (!err && want->dest) {
-		err = mrc_rxwin_set_size(&qp->rxwin, want->dest);
+		err = mrc_rxwin_set_size(&qp->resp.rxwin, want->dest);
 		*dest = !!err;
 		if (err)
-			mrc_txwin_set_size(&qp->txwin, old_req);
+			mrc_txwin_set_size(&qp->req.txwin, old_req);
 	}
 	if (err && !*why)
 		*why = "a PSN range beyond the window, or PSNs already outstanding";
-	now->req = qp->txwin.size;
-	now->dest = mrc_rxwin_size(&qp->rxwin);
+	now->req = qp->req.txwin.size;
+	now->dest = mrc_rxwin_size(&qp->resp.rxwin);
 	spin_unlock_bh(&qp->lock);
 	mutex_unlock(&qp->modify_lock);
 	return err;

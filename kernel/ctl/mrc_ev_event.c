@@ -153,12 +153,12 @@ static void mrc_ev_record_value(struct mrc_ev_record *r,
 	__be32 compact;
 
 	r->value_len = 0;
-	if (qp->srv6 && idx < qp->srv6->n) {
-		route = &qp->srv6->r[idx];
+	if (qp->mp.srv6 && idx < qp->mp.srv6->n) {
+		route = &qp->mp.srv6->r[idx];
 		r->value_len = route->nsegs * sizeof(route->seg[0]);
 		memcpy(r->value, route->seg, r->value_len);
 	} else if (qp->ev_profile_id) {
-		compact = cpu_to_be32(qp->evs.ev[idx].value);
+		compact = cpu_to_be32(qp->mp.evs.ev[idx].value);
 		r->value_len = sizeof(compact);
 		memcpy(r->value, &compact, sizeof(compact));
 	}
@@ -171,14 +171,14 @@ static void mrc_ev_record_value(struct mrc_ev_record *r,
 static void mrc_ev_event(struct mrc_qp *qp, u16 idx, u8 old_state,
 			 enum mrc_ev_why why)
 {
-	const struct mrc_ev *ev = &qp->evs.ev[idx];
+	const struct mrc_ev *ev = &qp->mp.evs.ev[idx];
 	struct mrc_ctl_dev *ctl = qp->mdev->ctl;
 	struct mrc_ev_events *e = ctl ? ctl->events : NULL;
 	bool admin = why == MRC_EV_WHY_DENY || why == MRC_EV_WHY_UNDENY;
 	struct mrc_ev_record *r;
 	unsigned long flags;
 
-	if (!e || (!admin && !(qp->ev_event_mask & BIT(ev->state))) ||
+	if (!e || (!admin && !(qp->mp.ev_event_mask & BIT(ev->state))) ||
 	    ev->state >= ARRAY_SIZE(mrc_ev_genl_state) ||
 	    old_state >= ARRAY_SIZE(mrc_ev_genl_state) ||
 	    !mrc_genl_has_listeners(dev_net(qp->mdev->ndev)))
@@ -188,7 +188,7 @@ static void mrc_ev_event(struct mrc_qp *qp, u16 idx, u8 old_state,
 		e->dropped++;
 	} else {
 		r = &e->ring[(e->head + e->len++) % MRC_EV_RING_SIZE];
-		r->time_ns = qp->evs.st[idx].state_ns;
+		r->time_ns = qp->mp.evs.st[idx].state_ns;
 		r->prof_id = qp->ev_profile_id;
 		r->qpn = qp->ibqp.qp_num;
 		r->flow_label = ev->flow_label;

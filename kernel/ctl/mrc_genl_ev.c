@@ -39,10 +39,10 @@ static void mrc_genl_ev_health(struct mrc_ctl_dev *ctl,
 		if (qp->ev_profile_id != evp->p.id)
 			continue;
 		spin_lock_bh(&qp->lock);
-		for (i = 0; i < MRC_GENL_EV_CHUNK && first + i < qp->evs.count;
+		for (i = 0; i < MRC_GENL_EV_CHUNK && first + i < qp->mp.evs.count;
 		     i++) {
 			__set_bit(i, used);
-			if (qp->evs.ev[first + i].state == MRC_EV_ASSUMED_BAD)
+			if (qp->mp.evs.ev[first + i].state == MRC_EV_ASSUMED_BAD)
 				__set_bit(i, bad);
 		}
 		spin_unlock_bh(&qp->lock);

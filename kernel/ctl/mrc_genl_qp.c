@@ -39,8 +39,8 @@ static int mrc_genl_qp_bind_fill(struct sk_buff *msg, struct genl_info *info,
 	spin_lock_bh(&qp->lock);
 	ev = qp->ev_profile_id;
 	cc = qp->cc_profile_id;
-	mpr = qp->txwin.size / MRC_QP_MPR_UNIT;
-	mpr_dest = mrc_rxwin_size(&qp->rxwin) / MRC_QP_MPR_UNIT;
+	mpr = qp->req.txwin.size / MRC_QP_MPR_UNIT;
+	mpr_dest = mrc_rxwin_size(&qp->resp.rxwin) / MRC_QP_MPR_UNIT;
 	spin_unlock_bh(&qp->lock);
 	hdr = mrc_genlmsg_put(msg, info->snd_portid, info->snd_seq, 0,
 			      MRC_CMD_QP_BIND);

@@ -48,8 +48,8 @@ struct mrc_ev_report {
 static void mrc_ev_report_add(struct mrc_ev_report *r, const struct mrc_qp *qp,
 			      u16 i)
 {
-	const struct mrc_ev_stats *st = &qp->evs.st[i];
-	const struct mrc_ev *ev = &qp->evs.ev[i];
+	const struct mrc_ev_stats *st = &qp->mp.evs.st[i];
+	const struct mrc_ev *ev = &qp->mp.evs.ev[i];
 	u64 min_rtt = (u64)ev->min_rtt << 10;
 	u32 k;
 
@@ -175,7 +175,7 @@ static u32 mrc_genl_prof_nev(struct mrc_ctl_dev *ctl,
 		return evp->nev;
 	list_for_each_entry(qp, &ctl->qps, ctl_node)
 		if (qp->ev_profile_id == evp->p.id)
-			n = max_t(u32, n, READ_ONCE(qp->evs.count));
+			n = max_t(u32, n, READ_ONCE(qp->mp.evs.count));
 	return n;
 }
 
@@ -210,7 +210,7 @@ static void mrc_genl_sum_profile(struct mrc_ctl_dev *ctl,
 		if (qp->ev_profile_id != evp->p.id)
 			continue;
 		spin_lock_bh(&qp->lock);
-		for (i = 0; i < n && first + i < qp->evs.count; i++)
+		for (i = 0; i < n && first + i < qp->mp.evs.count; i++)
 			mrc_ev_report_add(&r[i], qp, first + i);
 		spin_unlock_bh(&qp->lock);
 		cond_resched();
@@ -284,8 +284,8 @@ static u32 mrc_genl_qp_reports(const struct mrc_qp *qp, u32 first,
 	};
 	u32 i;
 
-	for (i = 0; i < n && first + i < qp->evs.count; i++) {
-		const struct mrc_ev *ev = &qp->evs.ev[first + i];
+	for (i = 0; i < n && first + i < qp->mp.evs.count; i++) {
+		const struct mrc_ev *ev = &qp->mp.evs.ev[first + i];
 
 		r[i].index = first + i;
 		mrc_ev_report_add(&r[i], qp, first + i);

@@ -81,9 +81,9 @@ static void mrc_path_add_qp(struct mrc_qp *qp, u64 *tot)
 	u32 i, k;
 
 	spin_lock_bh(&qp->lock);
-	for (i = 0; i < qp->evs.count; i++)
+	for (i = 0; i < qp->mp.evs.count; i++)
 		for (k = 0; k < MRC_EVS_NR; k++)
-			tot[k] += qp->evs.st[i].c[k];
+			tot[k] += qp->mp.evs.st[i].c[k];
 	spin_unlock_bh(&qp->lock);
 }
 

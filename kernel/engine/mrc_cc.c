@@ -14,7 +14,7 @@
 /* PSNs loading the path: READ responses in flight count as requests. */
 static u32 mrc_cc_inflight(const struct mrc_qp *qp)
 {
-	return max(mrc_txwin_outstanding(&qp->txwin), qp->rd_pending);
+	return max(mrc_txwin_outstanding(&qp->req.txwin), qp->req.rd_pending);
 }
 
 static u32 mrc_cc_bytes(const struct mrc_qp *qp, u32 psns)
@@ -25,8 +25,8 @@ static u32 mrc_cc_bytes(const struct mrc_qp *qp, u32 psns)
 /* The window's cut for a loss: once per window of data. */
 static void mrc_cc_win_congestion(struct mrc_qp *qp)
 {
-	mrc_cwnd_on_congestion(&qp->cc.win, mrc_txwin_oldest_unacked(&qp->txwin),
-			       mrc_txwin_next_psn(&qp->txwin));
+	mrc_cwnd_on_congestion(&qp->req.cc.win, mrc_txwin_oldest_unacked(&qp->req.txwin),
+			       mrc_txwin_next_psn(&qp->req.txwin));
 }
 
 /**
@@ -36,9 +36,9 @@ static void mrc_cc_win_congestion(struct mrc_qp *qp)
  */
 void mrc_cc_use_window(struct mrc_qp *qp, const struct mrc_cwnd_params *p)
 {
-	qp->cc.alg = MRC_QP_CC_WINDOW;
-	qp->cc.win_params = *p;
-	mrc_cc_restart(qp, mrc_txwin_next_psn(&qp->txwin));
+	qp->req.cc.alg = MRC_QP_CC_WINDOW;
+	qp->req.cc.win_params = *p;
+	mrc_cc_restart(qp, mrc_txwin_next_psn(&qp->req.txwin));
 }
 
 /**
@@ -48,9 +48,9 @@ void mrc_cc_use_window(struct mrc_qp *qp, const struct mrc_cwnd_params *p)
  */
 void mrc_cc_use_nscc(struct mrc_qp *qp, const struct mrc_nscc_params *p)
 {
-	qp->cc.alg = MRC_QP_CC_NSCC;
-	qp->cc.nscc_params = *p;
-	mrc_cc_restart(qp, mrc_txwin_next_psn(&qp->txwin));
+	qp->req.cc.alg = MRC_QP_CC_NSCC;
+	qp->req.cc.nscc_params = *p;
+	mrc_cc_restart(qp, mrc_txwin_next_psn(&qp->req.txwin));
 }
 
 /**
@@ -62,11 +62,11 @@ void mrc_cc_use_nscc(struct mrc_qp *qp, const struct mrc_nscc_params *p)
  */
 void mrc_cc_restart(struct mrc_qp *qp, u32 next_psn)
 {
-	if (qp->cc.alg == MRC_QP_CC_NSCC)
-		mrc_nscc_init(&qp->cc.nscc, &qp->cc.nscc_params, qp->seg,
+	if (qp->req.cc.alg == MRC_QP_CC_NSCC)
+		mrc_nscc_init(&qp->req.cc.nscc, &qp->req.cc.nscc_params, qp->seg,
 			      ktime_get_ns());
 	else
-		mrc_cwnd_init_with(&qp->cc.win, &qp->cc.win_params,
+		mrc_cwnd_init_with(&qp->req.cc.win, &qp->req.cc.win_params,
 				   MRC_QP_WINDOW, next_psn);
 }
 
@@ -78,9 +78,9 @@ void mrc_cc_restart(struct mrc_qp *qp, u32 next_psn)
  */
 u32 mrc_cc_cwnd(const struct mrc_qp *qp)
 {
-	if (qp->cc.alg == MRC_QP_CC_NSCC)
-		return max(qp->cc.nscc.cwnd / max(qp->seg, 1U), 1U);
-	return qp->cc.win.cwnd;
+	if (qp->req.cc.alg == MRC_QP_CC_NSCC)
+		return max(qp->req.cc.nscc.cwnd / max(qp->seg, 1U), 1U);
+	return qp->req.cc.win.cwnd;
 }
 
 /**
@@ -92,11 +92,11 @@ u32 mrc_cc_cwnd(const struct mrc_qp *qp)
  */
 u32 mrc_cc_room(const struct mrc_qp *qp, u32 outstanding)
 {
-	if (qp->cc.alg == MRC_QP_CC_NSCC)
-		return mrc_nscc_room(&qp->cc.nscc,
+	if (qp->req.cc.alg == MRC_QP_CC_NSCC)
+		return mrc_nscc_room(&qp->req.cc.nscc,
 				     mrc_cc_bytes(qp, outstanding)) /
 		       max(qp->seg, 1U);
-	return mrc_cwnd_room(&qp->cc.win, outstanding);
+	return mrc_cwnd_room(&qp->req.cc.win, outstanding);
 }
 
 /**
@@ -110,20 +110,20 @@ void mrc_cc_on_ack(struct mrc_qp *qp, u32 acked, u32 marked, u64 rtt_ns)
 {
 	struct mrc_nscc_ack a;
 
-	if (qp->cc.alg == MRC_QP_CC_NSCC) {
+	if (qp->req.cc.alg == MRC_QP_CC_NSCC) {
 		a.bytes = mrc_cc_bytes(qp, acked);
 		a.ce = marked != 0;
 		a.rtt_ns = rtt_ns ? (u32)clamp_t(u64, rtt_ns, 1, U32_MAX) : 0;
 		a.inflight = mrc_cc_bytes(qp, mrc_cc_inflight(qp));
 		a.now_ns = ktime_get_ns();
-		mrc_nscc_on_ack(&qp->cc.nscc, &a);
+		mrc_nscc_on_ack(&qp->req.cc.nscc, &a);
 		return;
 	}
 	if (acked)
-		mrc_cwnd_on_ack(&qp->cc.win, acked);
-	mrc_cwnd_on_marks(&qp->cc.win, acked, marked,
-			  mrc_txwin_oldest_unacked(&qp->txwin),
-			  mrc_txwin_next_psn(&qp->txwin));
+		mrc_cwnd_on_ack(&qp->req.cc.win, acked);
+	mrc_cwnd_on_marks(&qp->req.cc.win, acked, marked,
+			  mrc_txwin_oldest_unacked(&qp->req.txwin),
+			  mrc_txwin_next_psn(&qp->req.txwin));
 }
 
 /**
@@ -137,11 +137,11 @@ void mrc_cc_on_ack(struct mrc_qp *qp, u32 acked, u32 marked, u64 rtt_ns)
  */
 bool mrc_cc_on_delay(struct mrc_qp *qp, u32 qdelay_ts)
 {
-	if (qp->cc.alg == MRC_QP_CC_NSCC)
+	if (qp->req.cc.alg == MRC_QP_CC_NSCC)
 		return false;
-	return mrc_cwnd_on_delay(&qp->cc.win, qdelay_ts,
-				 mrc_txwin_oldest_unacked(&qp->txwin),
-				 mrc_txwin_next_psn(&qp->txwin));
+	return mrc_cwnd_on_delay(&qp->req.cc.win, qdelay_ts,
+				 mrc_txwin_oldest_unacked(&qp->req.txwin),
+				 mrc_txwin_next_psn(&qp->req.txwin));
 }
 
 /**
@@ -151,8 +151,8 @@ bool mrc_cc_on_delay(struct mrc_qp *qp, u32 qdelay_ts)
  */
 void mrc_cc_on_loss(struct mrc_qp *qp, u32 lost)
 {
-	if (qp->cc.alg == MRC_QP_CC_NSCC) {
-		mrc_nscc_on_loss(&qp->cc.nscc, mrc_cc_bytes(qp, lost));
+	if (qp->req.cc.alg == MRC_QP_CC_NSCC) {
+		mrc_nscc_on_loss(&qp->req.cc.nscc, mrc_cc_bytes(qp, lost));
 		return;
 	}
 	mrc_cc_win_congestion(qp);
@@ -172,14 +172,14 @@ bool mrc_cc_on_trim(struct mrc_qp *qp)
 {
 	u32 before = mrc_cc_cwnd(qp);
 
-	if (qp->cc.alg == MRC_QP_CC_NSCC)
-		mrc_nscc_on_trim(&qp->cc.nscc, qp->seg,
+	if (qp->req.cc.alg == MRC_QP_CC_NSCC)
+		mrc_nscc_on_trim(&qp->req.cc.nscc, qp->seg,
 				 mrc_cc_bytes(qp, mrc_cc_inflight(qp)),
 				 ktime_get_ns());
 	else
-		mrc_cwnd_on_trim(&qp->cc.win,
-				 mrc_txwin_oldest_unacked(&qp->txwin),
-				 mrc_txwin_next_psn(&qp->txwin));
+		mrc_cwnd_on_trim(&qp->req.cc.win,
+				 mrc_txwin_oldest_unacked(&qp->req.txwin),
+				 mrc_txwin_next_psn(&qp->req.txwin));
 	return mrc_cc_cwnd(qp) < before;
 }
 
@@ -191,12 +191,12 @@ bool mrc_cc_on_trim(struct mrc_qp *qp)
  */
 void mrc_cc_on_timeout(struct mrc_qp *qp)
 {
-	if (qp->cc.alg == MRC_QP_CC_NSCC) {
-		mrc_nscc_on_loss(&qp->cc.nscc,
-				 mrc_cc_bytes(qp, mrc_txwin_in_flight(&qp->txwin)));
+	if (qp->req.cc.alg == MRC_QP_CC_NSCC) {
+		mrc_nscc_on_loss(&qp->req.cc.nscc,
+				 mrc_cc_bytes(qp, mrc_txwin_in_flight(&qp->req.txwin)));
 		return;
 	}
-	mrc_cwnd_on_timeout(&qp->cc.win, mrc_txwin_next_psn(&qp->txwin));
+	mrc_cwnd_on_timeout(&qp->req.cc.win, mrc_txwin_next_psn(&qp->req.txwin));
 }
 
 /**
@@ -208,8 +208,8 @@ void mrc_cc_on_timeout(struct mrc_qp *qp)
  */
 void mrc_cc_undo(struct mrc_qp *qp)
 {
-	if (qp->cc.alg == MRC_QP_CC_WINDOW)
-		mrc_cwnd_undo(&qp->cc.win);
+	if (qp->req.cc.alg == MRC_QP_CC_WINDOW)
+		mrc_cwnd_undo(&qp->req.cc.win);
 }
 
 /**
@@ -219,13 +219,13 @@ void mrc_cc_undo(struct mrc_qp *qp)
  */
 void mrc_cc_report(const struct mrc_qp *qp, struct mrc_cc_report *r)
 {
-	const struct mrc_nscc *n = &qp->cc.nscc;
+	const struct mrc_nscc *n = &qp->req.cc.nscc;
 
 	memset(r, 0, sizeof(*r));
 	r->cwnd_pkts = mrc_cc_cwnd(qp);
 	r->cwnd_bytes = mrc_cc_bytes(qp, r->cwnd_pkts);
-	r->srtt_ns = mrc_rto_srtt_ns(&qp->rto);
-	if (qp->cc.alg != MRC_QP_CC_NSCC)
+	r->srtt_ns = mrc_rto_srtt_ns(&qp->req.rto);
+	if (qp->req.cc.alg != MRC_QP_CC_NSCC)
 		return;
 	r->nscc = true;
 	r->cwnd_bytes = n->cwnd;

@@ -25,7 +25,7 @@ static u32 mrc_comp_sample_rtt(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	if (elapsed >= (1U << 24))
 		return 0;
 	elapsed -= min_t(u32, pkt->aeth.svc_time, elapsed);
-	mrc_rto_sample(&qp->rto, mrc_ts_to_ns(elapsed));
+	mrc_rto_sample(&qp->req.rto, mrc_ts_to_ns(elapsed));
 	return max(elapsed, 1U);
 }
 
@@ -41,18 +41,18 @@ static void mrc_comp_nack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 		 * once on another EV, the EV penalised as for a CE mark
 		 * (mrc_mp_on_ack()), never blamed.
 		 */
-		if (pkt->aeth.ev < qp->evs.count)
-			qp->evs.st[pkt->aeth.ev].c[MRC_EVS_TRIMS]++;
+		if (pkt->aeth.ev < qp->mp.evs.count)
+			qp->mp.evs.st[pkt->aeth.ev].c[MRC_EVS_TRIMS]++;
 		/* No more room is held than the window has. */
-		if (mrc_txwin_mark_trimmed(&qp->txwin, pkt->psn, pkt->aeth.ev,
+		if (mrc_txwin_mark_trimmed(&qp->req.txwin, pkt->psn, pkt->aeth.ev,
 					   pkt->aeth.ev_seq) &&
-		    !mrc_cc_on_trim(qp) && qp->trim_held < mrc_cc_cwnd(qp))
-			qp->trim_held++;
+		    !mrc_cc_on_trim(qp) && qp->req.trim_held < mrc_cc_cwnd(qp))
+			qp->req.trim_held++;
 		return;
 	case MRC_SYN_PSN_SEQ_ERR:
 		/* One hole, inside the window: never the whole window. */
-		if (mrc_txwin_nack_acceptable(&qp->txwin, pkt->aeth.cum_psn))
-			mrc_txwin_mark_lost(&qp->txwin, pkt->aeth.cum_psn);
+		if (mrc_txwin_nack_acceptable(&qp->req.txwin, pkt->aeth.cum_psn))
+			mrc_txwin_mark_lost(&qp->req.txwin, pkt->aeth.cum_psn);
 		return;
 	case MRC_SYN_RNR:
 		/* The receiver has no WQE yet: wait and resend, or give up. */
@@ -88,18 +88,18 @@ static void mrc_comp_nack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 static void mrc_comp_check_spurious_rto(struct mrc_qp *qp,
 					const struct mrc_pkt *pkt)
 {
-	if (!qp->rto_undo)
+	if (!qp->req.rto_undo)
 		return;
-	qp->rto_undo = false;
+	qp->req.rto_undo = false;
 	mrc_mp_rto_verdict(qp, pkt->aeth.timestamp);
 	if (!pkt->aeth.timestamp ||
-	    !mrc_psn_before(pkt->aeth.timestamp, qp->rto_ts))
+	    !mrc_psn_before(pkt->aeth.timestamp, qp->req.rto_ts))
 		return;
 	mrc_cc_undo(qp);
-	mrc_txwin_clear_lost(&qp->txwin);
-	qp->spurious_rto++;
+	mrc_txwin_clear_lost(&qp->req.txwin);
+	qp->req.spurious_rto++;
 	pr_debug("mrc: qp %u rto spurious: echo %u before the timeout at %u\n",
-		 qp->ibqp.qp_num, pkt->aeth.timestamp, qp->rto_ts);
+		 qp->ibqp.qp_num, pkt->aeth.timestamp, qp->req.rto_ts);
 }
 
 /*
@@ -108,12 +108,12 @@ static void mrc_comp_check_spurious_rto(struct mrc_qp *qp,
  */
 static void mrc_comp_on_progress(struct mrc_qp *qp)
 {
-	mrc_rto_on_progress(&qp->rto);
-	if (mrc_psn_before(mrc_txwin_oldest_unacked(&qp->txwin),
-			   qp->rto_round_psn))
+	mrc_rto_on_progress(&qp->req.rto);
+	if (mrc_psn_before(mrc_txwin_oldest_unacked(&qp->req.txwin),
+			   qp->req.rto_round_psn))
 		return;
-	mrc_rto_end_round(&qp->rto);
-	qp->rto_round_psn = mrc_txwin_next_psn(&qp->txwin);
+	mrc_rto_end_round(&qp->req.rto);
+	qp->req.rto_round_psn = mrc_txwin_next_psn(&qp->req.txwin);
 }
 
 /* Whether @pkt passes the acceptable-ACK rule (mrc_txwin.h). */
@@ -121,7 +121,7 @@ static bool mrc_comp_ack_news(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 {
 	bool sack = pkt->opcode == MRC_OP_SACK;
 
-	return mrc_txwin_ack_acceptable(&qp->txwin, pkt->aeth.cum_psn,
+	return mrc_txwin_ack_acceptable(&qp->req.txwin, pkt->aeth.cum_psn,
 					sack ? pkt->sack.base_psn : 0,
 					sack ? pkt->sack.nwords : 0,
 					pkt->sack.bitmap);
@@ -141,18 +141,18 @@ static void mrc_comp_hold_reads(struct mrc_qp *qp)
 	struct mrc_swqe *w;
 	u32 idx;
 
-	for (idx = qp->sq.own; qp->rd_atomic_out && idx != qp->sq_fetch;
+	for (idx = qp->sq.own; qp->req.rd_atomic_out && idx != qp->req.sq_fetch;
 	     idx++) {
-		w = &qp->swqe[idx & qp->sq.mask];
+		w = &qp->req.swqe[idx & qp->sq.mask];
 		if (!w->sent)
 			break;
 		if (w->wqe.opcode == IB_WR_RDMA_READ &&
 		    w->state != MRC_SWQE_DONE) {
-			mrc_txwin_hold(&qp->txwin, true, w->rd_low);
+			mrc_txwin_hold(&qp->req.txwin, true, w->rd_low);
 			return;
 		}
 	}
-	mrc_txwin_hold(&qp->txwin, false, 0);
+	mrc_txwin_hold(&qp->req.txwin, false, 0);
 }
 
 /*
@@ -166,7 +166,7 @@ static void mrc_comp_hold_reads(struct mrc_qp *qp)
 static u32 mrc_comp_retire(struct mrc_qp *qp)
 {
 	mrc_comp_hold_reads(qp);
-	return mrc_txwin_ack_sacked_prefix(&qp->txwin);
+	return mrc_txwin_ack_sacked_prefix(&qp->req.txwin);
 }
 
 /*
@@ -184,8 +184,8 @@ static void mrc_comp_sack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	u32 psn;
 
 	/* No READ sent and not completed: no PSN to leave out. */
-	if (!qp->rd_atomic_out) {
-		mrc_txwin_on_sack(&qp->txwin, pkt->sack.base_psn, nwords,
+	if (!qp->req.rd_atomic_out) {
+		mrc_txwin_on_sack(&qp->req.txwin, pkt->sack.base_psn, nwords,
 				  pkt->sack.bitmap);
 		return;
 	}
@@ -199,7 +199,7 @@ static void mrc_comp_sack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 				bitmap[i] &= ~BIT_ULL(b);
 		}
 	}
-	mrc_txwin_on_sack(&qp->txwin, pkt->sack.base_psn, nwords, bitmap);
+	mrc_txwin_on_sack(&qp->req.txwin, pkt->sack.base_psn, nwords, bitmap);
 }
 
 /*
@@ -212,18 +212,18 @@ static void mrc_comp_sack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 {
 	bool news = mrc_comp_ack_news(qp, pkt);
-	u32 delivered = mrc_txwin_delivered(&qp->txwin);
+	u32 delivered = mrc_txwin_delivered(&qp->req.txwin);
 	u32 acked, nlost, rtt = 0;
 	bool lost;
 
 	if (news) {
 		rtt = mrc_comp_sample_rtt(qp, pkt);
-		mrc_txwin_note_echo(&qp->txwin, pkt->psn, pkt->aeth.ev,
+		mrc_txwin_note_echo(&qp->req.txwin, pkt->psn, pkt->aeth.ev,
 				    pkt->aeth.ev_seq);
 	}
 	mrc_mp_check_undo(qp, pkt->psn, pkt->aeth.ev, pkt->aeth.ev_seq);
 	mrc_comp_hold_reads(qp);
-	acked = mrc_txwin_on_ack(&qp->txwin, pkt->aeth.cum_psn);
+	acked = mrc_txwin_on_ack(&qp->req.txwin, pkt->aeth.cum_psn);
 	if (acked)
 		mrc_comp_check_spurious_rto(qp, pkt);
 	if (pkt->opcode == MRC_OP_SACK)
@@ -231,16 +231,16 @@ static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	if (pkt->opcode == MRC_OP_NACK)
 		mrc_comp_nack(qp, pkt);
 	acked += mrc_comp_retire(qp);
-	nlost = mrc_txwin_lost(&qp->txwin);
+	nlost = mrc_txwin_lost(&qp->req.txwin);
 	if (news) {
 		mrc_mp_on_ack(qp, pkt, rtt);
 		mrc_loss_on_ack(qp);
 	}
-	nlost = mrc_txwin_lost(&qp->txwin) - nlost;
+	nlost = mrc_txwin_lost(&qp->req.txwin) - nlost;
 	lost = nlost > 0;
 	/* Each PSN the queue delivered frees the room of one trim held. */
-	qp->trim_held -= min(qp->trim_held,
-			     mrc_txwin_delivered(&qp->txwin) - delivered);
+	qp->req.trim_held -= min(qp->req.trim_held,
+			     mrc_txwin_delivered(&qp->req.txwin) - delivered);
 	if (acked) {
 		mrc_comp_on_progress(qp);
 		mrc_loss_on_progress(qp);
@@ -250,7 +250,7 @@ static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 			      mrc_ts_to_ns(rtt));
 	if (lost)
 		mrc_cc_on_loss(qp, nlost);
-	return acked || lost || mrc_txwin_lost(&qp->txwin);
+	return acked || lost || mrc_txwin_lost(&qp->req.txwin);
 }
 
 /*
@@ -271,7 +271,7 @@ static u32 mrc_comp_read_holes(struct mrc_qp *qp, struct mrc_swqe *w,
 		w->rd_scan = w->rd_low;
 	while (mrc_psn_before(w->rd_scan, pkt->psn)) {
 		bit = w->rd_scan & (MRC_QP_WINDOW - 1);
-		if (!test_bit(bit, qp->rd_got)) {
+		if (!test_bit(bit, qp->req.rd_got)) {
 			if (!mrc_loss_read_hole_lost(qp, w->rd_scan, pkt))
 				break;
 			mrc_mp_inferred_loss(qp, w->rd_scan,
@@ -293,7 +293,7 @@ static u32 mrc_comp_read_holes(struct mrc_qp *qp, struct mrc_swqe *w,
  */
 static u64 mrc_comp_read_rtt(struct mrc_qp *qp, u32 psn)
 {
-	const struct mrc_tx_entry *e = mrc_txwin_entry(&qp->txwin, psn);
+	const struct mrc_tx_entry *e = mrc_txwin_entry(&qp->req.txwin, psn);
 	u32 elapsed;
 
 	if (!e || e->tx_count != 1)
@@ -301,7 +301,7 @@ static u64 mrc_comp_read_rtt(struct mrc_qp *qp, u32 psn)
 	elapsed = mrc_now_ts() - e->ts;
 	if (elapsed >= (1U << 24))
 		return 0;
-	mrc_rto_sample(&qp->rto, mrc_ts_to_ns(elapsed));
+	mrc_rto_sample(&qp->req.rto, mrc_ts_to_ns(elapsed));
 	return max_t(u64, mrc_ts_to_ns(elapsed), 1);
 }
 
@@ -314,10 +314,10 @@ static u64 mrc_comp_read_rtt(struct mrc_qp *qp, u32 psn)
  */
 static bool mrc_comp_read_trimmed(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 {
-	if (pkt->ev < qp->evs.count)
-		qp->evs.st[pkt->ev].c[MRC_EVS_TRIMS]++;
-	mrc_ev_on_delivered(&qp->evs, pkt->ev, true, 0);
-	if (!mrc_txwin_mark_trimmed(&qp->txwin, pkt->psn, pkt->ev, pkt->ev_seq))
+	if (pkt->ev < qp->mp.evs.count)
+		qp->mp.evs.st[pkt->ev].c[MRC_EVS_TRIMS]++;
+	mrc_ev_on_delivered(&qp->mp.evs, pkt->ev, true, 0);
+	if (!mrc_txwin_mark_trimmed(&qp->req.txwin, pkt->psn, pkt->ev, pkt->ev_seq))
 		return false;
 	mrc_cc_on_trim(qp);
 	return true;
@@ -350,9 +350,9 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	 */
 	if (!w || w->wqe.opcode != IB_WR_RDMA_READ ||
 	    w->state == MRC_SWQE_DONE || !mrc_req_rd_owns(w, pkt->psn) ||
-	    test_bit(bit, qp->rd_got)) {
+	    test_bit(bit, qp->req.rd_got)) {
 		pr_debug("mrc: qp %u read resp psn %u dropped (w %d own %u send %u)\n",
-			 qp->ibqp.qp_num, pkt->psn, !!w, qp->sq.own, qp->sq_send);
+			 qp->ibqp.qp_num, pkt->psn, !!w, qp->sq.own, qp->req.sq_send);
 		return false;
 	}
 	if (pkt->flags & MRC_FLAG_TRIM)
@@ -368,18 +368,18 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		w->state = MRC_SWQE_DONE;
 		return true;
 	}
-	set_bit(bit, qp->rd_got);
+	set_bit(bit, qp->req.rd_got);
 	rtt_ns = mrc_comp_read_rtt(qp, pkt->psn);
-	mrc_ev_on_delivered(&qp->evs, pkt->ev, ce, 0);
-	if (ce && pkt->ev < qp->evs.count)
-		qp->evs.st[pkt->ev].c[MRC_EVS_ECN_MARKS]++;
+	mrc_ev_on_delivered(&qp->mp.evs, pkt->ev, ce, 0);
+	if (ce && pkt->ev < qp->mp.evs.count)
+		qp->mp.evs.st[pkt->ev].c[MRC_EVS_ECN_MARKS]++;
 	while (mrc_psn_before(w->rd_low, w->first_psn + w->sent) &&
-	       test_bit(w->rd_low & (MRC_QP_WINDOW - 1), qp->rd_got))
+	       test_bit(w->rd_low & (MRC_QP_WINDOW - 1), qp->req.rd_got))
 		w->rd_low++;
-	if (qp->rd_pending)
-		qp->rd_pending--;
-	mrc_txwin_note_echo(&qp->txwin, pkt->psn, pkt->ev, pkt->ev_seq);
-	mrc_txwin_on_sack(&qp->txwin, pkt->psn, 1, &one);
+	if (qp->req.rd_pending)
+		qp->req.rd_pending--;
+	mrc_txwin_note_echo(&qp->req.txwin, pkt->psn, pkt->ev, pkt->ev_seq);
+	mrc_txwin_on_sack(&qp->req.txwin, pkt->psn, 1, &one);
 	done = ++w->got == w->npkts;
 	if (done)
 		w->state = MRC_SWQE_DONE;
@@ -394,14 +394,14 @@ static bool mrc_comp_read_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		mrc_comp_on_progress(qp);
 		mrc_loss_on_progress(qp);
 	} else {
-		mrc_rto_on_progress(&qp->rto);
+		mrc_rto_on_progress(&qp->req.rto);
 	}
 	mrc_cc_on_ack(qp, acked, ce, rtt_ns);
 	if (!done)
 		lost = mrc_comp_read_holes(qp, w, pkt);
-	nlost = mrc_txwin_lost(&qp->txwin);
+	nlost = mrc_txwin_lost(&qp->req.txwin);
 	mrc_loss_on_read_resp(qp);
-	lost += mrc_txwin_lost(&qp->txwin) - nlost;
+	lost += mrc_txwin_lost(&qp->req.txwin) - nlost;
 	/* A lost response is congestion on its path, as lost data is. */
 	if (lost)
 		mrc_cc_on_loss(qp, lost);
@@ -427,7 +427,7 @@ static void mrc_comp_atomic_resp(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	 * that may be lost, stale or never come: the timer would retry a
 	 * PSN no WQE owns, and at last fail a WQE never posted.
 	 */
-	mrc_txwin_on_sack(&qp->txwin, pkt->psn, 1, &one);
+	mrc_txwin_on_sack(&qp->req.txwin, pkt->psn, 1, &one);
 	if (mrc_comp_retire(qp))
 		mrc_comp_on_progress(qp);
 }
@@ -484,7 +484,7 @@ bool mrc_comp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	mrc_req_complete(qp);
 	mrc_req_arm_rto(qp, kick);
 	mrc_loss_arm_tlp(qp);
-	run = mrc_txwin_lost(&qp->txwin) || qp->sq_send != qp->sq_fetch;
+	run = mrc_txwin_lost(&qp->req.txwin) || qp->req.sq_send != qp->req.sq_fetch;
 out:
 	spin_unlock(&qp->lock);
 	return run;

@@ -15,11 +15,11 @@
  */
 void mrc_dack_reset(struct mrc_qp *qp)
 {
-	qp->dack.pending = false;
-	qp->dack.answered = false;
-	qp->dack.pingpong = false;
-	qp->dack.ar_seen = false;
-	qp->dack.carried_seen = false;
+	qp->resp.dack.pending = false;
+	qp->resp.dack.answered = false;
+	qp->resp.dack.pingpong = false;
+	qp->resp.dack.ar_seen = false;
+	qp->resp.dack.carried_seen = false;
 }
 
 /* Requests whose ACK may wait: READ and ATOMIC are answered anyway. */
@@ -40,7 +40,7 @@ static bool mrc_dack_op_may_wait(u8 opcode)
  */
 bool mrc_dack_hold(struct mrc_qp *qp, const struct mrc_pkt *req)
 {
-	struct mrc_dack *d = &qp->dack;
+	struct mrc_dack *d = &qp->resp.dack;
 
 	/* A resent request means the peer is recovering: answer at once. */
 	if (req->flags & MRC_FLAG_RETX)
@@ -56,7 +56,7 @@ bool mrc_dack_hold(struct mrc_qp *qp, const struct mrc_pkt *req)
 	 * idle: one held back by its window could not carry the ACK soon,
 	 * and two peers each waiting for the other would stall for a tick.
 	 */
-	if (!(req->flags & MRC_FLAG_LAST) || qp->sq_send != qp->sq_fetch)
+	if (!(req->flags & MRC_FLAG_LAST) || qp->req.sq_send != qp->req.sq_fetch)
 		return false;
 	/* A newer request replaces a held one: the cumulative ACK covers both. */
 	d->pending = true;
@@ -81,7 +81,7 @@ bool mrc_dack_hold(struct mrc_qp *qp, const struct mrc_pkt *req)
  */
 void mrc_dack_on_post(struct mrc_qp *qp)
 {
-	struct mrc_dack *d = &qp->dack;
+	struct mrc_dack *d = &qp->resp.dack;
 
 	d->pingpong = d->ar_seen && time_before_eq(jiffies, d->ar_jiffies + 1);
 }
@@ -112,13 +112,13 @@ void mrc_dack_attach(struct mrc_qp *qp, struct mrc_pkt *pkt)
 {
 	struct mrc_pkt req;
 
-	if (!qp->dack.pending || mrc_rxwin_held(&qp->rxwin) ||
+	if (!qp->resp.dack.pending || mrc_rxwin_held(&qp->resp.rxwin) ||
 	    !mrc_qp_receives(qp))
 		return;
 	if (mrc_wire_hdr_len(pkt) + MRC_AETH_LEN + pkt->payload_len >
 	    MRC_TRANSPORT_HDR_MAX + qp->seg)
 		return;
-	mrc_dack_req(&qp->dack, &req);
+	mrc_dack_req(&qp->resp.dack, &req);
 	mrc_ack_fill_aeth(qp, &req, MRC_SYN_ACK, pkt);
 	pkt->flags |= MRC_FLAG_ACK;
 	mrc_stats_inc(&qp->mdev->stats, MRC_STAT_SENT_ACKS_CARRIED);
@@ -132,12 +132,12 @@ void mrc_dack_send(struct mrc_qp *qp)
 {
 	struct mrc_pkt req;
 
-	if (!qp->dack.pending)
+	if (!qp->resp.dack.pending)
 		return;
-	qp->dack.pending = false;
+	qp->resp.dack.pending = false;
 	if (!mrc_qp_receives(qp))
 		return;
-	mrc_dack_req(&qp->dack, &req);
+	mrc_dack_req(&qp->resp.dack, &req);
 	mrc_ack_send(qp, &req, MRC_SYN_ACK);
 }
 
@@ -150,7 +150,7 @@ void mrc_dack_send(struct mrc_qp *qp)
  */
 void mrc_dack_note_answered(struct mrc_qp *qp, const struct mrc_pkt *req)
 {
-	struct mrc_dack *d = &qp->dack;
+	struct mrc_dack *d = &qp->resp.dack;
 
 	d->answered = true;
 	d->ev = req->ev;
@@ -172,9 +172,9 @@ void mrc_dack_send_final(struct mrc_qp *qp)
 	struct mrc_pkt req;
 
 	mrc_dack_send(qp);
-	if (!qp->dack.answered || !mrc_qp_receives(qp))
+	if (!qp->resp.dack.answered || !mrc_qp_receives(qp))
 		return;
-	mrc_dack_req(&qp->dack, &req);
+	mrc_dack_req(&qp->resp.dack, &req);
 	/* An old request's echo would be no RTT sample. */
 	req.timestamp = 0;
 	mrc_ack_send(qp, &req, MRC_SYN_ACK);
@@ -186,13 +186,13 @@ void mrc_dack_send_final(struct mrc_qp *qp)
  */
 void mrc_dack_fire(struct timer_list *timer)
 {
-	struct mrc_qp *qp = from_timer(qp, timer, dack.timer);
+	struct mrc_qp *qp = from_timer(qp, timer, resp.dack.timer);
 
 	spin_lock(&qp->lock);
-	if (qp->dack.pending) {
+	if (qp->resp.dack.pending) {
 		/* A held ACK may be young: only an old one ends ping-pong. */
-		if (mrc_now_ts() - qp->dack.rx_ts >= MRC_DACK_PATIENCE_TS)
-			qp->dack.pingpong = false;
+		if (mrc_now_ts() - qp->resp.dack.rx_ts >= MRC_DACK_PATIENCE_TS)
+			qp->resp.dack.pingpong = false;
 		mrc_dack_send(qp);
 	}
 	spin_unlock(&qp->lock);
@@ -205,8 +205,8 @@ void mrc_dack_fire(struct timer_list *timer)
  */
 void mrc_dack_peer_carried(struct mrc_qp *qp)
 {
-	qp->dack.carried_jiffies = jiffies;
-	qp->dack.carried_seen = true;
+	qp->resp.dack.carried_jiffies = jiffies;
+	qp->resp.dack.carried_seen = true;
 }
 
 /**
@@ -218,7 +218,7 @@ void mrc_dack_peer_carried(struct mrc_qp *qp)
  */
 unsigned long mrc_dack_rto_slack(struct mrc_qp *qp)
 {
-	const struct mrc_dack *d = &qp->dack;
+	const struct mrc_dack *d = &qp->resp.dack;
 
 	if (d->pingpong)
 		return 1;
@@ -250,15 +250,15 @@ static u16 mrc_ack_svc_time(const struct mrc_pkt *req)
 void mrc_ack_fill_aeth(struct mrc_qp *qp, const struct mrc_pkt *req,
 		       u8 syndrome, struct mrc_pkt *pkt)
 {
-	pkt->aeth.cum_psn = mrc_rxwin_cum_psn(&qp->rxwin);
+	pkt->aeth.cum_psn = mrc_rxwin_cum_psn(&qp->resp.rxwin);
 	pkt->aeth.ev = req->ev;
 	pkt->aeth.syndrome = syndrome;
 	/* An RNR NACK carries our RNR timer where the MSN would be. */
 	if (syndrome == MRC_SYN_RNR)
 		pkt->aeth.rnr_timer = qp->min_rnr_timer;
 	else
-		pkt->aeth.msn = qp->rsn_complete;
-	pkt->aeth.ce_count = min_t(u32, qp->ce_count, 255);
+		pkt->aeth.msn = qp->resp.rsn_complete;
+	pkt->aeth.ce_count = min_t(u32, qp->resp.ce_count, 255);
 	pkt->aeth.ev_seq = req->ev_seq;
 	/*
 	 * Every transmission carries its own time, retransmissions too: the
@@ -269,13 +269,13 @@ void mrc_ack_fill_aeth(struct mrc_qp *qp, const struct mrc_pkt *req,
 	 */
 	pkt->aeth.timestamp = req->timestamp;
 	pkt->aeth.svc_time = mrc_ack_svc_time(req);
-	pkt->aeth.window = min_t(u32, mrc_rxwin_size(&qp->rxwin) -
-				 mrc_rxwin_held(&qp->rxwin), U16_MAX);
-	qp->unacked = 0;
-	qp->acked_cum = pkt->aeth.cum_psn;
-	qp->edge_ts = 0;
-	qp->ce_count = 0;
-	qp->dack.pending = false;
+	pkt->aeth.window = min_t(u32, mrc_rxwin_size(&qp->resp.rxwin) -
+				 mrc_rxwin_held(&qp->resp.rxwin), U16_MAX);
+	qp->resp.unacked = 0;
+	qp->resp.acked_cum = pkt->aeth.cum_psn;
+	qp->resp.edge_ts = 0;
+	qp->resp.ce_count = 0;
+	qp->resp.dack.pending = false;
 }
 
 /*
@@ -297,9 +297,9 @@ static void mrc_ack_queue(struct mrc_qp *qp, const struct mrc_pkt *req,
 		pkt.aeth.timestamp = echo_ts;
 		pkt.aeth.svc_time = MRC_SVC_TIME_OVER;
 	}
-	if (!syndrome && mrc_rxwin_held(&qp->rxwin)) {
+	if (!syndrome && mrc_rxwin_held(&qp->resp.rxwin)) {
 		pkt.opcode = MRC_OP_SACK;
-		pkt.sack.nwords = mrc_rxwin_fill_sack(&qp->rxwin,
+		pkt.sack.nwords = mrc_rxwin_fill_sack(&qp->resp.rxwin,
 						      &pkt.sack.base_psn,
 						      MRC_SACK_MAX_WORDS,
 						      pkt.sack.bitmap);

@@ -27,9 +27,9 @@ void mrc_req_kick(struct mrc_qp *qp)
 	int cpu = mrc_home_cpu(&qp->home);
 
 	if (cpu_online(cpu))
-		queue_work_on(cpu, mrc_wq, &qp->req_work);
+		queue_work_on(cpu, mrc_wq, &qp->req.work);
 	else
-		queue_work(mrc_wq, &qp->req_work);
+		queue_work(mrc_wq, &qp->req.work);
 }
 
 /**

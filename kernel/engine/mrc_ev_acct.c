@@ -37,10 +37,10 @@ static void mrc_ev_acct_route(struct mrc_qp *qp, u16 idx,
 	u64 *c, bytes;
 
 	lockdep_assert_held(&qp->lock);
-	if (idx >= qp->evs.count)
+	if (idx >= qp->mp.evs.count)
 		return;
 	bytes = skb->len + (u64)npkts * (mrc_net_hdr_len(&qp->path) + encap);
-	c = qp->evs.st[idx].c;
+	c = qp->mp.evs.st[idx].c;
 	c[MRC_EVS_TX_PKTS] += npkts;
 	c[MRC_EVS_TX_BYTES] += bytes;
 	switch (kind) {
@@ -113,9 +113,9 @@ void mrc_ev_acct_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 		idx = pkt->aeth.ev;
 		break;
 	}
-	if (idx >= qp->evs.count)
+	if (idx >= qp->mp.evs.count)
 		return;
-	c = qp->evs.st[idx].c;
+	c = qp->mp.evs.st[idx].c;
 	c[MRC_EVS_RX_PKTS]++;
 	c[MRC_EVS_RX_BYTES] += pkt->hdr_len + pkt->payload_len +
 			       mrc_net_hdr_len(&qp->path);
@@ -133,7 +133,7 @@ void mrc_ev_acct_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 void mrc_ev_acct_changed(struct mrc_ev_table *t, u16 idx, u8 old_state,
 			 enum mrc_ev_why why)
 {
-	struct mrc_qp *qp = container_of(t, struct mrc_qp, evs);
+	struct mrc_qp *qp = container_of(t, struct mrc_qp, mp.evs);
 	mrc_ev_event_fn *fn;
 
 	t->st[idx].state_ns = ktime_get_real_ns();

@@ -58,11 +58,11 @@
 static u32 mrc_loss_wait_ts(void *ctx, u16 ev)
 {
 	struct mrc_qp *qp = ctx;
-	u32 rtt = mrc_rto_srtt_ns(&qp->rto) >> 10;
+	u32 rtt = mrc_rto_srtt_ns(&qp->req.rto) >> 10;
 
-	if (ev < qp->evs.count)
-		rtt = max(rtt, qp->evs.ev[ev].srtt >> 3);
-	return rtt + mrc_loss_reo_ts(qp);
+	if (ev < qp->mp.evs.count)
+		rtt = max(rtt, qp->mp.evs.ev[ev].srtt >> 3);
+	return rtt + mrc_loss_reo_ts(&qp->req);
 }
 
 /**
@@ -76,8 +76,8 @@ static u32 mrc_loss_wait_ts(void *ctx, u16 ev)
 bool mrc_loss_read_hole_lost(struct mrc_qp *qp, u32 hole,
 			     const struct mrc_pkt *resp)
 {
-	return mrc_txwin_read_hole_lost(&qp->txwin, hole, resp->psn, resp->ev,
-					resp->ev_seq, mrc_loss_reo_ts(qp));
+	return mrc_txwin_read_hole_lost(&qp->req.txwin, hole, resp->psn, resp->ev,
+					resp->ev_seq, mrc_loss_reo_ts(&qp->req));
 }
 
 /*
@@ -91,17 +91,17 @@ bool mrc_loss_read_hole_lost(struct mrc_qp *qp, u32 hole,
  */
 static void mrc_loss_ev_gaps(struct mrc_qp *qp)
 {
-	struct mrc_txwin *win = &qp->txwin;
+	struct mrc_txwin *win = &qp->req.txwin;
 	u32 una = mrc_txwin_oldest_unacked(win);
 	u32 nxt = mrc_txwin_next_psn(win);
-	u32 reo = mrc_loss_reo_ts(qp);
+	u32 reo = mrc_loss_reo_ts(&qp->req);
 	const struct mrc_tx_entry *e;
 	struct mrc_ev *ev;
 	u32 psn;
 
 	for (psn = una; psn != nxt; psn++) {
 		e = mrc_txwin_entry(win, psn);
-		ev = &qp->evs.ev[e->ev];
+		ev = &qp->mp.evs.ev[e->ev];
 		if (mrc_txwin_last_copy_arrived(e) &&
 		    (!ev->delivered || mrc_psn_after(e->ev_seq + 1, ev->del_seq))) {
 			ev->del_seq = e->ev_seq + 1;
@@ -111,13 +111,13 @@ static void mrc_loss_ev_gaps(struct mrc_qp *qp)
 	}
 	for (psn = una; psn != nxt; psn++) {
 		e = mrc_txwin_entry(win, psn);
-		ev = &qp->evs.ev[e->ev];
+		ev = &qp->mp.evs.ev[e->ev];
 		if (e->flags & (MRC_TXE_SACKED | MRC_TXE_LOST) || !ev->delivered ||
 		    !mrc_psn_before(e->ev_seq + 1, ev->del_seq) ||
 		    !mrc_psn_before(e->ts + reo, ev->del_ts))
 			continue;
 		if (mrc_txwin_mark_lost(win, psn)) {
-			qp->lost_ev_gap++;
+			qp->req.lost_ev_gap++;
 			mrc_mp_inferred_loss(qp, psn, MRC_EV_WHY_LOSS_GAP);
 		}
 	}
@@ -127,7 +127,7 @@ static void mrc_loss_blame_cb(void *ctx, u32 psn)
 {
 	struct mrc_qp *qp = ctx;
 
-	qp->lost_sack++;
+	qp->req.lost_sack++;
 	mrc_mp_inferred_loss(qp, psn, MRC_EV_WHY_LOSS_SACK);
 }
 
@@ -141,11 +141,11 @@ static void mrc_loss_arm(struct mrc_qp *qp, u32 now, u32 due)
 		return;
 	if (!mrc_psn_after(due, now))
 		due = now;
-	if (qp->loss_armed && !mrc_psn_after(qp->loss_due, due))
+	if (qp->req.loss_armed && !mrc_psn_after(qp->req.loss_due, due))
 		return;
-	qp->loss_due = due;
-	qp->loss_armed = true;
-	hrtimer_start(&qp->loss_timer, ns_to_ktime(mrc_ts_to_ns(due - now)),
+	qp->req.loss_due = due;
+	qp->req.loss_armed = true;
+	hrtimer_start(&qp->req.loss_timer, ns_to_ktime(mrc_ts_to_ns(due - now)),
 		      HRTIMER_MODE_REL_SOFT);
 }
 
@@ -157,9 +157,9 @@ static void mrc_loss_time_rule(struct mrc_qp *qp)
 		.wait = mrc_loss_wait_ts,
 	};
 
-	if (!mrc_txwin_sacked(&qp->txwin))
+	if (!mrc_txwin_sacked(&qp->req.txwin))
 		return;
-	mrc_txwin_detect_losses(&qp->txwin, MRC_DUPTHRESH, &clk,
+	mrc_txwin_detect_losses(&qp->req.txwin, MRC_DUPTHRESH, &clk,
 				mrc_loss_blame_cb, qp);
 	if (clk.pending && (qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD))
 		mrc_loss_arm(qp, clk.now, clk.due);
@@ -173,7 +173,7 @@ static void mrc_loss_time_rule(struct mrc_qp *qp)
  */
 void mrc_loss_on_ack(struct mrc_qp *qp)
 {
-	if (!mrc_txwin_sacked(&qp->txwin))
+	if (!mrc_txwin_sacked(&qp->req.txwin))
 		return;
 	mrc_loss_ev_gaps(qp);
 	mrc_loss_time_rule(qp);
@@ -182,7 +182,7 @@ void mrc_loss_on_ack(struct mrc_qp *qp)
 /* The newest outstanding PSN not reported received, if any: the tail. */
 static bool mrc_loss_newest_unsacked(struct mrc_qp *qp, u32 *psn)
 {
-	struct mrc_txwin *win = &qp->txwin;
+	struct mrc_txwin *win = &qp->req.txwin;
 	u32 una = mrc_txwin_oldest_unacked(win);
 	u32 p = mrc_txwin_next_psn(win);
 
@@ -207,8 +207,8 @@ static void mrc_loss_retarget_tlp(struct mrc_qp *qp)
 	const struct mrc_swqe *w;
 	u32 psn;
 
-	if (qp->tlp_valid) {
-		e = mrc_txwin_entry(&qp->txwin, qp->tlp_end);
+	if (qp->req.tlp_valid) {
+		e = mrc_txwin_entry(&qp->req.txwin, qp->req.tlp_end);
 		if (e && !(e->flags & MRC_TXE_SACKED))
 			return;
 	}
@@ -216,16 +216,16 @@ static void mrc_loss_retarget_tlp(struct mrc_qp *qp)
 		return;
 	w = mrc_req_wqe_of(qp, psn);
 	if (w && w->wqe.opcode == IB_WR_RDMA_READ) {
-		qp->tlp_psn = psn;
-		qp->tlp_end = psn;
-		qp->tlp_valid = true;
+		qp->req.tlp_psn = psn;
+		qp->req.tlp_end = psn;
+		qp->req.tlp_valid = true;
 		/*
 		 * The probe before, if any, was answered: one for the new
 		 * target may go. A chunk's lost last response holds the
 		 * window, and with the window full nothing else would move
 		 * the cumulative point before the timeout.
 		 */
-		qp->tlp_out = false;
+		qp->req.tlp_out = false;
 	}
 }
 
@@ -256,15 +256,15 @@ void mrc_loss_on_read_resp(struct mrc_qp *qp)
 static bool mrc_loss_tlp_due(struct mrc_qp *qp, u32 *due)
 {
 	const struct mrc_tx_entry *e;
-	u32 srtt = mrc_rto_srtt_ns(&qp->rto) >> 10;
+	u32 srtt = mrc_rto_srtt_ns(&qp->req.rto) >> 10;
 
-	if (!qp->tlp_valid || qp->tlp_out || !srtt || qp->rnr.waiting ||
-	    mrc_txwin_lost(&qp->txwin))
+	if (!qp->req.tlp_valid || qp->req.tlp_out || !srtt || qp->req.rnr.waiting ||
+	    mrc_txwin_lost(&qp->req.txwin))
 		return false;
-	e = mrc_txwin_entry(&qp->txwin, qp->tlp_end);
+	e = mrc_txwin_entry(&qp->req.txwin, qp->req.tlp_end);
 	if (!e || (e->flags & MRC_TXE_SACKED))
 		return false;
-	e = mrc_txwin_entry(&qp->txwin, qp->tlp_psn);
+	e = mrc_txwin_entry(&qp->req.txwin, qp->req.tlp_psn);
 	if (!e)
 		return false;
 	*due = e->ts + max_t(u32, 2 * srtt, MRC_TLP_MIN_TS) +
@@ -283,7 +283,7 @@ void mrc_loss_arm_tlp(struct mrc_qp *qp)
 {
 	u32 due;
 
-	if (qp->loss_armed || !mrc_loss_tlp_due(qp, &due))
+	if (qp->req.loss_armed || !mrc_loss_tlp_due(qp, &due))
 		return;
 	mrc_loss_arm(qp, mrc_now_ts(), due);
 }
@@ -295,11 +295,11 @@ void mrc_loss_arm_tlp(struct mrc_qp *qp)
  */
 static bool mrc_loss_send_tlp(struct mrc_qp *qp)
 {
-	struct mrc_txwin *win = &qp->txwin;
+	struct mrc_txwin *win = &qp->req.txwin;
 	struct mrc_swqe *w;
 	u32 psn;
 
-	qp->tlp_out = true;
+	qp->req.tlp_out = true;
 	if (!mrc_loss_newest_unsacked(qp, &psn))
 		return false;
 	w = mrc_req_wqe_of(qp, psn);
@@ -311,7 +311,7 @@ static bool mrc_loss_send_tlp(struct mrc_qp *qp)
 		mrc_req_resend(qp, w, psn);
 	mrc_txwin_on_retransmit(win, psn, mrc_txwin_entry(win, psn)->ev,
 				mrc_now_ts());
-	qp->tlp_sent++;
+	qp->req.tlp_sent++;
 	return true;
 }
 
@@ -320,7 +320,7 @@ static bool mrc_loss_tlp_fire(struct mrc_qp *qp)
 {
 	u32 now = mrc_now_ts(), due;
 
-	if (qp->loss_armed || !mrc_loss_tlp_due(qp, &due))
+	if (qp->req.loss_armed || !mrc_loss_tlp_due(qp, &due))
 		return false;
 	if (mrc_psn_before(now, due)) {
 		mrc_loss_arm(qp, now, due);
@@ -356,7 +356,7 @@ bool mrc_loss_probe_before_rto(struct mrc_qp *qp)
  */
 void mrc_loss_on_progress(struct mrc_qp *qp)
 {
-	qp->tlp_out = false;
+	qp->req.tlp_out = false;
 }
 
 /**
@@ -369,16 +369,16 @@ void mrc_loss_on_progress(struct mrc_qp *qp)
  */
 enum hrtimer_restart mrc_loss_fire(struct hrtimer *timer)
 {
-	struct mrc_qp *qp = container_of(timer, struct mrc_qp, loss_timer);
+	struct mrc_qp *qp = container_of(timer, struct mrc_qp, req.loss_timer);
 	bool probed = false;
 	u32 nlost = 0;
 
 	spin_lock(&qp->lock);
-	qp->loss_armed = false;
+	qp->req.loss_armed = false;
 	if (qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD) {
-		nlost = mrc_txwin_lost(&qp->txwin);
+		nlost = mrc_txwin_lost(&qp->req.txwin);
 		mrc_loss_time_rule(qp);
-		nlost = mrc_txwin_lost(&qp->txwin) - nlost;
+		nlost = mrc_txwin_lost(&qp->req.txwin) - nlost;
 		if (nlost)
 			mrc_cc_on_loss(qp, nlost);
 		else

@@ -32,12 +32,12 @@ void mrc_mp_pick_ev(struct mrc_qp *qp, struct mrc_pkt *pkt)
 	u16 idx;
 
 	if (!(pkt->flags & MRC_FLAG_RETX)) {
-		idx = mrc_ev_choose(&qp->evs);
+		idx = mrc_ev_choose(&qp->mp.evs);
 	} else {
-		e = mrc_txwin_entry(&qp->txwin, pkt->psn);
+		e = mrc_txwin_entry(&qp->req.txwin, pkt->psn);
 		idx = e && (e->flags & MRC_TXE_TRIMMED) ?
-		      mrc_ev_choose_other(&qp->evs, e->ev) :
-		      mrc_ev_choose_retx(&qp->evs);
+		      mrc_ev_choose_other(&qp->mp.evs, e->ev) :
+		      mrc_ev_choose_retx(&qp->mp.evs);
 	}
 	mrc_mp_same_ev(qp, pkt, idx);
 }
@@ -51,7 +51,7 @@ void mrc_mp_pick_ev(struct mrc_qp *qp, struct mrc_pkt *pkt)
  */
 void mrc_mp_pick_ev_run(struct mrc_qp *qp, struct mrc_pkt *pkt)
 {
-	mrc_mp_same_ev(qp, pkt, mrc_ev_choose_spread(&qp->evs));
+	mrc_mp_same_ev(qp, pkt, mrc_ev_choose_spread(&qp->mp.evs));
 }
 
 /**
@@ -63,7 +63,7 @@ void mrc_mp_pick_ev_run(struct mrc_qp *qp, struct mrc_pkt *pkt)
 void mrc_mp_same_ev(struct mrc_qp *qp, struct mrc_pkt *pkt, u16 ev)
 {
 	pkt->ev = ev;
-	pkt->ev_seq = mrc_ev_on_send(&qp->evs, ev);
+	pkt->ev_seq = mrc_ev_on_send(&qp->mp.evs, ev);
 }
 
 /**
@@ -79,7 +79,7 @@ void mrc_mp_queue(struct mrc_qp *qp, struct sk_buff *skb,
 {
 	bool retx = pkt->flags & MRC_FLAG_RETX;
 
-	mrc_txwin_set_ev(&qp->txwin, pkt->psn, pkt->ev, pkt->ev_seq);
+	mrc_txwin_set_ev(&qp->req.txwin, pkt->psn, pkt->ev, pkt->ev_seq);
 	mrc_ev_acct_tx(qp, pkt->ev, skb, retx ? MRC_EV_TX_RETX : MRC_EV_TX_DATA,
 		       retx ? 0 : pkt->payload_len);
 	mrc_tx_queue_ev(qp, skb, pkt->ev, true);
@@ -92,8 +92,8 @@ void mrc_mp_queue(struct mrc_qp *qp, struct sk_buff *skb,
  */
 static u32 mrc_mp_probe_interval_ts(struct mrc_qp *qp)
 {
-	u64 ns = max(mrc_rto_timeout_ns(&qp->rto),
-		     2 * mrc_rto_srtt_ns(&qp->rto));
+	u64 ns = max(mrc_rto_timeout_ns(&qp->req.rto),
+		     2 * mrc_rto_srtt_ns(&qp->req.rto));
 
 	return clamp_t(u64, ns >> 10, MRC_PROBE_MIN_TS, MRC_PROBE_MAX_TS);
 }
@@ -106,7 +106,7 @@ static u32 mrc_mp_probe_interval_ts(struct mrc_qp *qp)
  */
 static u64 mrc_mp_probe_period_ns(struct mrc_qp *qp, u32 interval)
 {
-	u32 bad = clamp_t(u32, mrc_ev_nbad(&qp->evs), MRC_PROBE_BURST,
+	u32 bad = clamp_t(u32, mrc_ev_nbad(&qp->mp.evs), MRC_PROBE_BURST,
 			  MRC_PROBE_RATE);
 
 	return ((u64)interval << 10) * MRC_PROBE_BURST / bad;
@@ -116,12 +116,12 @@ static void mrc_mp_arm_probe(struct mrc_qp *qp)
 {
 	u64 period;
 
-	if (qp->probe_armed || qp->timers_off)
+	if (qp->mp.probe_armed || qp->timers_off)
 		return;
 	period = mrc_mp_probe_period_ns(qp, mrc_mp_probe_interval_ts(qp));
-	hrtimer_start(&qp->probe_timer, ns_to_ktime(period),
+	hrtimer_start(&qp->mp.probe_timer, ns_to_ktime(period),
 		      HRTIMER_MODE_REL_SOFT);
-	qp->probe_armed = true;
+	qp->mp.probe_armed = true;
 }
 
 /**
@@ -140,15 +140,15 @@ static void mrc_mp_arm_probe(struct mrc_qp *qp)
  */
 bool mrc_mp_blame(struct mrc_qp *qp, u16 ev, enum mrc_ev_why why)
 {
-	if (!mrc_ev_on_loss(&qp->evs, ev, mrc_now_ts(), why))
+	if (!mrc_ev_on_loss(&qp->mp.evs, ev, mrc_now_ts(), why))
 		return false;
 	/* Readmitted at once (min_active, or the only EV): it stays in use. */
-	if (qp->evs.ev[ev].state != MRC_EV_ASSUMED_BAD)
+	if (qp->mp.evs.ev[ev].state != MRC_EV_ASSUMED_BAD)
 		return false;
 	if (why != MRC_EV_WHY_LOSS_GAP)
-		qp->ev_retx += mrc_txwin_mark_ev_lost(&qp->txwin, ev);
+		qp->mp.ev_retx += mrc_txwin_mark_ev_lost(&qp->req.txwin, ev);
 	pr_debug("mrc: qp %u EV %u (port %u) assumed bad, %u good left\n",
-		 qp->ibqp.qp_num, ev, mrc_ev_sport(&qp->evs, ev), qp->evs.ngood);
+		 qp->ibqp.qp_num, ev, mrc_ev_sport(&qp->mp.evs, ev), qp->mp.evs.ngood);
 	mrc_mp_arm_probe(qp);
 	return true;
 }
@@ -165,13 +165,13 @@ bool mrc_mp_blame(struct mrc_qp *qp, u16 ev, enum mrc_ev_why why)
  */
 void mrc_mp_inferred_loss(struct mrc_qp *qp, u32 psn, enum mrc_ev_why why)
 {
-	const struct mrc_tx_entry *e = mrc_txwin_entry(&qp->txwin, psn);
+	const struct mrc_tx_entry *e = mrc_txwin_entry(&qp->req.txwin, psn);
 	u16 ev = e->ev;
 	u32 ev_seq = e->ev_seq;
 	bool blamed = mrc_mp_blame(qp, ev, why);
 
-	mrc_loss_undo_record(&qp->undo, psn, ev, ev_seq, blamed,
-			     blamed ? qp->evs.ev[ev].bad_ts : 0);
+	mrc_loss_undo_record(&qp->req.undo, psn, ev, ev_seq, blamed,
+			     blamed ? qp->mp.evs.ev[ev].bad_ts : 0);
 }
 
 /**
@@ -190,11 +190,11 @@ void mrc_mp_check_undo(struct mrc_qp *qp, u32 psn, u16 ev, u32 ev_seq)
 {
 	struct mrc_loss_rec r;
 
-	if (!mrc_loss_undo_match(&qp->undo, psn, ev, ev_seq, &r))
+	if (!mrc_loss_undo_match(&qp->req.undo, psn, ev, ev_seq, &r))
 		return;
-	mrc_loss_undo_widen(&qp->undo, mrc_now_ts(),
-			    mrc_rto_srtt_ns(&qp->rto) >> 10);
-	if (r.blamed && mrc_ev_undo_loss(&qp->evs, r.ev, r.bad_ts))
+	mrc_loss_undo_widen(&qp->req.undo, mrc_now_ts(),
+			    mrc_rto_srtt_ns(&qp->req.rto) >> 10);
+	if (r.blamed && mrc_ev_undo_loss(&qp->mp.evs, r.ev, r.bad_ts))
 		pr_debug("mrc: qp %u EV %u: loss of psn %u was spurious, good again\n",
 			 qp->ibqp.qp_num, r.ev, r.psn);
 }
@@ -212,9 +212,9 @@ void mrc_mp_rto_verdict(struct mrc_qp *qp, u32 echo_ts)
 	struct mrc_rto_blame b[MRC_LOSS_UNDO_RTO];
 	unsigned int i, n;
 
-	n = mrc_loss_undo_rto_verdict(&qp->undo, echo_ts, b);
+	n = mrc_loss_undo_rto_verdict(&qp->req.undo, echo_ts, b);
 	for (i = 0; i < n; i++)
-		if (mrc_ev_undo_loss(&qp->evs, b[i].ev, b[i].bad_ts))
+		if (mrc_ev_undo_loss(&qp->mp.evs, b[i].ev, b[i].bad_ts))
 			pr_debug("mrc: qp %u EV %u: the timeout that blamed it was spurious, good again\n",
 				 qp->ibqp.qp_num, b[i].ev);
 }
@@ -231,22 +231,22 @@ void mrc_mp_on_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 rtt_ts)
 	u32 qdelay = 0;
 
 	if (rtt_ts) {
-		qdelay = mrc_ev_queue_delay(&qp->evs, pkt->aeth.ev, rtt_ts,
+		qdelay = mrc_ev_queue_delay(&qp->mp.evs, pkt->aeth.ev, rtt_ts,
 					    mrc_now_ts());
 		if (mrc_cc_on_delay(qp, qdelay))
-			qp->delay_cuts++;
+			qp->req.delay_cuts++;
 	}
 	/*
 	 * A queue on this EV's path (a delay, or a trim) penalises it like
 	 * an ECN mark: the paths that hash fewer EVs, or are faster, take
 	 * more of the load.
 	 */
-	mrc_ev_on_delivered(&qp->evs, idx,
+	mrc_ev_on_delivered(&qp->mp.evs, idx,
 			    pkt->aeth.ce_count || qdelay > MRC_EV_QDELAY_PENALTY_TS ||
 			    mrc_pkt_is_trim_nack(pkt), rtt_ts);
-	if (idx < qp->evs.count) {
-		qp->evs.st[idx].c[MRC_EVS_ECN_MARKS] += pkt->aeth.ce_count;
-		qp->evs.st[idx].c[MRC_EVS_QDELAY_PENALTIES] +=
+	if (idx < qp->mp.evs.count) {
+		qp->mp.evs.st[idx].c[MRC_EVS_ECN_MARKS] += pkt->aeth.ce_count;
+		qp->mp.evs.st[idx].c[MRC_EVS_QDELAY_PENALTIES] +=
 			qdelay > MRC_EV_QDELAY_PENALTY_TS;
 	}
 }
@@ -259,7 +259,7 @@ static void mrc_mp_send_probe(struct mrc_qp *qp, u16 idx, u32 id)
 
 	pkt.opcode = MRC_OP_PROBE;
 	pkt.ev = idx;
-	pkt.ev_seq = mrc_ev_on_send(&qp->evs, idx);
+	pkt.ev_seq = mrc_ev_on_send(&qp->mp.evs, idx);
 	pkt.timestamp = mrc_now_ts();
 	pkt.probe_id = id;
 	skb = mrc_tx_alloc(qp, &pkt, &payload);
@@ -267,7 +267,7 @@ static void mrc_mp_send_probe(struct mrc_qp *qp, u16 idx, u32 id)
 		return;
 	mrc_ev_acct_tx(qp, idx, skb, MRC_EV_TX_PROBE, 0);
 	mrc_tx_queue_ev(qp, skb, idx, false);
-	qp->probes_sent++;
+	qp->mp.probes_sent++;
 }
 
 /**
@@ -278,27 +278,27 @@ static void mrc_mp_send_probe(struct mrc_qp *qp, u16 idx, u32 id)
  */
 enum hrtimer_restart mrc_mp_probe_fire(struct hrtimer *timer)
 {
-	struct mrc_qp *qp = container_of(timer, struct mrc_qp, probe_timer);
+	struct mrc_qp *qp = container_of(timer, struct mrc_qp, mp.probe_timer);
 	enum hrtimer_restart ret = HRTIMER_NORESTART;
 	u32 now, interval, id, sent = 0;
 	u16 idx;
 
 	spin_lock(&qp->lock);
-	qp->probe_armed = false;
+	qp->mp.probe_armed = false;
 	if (qp->state != IB_QPS_RTS && qp->state != IB_QPS_SQD)
 		goto out;
 	now = mrc_now_ts();
 	interval = mrc_mp_probe_interval_ts(qp);
 	/* A few at a time: probes must not crowd out the data they wait for. */
 	while (sent < MRC_PROBE_BURST &&
-	       mrc_ev_next_probe(&qp->evs, now, interval, &idx, &id)) {
+	       mrc_ev_next_probe(&qp->mp.evs, now, interval, &idx, &id)) {
 		mrc_mp_send_probe(qp, idx, id);
 		sent++;
 	}
-	if (mrc_ev_nbad(&qp->evs)) {
+	if (mrc_ev_nbad(&qp->mp.evs)) {
 		hrtimer_forward_now(timer,
 				    ns_to_ktime(mrc_mp_probe_period_ns(qp, interval)));
-		qp->probe_armed = true;
+		qp->mp.probe_armed = true;
 		ret = HRTIMER_RESTART;
 	}
 out:
@@ -342,10 +342,10 @@ void mrc_mp_probe_rx(struct mrc_qp *qp, const struct mrc_pkt *req)
  */
 void mrc_mp_probe_reply_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 {
-	qp->probe_replies++;
-	if (pkt->ev < qp->evs.count)
-		qp->evs.st[pkt->ev].c[MRC_EVS_PROBE_REPLIES]++;
-	if (mrc_ev_on_probe_reply(&qp->evs, pkt->ev, pkt->probe_id))
+	qp->mp.probe_replies++;
+	if (pkt->ev < qp->mp.evs.count)
+		qp->mp.evs.st[pkt->ev].c[MRC_EVS_PROBE_REPLIES]++;
+	if (mrc_ev_on_probe_reply(&qp->mp.evs, pkt->ev, pkt->probe_id))
 		pr_debug("mrc: qp %u EV %u good again\n", qp->ibqp.qp_num,
 			 pkt->ev);
 }
@@ -358,33 +358,33 @@ static int mrc_mp_put_attrs(struct sk_buff *msg, struct mrc_qp *qp)
 		u64 val;
 		bool wide;	/* u64 on the wire, else u32 */
 	} a[] = {
-		{ "ev_count", qp->evs.count },
-		{ "ev_good", qp->evs.ngood },
-		{ "ev_assumed_bad", mrc_ev_nbad(&qp->evs) },
-		{ "ev_marked_bad", qp->evs.marked_bad, true },
-		{ "ev_recovered", qp->evs.recovered, true },
-		{ "ev_readmitted", qp->evs.readmitted, true },
-		{ "probes_sent", qp->probes_sent, true },
-		{ "probe_replies", qp->probe_replies, true },
-		{ "ev_retransmits", qp->ev_retx, true },
+		{ "ev_count", qp->mp.evs.count },
+		{ "ev_good", qp->mp.evs.ngood },
+		{ "ev_assumed_bad", mrc_ev_nbad(&qp->mp.evs) },
+		{ "ev_marked_bad", qp->mp.evs.marked_bad, true },
+		{ "ev_recovered", qp->mp.evs.recovered, true },
+		{ "ev_readmitted", qp->mp.evs.readmitted, true },
+		{ "probes_sent", qp->mp.probes_sent, true },
+		{ "probe_replies", qp->mp.probe_replies, true },
+		{ "ev_retransmits", qp->mp.ev_retx, true },
 		{ "cwnd", mrc_cc_cwnd(qp) },
-		{ "srtt_us", div_u64(mrc_rto_srtt_ns(&qp->rto), NSEC_PER_USEC) },
-		{ "rto_us", div_u64(mrc_rto_timeout_ns(&qp->rto), NSEC_PER_USEC) },
-		{ "rto_fired", qp->rto_fired, true },
-		{ "spurious_rto", qp->spurious_rto, true },
-		{ "cwnd_delay_cuts", qp->delay_cuts, true },
-		{ "lost_ev_gap", qp->lost_ev_gap, true },
-		{ "lost_sack", qp->lost_sack, true },
-		{ "tlp_sent", qp->tlp_sent, true },
-		{ "reo_us", div_u64(mrc_ts_to_ns(mrc_loss_reo_ts(qp)),
+		{ "srtt_us", div_u64(mrc_rto_srtt_ns(&qp->req.rto), NSEC_PER_USEC) },
+		{ "rto_us", div_u64(mrc_rto_timeout_ns(&qp->req.rto), NSEC_PER_USEC) },
+		{ "rto_fired", qp->req.rto_fired, true },
+		{ "spurious_rto", qp->req.spurious_rto, true },
+		{ "cwnd_delay_cuts", qp->req.delay_cuts, true },
+		{ "lost_ev_gap", qp->req.lost_ev_gap, true },
+		{ "lost_sack", qp->req.lost_sack, true },
+		{ "tlp_sent", qp->req.tlp_sent, true },
+		{ "reo_us", div_u64(mrc_ts_to_ns(mrc_loss_reo_ts(&qp->req)),
 				    NSEC_PER_USEC) },
-		{ "losses_undone", qp->undo.undone, true },
+		{ "losses_undone", qp->req.undo.undone, true },
 		{ "ev_profile", qp->ev_profile_id, true },
 		{ "cc_profile", qp->cc_profile_id, true },
 		{ "home_cpu", mrc_home_cpu(&qp->home) },
 		{ "seg", qp->seg },
-		{ "mpr_psns", qp->txwin.size },
-		{ "mpr_dest_psns", mrc_rxwin_size(&qp->rxwin) },
+		{ "mpr_psns", qp->req.txwin.size },
+		{ "mpr_dest_psns", mrc_rxwin_size(&qp->resp.rxwin) },
 	};
 	unsigned int i;
 	int err = 0;

@@ -18,7 +18,7 @@ static void mrc_req_local_op(struct mrc_qp *qp, struct mrc_swqe *w)
 	enum mrc_stat stat = MRC_STAT_MR_LOCAL_INV;
 	struct ib_pd *pd = qp->ibqp.pd;
 
-	w->first_psn = mrc_txwin_next_psn(&qp->txwin);
+	w->first_psn = mrc_txwin_next_psn(&qp->req.txwin);
 	if (w->wqe.opcode == IB_WR_REG_MR) {
 		w->status = mrc_mr_fast_reg(qp->mdev, pd, w->wqe.rkey,
 					    (int)w->wqe.compare_add);
@@ -39,53 +39,53 @@ static void mrc_req_local_op(struct mrc_qp *qp, struct mrc_swqe *w)
 static void mrc_req_progress(struct mrc_qp *qp)
 {
 	int avail = mrc_ring_avail(&qp->sq);
-	u32 fetched = qp->sq_fetch;
+	u32 fetched = qp->req.sq_fetch;
 
 	if (avail < 0) {
-		qp->sq_err = true;
+		qp->req.sq_err = true;
 		mrc_qp_error_locked(qp);
 		return;
 	}
-	while (!qp->sq_err && qp->sq_fetch - qp->sq.own < (u32)avail) {
-		int status = mrc_sq_fetch(qp, qp->sq_fetch);
+	while (!qp->req.sq_err && qp->req.sq_fetch - qp->sq.own < (u32)avail) {
+		int status = mrc_sq_fetch(qp, qp->req.sq_fetch);
 
 		if (status != IB_WC_SUCCESS) {
-			qp->swqe[qp->sq_fetch & qp->sq.mask].status = status;
-			qp->sq_err = true;
+			qp->req.swqe[qp->req.sq_fetch & qp->sq.mask].status = status;
+			qp->req.sq_err = true;
 		}
-		qp->sq_fetch++;
+		qp->req.sq_fetch++;
 	}
-	if (qp->sq_fetch != fetched)
+	if (qp->req.sq_fetch != fetched)
 		mrc_dack_on_post(qp);
 
 	mrc_req_compute_pin(qp);
-	while (qp->sq_send != qp->sq_fetch) {
-		struct mrc_swqe *w = &qp->swqe[qp->sq_send & qp->sq.mask];
+	while (qp->req.sq_send != qp->req.sq_fetch) {
+		struct mrc_swqe *w = &qp->req.swqe[qp->req.sq_send & qp->sq.mask];
 
 		if (w->status != IB_WC_SUCCESS) {
-			qp->sq_send++;
+			qp->req.sq_send++;
 			break;
 		}
 		if ((w->wqe.send_flags & IB_SEND_FENCE) && w->sent == 0 &&
-		    qp->rd_atomic_out)
+		    qp->req.rd_atomic_out)
 			break;
 		if (mrc_op_is_local(w->wqe.opcode)) {
 			mrc_req_local_op(qp, w);
-			qp->sq_send++;
+			qp->req.sq_send++;
 			if (w->status != IB_WC_SUCCESS)
 				break;
 			continue;
 		}
-		if (mrc_req_transmit(qp, qp->sq_send) == -EFAULT) {
-			qp->sq_err = true;
-			qp->sq_send++;
+		if (mrc_req_transmit(qp, qp->req.sq_send) == -EFAULT) {
+			qp->req.sq_err = true;
+			qp->req.sq_send++;
 			break;
 		}
 		if (w->sent < w->npkts)
 			break;
 		w->state = mrc_op_is_read_atomic(w->wqe.opcode) ?
 			   MRC_SWQE_SENT : MRC_SWQE_DONE;
-		qp->sq_send++;
+		qp->req.sq_send++;
 	}
 }
 
@@ -106,7 +106,7 @@ void mrc_req_run(struct mrc_qp *qp)
 		if (qp->state == IB_QPS_RTS)
 			mrc_ud_send(qp);
 	} else if ((qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD) &&
-		   !qp->rnr.waiting) {
+		   !qp->req.rnr.waiting) {
 		mrc_req_retransmit(qp);
 		if (qp->state == IB_QPS_RTS)
 			mrc_req_progress(qp);
@@ -140,9 +140,9 @@ void mrc_req_doorbell(struct mrc_qp *qp, bool inline_ok)
 
 /**
  * mrc_req_work() - run the requester from the workqueue
- * @work: the QP's req_work
+ * @work: the QP's req.work
  */
 void mrc_req_work(struct work_struct *work)
 {
-	mrc_req_run(container_of(work, struct mrc_qp, req_work));
+	mrc_req_run(container_of(work, struct mrc_qp, req.work));
 }

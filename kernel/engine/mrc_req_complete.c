@@ -45,10 +45,10 @@ static void mrc_req_post_cqe(struct mrc_qp *qp, const struct mrc_send_wqe *wqe,
 /* Complete, in order, the WQEs whose every packet is accounted for. */
 void mrc_req_complete(struct mrc_qp *qp)
 {
-	u32 una = mrc_txwin_oldest_unacked(&qp->txwin);
+	u32 una = mrc_txwin_oldest_unacked(&qp->req.txwin);
 
-	while (qp->sq.own != qp->sq_send) {
-		struct mrc_swqe *w = &qp->swqe[qp->sq.own & qp->sq.mask];
+	while (qp->sq.own != qp->req.sq_send) {
+		struct mrc_swqe *w = &qp->req.swqe[qp->sq.own & qp->sq.mask];
 		bool rd = mrc_op_is_read_atomic(w->wqe.opcode);
 
 		if (w->status == IB_WC_SUCCESS) {
@@ -58,9 +58,9 @@ void mrc_req_complete(struct mrc_qp *qp)
 				break;
 		}
 		if (rd && w->sent)
-			qp->rd_atomic_out--;
+			qp->req.rd_atomic_out--;
 		if (w->wqe.opcode == IB_WR_RDMA_READ)
-			qp->rd_pending -= min(qp->rd_pending, w->sent - w->got);
+			qp->req.rd_pending -= min(qp->req.rd_pending, w->sent - w->got);
 		/*
 		 * Free the slot before the completion is visible: a consumer
 		 * that sees the CQE may post into the slot at once.
@@ -89,28 +89,28 @@ void mrc_req_flush_locked(struct mrc_qp *qp)
 	prod = smp_load_acquire(&qp->sq.ctrl->prod);
 	n = prod - qp->sq.own;
 	if (n > mrc_ring_num_slots(&qp->sq))
-		n = qp->sq_fetch - qp->sq.own;
+		n = qp->req.sq_fetch - qp->sq.own;
 	/* Never more than the ring holds, whatever the indices say. */
 	if (WARN_ON_ONCE(n > mrc_ring_num_slots(&qp->sq)))
 		n = 0;
 	while (n--) {
 		u32 idx = qp->sq.own;
 
-		if (idx - qp->sq.own < qp->sq_fetch - qp->sq.own)
-			wqe = qp->swqe[idx & qp->sq.mask].wqe;
+		if (idx - qp->sq.own < qp->req.sq_fetch - qp->sq.own)
+			wqe = qp->req.swqe[idx & qp->sq.mask].wqe;
 		else
 			memcpy(&wqe, mrc_ring_slot(&qp->sq, idx), sizeof(wqe));
 		mrc_ring_consume(&qp->sq);
 		mrc_req_post_cqe(qp, &wqe, 0, IB_WC_WR_FLUSH_ERR);
-		if (qp->sq_fetch == idx)
-			qp->sq_fetch++;
+		if (qp->req.sq_fetch == idx)
+			qp->req.sq_fetch++;
 	}
-	qp->sq_fetch = qp->sq.own;
-	qp->sq_send = qp->sq.own;
-	qp->rd_atomic_out = 0;
-	qp->rd_pending = 0;
-	timer_delete(&qp->rto_timer);
-	qp->rto_armed = false;
+	qp->req.sq_fetch = qp->sq.own;
+	qp->req.sq_send = qp->sq.own;
+	qp->req.rd_atomic_out = 0;
+	qp->req.rd_pending = 0;
+	timer_delete(&qp->req.rto_timer);
+	qp->req.rto_armed = false;
 	mrc_resp_flush(qp);
 }
 

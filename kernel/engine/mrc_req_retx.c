@@ -18,8 +18,8 @@
 /* Something sent is not yet accounted for: the timer must run. */
 static bool mrc_req_busy(struct mrc_qp *qp)
 {
-	return qp->sq.own != qp->sq_send || qp->rd_pending ||
-	       mrc_txwin_outstanding(&qp->txwin);
+	return qp->sq.own != qp->req.sq_send || qp->req.rd_pending ||
+	       mrc_txwin_outstanding(&qp->req.txwin);
 }
 
 /**
@@ -41,20 +41,20 @@ void mrc_req_arm_rto(struct mrc_qp *qp, bool restart)
 	u64 ticks;
 
 	/* No timeout while an RNR wait holds transmission back. */
-	if (!mrc_req_busy(qp) || qp->rnr.waiting) {
-		if (qp->rto_armed)
-			timer_delete(&qp->rto_timer);
-		qp->rto_armed = false;
+	if (!mrc_req_busy(qp) || qp->req.rnr.waiting) {
+		if (qp->req.rto_armed)
+			timer_delete(&qp->req.rto_timer);
+		qp->req.rto_armed = false;
 		return;
 	}
-	if (qp->rto_armed && !restart)
+	if (qp->req.rto_armed && !restart)
 		return;
-	ticks = max_t(u64, DIV_ROUND_UP_ULL(mrc_rto_timeout_ns(&qp->rto),
+	ticks = max_t(u64, DIV_ROUND_UP_ULL(mrc_rto_timeout_ns(&qp->req.rto),
 					    TICK_NSEC), 2) +
 		mrc_dack_rto_slack(qp);
-	qp->rto_armed_at = jiffies;
-	mod_timer(&qp->rto_timer, qp->rto_armed_at + (unsigned long)ticks);
-	qp->rto_armed = true;
+	qp->req.rto_armed_at = jiffies;
+	mod_timer(&qp->req.rto_timer, qp->req.rto_armed_at + (unsigned long)ticks);
+	qp->req.rto_armed = true;
 }
 
 /**
@@ -63,9 +63,9 @@ void mrc_req_arm_rto(struct mrc_qp *qp, bool restart)
  */
 void mrc_req_retransmit(struct mrc_qp *qp)
 {
-	u32 psn = mrc_txwin_oldest_unacked(&qp->txwin);
-	u32 in_flight = mrc_txwin_in_flight(&qp->txwin);
-	u32 held = in_flight ? qp->trim_held : 0;
+	u32 psn = mrc_txwin_oldest_unacked(&qp->req.txwin);
+	u32 in_flight = mrc_txwin_in_flight(&qp->req.txwin);
+	u32 held = in_flight ? qp->req.trim_held : 0;
 	u32 una = psn, copies;
 	/*
 	 * Retransmissions obey the congestion window like new data: a
@@ -75,7 +75,7 @@ void mrc_req_retransmit(struct mrc_qp *qp)
 	 *
 	 * A trim frees no room: the window shrinks by the trimmed packet
 	 * or, when it cannot (at its least), the room stays held until the
-	 * queue delivers a packet (@qp->trim_held; the responder
+	 * queue delivers a packet (@qp->req.trim_held; the responder
 	 * acknowledges every request until the trimmed PSN arrives). The
 	 * switch's queue is full, and a packet resent into it before it
 	 * delivers one is trimmed again: resent outside the window, the
@@ -95,9 +95,9 @@ void mrc_req_retransmit(struct mrc_qp *qp)
 	bool head = false;
 
 	while (mrc_tx_acct_room(qp->tx_acct) &&
-	       mrc_txwin_next_retransmit(&qp->txwin, &psn)) {
+	       mrc_txwin_next_retransmit(&qp->req.txwin, &psn)) {
 		struct mrc_swqe *w = mrc_req_wqe_of(qp, psn);
-		bool trimmed = mrc_txwin_entry(&qp->txwin, psn)->flags &
+		bool trimmed = mrc_txwin_entry(&qp->req.txwin, psn)->flags &
 			       MRC_TXE_TRIMMED;
 
 		if (!budget && (psn != una || (trimmed && held)))
@@ -106,15 +106,15 @@ void mrc_req_retransmit(struct mrc_qp *qp)
 			budget--;
 		head |= psn == una;
 		copies = 1;
-		if (psn == una && qp->rto_spread)
-			copies = min_t(u32, MRC_RTO_SPREAD, qp->evs.count);
-		qp->rto_spread = false;
+		if (psn == una && qp->req.rto_spread)
+			copies = min_t(u32, MRC_RTO_SPREAD, qp->mp.evs.count);
+		qp->req.rto_spread = false;
 		/* A PSN whose WQE completed has nothing left to resend. */
 		while (w && copies--)
 			mrc_req_resend(qp, w, psn);
 		/* The builder recorded the EV it picked; keep it. */
-		mrc_txwin_on_retransmit(&qp->txwin, psn,
-					mrc_txwin_entry(&qp->txwin, psn)->ev,
+		mrc_txwin_on_retransmit(&qp->req.txwin, psn,
+					mrc_txwin_entry(&qp->req.txwin, psn)->ev,
 					mrc_now_ts());
 		psn++;
 	}
@@ -124,7 +124,7 @@ void mrc_req_retransmit(struct mrc_qp *qp)
 	 * at the end of a chunk when the tail loss probe (mrc_loss.c) was
 	 * lost too, and is not held off.
 	 */
-	if (head && !qp->rd_pending)
+	if (head && !qp->req.rd_pending)
 		mrc_req_arm_rto(qp, true);
 }
 
@@ -136,11 +136,11 @@ void mrc_req_retransmit(struct mrc_qp *qp)
  */
 static void mrc_req_reask_atomics(struct mrc_qp *qp)
 {
-	u32 una = mrc_txwin_oldest_unacked(&qp->txwin);
+	u32 una = mrc_txwin_oldest_unacked(&qp->req.txwin);
 	u32 idx;
 
-	for (idx = qp->sq.own; idx != qp->sq_fetch; idx++) {
-		struct mrc_swqe *w = &qp->swqe[idx & qp->sq.mask];
+	for (idx = qp->sq.own; idx != qp->req.sq_fetch; idx++) {
+		struct mrc_swqe *w = &qp->req.swqe[idx & qp->sq.mask];
 
 		if (!w->sent)
 			break;
@@ -159,11 +159,11 @@ static void mrc_req_blame_oldest(struct mrc_qp *qp)
 {
 	const struct mrc_tx_entry *e;
 
-	e = mrc_txwin_entry(&qp->txwin, mrc_txwin_oldest_unacked(&qp->txwin));
+	e = mrc_txwin_entry(&qp->req.txwin, mrc_txwin_oldest_unacked(&qp->req.txwin));
 	if (e && !(e->flags & MRC_TXE_SACKED) &&
 	    mrc_mp_blame(qp, e->ev, MRC_EV_WHY_LOSS_TIMEOUT))
-		mrc_loss_undo_rto_record(&qp->undo, e->ev,
-					 qp->evs.ev[e->ev].bad_ts, qp->rto_ts);
+		mrc_loss_undo_rto_record(&qp->req.undo, e->ev,
+					 qp->mp.evs.ev[e->ev].bad_ts, qp->req.rto_ts);
 }
 
 /*
@@ -177,21 +177,21 @@ static void mrc_req_report_retry_exc(struct mrc_qp *qp)
 				       [MRC_EV_ASSUMED_BAD] = 'B',
 				       [MRC_EV_DENIED] = 'D' };
 	char evs[65];
-	u32 i, n = min_t(u32, qp->evs.count, sizeof(evs) - 1);
+	u32 i, n = min_t(u32, qp->mp.evs.count, sizeof(evs) - 1);
 
 	for (i = 0; i < n; i++)
-		evs[i] = qp->evs.ev[i].state < ARRAY_SIZE(letter) ?
-			 letter[qp->evs.ev[i].state] : '?';
+		evs[i] = qp->mp.evs.ev[i].state < ARRAY_SIZE(letter) ?
+			 letter[qp->mp.evs.ev[i].state] : '?';
 	evs[n] = '\0';
 	ibdev_info_ratelimited(qp->ibqp.device,
 			       "qp %u: retry count exceeded, %llu ms and %u timeouts without progress (una %u nxt %u rd_pending %u srtt %llu us rto %llu us, EVs %s)\n",
 			       qp->ibqp.qp_num,
-			       div_u64(qp->rto.waited_ns, NSEC_PER_MSEC),
-			       mrc_rto_retries(&qp->rto),
-			       mrc_txwin_oldest_unacked(&qp->txwin),
-			       mrc_txwin_next_psn(&qp->txwin), qp->rd_pending,
-			       div_u64(mrc_rto_srtt_ns(&qp->rto), NSEC_PER_USEC),
-			       div_u64(mrc_rto_timeout_ns(&qp->rto),
+			       div_u64(qp->req.rto.waited_ns, NSEC_PER_MSEC),
+			       mrc_rto_retries(&qp->req.rto),
+			       mrc_txwin_oldest_unacked(&qp->req.txwin),
+			       mrc_txwin_next_psn(&qp->req.txwin), qp->req.rd_pending,
+			       div_u64(mrc_rto_srtt_ns(&qp->req.rto), NSEC_PER_USEC),
+			       div_u64(mrc_rto_timeout_ns(&qp->req.rto),
 				       NSEC_PER_USEC), evs);
 }
 
@@ -203,31 +203,31 @@ static void mrc_req_report_retry_exc(struct mrc_qp *qp)
  */
 void mrc_rto_fire(struct timer_list *timer)
 {
-	struct mrc_qp *qp = from_timer(qp, timer, rto_timer);
+	struct mrc_qp *qp = from_timer(qp, timer, req.rto_timer);
 
 	spin_lock(&qp->lock);
 	/* Restarted after it expired but before this ran: no timeout. */
-	if (timer_pending(&qp->rto_timer)) {
+	if (timer_pending(&qp->req.rto_timer)) {
 		spin_unlock(&qp->lock);
 		return;
 	}
-	qp->rto_armed = false;
+	qp->req.rto_armed = false;
 	if ((qp->state != IB_QPS_RTS && qp->state != IB_QPS_SQD) ||
-	    !mrc_req_busy(qp) || qp->rnr.waiting)
+	    !mrc_req_busy(qp) || qp->req.rnr.waiting)
 		goto out;
 	if (mrc_loss_probe_before_rto(qp)) {
-		mrc_rto_on_probe(&qp->rto,
-				 jiffies_to_nsecs(jiffies - qp->rto_armed_at));
+		mrc_rto_on_probe(&qp->req.rto,
+				 jiffies_to_nsecs(jiffies - qp->req.rto_armed_at));
 		mrc_req_arm_rto(qp, true);
 		goto out;
 	}
 	pr_debug("mrc: qp %u rto: una %u nxt %u own %u send %u fetch %u rd_pending %u cwnd %u rd_out %u\n",
-		 qp->ibqp.qp_num, mrc_txwin_oldest_unacked(&qp->txwin),
-		 mrc_txwin_next_psn(&qp->txwin), qp->sq.own, qp->sq_send,
-		 qp->sq_fetch, qp->rd_pending, mrc_cc_cwnd(qp), qp->rd_atomic_out);
-	if (mrc_rto_on_timeout(&qp->rto,
-			       jiffies_to_nsecs(jiffies - qp->rto_armed_at))) {
-		struct mrc_swqe *w = &qp->swqe[qp->sq.own & qp->sq.mask];
+		 qp->ibqp.qp_num, mrc_txwin_oldest_unacked(&qp->req.txwin),
+		 mrc_txwin_next_psn(&qp->req.txwin), qp->sq.own, qp->req.sq_send,
+		 qp->req.sq_fetch, qp->req.rd_pending, mrc_cc_cwnd(qp), qp->req.rd_atomic_out);
+	if (mrc_rto_on_timeout(&qp->req.rto,
+			       jiffies_to_nsecs(jiffies - qp->req.rto_armed_at))) {
+		struct mrc_swqe *w = &qp->req.swqe[qp->sq.own & qp->sq.mask];
 
 		mrc_req_report_retry_exc(qp);
 		/*
@@ -236,24 +236,24 @@ void mrc_rto_fire(struct timer_list *timer)
 		 * (failing it would move sq_send past sq_fetch, and the
 		 * flush would loop 2^32 times). The QP still goes to error.
 		 */
-		if (qp->sq.own == qp->sq_fetch) {
+		if (qp->sq.own == qp->req.sq_fetch) {
 			mrc_qp_error_locked(qp);
 			goto out;
 		}
 		w->status = IB_WC_RETRY_EXC_ERR;
-		if (qp->sq.own == qp->sq_send)
-			qp->sq_send++;
+		if (qp->sq.own == qp->req.sq_send)
+			qp->req.sq_send++;
 		mrc_req_complete(qp);
 		goto out;
 	}
 	mrc_cc_on_timeout(qp);
-	qp->rto_fired++;
-	qp->rto_ts = mrc_now_ts();
-	qp->rto_undo = true;
+	qp->req.rto_fired++;
+	qp->req.rto_ts = mrc_now_ts();
+	qp->req.rto_undo = true;
 	mrc_req_blame_oldest(qp);
-	qp->rto_spread = !mrc_ev_has_proven(&qp->evs);
-	mrc_txwin_mark_all_lost(&qp->txwin);
-	qp->trim_held = 0;
+	qp->req.rto_spread = !mrc_ev_has_proven(&qp->mp.evs);
+	mrc_txwin_mark_all_lost(&qp->req.txwin);
+	qp->req.trim_held = 0;
 	mrc_req_reask_atomics(qp);
 out:
 	spin_unlock(&qp->lock);

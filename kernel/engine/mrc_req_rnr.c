@@ -19,14 +19,14 @@
  */
 bool mrc_req_rnr_nack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 {
-	const struct mrc_tx_entry *e = mrc_txwin_entry(&qp->txwin, pkt->psn);
+	const struct mrc_tx_entry *e = mrc_txwin_entry(&qp->req.txwin, pkt->psn);
 	u64 wait_ns;
 
 	BUILD_BUG_ON(MRC_RNR_TIMER_MAX != MRC_AETH_RNR_TIMER_MAX);
 	/* A late NACK for a PSN since received says nothing new. */
 	if (!e || (e->flags & MRC_TXE_SACKED))
 		return false;
-	switch (mrc_rnr_on_nack(&qp->rnr, pkt->psn, pkt->aeth.timestamp,
+	switch (mrc_rnr_on_nack(&qp->req.rnr, pkt->psn, pkt->aeth.timestamp,
 				qp->rnr_retry)) {
 	case MRC_RNR_EXCEEDED:
 		return true;
@@ -37,16 +37,16 @@ bool mrc_req_rnr_nack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 	}
 	wait_ns = mrc_rnr_timer_ns(pkt->aeth.rnr_timer);
 	pr_debug("mrc: qp %u rnr psn %u retry %u wait %llu ns\n",
-		 qp->ibqp.qp_num, pkt->psn, qp->rnr.retries, wait_ns);
+		 qp->ibqp.qp_num, pkt->psn, qp->req.rnr.retries, wait_ns);
 	/*
 	 * The wait is not a timeout: the RTO stays off until it ends. The
 	 * peer answered, so timeouts before this one were no dead path.
 	 */
-	mrc_rto_on_progress(&qp->rto);
-	timer_delete(&qp->rto_timer);
-	qp->rto_armed = false;
+	mrc_rto_on_progress(&qp->req.rto);
+	timer_delete(&qp->req.rto_timer);
+	qp->req.rto_armed = false;
 	if (!qp->timers_off)
-		hrtimer_start(&qp->rnr_timer, ns_to_ktime(wait_ns),
+		hrtimer_start(&qp->req.rnr_timer, ns_to_ktime(wait_ns),
 			      HRTIMER_MODE_REL_SOFT);
 	return false;
 }
@@ -62,12 +62,12 @@ bool mrc_req_rnr_nack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
  */
 enum hrtimer_restart mrc_req_rnr_fire(struct hrtimer *timer)
 {
-	struct mrc_qp *qp = container_of(timer, struct mrc_qp, rnr_timer);
+	struct mrc_qp *qp = container_of(timer, struct mrc_qp, req.rnr_timer);
 
 	spin_lock(&qp->lock);
-	if (mrc_rnr_resume(&qp->rnr, mrc_now_ts()) &&
+	if (mrc_rnr_resume(&qp->req.rnr, mrc_now_ts()) &&
 	    (qp->state == IB_QPS_RTS || qp->state == IB_QPS_SQD))
-		mrc_txwin_mark_all_lost(&qp->txwin);
+		mrc_txwin_mark_all_lost(&qp->req.txwin);
 	spin_unlock(&qp->lock);
 	mrc_req_kick(qp);
 	return HRTIMER_NORESTART;
@@ -81,6 +81,6 @@ enum hrtimer_restart mrc_req_rnr_fire(struct hrtimer *timer)
  */
 void mrc_req_rnr_reset(struct mrc_qp *qp)
 {
-	hrtimer_try_to_cancel(&qp->rnr_timer);
-	mrc_rnr_reset(&qp->rnr);
+	hrtimer_try_to_cancel(&qp->req.rnr_timer);
+	mrc_rnr_reset(&qp->req.rnr);
 }

@@ -33,13 +33,13 @@
  */
 struct mrc_swqe *mrc_req_wqe_of(struct mrc_qp *qp, u32 psn)
 {
-	u32 idx = qp->psn_wqe[psn & (MRC_QP_WINDOW - 1)];
+	u32 idx = qp->req.psn_wqe[psn & (MRC_QP_WINDOW - 1)];
 	struct mrc_swqe *w;
 
-	if (idx - qp->sq.own >= qp->sq_send - qp->sq.own + 1 ||
+	if (idx - qp->sq.own >= qp->req.sq_send - qp->sq.own + 1 ||
 	    idx - qp->sq.own >= mrc_ring_num_slots(&qp->sq))
 		return NULL;
-	w = &qp->swqe[idx & qp->sq.mask];
+	w = &qp->req.swqe[idx & qp->sq.mask];
 	if (!w->sent || psn - w->first_psn >= w->sent)
 		return NULL;
 	return w;
@@ -70,11 +70,11 @@ static u8 mrc_wire_opcode(u32 wr_opcode)
 /* PSNs the send and congestion windows let the requester assign now. */
 static u32 mrc_req_window_room(struct mrc_qp *qp)
 {
-	u32 nxt = mrc_txwin_next_psn(&qp->txwin);
-	u32 room = qp->txwin.size - mrc_txwin_outstanding(&qp->txwin);
+	u32 nxt = mrc_txwin_next_psn(&qp->req.txwin);
+	u32 room = qp->req.txwin.size - mrc_txwin_outstanding(&qp->req.txwin);
 
-	if (qp->rd_pin_valid)
-		room = min(room, MRC_QP_WINDOW - (nxt - qp->rd_pin));
+	if (qp->req.rd_pin_valid)
+		room = min(room, MRC_QP_WINDOW - (nxt - qp->req.rd_pin));
 	/*
 	 * READ responses in flight load the path as much as requests. Their
 	 * PSNs stay outstanding until placed (the window holds them against
@@ -82,8 +82,8 @@ static u32 mrc_req_window_room(struct mrc_qp *qp)
 	 * window counts the larger of the two, not their sum (that would
 	 * count every READ twice).
 	 */
-	return min(room, mrc_cc_room(qp, max(mrc_txwin_outstanding(&qp->txwin),
-					     qp->rd_pending)));
+	return min(room, mrc_cc_room(qp, max(mrc_txwin_outstanding(&qp->req.txwin),
+					     qp->req.rd_pending)));
 }
 
 /*
@@ -102,10 +102,10 @@ static u32 mrc_req_psn_room(struct mrc_qp *qp)
 /* A packet that asked for an ACK is still unacknowledged. */
 static bool mrc_req_ar_outstanding(struct mrc_qp *qp)
 {
-	u32 una = mrc_txwin_oldest_unacked(&qp->txwin);
-	u32 nxt = mrc_txwin_next_psn(&qp->txwin);
+	u32 una = mrc_txwin_oldest_unacked(&qp->req.txwin);
+	u32 nxt = mrc_txwin_next_psn(&qp->req.txwin);
 
-	return qp->ar_valid && qp->ar_psn - una < nxt - una;
+	return qp->req.ar_valid && qp->req.ar_psn - una < nxt - una;
 }
 
 /*
@@ -120,9 +120,9 @@ static bool mrc_req_more_behind(struct mrc_qp *qp)
 {
 	const struct mrc_swqe *next;
 
-	if (qp->sq_fetch - qp->sq_send < 2)
+	if (qp->req.sq_fetch - qp->req.sq_send < 2)
 		return false;
-	next = &qp->swqe[(qp->sq_send + 1) & qp->sq.mask];
+	next = &qp->req.swqe[(qp->req.sq_send + 1) & qp->sq.mask];
 	return next->status == IB_WC_SUCCESS &&
 	       !mrc_op_is_read_atomic(next->wqe.opcode) &&
 	       !(next->wqe.send_flags & IB_SEND_FENCE);
@@ -182,11 +182,11 @@ static void mrc_req_ask_ack(struct mrc_qp *qp, struct mrc_pkt *pkt)
 	if (!mrc_req_psn_room(qp) && !mrc_req_ar_outstanding(qp))
 		pkt->flags |= MRC_FLAG_AR;
 	if (pkt->flags & MRC_FLAG_AR) {
-		qp->ar_psn = pkt->psn;
-		qp->ar_valid = true;
-		qp->tlp_psn = pkt->psn;
-		qp->tlp_end = pkt->psn;
-		qp->tlp_valid = true;
+		qp->req.ar_psn = pkt->psn;
+		qp->req.ar_valid = true;
+		qp->req.tlp_psn = pkt->psn;
+		qp->req.tlp_end = pkt->psn;
+		qp->req.tlp_valid = true;
 	}
 }
 
@@ -263,15 +263,15 @@ static int mrc_req_read_on(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,
 		return -ENOMEM;
 	/* Every response PSN it asks for comes back on its EV, in turn. */
 	for (i = 1; i < npkts; i++)
-		mrc_txwin_set_cont(&qp->txwin, psn + i, pkt.ev, pkt.ev_seq);
+		mrc_txwin_set_cont(&qp->req.txwin, psn + i, pkt.ev, pkt.ev_seq);
 	/* Responses to a repeated request time nothing (Karn). */
 	for (i = 0; retx && i < npkts; i++)
-		mrc_txwin_on_retransmit(&qp->txwin, psn + i, pkt.ev,
+		mrc_txwin_on_retransmit(&qp->req.txwin, psn + i, pkt.ev,
 					pkt.timestamp);
 	/* Answered by its last response (mrc_loss.c's tail probe). */
-	qp->tlp_psn = psn;
-	qp->tlp_end = psn + npkts - 1;
-	qp->tlp_valid = true;
+	qp->req.tlp_psn = psn;
+	qp->req.tlp_end = psn + npkts - 1;
+	qp->req.tlp_valid = true;
 	mrc_mp_queue(qp, skb, &pkt);
 	return 0;
 }
@@ -310,9 +310,9 @@ void mrc_req_probe_read(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,
 			u16 ev)
 {
 	if (!mrc_req_rd_owns(w, psn) ||
-	    test_bit(psn & (MRC_QP_WINDOW - 1), qp->rd_got))
+	    test_bit(psn & (MRC_QP_WINDOW - 1), qp->req.rd_got))
 		return;
-	if (ev >= qp->evs.count || qp->evs.ev[ev].state != MRC_EV_GOOD)
+	if (ev >= qp->mp.evs.count || qp->mp.evs.ev[ev].state != MRC_EV_GOOD)
 		mrc_req_read_on(qp, w, psn, 1, true, -1);
 	else
 		mrc_req_read_on(qp, w, psn, 1, true, ev);
@@ -364,7 +364,7 @@ void mrc_req_resend(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn)
 	switch (w->wqe.opcode) {
 	case IB_WR_RDMA_READ:
 		if (mrc_req_rd_owns(w, psn) &&
-		    !test_bit(psn & (MRC_QP_WINDOW - 1), qp->rd_got))
+		    !test_bit(psn & (MRC_QP_WINDOW - 1), qp->req.rd_got))
 			mrc_req_send_read(qp, w, psn, 1, true);
 		break;
 	case IB_WR_ATOMIC_CMP_AND_SWP:
@@ -389,17 +389,17 @@ void mrc_req_compute_pin(struct mrc_qp *qp)
 {
 	u32 idx;
 
-	qp->rd_pin_valid = false;
-	for (idx = qp->sq.own; idx != qp->sq_fetch; idx++) {
-		struct mrc_swqe *w = &qp->swqe[idx & qp->sq.mask];
+	qp->req.rd_pin_valid = false;
+	for (idx = qp->sq.own; idx != qp->req.sq_fetch; idx++) {
+		struct mrc_swqe *w = &qp->req.swqe[idx & qp->sq.mask];
 
 		if (!w->sent)
 			break;
 		if (!mrc_swqe_awaits_response(w))
 			continue;
-		qp->rd_pin = w->wqe.opcode == IB_WR_RDMA_READ ? w->rd_low :
+		qp->req.rd_pin = w->wqe.opcode == IB_WR_RDMA_READ ? w->rd_low :
 							       w->first_psn;
-		qp->rd_pin_valid = true;
+		qp->req.rd_pin_valid = true;
 		return;
 	}
 }
@@ -413,14 +413,14 @@ static int mrc_req_assign_psns(struct mrc_qp *qp, struct mrc_swqe *w, u32 n,
 	if (mrc_req_window_room(qp) < n)
 		return -ENOSPC;
 	for (i = 0; i < n; i++) {
-		mrc_txwin_push(&qp->txwin, 0, ts, &psn);
+		mrc_txwin_push(&qp->req.txwin, 0, ts, &psn);
 		if (w->sent == 0 && i == 0) {
 			w->first_psn = psn;
 			w->rd_scan = psn;
 			w->rd_low = psn;
 		}
-		qp->psn_wqe[psn & (MRC_QP_WINDOW - 1)] = idx;
-		clear_bit(psn & (MRC_QP_WINDOW - 1), qp->rd_got);
+		qp->req.psn_wqe[psn & (MRC_QP_WINDOW - 1)] = idx;
+		clear_bit(psn & (MRC_QP_WINDOW - 1), qp->req.rd_got);
 	}
 	return 0;
 }
@@ -443,7 +443,7 @@ static void mrc_req_run_pkt(struct mrc_qp *qp, struct mrc_swqe *w, u32 k,
 	} else {
 		mrc_mp_same_ev(qp, pkt, *ev);
 	}
-	mrc_txwin_set_ev(&qp->txwin, pkt->psn, *ev, pkt->ev_seq);
+	mrc_txwin_set_ev(&qp->req.txwin, pkt->psn, *ev, pkt->ev_seq);
 }
 
 /*
@@ -604,7 +604,7 @@ static u32 mrc_req_run_max(struct mrc_qp *qp)
  */
 int mrc_req_transmit(struct mrc_qp *qp, u32 idx)
 {
-	struct mrc_swqe *w = &qp->swqe[idx & qp->sq.mask];
+	struct mrc_swqe *w = &qp->req.swqe[idx & qp->sq.mask];
 	u32 op = w->wqe.opcode;
 	int err;
 
@@ -623,15 +623,15 @@ int mrc_req_transmit(struct mrc_qp *qp, u32 idx)
 		if (mrc_req_window_room(qp) < n ||
 		    !mrc_tx_acct_room(qp->tx_acct))
 			return -ENOSPC;
-		if (w->sent == 0 && qp->rd_atomic_out >= max_t(u8, qp->max_rd_atomic, 1))
+		if (w->sent == 0 && qp->req.rd_atomic_out >= max_t(u8, qp->max_rd_atomic, 1))
 			return -EBUSY;
 		err = mrc_req_assign_psns(qp, w, n, idx, mrc_now_ts());
 		if (err)
 			return err;
 		if (w->sent == 0)
-			qp->rd_atomic_out++;
+			qp->req.rd_atomic_out++;
 		if (op == IB_WR_RDMA_READ)
-			qp->rd_pending += n;
+			qp->req.rd_pending += n;
 		if (op == IB_WR_RDMA_READ)
 			err = mrc_req_send_read(qp, w, w->first_psn + w->sent, n,
 						false);

@@ -61,7 +61,7 @@ static int mrc_resp_scatter(struct mrc_qp *qp, const struct mrc_sge *sge,
 static int mrc_resp_rwqe(struct mrc_qp *qp, struct mrc_rmsg *m, u32 rsn,
 			 struct mrc_recv_wqe *wqe, struct mrc_sge *sge)
 {
-	struct mrc_sge *keep = qp->srq ? qp->rmsg_sge +
+	struct mrc_sge *keep = qp->srq ? qp->resp.rmsg_sge +
 			       (size_t)(rsn & (MRC_QP_WINDOW - 1)) *
 			       qp->srq->max_sge : NULL;
 	const struct mrc_recv_wqe *slot;
@@ -91,7 +91,7 @@ static int mrc_resp_rwqe(struct mrc_qp *qp, struct mrc_rmsg *m, u32 rsn,
 	if (avail < 0)
 		return MRC_SYN_REMOTE_OP;
 	posted = avail;
-	idx = rsn - qp->rsn_complete;
+	idx = rsn - qp->resp.rsn_complete;
 	if (idx >= posted)
 		return MRC_SYN_RNR;
 	slot = mrc_ring_slot(&qp->rq, qp->rq.own + idx);
@@ -104,7 +104,7 @@ static int mrc_resp_rwqe(struct mrc_qp *qp, struct mrc_rmsg *m, u32 rsn,
 
 static struct mrc_rmsg *mrc_resp_rmsg(struct mrc_qp *qp, u32 rsn)
 {
-	struct mrc_rmsg *m = &qp->rmsg[rsn & (MRC_QP_WINDOW - 1)];
+	struct mrc_rmsg *m = &qp->resp.rmsg[rsn & (MRC_QP_WINDOW - 1)];
 
 	if (!m->valid || m->rsn != rsn) {
 		memset(m, 0, sizeof(*m));
@@ -123,7 +123,7 @@ static int mrc_resp_recv_msg(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	u32 rsn = pkt->dph.msn;
 	int err;
 
-	if (rsn - qp->rsn_complete >= MRC_QP_WINDOW)
+	if (rsn - qp->resp.rsn_complete >= MRC_QP_WINDOW)
 		return MRC_RESP_DROP;
 	m = mrc_resp_rmsg(qp, rsn);
 	err = mrc_resp_rwqe(qp, m, rsn, &wqe, sge);
@@ -184,7 +184,7 @@ static void mrc_resp_read_pkt(struct mrc_qp *qp, const struct mrc_pkt *req,
 	pkt->psn = req->psn + k;
 	pkt->timestamp = now;
 	pkt->payload_len = min(qp->mtu, len - off);
-	pkt->dph.msn = qp->rsn_complete;
+	pkt->dph.msn = qp->resp.rsn_complete;
 	pkt->dph.offset = off;
 	pkt->dph.msg_len = len;
 	pkt->flags = (k == 0 ? MRC_FLAG_FIRST : 0) |
@@ -252,19 +252,20 @@ static u32 mrc_resp_dup_read_pkts(struct mrc_qp *qp, const struct mrc_pkt *req,
 {
 	u32 now = mrc_now_ts(), refill, n;
 
-	refill = (now - qp->dup_read_ts) / MRC_DUP_READ_COST_TS;
+	refill = (now - qp->resp.dup_read_ts) / MRC_DUP_READ_COST_TS;
 	if (refill >= MRC_DUP_READ_BURST) {
-		qp->dup_read_tokens = MRC_DUP_READ_BURST;
-		qp->dup_read_ts = now;
+		qp->resp.dup_read_tokens = MRC_DUP_READ_BURST;
+		qp->resp.dup_read_ts = now;
 	} else if (refill) {
-		qp->dup_read_tokens = min_t(u32, MRC_DUP_READ_BURST,
-					    qp->dup_read_tokens + refill);
-		qp->dup_read_ts += refill * MRC_DUP_READ_COST_TS;
+		qp->resp.dup_read_tokens =
+			min_t(u32, MRC_DUP_READ_BURST,
+			      qp->resp.dup_read_tokens + refill);
+		qp->resp.dup_read_ts += refill * MRC_DUP_READ_COST_TS;
 	}
-	n = mrc_rxwin_received_run(&qp->rxwin, req->psn,
+	n = mrc_rxwin_received_run(&qp->resp.rxwin, req->psn,
 				   min3(npkts, (u32)MRC_DUP_READ_PKTS,
-					qp->dup_read_tokens));
-	qp->dup_read_tokens -= n;
+					qp->resp.dup_read_tokens));
+	qp->resp.dup_read_tokens -= n;
 	return n;
 }
 
@@ -305,7 +306,7 @@ static int mrc_resp_read(struct mrc_qp *qp, const struct mrc_pkt *req,
 		if (!mrc_resp_read_run(qp, req, mr, k, n, npkts))
 			break;
 		for (i = 0; !dup && i < n; i++)
-			mrc_rxwin_accept(&qp->rxwin, req->psn + k + i);
+			mrc_rxwin_accept(&qp->resp.rxwin, req->psn + k + i);
 	}
 	if (mr)
 		mrc_mr_put(mr);
@@ -326,7 +327,7 @@ static int mrc_resp_atomic(struct mrc_qp *qp, const struct mrc_pkt *req,
 
 	if (dup) {
 		/* Only a requester breaking max_rd_atomic asks for more. */
-		res = mrc_atomic_cache_find(&qp->atomic_cache, req->psn);
+		res = mrc_atomic_cache_find(&qp->resp.atomic_cache, req->psn);
 		if (!res)
 			return MRC_RESP_DROP;
 		orig = res->orig;
@@ -345,15 +346,15 @@ static int mrc_resp_atomic(struct mrc_qp *qp, const struct mrc_pkt *req,
 		mrc_mr_put(mr);
 		if (status)
 			return MRC_SYN_INVALID_REQ;
-		mrc_atomic_cache_store(&qp->atomic_cache, req->psn, orig);
-		mrc_rxwin_accept(&qp->rxwin, req->psn);
+		mrc_atomic_cache_store(&qp->resp.atomic_cache, req->psn, orig);
+		mrc_rxwin_accept(&qp->resp.rxwin, req->psn);
 	}
 
 	pkt.opcode = MRC_OP_ATOMIC_RESP;
 	pkt.psn = req->psn;
 	pkt.timestamp = mrc_now_ts();
-	pkt.aeth.cum_psn = mrc_rxwin_cum_psn(&qp->rxwin);
-	pkt.aeth.msn = qp->rsn_complete;
+	pkt.aeth.cum_psn = mrc_rxwin_cum_psn(&qp->resp.rxwin);
+	pkt.aeth.msn = qp->resp.rsn_complete;
 	pkt.aeth.ev = req->ev;
 	pkt.aeth.ev_seq = req->ev_seq;
 	pkt.atomic_orig = orig;
@@ -391,15 +392,15 @@ static void mrc_resp_post_recv_cqe(struct mrc_qp *qp, struct mrc_rmsg *m,
 /* Complete, in RSN order, messages whose every PSN has arrived. */
 static void mrc_resp_complete(struct mrc_qp *qp)
 {
-	u32 cum = mrc_rxwin_cum_psn(&qp->rxwin);
+	u32 cum = mrc_rxwin_cum_psn(&qp->resp.rxwin);
 
 	for (;;) {
-		struct mrc_rmsg *m = &qp->rmsg[qp->rsn_complete &
+		struct mrc_rmsg *m = &qp->resp.rmsg[qp->resp.rsn_complete &
 					       (MRC_QP_WINDOW - 1)];
 		bool fail;
 		u64 wr_id;
 
-		if (!m->valid || m->rsn != qp->rsn_complete || !m->last_seen ||
+		if (!m->valid || m->rsn != qp->resp.rsn_complete || !m->last_seen ||
 		    !mrc_psn_before(m->last_psn, cum))
 			break;
 		/*
@@ -438,7 +439,7 @@ static void mrc_resp_complete(struct mrc_qp *qp)
 		}
 		mrc_resp_post_recv_cqe(qp, m, wr_id, m->status);
 		m->valid = false;
-		qp->rsn_complete++;
+		qp->resp.rsn_complete++;
 		if (fail) {
 			/* Flushes what follows and clears the messages. */
 			mrc_qp_error_locked(qp);
@@ -492,14 +493,14 @@ static int mrc_resp_execute(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 static bool mrc_resp_ack_due(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 			     u32 held_before)
 {
-	u32 held = mrc_rxwin_held(&qp->rxwin);
+	u32 held = mrc_rxwin_held(&qp->resp.rxwin);
 
-	if (qp->trim_missing &&
-	    mrc_rxwin_check(&qp->rxwin, qp->trim_psn) == MRC_RX_DUPLICATE)
-		qp->trim_missing = false;
-	if (held < held_before || (held && !held_before) || qp->trim_missing)
+	if (qp->resp.trim_missing &&
+	    mrc_rxwin_check(&qp->resp.rxwin, qp->resp.trim_psn) == MRC_RX_DUPLICATE)
+		qp->resp.trim_missing = false;
+	if (held < held_before || (held && !held_before) || qp->resp.trim_missing)
 		return true;
-	if (++qp->unacked >= (held ? MRC_SACK_EVERY : MRC_ACK_EVERY))
+	if (++qp->resp.unacked >= (held ? MRC_SACK_EVERY : MRC_ACK_EVERY))
 		return true;
 	if (!(pkt->flags & MRC_FLAG_AR))
 		return false;
@@ -519,8 +520,8 @@ static bool mrc_resp_ack_due(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 static void mrc_resp_ack_duplicate(struct mrc_qp *qp,
 				   const struct mrc_pkt *pkt)
 {
-	if (qp->edge_ts && !mrc_psn_before(pkt->psn, qp->acked_cum))
-		mrc_ack_send_echo(qp, pkt, qp->edge_ts);
+	if (qp->resp.edge_ts && !mrc_psn_before(pkt->psn, qp->resp.acked_cum))
+		mrc_ack_send_echo(qp, pkt, qp->resp.edge_ts);
 	else
 		mrc_ack_send(qp, pkt, 0);
 }
@@ -547,9 +548,9 @@ void mrc_resp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	}
 	mrc_ev_acct_rx(qp, pkt);
 	if (ce)
-		qp->ce_count++;
+		qp->resp.ce_count++;
 
-	verdict = mrc_rxwin_check(&qp->rxwin, pkt->psn);
+	verdict = mrc_rxwin_check(&qp->resp.rxwin, pkt->psn);
 	if (verdict == MRC_RX_OUT_OF_WINDOW) {
 		mrc_stats_inc(stats, MRC_STAT_RCVD_OUT_OF_WINDOW);
 		goto out;
@@ -571,18 +572,18 @@ void mrc_resp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 	if (pkt->flags & MRC_FLAG_TRIM) {
 		mrc_stats_inc(stats, MRC_STAT_RCVD_TRIMMED);
 		mrc_ack_send(qp, pkt, MRC_SYN_TRIMMED);
-		qp->trim_psn = pkt->psn;
-		qp->trim_missing = true;
+		qp->resp.trim_psn = pkt->psn;
+		qp->resp.trim_missing = true;
 		goto out;
 	}
 	/* Nothing after an RNR'd message runs before it (mrc_rnr.h). */
-	if (mrc_rnr_gate_drops(&qp->rnr_gate, pkt->psn)) {
+	if (mrc_rnr_gate_drops(&qp->resp.rnr_gate, pkt->psn)) {
 		mrc_stats_inc(stats, MRC_STAT_RCVD_RNR_GATED);
 		goto out;
 	}
 
 	/* Before it runs: READ and ATOMIC record their PSN as they do. */
-	held = mrc_rxwin_held(&qp->rxwin);
+	held = mrc_rxwin_held(&qp->resp.rxwin);
 	syn = mrc_resp_execute(qp, pkt, payload);
 	if (syn == MRC_RESP_DROP) {
 		mrc_stats_inc(stats, MRC_STAT_RCVD_NO_STATE);
@@ -593,18 +594,18 @@ void mrc_resp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 			 syn, mrc_wire_opcode_name(pkt->opcode), pkt->psn);
 		mrc_ack_send(qp, pkt, syn);
 		if (syn == MRC_SYN_RNR)
-			mrc_rnr_gate_close(&qp->rnr_gate, pkt->psn);
+			mrc_rnr_gate_close(&qp->resp.rnr_gate, pkt->psn);
 		else
 			mrc_qp_error_locked(qp);
 		goto out;
 	}
-	mrc_rnr_gate_executed(&qp->rnr_gate, pkt->psn);
+	mrc_rnr_gate_executed(&qp->resp.rnr_gate, pkt->psn);
 	/* READ and ATOMIC record their PSNs themselves. */
 	if (pkt->opcode != MRC_OP_READ_REQ && pkt->opcode != MRC_OP_CMP_SWP &&
 	    pkt->opcode != MRC_OP_FETCH_ADD)
-		mrc_rxwin_accept(&qp->rxwin, pkt->psn);
-	if (!qp->edge_ts && mrc_rxwin_cum_psn(&qp->rxwin) != qp->acked_cum)
-		qp->edge_ts = pkt->timestamp;
+		mrc_rxwin_accept(&qp->resp.rxwin, pkt->psn);
+	if (!qp->resp.edge_ts && mrc_rxwin_cum_psn(&qp->resp.rxwin) != qp->resp.acked_cum)
+		qp->resp.edge_ts = pkt->timestamp;
 	mrc_resp_complete(qp);
 	if (mrc_resp_ack_due(qp, pkt, held))
 		mrc_ack_send(qp, pkt, 0);
@@ -618,10 +619,10 @@ out:
  */
 static void mrc_resp_flush_srq_taken(struct mrc_qp *qp)
 {
-	u32 rsn = qp->rsn_complete, end = rsn + MRC_QP_WINDOW;
+	u32 rsn = qp->resp.rsn_complete, end = rsn + MRC_QP_WINDOW;
 
 	for (; rsn != end; rsn++) {
-		struct mrc_rmsg *m = &qp->rmsg[rsn & (MRC_QP_WINDOW - 1)];
+		struct mrc_rmsg *m = &qp->resp.rmsg[rsn & (MRC_QP_WINDOW - 1)];
 
 		if (m->rsn == rsn && m->has_srq_wqe)
 			mrc_resp_post_recv_cqe(qp, m, m->srq_wr_id,
@@ -637,13 +638,13 @@ static void mrc_resp_flush_srq_taken(struct mrc_qp *qp)
 void mrc_resp_flush(struct mrc_qp *qp)
 {
 	struct mrc_rmsg m = { .opcode = MRC_OP_SEND };
-	u32 rsn = qp->rsn_complete;
+	u32 rsn = qp->resp.rsn_complete;
 	int avail;
 
 	if (qp->srq) {
 		mrc_resp_flush_srq_taken(qp);
 		mrc_uc_flush_held(qp);
-		memset(qp->rmsg, 0, MRC_QP_WINDOW * sizeof(*qp->rmsg));
+		memset(qp->resp.rmsg, 0, MRC_QP_WINDOW * sizeof(*qp->resp.rmsg));
 		return;
 	}
 	/*
@@ -655,17 +656,17 @@ void mrc_resp_flush(struct mrc_qp *qp)
 	for (; avail > 0; avail--, rsn++) {
 		const struct mrc_recv_wqe *slot =
 			mrc_ring_slot(&qp->rq, qp->rq.own);
-		const struct mrc_rmsg *r = &qp->rmsg[rsn & (MRC_QP_WINDOW - 1)];
+		const struct mrc_rmsg *r = &qp->resp.rmsg[rsn & (MRC_QP_WINDOW - 1)];
 		u64 wr_id = READ_ONCE(slot->wr_id);
 		int status = IB_WC_WR_FLUSH_ERR;
 
-		if (rsn - qp->rsn_complete < MRC_QP_WINDOW && r->rsn == rsn &&
+		if (rsn - qp->resp.rsn_complete < MRC_QP_WINDOW && r->rsn == rsn &&
 		    r->status)
 			status = r->status;
 		mrc_ring_consume(&qp->rq);
 		mrc_resp_post_recv_cqe(qp, &m, wr_id, status);
 	}
-	memset(qp->rmsg, 0, MRC_QP_WINDOW * sizeof(*qp->rmsg));
-	qp->rsn_complete = 0;
-	qp->next_rsn = 0;
+	memset(qp->resp.rmsg, 0, MRC_QP_WINDOW * sizeof(*qp->resp.rmsg));
+	qp->resp.rsn_complete = 0;
+	qp->req.next_rsn = 0;
 }

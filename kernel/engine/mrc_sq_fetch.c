@@ -30,7 +30,7 @@ static int mrc_sq_fetch_local(struct mrc_qp *qp, struct mrc_swqe *w)
 	    (w->wqe.send_flags & IB_SEND_INLINE))
 		return IB_WC_LOC_QP_OP_ERR;
 	w->npkts = 0;
-	w->rsn = qp->next_rsn;
+	w->rsn = qp->req.next_rsn;
 	w->status = IB_WC_SUCCESS;
 	return IB_WC_SUCCESS;
 }
@@ -40,7 +40,7 @@ static int mrc_sq_fetch_local(struct mrc_qp *qp, struct mrc_swqe *w)
  * @qp: the QP, with @qp->lock held
  * @idx: the slot's index
  *
- * Into @qp->swqe, its SGEs or inline data into @qp->swqe_data: nothing
+ * Into @qp->req.swqe, its SGEs or inline data into @qp->req.swqe_data: nothing
  * is read from the ring after this. The requester fetches RC slots, and
  * mrc_ud.c datagram ones, which then carry only SENDs.
  *
@@ -48,9 +48,9 @@ static int mrc_sq_fetch_local(struct mrc_qp *qp, struct mrc_swqe *w)
  */
 int mrc_sq_fetch(struct mrc_qp *qp, u32 idx)
 {
-	struct mrc_swqe *w = &qp->swqe[idx & qp->sq.mask];
+	struct mrc_swqe *w = &qp->req.swqe[idx & qp->sq.mask];
 	const struct mrc_send_wqe *slot = mrc_ring_slot(&qp->sq, idx);
-	u8 *data = qp->swqe_data + (size_t)(idx & qp->sq.mask) * qp->swqe_data_size;
+	u8 *data = qp->req.swqe_data + (size_t)(idx & qp->sq.mask) * qp->req.swqe_data_size;
 	u64 total = 0;
 	u32 i;
 
@@ -107,9 +107,9 @@ int mrc_sq_fetch(struct mrc_qp *qp, u32 idx)
 		w->npkts = max_t(u32, 1, DIV_ROUND_UP(total,
 						      mrc_swqe_seg(qp, w)));
 	}
-	w->rsn = qp->next_rsn;
+	w->rsn = qp->req.next_rsn;
 	if (mrc_op_consumes_rwqe(w->wqe.opcode))
-		qp->next_rsn++;
+		qp->req.next_rsn++;
 	w->status = IB_WC_SUCCESS;
 	return IB_WC_SUCCESS;
 }

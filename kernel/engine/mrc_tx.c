@@ -304,7 +304,7 @@ void mrc_tx_queue_to(struct mrc_qp *qp, struct sk_buff *skb,
 /**
  * mrc_tx_ev_srv6_route() - the source route a packet on an EV takes
  * @qp: the QP
- * @idx: the EV, below @qp->evs.count
+ * @idx: the EV, below @qp->mp.evs.count
  *
  * Return: the EV's SRv6 route, or NULL when it has none (not an SRv6
  * profile, or an IPv4 peer) and the packet takes the plain route.
@@ -312,9 +312,9 @@ void mrc_tx_queue_to(struct mrc_qp *qp, struct sk_buff *skb,
 const struct mrc_srv6_route *mrc_tx_ev_srv6_route(const struct mrc_qp *qp,
 						  u16 idx)
 {
-	if (!qp->srv6 || idx >= qp->srv6->n || qp->path.v4)
+	if (!qp->mp.srv6 || idx >= qp->mp.srv6->n || qp->path.v4)
 		return NULL;
-	return &qp->srv6->r[idx];
+	return &qp->mp.srv6->r[idx];
 }
 
 /**
@@ -327,7 +327,7 @@ const struct mrc_srv6_route *mrc_tx_ev_srv6_route(const struct mrc_qp *qp,
 const struct mrc_srv6_route *mrc_tx_answer_srv6_route(const struct mrc_qp *qp,
 						      u16 idx)
 {
-	if (idx >= qp->evs.count || qp->evs.ev[idx].state == MRC_EV_DENIED)
+	if (idx >= qp->mp.evs.count || qp->mp.evs.ev[idx].state == MRC_EV_DENIED)
 		return NULL;
 	return mrc_tx_ev_srv6_route(qp, idx);
 }
@@ -358,7 +358,7 @@ void mrc_tx_queue_answer(struct mrc_qp *qp, struct sk_buff *skb,
 	path->sport = htons(req->rx_sport);
 	path->srv6 = mrc_tx_answer_srv6_route(qp, idx);
 	if (path->srv6) {
-		label = mrc_ev_flow_label(&qp->evs, idx);
+		label = mrc_ev_flow_label(&qp->mp.evs, idx);
 		if (label)
 			path->flow_label = label;
 	}
@@ -369,7 +369,7 @@ void mrc_tx_queue_answer(struct mrc_qp *qp, struct sk_buff *skb,
  * mrc_tx_queue_ev() - queue a built packet to the QP's peer on one of our EVs
  * @qp: the QP
  * @skb: from mrc_tx_alloc()
- * @idx: the EV, below @qp->evs.count
+ * @idx: the EV, below @qp->mp.evs.count
  * @data: a request or its data, ECN-capable (mrc_net.h); not a probe
  *
  * The EV is its UDP source port and, over IPv6, its flow label (an STEV
@@ -381,11 +381,11 @@ void mrc_tx_queue_ev(struct mrc_qp *qp, struct sk_buff *skb, u16 idx,
 		     bool data)
 {
 	struct mrc_path *path = mrc_skb_path(skb);
-	u32 label = mrc_ev_flow_label(&qp->evs, idx);
+	u32 label = mrc_ev_flow_label(&qp->mp.evs, idx);
 
 	*path = qp->path;
 	path->ect = data;
-	path->sport = htons(mrc_ev_sport(&qp->evs, idx));
+	path->sport = htons(mrc_ev_sport(&qp->mp.evs, idx));
 	if (label && !path->v4)
 		path->flow_label = label;
 	path->srv6 = mrc_tx_ev_srv6_route(qp, idx);

@@ -157,14 +157,14 @@ void mrc_uc_send(struct mrc_qp *qp)
 {
 	while (mrc_ring_avail(&qp->sq) > 0) {
 		u32 idx = qp->sq.own;
-		struct mrc_swqe *w = &qp->swqe[idx & qp->sq.mask];
+		struct mrc_swqe *w = &qp->req.swqe[idx & qp->sq.mask];
 
-		if (qp->sq_fetch == idx) {
+		if (qp->req.sq_fetch == idx) {
 			w->status = mrc_sq_fetch(qp, idx);
 			if (w->status == IB_WC_SUCCESS &&
 			    mrc_uc_wire_opcode(w->wqe.opcode) == 0xff)
 				w->status = IB_WC_LOC_QP_OP_ERR;
-			qp->sq_fetch++;
+			qp->req.sq_fetch++;
 		}
 		while (w->status == IB_WC_SUCCESS && w->sent < w->npkts) {
 			if (!mrc_tx_acct_room(qp->tx_acct))
@@ -174,7 +174,7 @@ void mrc_uc_send(struct mrc_qp *qp)
 		}
 		/* Free the slot before the completion is visible. */
 		mrc_ring_consume(&qp->sq);
-		qp->sq_send = qp->sq.own;
+		qp->req.sq_send = qp->sq.own;
 		if (w->status != IB_WC_SUCCESS || qp->sig_all ||
 		    (w->wqe.send_flags & IB_SEND_SIGNALED))
 			mrc_uc_send_cqe(qp, w);

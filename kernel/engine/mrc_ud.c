@@ -217,7 +217,7 @@ void mrc_ud_send(struct mrc_qp *qp)
 
 	while (avail-- > 0) {
 		u32 idx = qp->sq.own;
-		struct mrc_swqe *w = &qp->swqe[idx & qp->sq.mask];
+		struct mrc_swqe *w = &qp->req.swqe[idx & qp->sq.mask];
 		int status = mrc_ud_send_one(qp, idx, w);
 
 		mrc_ring_consume(&qp->sq);
@@ -225,8 +225,8 @@ void mrc_ud_send(struct mrc_qp *qp)
 		    (w->wqe.send_flags & IB_SEND_SIGNALED))
 			mrc_ud_send_cqe(qp, &w->wqe, w->length, status);
 	}
-	qp->sq_fetch = qp->sq.own;
-	qp->sq_send = qp->sq.own;
+	qp->req.sq_fetch = qp->sq.own;
+	qp->req.sq_send = qp->sq.own;
 }
 
 /*

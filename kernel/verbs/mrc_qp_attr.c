@@ -74,31 +74,31 @@ static int mrc_qp_check_attr(struct mrc_qp *qp, const struct ib_qp_attr *attr,
 
 static void mrc_qp_reset_locked(struct mrc_qp *qp)
 {
-	mrc_txwin_reset(&qp->txwin, qp->sq_psn);
-	mrc_loss_undo_init(&qp->undo);
-	mrc_rxwin_reset(&qp->rxwin, qp->rq_psn);
-	mrc_rnr_gate_reset(&qp->rnr_gate);
+	mrc_txwin_reset(&qp->req.txwin, qp->sq_psn);
+	mrc_loss_undo_init(&qp->req.undo);
+	mrc_rxwin_reset(&qp->resp.rxwin, qp->rq_psn);
+	mrc_rnr_gate_reset(&qp->resp.rnr_gate);
 	mrc_req_rnr_reset(qp);
-	memset(qp->rmsg, 0, MRC_QP_WINDOW * sizeof(*qp->rmsg));
-	mrc_atomic_cache_reset(&qp->atomic_cache);
-	mrc_ev_reset(&qp->evs);
-	qp->sq_fetch = qp->sq.own;
-	qp->sq_send = qp->sq.own;
-	qp->next_rsn = 0;
-	qp->rsn_complete = 0;
-	qp->rd_atomic_out = 0;
-	qp->sq_err = false;
-	qp->rd_pending = 0;
-	qp->unacked = 0;
-	qp->acked_cum = qp->rq_psn;
-	qp->edge_ts = 0;
-	qp->trim_missing = false;
-	qp->trim_held = 0;
-	qp->rto_round_psn = qp->sq_psn;
-	qp->rto_undo = false;
-	qp->rto_spread = false;
-	qp->ar_valid = false;
-	qp->tlp_valid = false;
+	memset(qp->resp.rmsg, 0, MRC_QP_WINDOW * sizeof(*qp->resp.rmsg));
+	mrc_atomic_cache_reset(&qp->resp.atomic_cache);
+	mrc_ev_reset(&qp->mp.evs);
+	qp->req.sq_fetch = qp->sq.own;
+	qp->req.sq_send = qp->sq.own;
+	qp->req.next_rsn = 0;
+	qp->resp.rsn_complete = 0;
+	qp->req.rd_atomic_out = 0;
+	qp->req.sq_err = false;
+	qp->req.rd_pending = 0;
+	qp->resp.unacked = 0;
+	qp->resp.acked_cum = qp->rq_psn;
+	qp->resp.edge_ts = 0;
+	qp->resp.trim_missing = false;
+	qp->req.trim_held = 0;
+	qp->req.rto_round_psn = qp->sq_psn;
+	qp->req.rto_undo = false;
+	qp->req.rto_spread = false;
+	qp->req.ar_valid = false;
+	qp->req.tlp_valid = false;
 	mrc_dack_reset(qp);
 	mrc_cc_restart(qp, qp->sq_psn);
 	if (qp->uc)
@@ -127,11 +127,11 @@ static void mrc_qp_apply(struct mrc_qp *qp, const struct ib_qp_attr *attr,
 		qp->dest_qpn = attr->dest_qp_num;
 	if (mask & IB_QP_TIMEOUT) {
 		qp->timeout = attr->timeout;
-		mrc_rto_set_timeout(&qp->rto, attr->timeout);
+		mrc_rto_set_timeout(&qp->req.rto, attr->timeout);
 	}
 	if (mask & IB_QP_RETRY_CNT) {
 		qp->retry_cnt = attr->retry_cnt;
-		mrc_rto_set_retry(&qp->rto, attr->retry_cnt, 0);
+		mrc_rto_set_retry(&qp->req.rto, attr->retry_cnt, 0);
 	}
 	if (mask & IB_QP_RNR_RETRY)
 		qp->rnr_retry = attr->rnr_retry;
@@ -143,17 +143,17 @@ static void mrc_qp_apply(struct mrc_qp *qp, const struct ib_qp_attr *attr,
 		qp->max_dest_rd_atomic = attr->max_dest_rd_atomic;
 	if (mask & IB_QP_SQ_PSN) {
 		qp->sq_psn = attr->sq_psn;
-		mrc_txwin_reset(&qp->txwin, qp->sq_psn);
-		mrc_loss_undo_init(&qp->undo);
+		mrc_txwin_reset(&qp->req.txwin, qp->sq_psn);
+		mrc_loss_undo_init(&qp->req.undo);
 		mrc_cc_restart(qp, qp->sq_psn);
 		mrc_req_rnr_reset(qp);
 	}
 	if (mask & IB_QP_RQ_PSN) {
 		qp->rq_psn = attr->rq_psn;
-		mrc_rxwin_reset(&qp->rxwin, qp->rq_psn);
-		mrc_rnr_gate_reset(&qp->rnr_gate);
-		qp->acked_cum = qp->rq_psn;
-		qp->edge_ts = 0;
+		mrc_rxwin_reset(&qp->resp.rxwin, qp->rq_psn);
+		mrc_rnr_gate_reset(&qp->resp.rnr_gate);
+		qp->resp.acked_cum = qp->rq_psn;
+		qp->resp.edge_ts = 0;
 	}
 	if (qp->uc && (mask & (IB_QP_SQ_PSN | IB_QP_RQ_PSN)))
 		mrc_uc_set_psn(qp);
@@ -210,7 +210,7 @@ int mrc_modify_qp(struct ib_qp *ibqp, struct ib_qp_attr *attr, int mask,
 		const struct mrc_path *p = (mask & IB_QP_AV) ? &path : &qp->path;
 
 		carry = ib_mtu_int_to_enum(mrc_port_payload_mtu(qp->mdev,
-								qp->srv6, p,
+								qp->mp.srv6, p,
 								&seg));
 	}
 

@@ -76,12 +76,12 @@ static int mrc_qp_alloc_queues(struct mrc_qp *qp, struct ib_qp_init_attr *init,
 			    sizeof(struct mrc_sge);
 	cap->max_send_sge = min_t(u32, cap->max_send_sge, MRC_MAX_SGE);
 	qp->sq_max_sge = cap->max_send_sge;
-	qp->swqe_data_size = mrc_sq_data_size(qp->sq_max_sge, qp->sq_max_inline);
+	qp->req.swqe_data_size = mrc_sq_data_size(qp->sq_max_sge, qp->sq_max_inline);
 
-	qp->swqe = kvcalloc(slots, sizeof(*qp->swqe), GFP_KERNEL_ACCOUNT);
-	qp->swqe_data = kvcalloc(slots, qp->swqe_data_size,
-				 GFP_KERNEL_ACCOUNT);
-	if (!qp->swqe || !qp->swqe_data)
+	qp->req.swqe = kvcalloc(slots, sizeof(*qp->req.swqe), GFP_KERNEL_ACCOUNT);
+	qp->req.swqe_data = kvcalloc(slots, qp->req.swqe_data_size,
+				     GFP_KERNEL_ACCOUNT);
+	if (!qp->req.swqe || !qp->req.swqe_data)
 		return -ENOMEM;
 
 	if (init->srq) {
@@ -106,27 +106,28 @@ static int mrc_qp_alloc_windows(struct mrc_qp *qp)
 {
 	int err;
 
-	qp->psn_wqe = kvcalloc(MRC_QP_WINDOW, sizeof(*qp->psn_wqe),
-			       GFP_KERNEL_ACCOUNT);
-	qp->rmsg = kvcalloc(MRC_QP_WINDOW, sizeof(*qp->rmsg),
-			    GFP_KERNEL_ACCOUNT);
-	qp->rd_got = bitmap_zalloc(MRC_QP_WINDOW, GFP_KERNEL_ACCOUNT);
-	if (!qp->psn_wqe || !qp->rmsg || !qp->rd_got)
+	qp->req.psn_wqe = kvcalloc(MRC_QP_WINDOW, sizeof(*qp->req.psn_wqe),
+				   GFP_KERNEL_ACCOUNT);
+	qp->resp.rmsg = kvcalloc(MRC_QP_WINDOW, sizeof(*qp->resp.rmsg),
+				 GFP_KERNEL_ACCOUNT);
+	qp->req.rd_got = bitmap_zalloc(MRC_QP_WINDOW, GFP_KERNEL_ACCOUNT);
+	if (!qp->req.psn_wqe || !qp->resp.rmsg || !qp->req.rd_got)
 		return -ENOMEM;
 	if (qp->srq) {
-		qp->rmsg_sge = kvcalloc(MRC_QP_WINDOW * qp->srq->max_sge,
-					sizeof(*qp->rmsg_sge), GFP_KERNEL_ACCOUNT);
-		if (!qp->rmsg_sge)
+		qp->resp.rmsg_sge = kvcalloc(MRC_QP_WINDOW * qp->srq->max_sge,
+					     sizeof(*qp->resp.rmsg_sge),
+					     GFP_KERNEL_ACCOUNT);
+		if (!qp->resp.rmsg_sge)
 			return -ENOMEM;
 	}
-	err = mrc_txwin_init(&qp->txwin, 0, MRC_QP_WINDOW);
+	err = mrc_txwin_init(&qp->req.txwin, 0, MRC_QP_WINDOW);
 	if (err)
 		return err;
-	mrc_loss_undo_init(&qp->undo);
-	err = mrc_rxwin_init(&qp->rxwin, 0, MRC_QP_WINDOW);
+	mrc_loss_undo_init(&qp->req.undo);
+	err = mrc_rxwin_init(&qp->resp.rxwin, 0, MRC_QP_WINDOW);
 	if (err)
 		return err;
-	return mrc_rto_init(&qp->rto, 0, 7);
+	return mrc_rto_init(&qp->req.rto, 0, 7);
 }
 
 /* Undo create; safe on a partially built QP (zeroed by the core). */
@@ -145,38 +146,38 @@ static void mrc_qp_free(struct mrc_qp *qp)
 	spin_lock_bh(&qp->lock);
 	qp->timers_off = true;
 	spin_unlock_bh(&qp->lock);
-	timer_shutdown_sync(&qp->rto_timer);
-	timer_shutdown_sync(&qp->dack.timer);
-	hrtimer_cancel(&qp->probe_timer);
-	hrtimer_cancel(&qp->loss_timer);
-	hrtimer_cancel(&qp->rnr_timer);
-	cancel_work_sync(&qp->req_work);
+	timer_shutdown_sync(&qp->req.rto_timer);
+	timer_shutdown_sync(&qp->resp.dack.timer);
+	hrtimer_cancel(&qp->mp.probe_timer);
+	hrtimer_cancel(&qp->req.loss_timer);
+	hrtimer_cancel(&qp->req.rnr_timer);
+	cancel_work_sync(&qp->req.work);
 	skb_queue_purge(&qp->txq);
 	/* No queued packet points at a route any more. */
-	mrc_srv6_routes_put(qp->srv6);
-	qp->srv6 = NULL;
+	mrc_srv6_routes_put(qp->mp.srv6);
+	qp->mp.srv6 = NULL;
 	mrc_tx_acct_put(qp->tx_acct);
 	if (qp->tx_frag.page)
 		put_page(qp->tx_frag.page);
-	if (qp->rxwin.map)
-		mrc_rxwin_destroy(&qp->rxwin);
-	if (qp->txwin.ent)
-		mrc_txwin_destroy(&qp->txwin);
+	if (qp->resp.rxwin.map)
+		mrc_rxwin_destroy(&qp->resp.rxwin);
+	if (qp->req.txwin.ent)
+		mrc_txwin_destroy(&qp->req.txwin);
 	/* `rdma res show qp` reads the table under the lock until we go. */
 	spin_lock_bh(&qp->lock);
-	evs = qp->evs;
-	memset(&qp->evs, 0, sizeof(qp->evs));
+	evs = qp->mp.evs;
+	memset(&qp->mp.evs, 0, sizeof(qp->mp.evs));
 	spin_unlock_bh(&qp->lock);
 	mrc_ev_destroy(&evs);
 	kfree(qp->gsi);
 	kfree(qp->uc);
 	kvfree(qp->ud_ext);
-	kvfree(qp->rmsg_sge);
-	bitmap_free(qp->rd_got);
-	kvfree(qp->rmsg);
-	kvfree(qp->psn_wqe);
-	kvfree(qp->swqe_data);
-	kvfree(qp->swqe);
+	kvfree(qp->resp.rmsg_sge);
+	bitmap_free(qp->req.rd_got);
+	kvfree(qp->resp.rmsg);
+	kvfree(qp->req.psn_wqe);
+	kvfree(qp->req.swqe_data);
+	kvfree(qp->req.swqe);
 	if (qp->rq.ctrl)
 		mrc_ring_destroy(&qp->rq);
 	if (qp->sq.ctrl)
@@ -256,18 +257,18 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	spin_lock_init(&qp->post_lock);
 	mutex_init(&qp->modify_lock);
 	skb_queue_head_init(&qp->txq);
-	INIT_WORK(&qp->req_work, mrc_req_work);
+	INIT_WORK(&qp->req.work, mrc_req_work);
 	/* Until a poster moves it: the creator likely posts from here. */
 	mrc_home_init(&qp->home, raw_smp_processor_id());
-	timer_setup(&qp->rto_timer, mrc_rto_fire, 0);
-	timer_setup(&qp->dack.timer, mrc_dack_fire, 0);
-	hrtimer_init(&qp->probe_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
-	qp->probe_timer.function = mrc_mp_probe_fire;
-	hrtimer_init(&qp->loss_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
-	qp->loss_timer.function = mrc_loss_fire;
-	hrtimer_init(&qp->rnr_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
-	qp->rnr_timer.function = mrc_req_rnr_fire;
-	mrc_cwnd_default_params(&qp->cc.win_params);
+	timer_setup(&qp->req.rto_timer, mrc_rto_fire, 0);
+	timer_setup(&qp->resp.dack.timer, mrc_dack_fire, 0);
+	hrtimer_init(&qp->mp.probe_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	qp->mp.probe_timer.function = mrc_mp_probe_fire;
+	hrtimer_init(&qp->req.loss_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	qp->req.loss_timer.function = mrc_loss_fire;
+	hrtimer_init(&qp->req.rnr_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_SOFT);
+	qp->req.rnr_timer.function = mrc_req_rnr_fire;
+	mrc_cwnd_default_params(&qp->req.cc.win_params);
 	mrc_cc_restart(qp, 0);
 	qp->path_mtu = IB_MTU_1024;
 
