@@ -51,7 +51,7 @@
 #                    marking switches) (cubic,dctcp)
 #   BENCH_CC_INCAST_WRITES  64 KiB WRITEs in each cc_incast sender's
 #                    message (32)
-#   BENCH_CC_TBF_BURST  burst of the cc_* bottleneck's tbf, bytes (1600)
+#   BENCH_CC_TBF_BURST  burst of the cc_* bottleneck's tbf, bytes (3200)
 #   BENCH_CC_ALGS    MRC's algorithms in the cc_* steps: window
 #                    (mrc-window), nscc (NSCC's defaults), nscc-link
 #                    (NSCC set for the link) (window,nscc,nscc-link)
@@ -106,7 +106,7 @@ ccqueues=${BENCH_CC_QUEUES:-ecn,red,trim}
 cctcp=${BENCH_CC_TCP:-cubic,dctcp}
 ccalgs=${BENCH_CC_ALGS:-window,nscc,nscc-link}
 ccincast=${BENCH_CC_INCAST_WRITES:-32}
-cctbfburst=${BENCH_CC_TBF_BURST:-1600}
+cctbfburst=${BENCH_CC_TBF_BURST:-3200}
 srv6rate=${BENCH_SRV6_RATE:-10mbit}
 srv6secs=${BENCH_SRV6_SECS:-10}
 out=${BENCH_OUT:-$top/build/bench}
