@@ -104,7 +104,7 @@ static int mrc_resp_rwqe(struct mrc_qp *qp, struct mrc_rmsg *m, u32 rsn,
 
 static struct mrc_rmsg *mrc_resp_rmsg(struct mrc_qp *qp, u32 rsn)
 {
-	struct mrc_rmsg *m = &qp->resp.rmsg[rsn & (MRC_QP_WINDOW - 1)];
+	struct mrc_rmsg *m = &qp->resp.rmsg[rsn & qp->resp.rmsg_mask];
 
 	if (!m->valid || m->rsn != rsn) {
 		memset(m, 0, sizeof(*m));
@@ -125,6 +125,9 @@ static int mrc_resp_recv_msg(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 
 	if (rsn - qp->resp.rsn_complete >= MRC_QP_WINDOW)
 		return MRC_RESP_DROP;
+	/* No WQE is posted that far ahead (struct mrc_resp_info). */
+	if (rsn - qp->resp.rsn_complete > qp->resp.rmsg_mask)
+		return MRC_SYN_RNR;
 	m = mrc_resp_rmsg(qp, rsn);
 	err = mrc_resp_rwqe(qp, m, rsn, &wqe, sge);
 	if (err)
@@ -396,7 +399,7 @@ static void mrc_resp_complete(struct mrc_qp *qp)
 
 	for (;;) {
 		struct mrc_rmsg *m = &qp->resp.rmsg[qp->resp.rsn_complete &
-					       (MRC_QP_WINDOW - 1)];
+						    qp->resp.rmsg_mask];
 		bool fail;
 		u64 wr_id;
 
@@ -613,16 +616,26 @@ out:
 	spin_unlock(&qp->lock);
 }
 
+/**
+ * mrc_resp_clear_msgs() - forget every message being received
+ * @qp: the QP, with @qp->lock held or not yet receiving
+ */
+void mrc_resp_clear_msgs(struct mrc_qp *qp)
+{
+	memset(qp->resp.rmsg, 0,
+	       (qp->resp.rmsg_mask + 1) * sizeof(*qp->resp.rmsg));
+}
+
 /*
  * SRQ WQEs that messages still under way took: they left the SRQ, so
  * only this QP can give them back, as flushed, in RSN order.
  */
 static void mrc_resp_flush_srq_taken(struct mrc_qp *qp)
 {
-	u32 rsn = qp->resp.rsn_complete, end = rsn + MRC_QP_WINDOW;
+	u32 rsn = qp->resp.rsn_complete, end = rsn + qp->resp.rmsg_mask + 1;
 
 	for (; rsn != end; rsn++) {
-		struct mrc_rmsg *m = &qp->resp.rmsg[rsn & (MRC_QP_WINDOW - 1)];
+		struct mrc_rmsg *m = &qp->resp.rmsg[rsn & qp->resp.rmsg_mask];
 
 		if (m->rsn == rsn && m->has_srq_wqe)
 			mrc_resp_post_recv_cqe(qp, m, m->srq_wr_id,
@@ -644,7 +657,7 @@ void mrc_resp_flush(struct mrc_qp *qp)
 	if (qp->srq) {
 		mrc_resp_flush_srq_taken(qp);
 		mrc_uc_flush_held(qp);
-		memset(qp->resp.rmsg, 0, MRC_QP_WINDOW * sizeof(*qp->resp.rmsg));
+		mrc_resp_clear_msgs(qp);
 		return;
 	}
 	/*
@@ -656,17 +669,18 @@ void mrc_resp_flush(struct mrc_qp *qp)
 	for (; avail > 0; avail--, rsn++) {
 		const struct mrc_recv_wqe *slot =
 			mrc_ring_slot(&qp->rq, qp->rq.own);
-		const struct mrc_rmsg *r = &qp->resp.rmsg[rsn & (MRC_QP_WINDOW - 1)];
+		const struct mrc_rmsg *r =
+			&qp->resp.rmsg[rsn & qp->resp.rmsg_mask];
 		u64 wr_id = READ_ONCE(slot->wr_id);
 		int status = IB_WC_WR_FLUSH_ERR;
 
-		if (rsn - qp->resp.rsn_complete < MRC_QP_WINDOW && r->rsn == rsn &&
-		    r->status)
+		if (rsn - qp->resp.rsn_complete <= qp->resp.rmsg_mask &&
+		    r->rsn == rsn && r->status)
 			status = r->status;
 		mrc_ring_consume(&qp->rq);
 		mrc_resp_post_recv_cqe(qp, &m, wr_id, status);
 	}
-	memset(qp->resp.rmsg, 0, MRC_QP_WINDOW * sizeof(*qp->resp.rmsg));
+	mrc_resp_clear_msgs(qp);
 	qp->resp.rsn_complete = 0;
 	qp->req.next_rsn = 0;
 }

@@ -19,40 +19,48 @@ struct mrc_qp;
 /**
  * struct mrc_rmsg - responder state of one incoming receive-consuming
  * message (SEND, SEND_IMM, WRITE_IMM), indexed by its RSN
- * @valid: slot in use for @rsn
- * @last_seen: the LAST packet arrived; @last_psn is known
+ * @srq_wr_id: for SRQ QPs, the wr_id of the receive WQE it took
  * @rsn: receive sequence number
  * @last_psn: PSN of the message's last packet
  * @len: message length
  * @got: payload bytes its packets brought, each PSN counted once
- * @opcode: wire opcode of the message
  * @imm: immediate data (network order as sent)
+ * @num_sge: the SGEs of that WQE (in the QP's rmsg_sge)
+ * @opcode: wire opcode of the message
+ * @status: IB_WC_SUCCESS or the error that ends the QP
+ * @valid: slot in use for @rsn
+ * @last_seen: the LAST packet arrived; @last_psn is known
  * @solicited: SE flag of the last packet
  * @has_srq_wqe: for SRQ QPs, a receive WQE was taken for this message
- * @num_sge: the SGEs of that WQE (in the QP's rmsg_sge)
- * @srq_wr_id: the wr_id of that WQE
- * @status: IB_WC_SUCCESS or the error that ends the QP
+ *
+ * Ordered so that it packs into 40 bytes: a QP holds one per receive
+ * WQE its messages may use at once (struct mrc_resp_info.rmsg_mask).
  */
 struct mrc_rmsg {
-	bool valid;
-	bool last_seen;
+	u64 srq_wr_id;
 	u32 rsn;
 	u32 last_psn;
 	u32 len;
 	u32 got;
-	u8 opcode;
 	u32 imm;
+	u32 num_sge;
+	u8 opcode;
+	u8 status;
+	bool valid;
+	bool last_seen;
 	bool solicited;
 	bool has_srq_wqe;
-	u32 num_sge;
-	u64 srq_wr_id;
-	u8 status;
 };
 
 /**
  * struct mrc_resp_info - a QP's responder
  * @rxwin: the receive window
- * @rmsg: incoming messages, MRC_QP_WINDOW entries by RSN
+ * @rmsg: incoming messages, @rmsg_mask + 1 entries by RSN
+ * @rmsg_mask: @rmsg's entries less one. With an RQ, a power of two no
+ *	smaller than its slots: a message further ahead than the WQEs
+ *	posted is refused RNR (mrc_resp_rwqe()), so those in progress fit.
+ *	With an SRQ, %MRC_QP_WINDOW less one: messages take its WQEs as
+ *	they come, as many as PSNs in flight.
  * @rmsg_sge: SRQ QPs: the SGEs of each @rmsg entry
  * @rsn_complete: next RSN to complete
  * @rnr_gate: drops new PSNs after an RNR NACK until it executes
@@ -75,6 +83,7 @@ struct mrc_resp_info {
 	/* messages and memory */
 	struct mrc_rxwin rxwin;
 	struct mrc_rmsg *rmsg;
+	u32 rmsg_mask;
 	struct mrc_sge *rmsg_sge;
 	u32 rsn_complete;
 	struct mrc_rnr_gate rnr_gate;
@@ -95,5 +104,6 @@ struct mrc_resp_info {
 void mrc_resp_rx(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 		 const struct mrc_payload *payload, bool ce);
 void mrc_resp_flush(struct mrc_qp *qp);
+void mrc_resp_clear_msgs(struct mrc_qp *qp);
 
 #endif /* MRC_RESP_H */

@@ -79,7 +79,7 @@ static void mrc_qp_reset_locked(struct mrc_qp *qp)
 	mrc_rxwin_reset(&qp->resp.rxwin, qp->rq_psn);
 	mrc_rnr_gate_reset(&qp->resp.rnr_gate);
 	mrc_req_rnr_reset(qp);
-	memset(qp->resp.rmsg, 0, MRC_QP_WINDOW * sizeof(*qp->resp.rmsg));
+	mrc_resp_clear_msgs(qp);
 	mrc_atomic_cache_reset(&qp->resp.atomic_cache);
 	mrc_ev_reset(&qp->mp.evs);
 	qp->req.sq_fetch = qp->sq.own;

@@ -104,12 +104,20 @@ static int mrc_qp_alloc_queues(struct mrc_qp *qp, struct ib_qp_init_attr *init,
 
 static int mrc_qp_alloc_windows(struct mrc_qp *qp)
 {
+	u32 nmsg = MRC_QP_WINDOW;
 	int err;
 
+	/* Messages in progress: no more than WQEs posted (mrc_resp.h). */
+	if (!qp->srq) {
+		u32 slots = max_t(u32, mrc_ring_num_slots(&qp->rq), 1);
+
+		nmsg = min_t(u32, nmsg, roundup_pow_of_two(slots));
+	}
 	qp->req.psn_wqe = kvcalloc(MRC_QP_WINDOW, sizeof(*qp->req.psn_wqe),
 				   GFP_KERNEL_ACCOUNT);
-	qp->resp.rmsg = kvcalloc(MRC_QP_WINDOW, sizeof(*qp->resp.rmsg),
+	qp->resp.rmsg = kvcalloc(nmsg, sizeof(*qp->resp.rmsg),
 				 GFP_KERNEL_ACCOUNT);
+	qp->resp.rmsg_mask = nmsg - 1;
 	qp->req.rd_got = bitmap_zalloc(MRC_QP_WINDOW, GFP_KERNEL_ACCOUNT);
 	if (!qp->req.psn_wqe || !qp->resp.rmsg || !qp->req.rd_got)
 		return -ENOMEM;

@@ -8,6 +8,7 @@
 //
 //   cq       CQs of the largest depth the device allows
 //   srq-qp   RC QPs of 1 send WQE, all on one SRQ of max_sge 1
+//   rq-qp    RC QPs of 1 send and 1 receive WQE of 1 SGE each
 //
 // Output: "created N KIND, memory.current +B bytes, B/N per object", or
 // "failed after N: <errno text>" (exit 1).
@@ -69,12 +70,12 @@ int fail(unsigned made, const char* what) {
 
 int main(int argc, char** argv) {
     if (argc != 4) {
-        std::fprintf(stderr, "usage: mrc-charge-check DEV cq|srq-qp COUNT\n");
+        std::fprintf(stderr, "usage: mrc-charge-check DEV cq|srq-qp|rq-qp COUNT\n");
         return 2;
     }
     const std::string kind = argv[2];
     const unsigned count = static_cast<unsigned>(std::strtoul(argv[3], nullptr, 10));
-    if ((kind != "cq" && kind != "srq-qp") || count == 0) {
+    if ((kind != "cq" && kind != "srq-qp" && kind != "rq-qp") || count == 0) {
         std::fprintf(stderr, "mrc-charge-check: bad KIND '%s' or COUNT '%s'\n", argv[2], argv[3]);
         return 2;
     }
@@ -111,10 +112,15 @@ int main(int argc, char** argv) {
             ibv_qp_init_attr qattr{};
             qattr.send_cq = cq.get();
             qattr.recv_cq = cq.get();
-            qattr.srq = srq.get();
             qattr.qp_type = IBV_QPT_RC;
             qattr.cap.max_send_wr = 1;
             qattr.cap.max_send_sge = 1;
+            if (kind == "srq-qp") {
+                qattr.srq = srq.get();
+            } else {
+                qattr.cap.max_recv_wr = 1;
+                qattr.cap.max_recv_sge = 1;
+            }
             Qp q(ibv_create_qp(pd.get(), &qattr));
             if (!q)
                 return fail(i, "ibv_create_qp");

@@ -57,6 +57,7 @@ const Scenario kScenarios[] = {
     {"uc-srq", scenario_uc_srq, true},
     {"rnr-wait", scenario_rnr_wait, true},
     {"rnr-retry-exceeded", scenario_rnr_retry_exceeded, true},
+    {"rnr-rq-one", scenario_rnr_rq_one, true},
     {"caps-send", scenario_caps_send, true},
     {"caps-recv", scenario_caps_recv, true},
     {"caps-srq", scenario_caps_srq, true},

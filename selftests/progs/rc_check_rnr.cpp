@@ -198,6 +198,65 @@ Err scenario_rnr_wait(Env& env, Rng& rng) {
     return expect_quiet(p);
 }
 
+// SENDs posted together into a receive queue of one slot: B posts one
+// receive at a time, and the SENDs behind the one it can take wait by RNR.
+// B keeps state for one message only (the QP's message records follow its
+// RQ, mrc_resp.h), so every SEND past the posted WQE must be refused, not
+// placed in a record another message holds. Each arrives whole and in
+// order, byte for byte.
+Err scenario_rnr_rq_one(Env& env, Rng& rng) {
+    QpCaps caps;
+    caps.recv_wr = 1;
+    caps.min_rnr_timer = 1;  // 0.01 ms
+    caps.rnr_retry = 7;      // without limit
+    caps.timeout = kSlowTimeout;
+    Pair p;
+    if (auto err = make_pair(env, rng, caps, &p))
+        return err;
+    // One packet, several, and sizes around the 1408-byte segment.
+    const std::vector<size_t> sizes = {1, 3000, 1408, 100, 1409, 9000, 0, 2817};
+    size_t total = 0;
+    for (size_t n : sizes)
+        total += n;
+    const size_t most = *std::max_element(sizes.begin(), sizes.end());
+    Region* src = nullptr;
+    Region* dst = nullptr;
+    if (auto err = p.a.add_region(total, kLocal, &src))
+        return err;
+    if (auto err = p.b.add_region(most * sizes.size(), kLocal, &dst))
+        return err;
+    src->reset(rng.next());
+    dst->reset(rng.next());
+
+    size_t soff = 0;
+    for (size_t i = 0; i < sizes.size(); i++) {
+        if (auto err = post_msg(p.a, i + 1, {src->sge(soff, sizes[i])}))
+            return err;
+        soff += sizes[i];
+    }
+    soff = 0;
+    for (size_t i = 0; i < sizes.size(); i++) {
+        const size_t doff = i * most;
+        if (auto err = post_recv(p.b, i + 1, {dst->sge(doff, most)}))
+            return err;
+        ibv_wc wc{};
+        if (auto err = expect_wc(p.b, Queue::kRecv, env.opt.wait_ms,
+                                 {i + 1, IBV_WC_SUCCESS, IBV_WC_RECV}, &wc))
+            return err;
+        if (wc.byte_len != sizes[i])
+            return fail("B recv %zu: byte_len %u, want %zu", i + 1, wc.byte_len, sizes[i]);
+        dst->expect(doff, src->data() + soff, sizes[i]);
+        soff += sizes[i];
+    }
+    for (size_t i = 0; i < sizes.size(); i++)
+        if (auto err = expect_wc(p.a, Queue::kSend, env.opt.wait_ms,
+                                 {i + 1, IBV_WC_SUCCESS, IBV_WC_SEND}))
+            return err;
+    if (auto err = dst->verify("B receive buffers"))
+        return err;
+    return expect_quiet(p);
+}
+
 Err scenario_rnr_retry_exceeded(Env& env, Rng& rng) {
     const uint8_t code = 18;  // 5.12 ms
     const double wait_ms = 5.12;

@@ -38,6 +38,7 @@ Err scenario_dereg_in_flight(Env& env, Rng& rng);
 // rc_check_rnr.cpp: SENDs that find no receive WQE (receiver not ready).
 Err scenario_rnr_wait(Env& env, Rng& rng);
 Err scenario_rnr_retry_exceeded(Env& env, Rng& rng);
+Err scenario_rnr_rq_one(Env& env, Rng& rng);
 
 // rc_check_caps.cpp: work requests at and beyond the reported caps, SQ
 // slots written past the provider that the kernel must refuse, and

@@ -46,6 +46,17 @@ check "an SRQ QP's kernel state is charged to its cgroup (${per:-?} bytes > 32 K
 check "an SRQ QP of 1 send WQE costs under 192 KiB (${per:-?} bytes)" \
 	test "${per:-999999999}" -lt 196608
 
+# A QP without an SRQ keeps state for as many messages as its RQ has
+# slots, not for a whole window of them: before, each QP held 1024
+# message records of 56 bytes (about 56 KiB), so 10,000 QPs of one
+# receive WQE each spent over half a GiB on records no message could use
+# (issue 36, item 7).
+out=$(in_cgroup "$PROG" mrcA rq-qp 50)
+diag <<< "rq-qp: $out"
+per=$(sed -n 's/.* \([0-9]*\) per object$/\1/p' <<< "$out")
+check "an RC QP of 1 send and 1 receive WQE costs under 96 KiB (${per:-?} bytes)" \
+	test "${per:-999999999}" -lt 98304
+
 # A QP's EV table is charged too (issue 34). On a GENERATED profile of
 # 4096 EVs each QP holds 4096 * (48 + 160 + 2) bytes: struct mrc_ev,
 # struct mrc_ev_stats and a recycle slot, 860160 bytes. Uncharged, 200
