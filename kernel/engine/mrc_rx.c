@@ -150,7 +150,8 @@ static bool mrc_rx_trimmed(u8 tclass)
  * @ce: they arrived CE-marked; GRO merges only packets of one TOS
  * @trimmed: they came with the trim DSCP
  * @qp: the QP of the packet before, referenced: its successors in a
- *	train are mostly for it too
+ *	train are mostly for it too. What they queue on it leaves when the
+ *	train is done with it (mrc_rx_train_qp_done()).
  */
 struct mrc_rx_train {
 	struct mrc_dev *mdev;
@@ -163,12 +164,20 @@ struct mrc_rx_train {
 	struct mrc_qp *qp;
 };
 
+/* Send what the train's packets queued on its QP, and let the QP go. */
+static void mrc_rx_train_qp_done(struct mrc_rx_train *t)
+{
+	mrc_tx_flush_now(t->qp);
+	mrc_qp_put(t->qp);
+	t->qp = NULL;
+}
+
 static struct mrc_qp *mrc_rx_train_qp(struct mrc_rx_train *t, u32 qpn)
 {
 	if (t->qp && t->qp->ibqp.qp_num == qpn)
 		return t->qp;
 	if (t->qp)
-		mrc_qp_put(t->qp);
+		mrc_rx_train_qp_done(t);
 	t->qp = mrc_qp_get(t->mdev, qpn);
 	return t->qp;
 }
@@ -263,7 +272,13 @@ static void mrc_rx_one(struct mrc_rx_train *t, unsigned int off,
 		mrc_rx_request(qp, &pkt, &payload, t->ce);
 	else if (mrc_comp_rx(qp, &pkt, &payload, t->ce))
 		mrc_req_kick(qp);
-	mrc_tx_flush_now(qp);
+	/*
+	 * What the packet queued leaves once per train (its ACK, mostly),
+	 * or before a second skb waits behind the first: READ responses
+	 * leave as they are built.
+	 */
+	if (skb_queue_len(&qp->txq) > 1)
+		mrc_tx_flush_now(qp);
 }
 
 /* The device a received skb is for, referenced (ib_device_put() it). */
@@ -285,7 +300,8 @@ static struct mrc_dev *mrc_rx_dev_get(struct sk_buff *skb)
  * Hand the train to the home CPU of its first packet's QP, which runs
  * the QP's work (core/mrc_home.h): a train is mostly for one QP. Only
  * the destination QPN is read here; the rest is checked where the train
- * is handled. Return: true if the train was handed over (or dropped).
+ * is handled, where the QP found here serves its first packet.
+ * Return: true if the train was handed over (or dropped).
  */
 static bool mrc_rx_steer(struct mrc_rx_train *t, struct sock *sk)
 {
@@ -300,15 +316,19 @@ static bool mrc_rx_steer(struct mrc_rx_train *t, struct sock *sk)
 				  &buf);
 	if (!dqpn)
 		return false;
-	/* Destroying a QP waits for RCU readers before freeing it. */
-	qp = xa_load(&t->mdev->qp_xa, be32_to_cpu(*dqpn) & MRC_QPN_MASK);
+	qp = mrc_qp_get(t->mdev, be32_to_cpu(*dqpn) & MRC_QPN_MASK);
 	if (!qp)
 		return false;
 	cpu = mrc_home_cpu(&qp->home);
 	v = mrc_net_steer(sk, t->skb, cpu);
 	if (v == MRC_STEER_QUEUED && cpu != raw_smp_processor_id())
 		mrc_stats_inc(&t->mdev->stats, MRC_STAT_RCVD_STEERED);
-	return v != MRC_STEER_HERE;
+	if (v != MRC_STEER_HERE) {
+		mrc_qp_put(qp);
+		return true;
+	}
+	t->qp = qp;
+	return false;
 }
 
 /**
@@ -382,9 +402,9 @@ int mrc_rx_skb(struct sock *sk, struct sk_buff *skb, bool steered)
 	off = skb_transport_offset(skb) + sizeof(struct udphdr);
 	for (; len; off += seg, len -= min(len, seg))
 		mrc_rx_one(&t, off, min(len, seg));
-	if (t.qp)
-		mrc_qp_put(t.qp);
 put_dev:
+	if (t.qp)
+		mrc_rx_train_qp_done(&t);
 	ib_device_put(&t.mdev->ib_dev);
 drop:
 	consume_skb(skb);
