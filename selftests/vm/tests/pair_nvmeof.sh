@@ -14,8 +14,15 @@
 # reads it back while the path is still down: no I/O error, no controller
 # reset, the data byte for byte, path 2 silent meanwhile, EVs failed
 # over. Then a clean nvme disconnect and rmmod on both sides. A tells B
-# it is done, and the SHA-256 of what it wrote, over the link (TCP port
-# 7001); B checks its RAM disk against it.
+# over the link (TCP port 7001) when it cuts the path, and when it is
+# done, with the SHA-256 of what it wrote; B checks its RAM disk against
+# it.
+#
+# The data crosses the cut in B's packets (the target READs what the host
+# writes), so B's QPs are the ones whose EVs through path 2 must go
+# ASSUMED_BAD. A's QPs send only the 64-byte commands: one lost at the
+# tail of its flight is usually recovered by a tail loss probe, which
+# blames no EV by design (engine/mrc_loss.c).
 # shellcheck disable=SC2317 # functions run through check and wait_until
 . ../lib.sh
 . ../mp_topo.sh
@@ -67,17 +74,29 @@ target_down() {
 	rmdir "$S"
 }
 
-# wait_word SECS: the first line hostA sends to port SYNC within SECS.
+# wait_word SECS [FILE]: the first line hostA sends to port SYNC within
+# SECS. With FILE, also FILE's content at that moment (after a space),
+# read before hostA is answered "ok", so that what it does next comes
+# after the reading.
 wait_word() {
-	python3 - "$SYNC" "$1" <<'EOF'
+	python3 - "$SYNC" "$1" "${2:-}" <<'EOF'
 import socket, sys
 s = socket.create_server(("", int(sys.argv[1])))
 s.settimeout(int(sys.argv[2]))
 c, _ = s.accept()
 c.settimeout(10)
-print(c.makefile().readline().strip())
+word = c.makefile().readline().strip()
+if sys.argv[3]:
+    with open(sys.argv[3]) as f:
+        word += " " + f.read().strip()
+c.sendall(b"ok\n")
+print(word)
 EOF
 }
+
+# mrc0's EV state changes (GOOD -> ASSUMED_BAD and back) so far, its
+# departed QPs' included.
+EV_CHANGES=/sys/class/infiniband/mrc0/ports/1/hw_counters/path_state_changes
 
 target_vm() {
 	check "the link to VM A is up (eth0)" link_up
@@ -87,8 +106,14 @@ target_vm() {
 	check "modprobe nvmet-rdma" modprobe -a nvmet nvmet-rdma
 	check "modprobe brd: a 144 MiB RAM disk" modprobe brd rd_nr=1 rd_size=147456
 	check "nvmet exports $IMG over rdma at $MP_B4:4420" target_up
-	local word
+	local word c0 c1
+	word=$(wait_word 380 "$EV_CHANGES")
+	check_output "hostA is about to cut path 2" '^cut [0-9]+$' echo "$word"
+	c0=${word#cut }
 	word=$(wait_word 380)
+	c1=$(cat "$EV_CHANGES")
+	check "the target's kernel QPs' EVs through path 2 went ASSUMED_BAD (EV state changes $c0, then $c1)" \
+		test "$c1" -gt "$c0"
 	check_output "hostA finished and said so, with the SHA-256 of what it wrote" \
 		'^done [0-9a-f]{64}$' echo "$word"
 	check "the RAM disk holds both 64 MiB the host wrote, byte for byte" \
@@ -128,9 +153,11 @@ path_moved() {
 	[ "${d[$(($1 - 1))]}" -gt "$2" ]
 }
 
-# say_done SUM: tell hostB that the host is done, and what it wrote.
-say_done() {
-	wait_until 60 bash -c "echo done $1 > /dev/tcp/$MP_B4/$SYNC" 2>/dev/null
+# say WORD...: tell hostB, and wait for its "ok".
+say() {
+	wait_until 60 bash -c 'exec 3<>"/dev/tcp/$0/$1" && shift &&
+		echo "$@" >&3 && read -r -t 10 a <&3 && test "$a" = ok' \
+		"$MP_B4" "$SYNC" "$@"
 }
 
 host_vm() {
@@ -157,6 +184,7 @@ host_vm() {
 	dd if=/tmp/two.src of="$blk" bs=1M seek=64 oflag=direct status=none &
 	ddpid=$!
 	wait_until 30 path_moved 2 200
+	check "hostB heard that path 2 is about to go down" say cut
 	mp_path_down 2
 	running=no
 	kill -0 "$ddpid" 2>/dev/null && running=yes
@@ -174,8 +202,7 @@ host_vm() {
 	echo "packets towards hostB per router since the second write: ${d[*]}" | diag
 	check "the three other paths carried the rest (${d[0]} ${d[2]} ${d[3]})" \
 		test "${d[0]}" -gt 1000 -a "${d[2]}" -gt 1000 -a "${d[3]}" -gt 1000
-	check "the kernel QPs' EVs through path 2 went ASSUMED_BAD ($bad, then $(rc_attr_sum ev_marked_bad))" \
-		test "$(rc_attr_sum ev_marked_bad)" -gt "$bad"
+	echo "the host's kernel QPs marked EVs bad $bad, then $(rc_attr_sum ev_marked_bad) times" | diag
 	check_no_output "no I/O error, no controller reset or reconnect" \
 		'I/O error|reset|[Rr]econnect|timeout' bash -c "dmesg | grep -i nvme"
 	check "path 2 comes back" mp_path_up 2
@@ -194,7 +221,7 @@ print(sum(1 for e in json.load(sys.stdin)[\"evs\"] if e.get(\"tx_pkts\", 0) > 0)
 	check "rmmod nvme-rdma" modprobe -r nvme-rdma
 	check "rdma link delete mrc0" rdma link delete mrc0
 	check "hostB heard that hostA is done" \
-		say_done "$(cat /tmp/one.src /tmp/two.src | sha256sum | cut -d' ' -f1)"
+		say done "$(cat /tmp/one.src /tmp/two.src | sha256sum | cut -d' ' -f1)"
 	rm -f /tmp/one.src /tmp/two.src
 }
 
