@@ -33,6 +33,44 @@ void mrc_req_kick(struct mrc_qp *qp)
 }
 
 /**
+ * mrc_qp_handle_alloc() - give a new QP its handle, with its own reference
+ * @qp: the QP
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int mrc_qp_handle_alloc(struct mrc_qp *qp)
+{
+	qp->handle = kzalloc(sizeof(*qp->handle), GFP_KERNEL_ACCOUNT);
+	if (!qp->handle)
+		return -ENOMEM;
+	refcount_set(&qp->handle->ref, 1);
+	qp->handle->qp = qp;
+	return 0;
+}
+
+/**
+ * mrc_qp_handle_free() - let a freed QP's handle go after a grace period
+ * @qp: the QP, no longer in the QP table nor reachable from its packets
+ */
+void mrc_qp_handle_free(struct mrc_qp *qp)
+{
+	if (qp->handle)
+		kfree_rcu(qp->handle, rcu);
+}
+
+/**
+ * mrc_qp_handle_get() - the QP of a handle found under RCU
+ * @h: the handle
+ *
+ * Return: the QP with a reference (mrc_qp_put() it), or NULL when it is
+ * being destroyed.
+ */
+struct mrc_qp *mrc_qp_handle_get(struct mrc_qp_handle *h)
+{
+	return refcount_inc_not_zero(&h->ref) ? h->qp : NULL;
+}
+
+/**
  * mrc_qp_get() - look up a QP for the receive path
  * @mdev: the device
  * @qpn: destination QPN from a packet, untrusted
@@ -41,12 +79,13 @@ void mrc_req_kick(struct mrc_qp *qp)
  */
 struct mrc_qp *mrc_qp_get(struct mrc_dev *mdev, u32 qpn)
 {
-	struct mrc_qp *qp;
+	struct mrc_qp_handle *h;
+	struct mrc_qp *qp = NULL;
 
 	rcu_read_lock();
-	qp = xa_load(&mdev->qp_xa, qpn);
-	if (qp && !refcount_inc_not_zero(&qp->ref))
-		qp = NULL;
+	h = xa_load(&mdev->qp_xa, qpn);
+	if (h)
+		qp = mrc_qp_handle_get(h);
 	rcu_read_unlock();
 	return qp;
 }
@@ -57,7 +96,7 @@ struct mrc_qp *mrc_qp_get(struct mrc_dev *mdev, u32 qpn)
  */
 void mrc_qp_put(struct mrc_qp *qp)
 {
-	if (refcount_dec_and_test(&qp->ref))
+	if (refcount_dec_and_test(&qp->handle->ref))
 		complete(&qp->done);
 }
 

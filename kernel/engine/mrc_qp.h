@@ -71,12 +71,32 @@ struct mrc_ah {
 };
 
 /**
+ * struct mrc_qp_handle - what a QP is found by without a reference
+ * @ref: references from receive-path lookups (mrc_qp_get()) and packet
+ *	destructors, and one for the QP's existence
+ * @qp: the QP, which stays while @ref is not zero
+ * @rcu: frees the handle a grace period after the QP
+ *
+ * The RDMA core frees a QP as soon as destroy returns, and a lookup under
+ * RCU may still hold the pointer it found before destroy began: what it
+ * then touches is this handle, which outlives the QP by a grace period,
+ * so that destroy need not wait for one (a grace period per QP made
+ * tearing down thousands of QPs take minutes).
+ */
+struct mrc_qp_handle {
+	refcount_t ref;
+	struct mrc_qp *qp;
+	struct rcu_head rcu;
+};
+
+/**
  * struct mrc_qp - a queue pair: RC, UD or GSI
  * @ibqp: core object
  * @mdev: the device
- * @ref: references from receive-path lookups (mrc_qp_get()) and one for
- *	the QP's existence
- * @done: completed when @ref reaches zero, so destroy can wait for it
+ * @handle: what the QP table and the packets in local queues point at,
+ *	with the QP's references
+ * @done: completed when @handle's references reach zero, so destroy can
+ *	wait for them
  * @lock: protects everything the engine touches
  * @modify_lock: serialises modify, query and destroy; taken before @lock
  * @post_lock: serialises kernel consumers' posts, from any context
@@ -136,7 +156,7 @@ struct mrc_ah {
 struct mrc_qp {
 	struct ib_qp ibqp;
 	struct mrc_dev *mdev;
-	refcount_t ref;
+	struct mrc_qp_handle *handle;
 	struct completion done;
 	spinlock_t lock; /* engine state below */
 	struct mutex modify_lock; /* serialises modify, query and destroy */
@@ -251,6 +271,9 @@ int mrc_swqe_place(struct mrc_qp *qp, struct mrc_swqe *w, u32 offset,
 /* mrc_engine.c */
 int mrc_engine_init(void);
 void mrc_engine_exit(void);
+int mrc_qp_handle_alloc(struct mrc_qp *qp);
+void mrc_qp_handle_free(struct mrc_qp *qp);
+struct mrc_qp *mrc_qp_handle_get(struct mrc_qp_handle *h);
 struct mrc_qp *mrc_qp_get(struct mrc_dev *mdev, u32 qpn);
 void mrc_qp_put(struct mrc_qp *qp);
 void mrc_qp_error_locked(struct mrc_qp *qp);

@@ -27,7 +27,7 @@ struct mrc_tx_acct {
 	refcount_t ref;			/* the QP's, plus one per packet */
 	atomic_t local;			/* packets the stack has not freed */
 	bool throttled;			/* the requester waits for @local */
-	struct mrc_qp __rcu *qp;	/* NULL once the QP is destroyed */
+	struct mrc_qp_handle __rcu *qp;	/* NULL once the QP is destroyed */
 	struct rcu_head rcu;
 };
 
@@ -36,11 +36,12 @@ static atomic_t mrc_tx_accts = ATOMIC_INIT(0);
 
 /**
  * mrc_tx_acct_create() - the accounting object of a new QP
- * @qp: the QP, kicked when its packets leave the local queues
+ * @qp: the QP's handle: the QP is kicked when its packets leave the local
+ *	queues
  *
  * Return: the object holding the QP's reference, or NULL.
  */
-struct mrc_tx_acct *mrc_tx_acct_create(struct mrc_qp *qp)
+struct mrc_tx_acct *mrc_tx_acct_create(struct mrc_qp_handle *qp)
 {
 	struct mrc_tx_acct *acct;
 
@@ -57,8 +58,8 @@ struct mrc_tx_acct *mrc_tx_acct_create(struct mrc_qp *qp)
  * mrc_tx_acct_detach() - stop kicking a QP that is being destroyed
  * @acct: its object
  *
- * The caller waits for a grace period before the QP's work can be
- * cancelled for good: a destructor may be kicking it until then.
+ * A destructor that found the QP before holds a reference, which destroy
+ * waits for; the handle is freed a grace period after the QP.
  */
 void mrc_tx_acct_detach(struct mrc_tx_acct *acct)
 {
@@ -85,19 +86,24 @@ void mrc_tx_acct_put(struct mrc_tx_acct *acct)
 static void mrc_tx_acct_destructor(struct sk_buff *skb)
 {
 	struct mrc_tx_acct *acct = skb_shinfo(skb)->destructor_arg;
+	struct mrc_qp_handle *h;
 	struct mrc_qp *qp;
 
 	/*
-	 * Inside the read section, the grace period that frees the object
-	 * (and lets the module go) cannot end before this code is left.
+	 * Inside the read section, the grace periods that free the object
+	 * and the QP's handle (and let the module go) cannot end before this
+	 * code is left.
 	 */
 	rcu_read_lock();
 	if (atomic_sub_return(mrc_tx_skb_npkts(skb), &acct->local) <=
 	    MRC_TX_LOCAL_LOW && READ_ONCE(acct->throttled)) {
 		WRITE_ONCE(acct->throttled, false);
-		qp = rcu_dereference(acct->qp);
-		if (qp)
+		h = rcu_dereference(acct->qp);
+		qp = h ? mrc_qp_handle_get(h) : NULL;
+		if (qp) {
 			mrc_req_kick(qp);
+			mrc_qp_put(qp);
+		}
 	}
 	mrc_tx_acct_put(acct);
 	rcu_read_unlock();

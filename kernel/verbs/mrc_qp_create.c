@@ -190,6 +190,7 @@ static void mrc_qp_free(struct mrc_qp *qp)
 		mrc_ring_destroy(&qp->rq);
 	if (qp->sq.ctrl)
 		mrc_ring_destroy(&qp->sq);
+	mrc_qp_handle_free(qp);
 }
 
 /* The create command's driver input: the profiles to use, or nothing. */
@@ -259,7 +260,6 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 	qp->owner = udata ? current_euid() : INVALID_UID;
 	qp->sig_all = init->sq_sig_type == IB_SIGNAL_ALL_WR;
 	qp->state = IB_QPS_RESET;
-	refcount_set(&qp->ref, 1);
 	init_completion(&qp->done);
 	spin_lock_init(&qp->lock);
 	spin_lock_init(&qp->post_lock);
@@ -282,7 +282,10 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 
 	qp->mtu = mrc_payload_mtu(READ_ONCE(mdev->ndev->mtu));
 	qp->seg = qp->mtu;
-	qp->tx_acct = mrc_tx_acct_create(qp);
+	err = mrc_qp_handle_alloc(qp);
+	if (err)
+		goto err_free;
+	qp->tx_acct = mrc_tx_acct_create(qp->handle);
 	if (!qp->tx_acct) {
 		err = -ENOMEM;
 		goto err_free;
@@ -309,9 +312,10 @@ int mrc_create_qp(struct ib_qp *ibqp, struct ib_qp_init_attr *init,
 
 	if (qp->type == IB_QPT_GSI) {
 		qpn = 1;
-		err = xa_insert(&mdev->qp_xa, qpn, qp, GFP_KERNEL_ACCOUNT);
+		err = xa_insert(&mdev->qp_xa, qpn, qp->handle,
+				GFP_KERNEL_ACCOUNT);
 	} else {
-		err = mrc_xa_insert_random(&mdev->qp_xa, qp, MRC_MIN_QPN,
+		err = mrc_xa_insert_random(&mdev->qp_xa, qp->handle, MRC_MIN_QPN,
 					   MRC_QPN_LIMIT, &qpn);
 	}
 	if (err < 0)
@@ -329,7 +333,6 @@ err_erase:
 	xa_erase(&mdev->qp_xa, qpn);
 	mrc_tx_acct_detach(qp->tx_acct);
 	/* A receive path may have found the QP meanwhile: let it finish. */
-	synchronize_rcu();
 	mrc_qp_put(qp);
 	wait_for_completion(&qp->done);
 err_free:
@@ -352,14 +355,12 @@ int mrc_destroy_qp(struct ib_qp *ibqp, struct ib_udata *udata)
 	xa_erase(&qp->mdev->qp_xa, ibqp->qp_num);
 	if (ibqp->qp_type == IB_QPT_RC)
 		mrc_mw_qp_gone(qp->mdev, ibqp->qp_num);
-	/* Packets in local queues may outlive the QP: they stop kicking it. */
-	mrc_tx_acct_detach(qp->tx_acct);
 	/*
-	 * mrc_qp_get() found the QP under RCU and takes its reference only
-	 * then, and a packet's destructor kicks it under RCU: after this
-	 * neither can still be about to.
+	 * Packets in local queues may outlive the QP: they stop kicking it.
+	 * What found the QP before holds a reference, waited for below, and
+	 * what may still be about to take one finds it gone (its handle).
 	 */
-	synchronize_rcu();
+	mrc_tx_acct_detach(qp->tx_acct);
 	spin_lock_bh(&qp->lock);
 	/* The peer's last message is acknowledged even if we go at once. */
 	mrc_dack_send_final(qp);
