@@ -395,17 +395,7 @@ for ((r = 1; r <= REPS; r++)); do
 		esac
 	done
 done
-n=${#steps[@]}
-k=0
-fails=0
-for s in "${steps[@]}"; do
-	read -r m v q a r <<<"$s"
-	k=$((k + 1))
-	line=$(run_step "$k" "$m" "$v" "$q" "$a" "$r") || fails=$((fails + 1))
-	line=${line##*@cc }
-	echo "[$k/$n] $m $v $q $a rep $r: $(python3 ./cc_summary.py --line <<<"$line")"
-	echo "@cc $line"
-done
+run_steps cc
 mp_teardown
-echo "# cc: $n steps, $fails without a figure"
-[ "$fails" -lt "$n" ]
+echo "# cc: ${#steps[@]} steps, $FAILS without a figure"
+[ "$FAILS" -lt "${#steps[@]}" ]

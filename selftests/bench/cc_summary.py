@@ -10,10 +10,10 @@ Targets (issue 35) are benchmarks' goals, not tests: printed with a "met"
 column, they never change the exit status.
 """
 import json
-import os
 import statistics
 import sys
 
+import bench_records
 import mp_summary
 
 TARGETS = {
@@ -288,26 +288,13 @@ def main(argv):
     if len(argv) != 3:
         print(__doc__, file=sys.stderr)
         return 2
-    records = []
-    with open(argv[1], encoding="utf-8", errors="replace") as log:
-        for text in log:
-            if text.startswith("@cc "):
-                try:
-                    records.append(json.loads(text[4:]))
-                except ValueError:
-                    pass
+    records = bench_records.read(argv[1], "cc")
     if not records:
         print("cc: no steps recorded", file=sys.stderr)
         return 1
     section, lines = summarize(records)
     section["records"] = records
-    results = {}
-    if os.path.exists(argv[2]):
-        with open(argv[2], encoding="utf-8") as f:
-            results = json.load(f)
-    results["cc"] = section
-    with open(argv[2], "w", encoding="utf-8") as f:
-        json.dump(results, f, indent=1)
+    bench_records.store(argv[2], "cc", section)
     print("\n".join(lines))
     return 0
 

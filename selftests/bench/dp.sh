@@ -62,37 +62,9 @@ STEP_LIMIT=$((SECS + 90))
 STATE=/run/dp-bench
 mkdir -p "$STATE"
 
-# Nothing of this script may start a process inside the window (under
-# TCG an exec costs a tenth of a second of CPU, most of it the kernel's):
-# the readings below use builtins only, and naps are read timeouts on a
-# FIFO nobody writes to.
-rm -f "$STATE/nap"
-mkfifo "$STATE/nap"
-exec {NAP}<>"$STATE/nap"
-
-# nap_until USEC: sleep until the EPOCHREALTIME of USEC microseconds.
-nap_until() {
-	local d=$(($1 - ${EPOCHREALTIME/./}))
-	[ $d -gt 0 ] || return 0
-	printf -v d '%d.%06d' $((d / 1000000)) $((d % 1000000))
-	read -rt "$d" -u "$NAP"
-	return 0
-}
-
-# ticks: CPU_TICKS="BUSY KERNEL TOTAL" jiffies of all CPUs so far (as
-# guest.sh's cpu_ticks, without a process), CPU_EACH="BUSY,TOTAL ..." of
-# each CPU.
-ticks() {
-	local cpu u n s i w q sq st
-	CPU_TICKS='' CPU_EACH=''
-	while read -r cpu u n s i w q sq st _; do
-		case $cpu in
-		cpu) CPU_TICKS="$((u + n + s + q + sq + st)) $((s + q + sq)) $((u + n + s + i + w + q + sq + st))" ;;
-		cpu[0-9]*) CPU_EACH+="$((u + n + s + q + sq + st)),$((u + n + s + i + w + q + sq + st)) " ;;
-		*) break ;;
-		esac
-	done < /proc/stat
-}
+# Nothing of this script may start a process inside the window: the
+# readings below use builtins only, and it naps (guest.sh).
+nap_init "$STATE"
 
 # wire: WIRE=bytes $WIRE_IF has sent, read from $WIRE_NET (the
 # /proc/PID/net/dev of a process in its namespace). /proc/net/dev may

@@ -17,9 +17,10 @@ instead: lat_typical_us (its t_typical, the median) and lat_99_us (its
 99% percentile), which get a table of their own.
 """
 import json
-import os
 import statistics
 import sys
+
+import bench_records
 
 METRICS = {
     "dp_tcp": "TCP (iperf3, 1 stream)",
@@ -226,14 +227,7 @@ def main(argv):
     if len(argv) not in (3, 4):
         print(__doc__, file=sys.stderr)
         return 2
-    records = []
-    with open(argv[1], encoding="utf-8", errors="replace") as log:
-        for text in log:
-            if text.startswith("@dp "):
-                try:
-                    records.append(json.loads(text[4:]))
-                except ValueError:
-                    pass
+    records = bench_records.read(argv[1], "dp")
     if not records:
         print("dp: no samples recorded", file=sys.stderr)
         return 1
@@ -242,13 +236,7 @@ def main(argv):
     if len(argv) == 4:
         section["host"] = argv[3]
         lines.append(f"host: {argv[3]}")
-    results = {}
-    if os.path.exists(argv[2]):
-        with open(argv[2], encoding="utf-8") as f:
-            results = json.load(f)
-    results["dp"] = section
-    with open(argv[2], "w", encoding="utf-8") as f:
-        json.dump(results, f, indent=1)
+    bench_records.store(argv[2], "dp", section)
     print("\n".join(lines))
     return 0 if any(figures(r) for r in records) else 1
 

@@ -10,10 +10,10 @@ The targets are benchmarks' goals, not tests: they are printed with a
 "met" column and never change the exit status.
 """
 import json
-import os
 import statistics
 import sys
 
+import bench_records
 import mp_figures
 import mp_summary
 
@@ -160,26 +160,13 @@ def main(argv):
     if len(argv) != 3:
         print(__doc__, file=sys.stderr)
         return 2
-    records = []
-    with open(argv[1], encoding="utf-8", errors="replace") as log:
-        for text in log:
-            if text.startswith("@srv6 "):
-                try:
-                    records.append(json.loads(text[6:]))
-                except ValueError:
-                    pass
+    records = bench_records.read(argv[1], "srv6")
     if not records:
         print("srv6: no steps recorded", file=sys.stderr)
         return 1
     section, lines = summarize(records)
     section["records"] = records
-    results = {}
-    if os.path.exists(argv[2]):
-        with open(argv[2], encoding="utf-8") as f:
-            results = json.load(f)
-    results["srv6"] = section
-    with open(argv[2], "w", encoding="utf-8") as f:
-        json.dump(results, f, indent=1)
+    bench_records.store(argv[2], "srv6", section)
     print("\n".join(lines))
     return 0
 

@@ -9,6 +9,7 @@
 // When it starts posting, the client says so on stderr ("mrc-stream client:
 // streaming ..."), so that a script can time an event from the start.
 
+#include "prog_args.h"
 #include "stream_conn.h"
 #include "stream_qp.h"
 #include "stream_report.h"
@@ -82,18 +83,6 @@ void usage(FILE* f) {
         "                       --wait-s) until PATH exists (streams started together)\n");
 }
 
-bool parse_u64(const char* s, uint64_t lo, uint64_t hi, uint64_t* out) {
-    if (!s || !*s || *s == '-')
-        return false;
-    char* end = nullptr;
-    errno = 0;
-    unsigned long long v = std::strtoull(s, &end, 0);
-    if (errno || *end || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
-
 bool parse_seconds(const char* s, double* out) {
     if (!s || !*s)
         return false;
@@ -121,27 +110,15 @@ Err wait_for_go(const std::string& path, int wait_s) {
 
 // Returns 0 to run, 2 on a usage error, -1 after --help.
 int parse_args(int argc, char** argv, Options* o) {
-    if (argc < 2) {
-        usage(stderr);
-        return 2;
-    }
-    std::string mode = argv[1];
-    if (mode == "--help" || mode == "-h") {
-        usage(stdout);
-        return -1;
-    }
-    if (mode != "server" && mode != "client") {
-        std::fprintf(stderr, "mrc-stream: mode must be server or client, not \"%s\"\n",
-                     mode.c_str());
-        return 2;
-    }
-    o->server = mode == "server";
+    int rc = mrc_prog::parse_mode(argc, argv, "mrc-stream", usage, &o->server);
+    if (rc)
+        return rc;
     for (int i = 2; i < argc; i++) {
         std::string arg = argv[i];
         const char* val = i + 1 < argc ? argv[i + 1] : nullptr;
         uint64_t n = 0;
         auto num = [&](uint64_t lo, uint64_t hi) {
-            if (!parse_u64(val, lo, hi, &n)) {
+            if (!mrc_prog::parse_u64(val, lo, hi, &n)) {
                 std::fprintf(stderr, "mrc-stream: %s needs a number in %llu..%llu, not \"%s\"\n",
                              arg.c_str(), static_cast<unsigned long long>(lo),
                              static_cast<unsigned long long>(hi), val ? val : "");
