@@ -32,6 +32,13 @@
 #                    MRC WRITEs (1 or 4 QPs, polling or on CQ events) and
 #                    rxe WRITEs, and 2-byte WRITE and SEND latency of MRC
 #                    and rxe, over one veth, in one VM of 2 vCPUs, see dp.sh)
+#                    The scale_* metrics are not in the default list: they
+#                    take about 11 minutes together. scale_1k, scale_10k:
+#                    1,000 or 10,000 RC connections through rdma_cm between
+#                    two MRC devices, in one VM of 2 vCPUs and
+#                    BENCH_SCALE_MEM: kernel memory per QP, set-up rate,
+#                    teardown time, and the CPU and timer ticks with every
+#                    QP connected and quiet against none (see scale.sh)
 #   BENCH_MP_PATHS   paths of the multipath topology (4)
 #   BENCH_MP_RATE    tbf rate of each path, tc units (10mbit)
 #   BENCH_MP_SECS    seconds of each multipath run (10; blackhole: +5)
@@ -59,6 +66,13 @@
 #   BENCH_DP_LAT_ITERS  exchanges of each dp_lat_* sample (5000)
 #   BENCH_DP_PIN     1: dp_* servers on vCPU 1, clients on vCPU 0; 0: where
 #                    the scheduler puts them (1)
+#   BENCH_SCALE_EVS  the module's ev_count (EVs per QP) of each scale_*
+#                    step, each count run with each (64,256)
+#   BENCH_SCALE_MEM  memory of the scale VM, qemu units (6G: 10,000
+#                    connections are 20,000 QPs)
+#   BENCH_SCALE_REPS repetitions of the scale_* steps (1)
+#   BENCH_SCALE_LIMIT  seconds the set-up and the teardown may take each,
+#                    in each scale_* step (300)
 #   BENCH_PERF       1: profile every step in both guests (perf record
 #                    -e cpu-clock -a) and log its hottest symbols
 #   BENCH_OUT        output directory (build/bench)
@@ -82,14 +96,15 @@ mptimeout=${BENCH_MP_TIMEOUT:-14}
 mploss=${BENCH_MP_LOSS:-1}
 perf=${BENCH_PERF:-0}
 read -ra m <<<"${metrics//,/ }"
-# The srv6_*, cc_* and dp_* metrics run in VMs of their own (srv6.sh,
-# cc.sh, dp.sh), the rest in two.
-srv6=() cc=() dp=() two=()
+# The srv6_*, cc_*, dp_* and scale_* metrics run in VMs of their own
+# (srv6.sh, cc.sh, dp.sh, scale.sh), the rest in two.
+srv6=() cc=() dp=() scale=() two=()
 for i in "${m[@]}"; do
 	case $i in
 	srv6_*) srv6+=("$i") ;;
 	cc_*) cc+=("$i") ;;
 	dp_*) dp+=("$i") ;;
+	scale_*) scale+=("$i") ;;
 	*) two+=("$i") ;;
 	esac
 done
@@ -97,6 +112,11 @@ metrics=$(IFS=,; echo "${two[*]}")
 srv6_metrics=$(IFS=,; echo "${srv6[*]}")
 cc_metrics=$(IFS=,; echo "${cc[*]}")
 dp_metrics=$(IFS=,; echo "${dp[*]}")
+scale_metrics=$(IFS=,; echo "${scale[*]}")
+scaleevs=${BENCH_SCALE_EVS:-64,256}
+scalemem=${BENCH_SCALE_MEM:-6G}
+scalereps=${BENCH_SCALE_REPS:-1}
+scalelimit=${BENCH_SCALE_LIMIT:-300}
 dpsecs=${BENCH_DP_SECS:-5}
 dplatiters=${BENCH_DP_LAT_ITERS:-5000}
 dppin=${BENCH_DP_PIN:-1}
@@ -118,7 +138,7 @@ case ",$metrics" in
 esac
 
 mkdir -p "$out"
-rm -f "$out"/{server,client,srv6,cc,dp}.log "$out"/results.json
+rm -f "$out"/{server,client,srv6,cc,dp,scale}.log "$out"/results.json
 start=$SECONDS
 load_start=$(cut -d' ' -f1 /proc/loadavg)
 # Other VMs on the host skew absolute figures; note them in the results.
@@ -247,6 +267,24 @@ dp_vm() {
 	wait $!
 }
 
+# scale_vm: the scale_* steps, in a VM of 2 vCPUs and $scalemem of memory
+# (scale.sh): each step is bounded by its set-up and teardown limits.
+scale_vm() {
+	local append="bench.reps=$scalereps bench.metrics=$scale_metrics"
+	local evs steps
+	append+=" bench.scaleevs=$scaleevs bench.scalelimit=$scalelimit"
+	read -ra evs <<<"${scaleevs//,/ }"
+	steps=$((scalereps * ${#scale[@]} * ${#evs[@]}))
+	echo "bench: QP scale in one VM (TCG, 2 vCPUs, $scalemem): $scale_metrics, ev_count $scaleevs"
+	MRC_VM_CPUS=2 MRC_VM_MEM=$scalemem MRC_VM_LOGDIR=$out/vm-logs MRC_VM_KEEP_LOG=1 \
+	MRC_VM_APPEND="$append" \
+		"$top/selftests/vm/run-vm.sh" \
+		-t $((300 + steps * (2 * scalelimit + 150))) -s "$stage" \
+		-n bench-scale "$here/scale.sh" 2>&1 | tee "$out/scale.log" |
+		grep --line-buffered -v '^@scale ' &
+	wait $!
+}
+
 commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null)
 if [ -n "$commit" ] && [ -n "$(git -C "$top" status --porcelain --untracked-files=no 2>/dev/null)" ]; then
 	commit="$commit-dirty"
@@ -281,5 +319,9 @@ if [ -n "$dp_metrics" ]; then
 	python3 "$here/dp_summary.py" "$out/dp.log" "$out/results.json" \
 		"load average $dp_load before, $(cut -d' ' -f1 /proc/loadavg) after; other VMs $dp_others before, $(pgrep -c -f '^qemu-system') after" &&
 		rc=0
+fi
+if [ -n "$scale_metrics" ]; then
+	scale_vm
+	python3 "$here/scale_summary.py" "$out/scale.log" "$out/results.json" && rc=0
 fi
 exit $rc
