@@ -157,7 +157,7 @@ int mrc_get_hw_stats(struct ib_device *ibdev, struct rdma_hw_stats *stats,
 	int i;
 
 	for (i = 0; i < MRC_STAT_COUNT; i++)
-		stats->value[i] = atomic64_read(&mdev->stats.count[i]);
+		stats->value[i] = mrc_stats_read(&mdev->stats, i);
 	mrc_path_totals(mdev->ctl, tot);
 	for (i = 0; i < ARRAY_SIZE(mrc_path_stats); i++)
 		stats->value[MRC_PATH_STAT(i)] = tot[mrc_path_stats[i]];

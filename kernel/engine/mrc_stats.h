@@ -3,11 +3,18 @@
  * Device packet counters, shown by `rdma statistic show link DEV/1`: what
  * was sent and received, and why a received packet was dropped, so that
  * a loss seen by a sender can be found on the receiving host.
+ *
+ * Each CPU counts in its own copy: the packets a device sends and
+ * receives are counted on every CPU that handles them, and one shared
+ * line of atomics moved between those CPUs with every packet. A read
+ * adds the copies up; on a 32-bit kernel it may catch one count
+ * mid-update.
  */
 #ifndef MRC_STATS_H
 #define MRC_STATS_H
 
-#include <linux/atomic.h>
+#include <linux/gfp.h>
+#include <linux/percpu.h>
 
 enum mrc_stat {
 	MRC_STAT_SENT_PKTS,
@@ -45,19 +52,47 @@ enum mrc_stat {
 	MRC_STAT_COUNT
 };
 
-struct mrc_stats {
-	atomic64_t count[MRC_STAT_COUNT];
+struct mrc_stats_cpu {
+	u64 count[MRC_STAT_COUNT];
 };
+
+struct mrc_stats {
+	struct mrc_stats_cpu __percpu *cpu;
+};
+
+static inline int mrc_stats_alloc(struct mrc_stats *stats)
+{
+	stats->cpu = alloc_percpu_gfp(struct mrc_stats_cpu, GFP_KERNEL_ACCOUNT);
+	return stats->cpu ? 0 : -ENOMEM;
+}
+
+static inline void mrc_stats_free(struct mrc_stats *stats)
+{
+	free_percpu(stats->cpu);
+	stats->cpu = NULL;
+}
 
 static inline void mrc_stats_inc(struct mrc_stats *stats, enum mrc_stat s)
 {
-	atomic64_inc(&stats->count[s]);
+	this_cpu_inc(stats->cpu->count[s]);
 }
 
 static inline void mrc_stats_add(struct mrc_stats *stats, enum mrc_stat s,
 				 u64 n)
 {
-	atomic64_add(n, &stats->count[s]);
+	this_cpu_add(stats->cpu->count[s], n);
+}
+
+/* Counter @s: every CPU's count added up. */
+static inline u64 mrc_stats_read(const struct mrc_stats *stats,
+				 enum mrc_stat s)
+{
+	u64 sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += READ_ONCE(per_cpu_ptr(stats->cpu, cpu)->count[s]);
+	return sum;
 }
 
 #endif /* MRC_STATS_H */

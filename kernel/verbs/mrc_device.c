@@ -198,6 +198,9 @@ int mrc_newlink(const char *ibdev_name, struct net_device *ndev)
 	mdev->ndev = ndev;
 	netdev_hold(ndev, &mdev->ndev_tracker, GFP_KERNEL);
 
+	err = mrc_stats_alloc(&mdev->stats);
+	if (err)
+		goto out_dealloc;
 	err = mrc_ctl_dev_alloc(mdev);
 	if (err)
 		goto out_dealloc;

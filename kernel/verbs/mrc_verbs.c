@@ -244,6 +244,7 @@ static void mrc_dealloc_driver(struct ib_device *ibdev)
 
 	mrc_dev_list_del(mdev);
 	mrc_ctl_dev_free(mdev);
+	mrc_stats_free(&mdev->stats);
 	if (mdev->net) {
 		mrc_net_put(mdev->net);
 		mdev->net = NULL;
