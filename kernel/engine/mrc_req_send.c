@@ -190,6 +190,50 @@ static void mrc_req_ask_ack(struct mrc_qp *qp, struct mrc_pkt *pkt)
 	}
 }
 
+/* How a single-packet request's EV is chosen (mrc_req_send_one()). */
+enum mrc_req_ev_rule {
+	MRC_REQ_EV_PICK,	/* the next GOOD EV (mrc_mp_pick_ev()) */
+	MRC_REQ_EV_RUN,		/* as the first packet of a run */
+	MRC_REQ_EV_SAME,	/* a given EV */
+};
+
+/*
+ * Send the one packet @pkt of @w: on the EV @rule chooses (@ev for
+ * MRC_REQ_EV_SAME), with the ACK the responder holds if it fits, and its
+ * payload, if any, copied from @w. Return: 0, -ENOMEM, or -EFAULT (@w's
+ * status says why).
+ */
+static int mrc_req_send_one(struct mrc_qp *qp, struct mrc_swqe *w,
+			    struct mrc_pkt *pkt, enum mrc_req_ev_rule rule,
+			    u16 ev)
+{
+	struct sk_buff *skb;
+	void *payload;
+	int status;
+
+	if (rule == MRC_REQ_EV_SAME)
+		mrc_mp_same_ev(qp, pkt, ev);
+	else if (rule == MRC_REQ_EV_RUN)
+		mrc_mp_pick_ev_run(qp, pkt);
+	else
+		mrc_mp_pick_ev(qp, pkt);
+	mrc_dack_attach(qp, pkt);
+	skb = mrc_tx_alloc(qp, pkt, &payload);
+	if (!skb)
+		return -ENOMEM;
+	if (pkt->payload_len) {
+		status = mrc_swqe_copy(qp, w, pkt->dph.offset, payload,
+				       pkt->payload_len, false);
+		if (status != IB_WC_SUCCESS) {
+			kfree_skb(skb);
+			w->status = status;
+			return -EFAULT;
+		}
+	}
+	mrc_mp_queue(qp, skb, pkt);
+	return 0;
+}
+
 /**
  * mrc_req_send_data() - build and queue one packet of a SEND or WRITE
  * @qp: the QP, with @qp->lock held
@@ -202,26 +246,10 @@ static void mrc_req_ask_ack(struct mrc_qp *qp, struct mrc_pkt *pkt)
 int mrc_req_send_data(struct mrc_qp *qp, struct mrc_swqe *w, u32 k, bool retx)
 {
 	struct mrc_pkt pkt;
-	struct sk_buff *skb;
-	void *payload;
-	int status;
 
 	mrc_req_data_pkt(qp, w, k, retx, mrc_now_ts(), &pkt);
 	mrc_req_ask_ack(qp, &pkt);
-	mrc_mp_pick_ev(qp, &pkt);
-	mrc_dack_attach(qp, &pkt);
-	skb = mrc_tx_alloc(qp, &pkt, &payload);
-	if (!skb)
-		return -ENOMEM;
-	status = mrc_swqe_copy(qp, w, pkt.dph.offset, payload, pkt.payload_len,
-			       false);
-	if (status != IB_WC_SUCCESS) {
-		kfree_skb(skb);
-		w->status = status;
-		return -EFAULT;
-	}
-	mrc_mp_queue(qp, skb, &pkt);
-	return 0;
+	return mrc_req_send_one(qp, w, &pkt, MRC_REQ_EV_PICK, 0);
 }
 
 /*
@@ -233,8 +261,7 @@ static int mrc_req_read_on(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,
 {
 	u32 offset = (psn - w->first_psn) * qp->mtu;
 	struct mrc_pkt pkt = {};
-	struct sk_buff *skb;
-	void *payload;
+	enum mrc_req_ev_rule rule;
 	u32 i;
 
 	pkt.opcode = MRC_OP_READ_REQ;
@@ -252,14 +279,10 @@ static int mrc_req_read_on(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,
 	 * of WRITE packets does, and takes the spread.
 	 */
 	if (ev >= 0)
-		mrc_mp_same_ev(qp, &pkt, ev);
-	else if (retx)
-		mrc_mp_pick_ev(qp, &pkt);
+		rule = MRC_REQ_EV_SAME;
 	else
-		mrc_mp_pick_ev_run(qp, &pkt);
-	mrc_dack_attach(qp, &pkt);
-	skb = mrc_tx_alloc(qp, &pkt, &payload);
-	if (!skb)
+		rule = retx ? MRC_REQ_EV_PICK : MRC_REQ_EV_RUN;
+	if (mrc_req_send_one(qp, w, &pkt, rule, max(ev, 0)))
 		return -ENOMEM;
 	/* Every response PSN it asks for comes back on its EV, in turn. */
 	for (i = 1; i < npkts; i++)
@@ -272,7 +295,6 @@ static int mrc_req_read_on(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,
 	qp->req.tlp_psn = psn;
 	qp->req.tlp_end = psn + npkts - 1;
 	qp->req.tlp_valid = true;
-	mrc_mp_queue(qp, skb, &pkt);
 	return 0;
 }
 
@@ -329,8 +351,6 @@ void mrc_req_probe_read(struct mrc_qp *qp, struct mrc_swqe *w, u32 psn,
 int mrc_req_send_atomic(struct mrc_qp *qp, struct mrc_swqe *w, bool retx)
 {
 	struct mrc_pkt pkt = {};
-	struct sk_buff *skb;
-	void *payload;
 
 	pkt.opcode = mrc_wire_opcode(w->wqe.opcode);
 	pkt.psn = w->first_psn;
@@ -342,13 +362,7 @@ int mrc_req_send_atomic(struct mrc_qp *qp, struct mrc_swqe *w, bool retx)
 							     w->wqe.compare_add;
 	if (pkt.opcode == MRC_OP_CMP_SWP)
 		pkt.atomic.compare = w->wqe.compare_add;
-	mrc_mp_pick_ev(qp, &pkt);
-	mrc_dack_attach(qp, &pkt);
-	skb = mrc_tx_alloc(qp, &pkt, &payload);
-	if (!skb)
-		return -ENOMEM;
-	mrc_mp_queue(qp, skb, &pkt);
-	return 0;
+	return mrc_req_send_one(qp, w, &pkt, MRC_REQ_EV_PICK, 0);
 }
 
 /**
