@@ -11,6 +11,14 @@
 #include "engine/mrc_obj.h"
 #include "engine/mrc_qp.h"
 
+/* @mr holds [@iova, @iova + @len) (untrusted); a DMA MR holds anything. */
+static bool mrc_mr_covers(const struct mrc_mr *mr, u64 iova, u64 len)
+{
+	return mr->kind == MRC_MR_DMA ||
+	       (iova >= mr->iova && len <= mr->length &&
+		iova - mr->iova <= mr->length - len);
+}
+
 /**
  * mrc_mr_get() - look up a key and check it allows an access
  * @mdev: the device
@@ -47,9 +55,7 @@ struct mrc_mr *mrc_mr_get(struct mrc_dev *mdev, u32 key, struct ib_pd *pd,
 	if (!mr)
 		return NULL;
 
-	if (mr->kind != MRC_MR_DMA &&
-	    (iova < mr->iova || len > mr->length ||
-	     iova - mr->iova > mr->length - len)) {
+	if (!mrc_mr_covers(mr, iova, len)) {
 		mrc_mr_put(mr);
 		return NULL;
 	}
@@ -186,22 +192,69 @@ void mrc_mr_place(struct mrc_mr *mr, u64 iova, const struct mrc_payload *src,
 int mrc_mr_write_remote(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 			const struct mrc_payload *payload)
 {
-	struct mrc_mr *mr;
+	u32 key = pkt->reth.rkey, len = pkt->payload_len;
+	struct mrc_mr *mr = qp->resp.train_mr;
 	int status;
 	u64 va;
 
 	if (!(qp->access & IB_ACCESS_REMOTE_WRITE))
 		return -EACCES;
-	if (!pkt->payload_len)
+	if (!len)
 		return 0;
 	va = pkt->reth.va + pkt->dph.offset;
-	mr = mrc_mr_get(qp->mdev, pkt->reth.rkey, qp->ibqp.pd, qp->ibqp.qp_num,
-			IB_ACCESS_REMOTE_WRITE, va, pkt->payload_len, &status);
+	/*
+	 * The MR this train wrote to before, if the key still names it:
+	 * the checks of mrc_mr_get() but the lookup (its PD was checked
+	 * then, and an MR keeps its PD). Pairs with the release of a fast
+	 * registration.
+	 */
+	if (mr && smp_load_acquire(&mr->valid) && mr->key == key &&
+	    (mr->access & IB_ACCESS_REMOTE_WRITE) &&
+	    mrc_mr_covers(mr, va, len)) {
+		mrc_mr_place(mr, va, payload, 0, len);
+		return 0;
+	}
+	mr = mrc_mr_get(qp->mdev, key, qp->ibqp.pd, qp->ibqp.qp_num,
+			IB_ACCESS_REMOTE_WRITE, va, len, &status);
 	if (!mr)
 		return -EACCES;
-	mrc_mr_place(mr, va, payload, 0, pkt->payload_len);
-	mrc_mr_put(mr);
+	mrc_mr_place(mr, va, payload, 0, len);
+	/* A window's checks are its own: only an MR's key is kept. */
+	if (key & MRC_KEY_MW_BIT) {
+		mrc_mr_put(mr);
+		return 0;
+	}
+	if (qp->resp.train_mr)
+		mrc_mr_put(qp->resp.train_mr);
+	qp->resp.train_mr = mr;
 	return 0;
+}
+
+/**
+ * mrc_mr_train_done() - let go of the MR a received train wrote to
+ * @qp: the QP, whose lock is not held; the train is done with it
+ *
+ * A train's packets mostly write one MR: mrc_mr_write_remote() keeps the
+ * reference of the first until then, and the rest check the key against
+ * it without a lookup. Held no longer than a train, the reference keeps
+ * no deregistration waiting.
+ */
+void mrc_mr_train_done(struct mrc_qp *qp)
+{
+	struct mrc_mr *mr;
+
+	/*
+	 * A train sees what it set itself; what a train on another CPU set
+	 * meanwhile, that train lets go.
+	 */
+	if (!READ_ONCE(qp->resp.train_mr))
+		return;
+	spin_lock(&qp->lock);
+	mr = qp->resp.train_mr;
+	qp->resp.train_mr = NULL;
+	spin_unlock(&qp->lock);
+	if (mr)
+		mrc_mr_put(mr);
 }
 
 /**

@@ -265,6 +265,7 @@ int mrc_swqe_copy(struct mrc_qp *qp, struct mrc_swqe *w, u32 offset,
 		  void *buf, u32 len, bool to_sge);
 int mrc_mr_write_remote(struct mrc_qp *qp, const struct mrc_pkt *pkt,
 			const struct mrc_payload *payload);
+void mrc_mr_train_done(struct mrc_qp *qp);
 int mrc_swqe_place(struct mrc_qp *qp, struct mrc_swqe *w, u32 offset,
 		   const struct mrc_payload *src, u32 len);
 

@@ -65,6 +65,8 @@ struct mrc_rmsg {
  * @rsn_complete: next RSN to complete
  * @rnr_gate: drops new PSNs after an RNR NACK until it executes
  * @atomic_cache: results of executed atomics, for repeated requests
+ * @train_mr: the MR the WRITEs of the train being received placed into,
+ *	referenced until the train is done with the QP (mrc_mr_train_done())
  * @dup_read_tokens: READ responses duplicate requests may still re-serve
  * @dup_read_ts: when @dup_read_tokens was last refilled
  * @unacked: packets received since the last ACK
@@ -88,6 +90,7 @@ struct mrc_resp_info {
 	u32 rsn_complete;
 	struct mrc_rnr_gate rnr_gate;
 	struct mrc_atomic_cache atomic_cache;
+	struct mrc_mr *train_mr;
 	u32 dup_read_tokens;
 	u32 dup_read_ts;
 

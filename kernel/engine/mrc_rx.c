@@ -167,6 +167,7 @@ struct mrc_rx_train {
 /* Send what the train's packets queued on its QP, and let the QP go. */
 static void mrc_rx_train_qp_done(struct mrc_rx_train *t)
 {
+	mrc_mr_train_done(t->qp);
 	mrc_tx_flush_now(t->qp);
 	mrc_qp_put(t->qp);
 	t->qp = NULL;

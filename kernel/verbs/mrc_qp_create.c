@@ -177,6 +177,9 @@ static void mrc_qp_free(struct mrc_qp *qp)
 	memset(&qp->mp.evs, 0, sizeof(qp->mp.evs));
 	spin_unlock_bh(&qp->lock);
 	mrc_ev_destroy(&evs);
+	/* A received train lets its MR go before its QP. */
+	if (WARN_ON_ONCE(qp->resp.train_mr))
+		mrc_mr_put(qp->resp.train_mr);
 	kfree(qp->gsi);
 	kfree(qp->uc);
 	kvfree(qp->ud_ext);

@@ -68,6 +68,7 @@ const Scenario kScenarios[] = {
     {"modify-driver-input", scenario_modify_driver_input, true},
     {"retry-exceeded", scenario_retry_exceeded, false},
     {"trimmed-write", scenario_trimmed_write, false},
+    {"train-bounds", scenario_train_bounds, false},
     {"short-send", scenario_short_send, false},
     {"duplicate-send", scenario_duplicate_send, false},
     {"srq-flush-taken", scenario_srq_flush_taken, false},
@@ -84,8 +85,9 @@ void usage(FILE* f) {
                  "  --retry-cnt N             QP retry count, 0-7 (default 7)\n"
                  "  --wait-ms N               deadline for each completion (default 20000)\n"
                  "  --seed N                  payload/PSN seed (default: random, printed)\n"
-                 "  --wait-file PATH          retry-exceeded, trimmed-write, short-send,\n"
-                 "                            duplicate-send, srq-flush-taken: go when\n"
+                 "  --wait-file PATH          retry-exceeded, trimmed-write, train-bounds,\n"
+                 "                            short-send, duplicate-send, srq-flush-taken:\n"
+                 "                            go when\n"
                  "                            PATH exists\n"
                  "                            (default: go on a line read from stdin)\n"
                  "  --go-ms N                 retry-exceeded: how long to wait to go\n"
@@ -94,7 +96,8 @@ void usage(FILE* f) {
                  "  --list                    print the scenario names\n"
                  "\n"
                  "SCENARIO is a name from --list or `all` (every one but retry-exceeded,\n"
-                 "trimmed-write, short-send, duplicate-send and srq-flush-taken, which need\n"
+                 "trimmed-write, train-bounds, short-send, duplicate-send and srq-flush-taken,\n"
+                 "which need\n"
                  "the test script to act when they wait).\n");
 }
 

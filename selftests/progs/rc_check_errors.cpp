@@ -8,6 +8,7 @@
 #include "rc_check_scenarios.h"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -178,6 +179,41 @@ Err scenario_trimmed_write(Env& env, Rng& rng) {
     if (auto err = e.b->verify("B memory after the WRITE whose trimmed copy came first"))
         return err;
     return expect_quiet(e.p);
+}
+
+// Two one-packet WRITEs that reach B as one train (the test script sends
+// them as one UDP GSO datagram from A's address: mrc-craft.py
+// write-train), with B's R_Key: 512 bytes (i & 0xff) at the MR's start,
+// then the same just past its end. A train keeps the MR its first WRITE
+// found and checks the later packets against it: the second is refused
+// as if looked up, B's QP fails, and nothing past the MR changes.
+Err scenario_train_bounds(Env& env, Rng& rng) {
+    ErrPair e;
+    if (auto err = make_err_pair(env, rng, kDefaultAccess, kLen, &e))
+        return err;
+    std::printf("train-target qpn %u psn %u rkey %u va %llu len %zu\n", e.p.b.qp->qp_num,
+                e.p.a.sq_psn, e.b->rkey(), static_cast<unsigned long long>(e.b->addr(0)), kLen);
+    std::fflush(stdout);
+    if (auto err = wait_go(env.opt))
+        return err;
+    // The packets were counted as they arrived: give B the time to place.
+    auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(env.opt.wait_ms);
+    ibv_qp_attr attr{};
+    ibv_qp_init_attr init{};
+    for (;;) {
+        if (int ret = ibv_query_qp(e.p.b.qp.get(), &attr, IBV_QP_STATE, &init))
+            return fail("ibv_query_qp of B: %s", std::strerror(ret));
+        if (attr.qp_state == IBV_QPS_ERR)
+            break;
+        if (std::chrono::steady_clock::now() >= end)
+            return fail("B's QP in state %d, not ERR: the WRITE past the MR passed", attr.qp_state);
+        usleep(10000);
+    }
+    std::vector<uint8_t> first(512);
+    for (size_t i = 0; i < first.size(); i++)
+        first[i] = static_cast<uint8_t>(i);
+    e.b->expect(0, first.data(), first.size());
+    return e.b->verify("B memory after the train (the MR and the bytes past it)");
 }
 
 // A SEND longer than B's receive buffer: A's WQE completes with

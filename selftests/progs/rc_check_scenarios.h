@@ -28,6 +28,7 @@ Err scenario_out_of_bounds(Env& env, Rng& rng);
 Err scenario_no_remote_write(Env& env, Rng& rng);
 Err scenario_retry_exceeded(Env& env, Rng& rng);
 Err scenario_trimmed_write(Env& env, Rng& rng);
+Err scenario_train_bounds(Env& env, Rng& rng);
 Err scenario_short_send(Env& env, Rng& rng);
 Err scenario_duplicate_send(Env& env, Rng& rng);
 Err scenario_recv_too_small(Env& env, Rng& rng);

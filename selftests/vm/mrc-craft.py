@@ -10,6 +10,8 @@
                           --dst ADDR6 --dqpn Q [--count N] [--port P]
                           [--srh KIND]
   mrc-craft.py trim-write DST --dqpn Q --psn P --len BYTES [--port P]
+  mrc-craft.py write-train DST --dqpn Q --psn P --rkey K --va ADDR
+                           --len BYTES --past BYTES [--port P]
   mrc-craft.py short-send DST --dqpn Q --psn P --len BYTES --claim BYTES
                           [--first-only] [--port P]
   mrc-craft.py dup-send DST --dqpn Q --psn P --dev DEV [--port P]
@@ -38,6 +40,11 @@ type 0, "hdrlen-long" a Hdr Ext Len past the packet.
 trim-write sends, from an ordinary UDP socket, what a trimming switch
 leaves of the first packet of a BYTES-long WRITE with PSN P to QP Q: the
 headers, the TRIM flag, no payload.
+
+write-train sends, from an ordinary UDP socket, two one-packet WRITEs to
+QP Q with R_Key K as one datagram of two UDP segments (UDP_SEGMENT), so
+that they arrive as one train: PSN P writes BYTES bytes (i & 0xff) at
+ADDR, PSN P+1 the same at ADDR + --past.
 
 short-send sends, from an ordinary UDP socket, a SEND to QP Q of two
 packets, PSN P (FIRST, at offset 0) and P+1 (LAST, ending at --claim),
@@ -69,6 +76,7 @@ QP1_QKEY = 0x80010000
 ETH_P_IPV6 = 0x86DD
 IPPROTO_IPV6 = 41  # an IPv6 packet inside IPv6 (SRv6 encapsulation)
 IPPROTO_ROUTING = 43  # the SRH
+UDP_SEGMENT = 103  # <linux/udp.h>: send one datagram as segments of N bytes
 
 
 def ud_send(dqpn, qkey, src_qpn, payload):
@@ -89,6 +97,14 @@ def trimmed_write(dqpn, psn, length):
     d = dph(0, 0, length)
     return bth(OP_WRITE, FLAG_FIRST | FLAG_TRIM, dqpn, psn,
                24 + len(reth) + len(d)) + reth + d
+
+
+def write_packet(dqpn, psn, rkey, va, payload):
+    """A WRITE that is a whole message in one packet, to VA under RKEY."""
+    reth = struct.pack("!QII", va, rkey, len(payload))
+    d = dph(0, 0, len(payload))
+    return bth(OP_WRITE, FLAG_FIRST | FLAG_LAST, dqpn, psn,
+               24 + len(reth) + len(d)) + reth + d + payload
 
 
 def mac_bytes(text):
@@ -171,6 +187,17 @@ def cmd_trim_write(a):
     sock = socket.socket(fam, socket.SOCK_DGRAM)
     sock.sendto(trimmed_write(a.dqpn, a.psn, a.len), (a.dst, a.port))
     print("sent 1")
+
+
+def cmd_write_train(a):
+    fam = socket.AF_INET6 if ":" in a.dst else socket.AF_INET
+    sock = socket.socket(fam, socket.SOCK_DGRAM)
+    data = bytes(i & 0xFF for i in range(a.len))
+    first = write_packet(a.dqpn, a.psn, a.rkey, a.va, data)
+    second = write_packet(a.dqpn, a.psn + 1, a.rkey, a.va + a.past, data)
+    sock.setsockopt(socket.SOL_UDP, UDP_SEGMENT, len(first))
+    sock.sendto(first + second, (a.dst, a.port))
+    print("sent 2 in 1 datagram")
 
 
 def send_packet(dqpn, psn, flags, offset, payload, msg_len):
@@ -280,6 +307,15 @@ def main():
     t.add_argument("--psn", type=int, required=True)
     t.add_argument("--len", type=int, required=True)
     t.add_argument("--port", type=int, default=4792)
+    w = sub.add_parser("write-train")
+    w.add_argument("dst")
+    w.add_argument("--dqpn", type=int, required=True)
+    w.add_argument("--psn", type=int, required=True)
+    w.add_argument("--rkey", type=int, required=True)
+    w.add_argument("--va", type=int, required=True)
+    w.add_argument("--len", type=int, required=True)
+    w.add_argument("--past", type=int, required=True)
+    w.add_argument("--port", type=int, default=4792)
     h = sub.add_parser("short-send")
     h.add_argument("dst")
     h.add_argument("--dqpn", type=int, required=True)
@@ -297,7 +333,8 @@ def main():
     a = p.parse_args()
     {"ud-flood": cmd_ud_flood, "spoof-v6": cmd_spoof_v6,
      "srv6-spoof": cmd_srv6_spoof,
-     "trim-write": cmd_trim_write, "short-send": cmd_short_send,
+     "trim-write": cmd_trim_write, "write-train": cmd_write_train,
+     "short-send": cmd_short_send,
      "dup-send": cmd_dup_send}[a.cmd](a)
     return 0
 

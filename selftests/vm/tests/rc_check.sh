@@ -16,7 +16,7 @@ sent_a() { cat /sys/class/infiniband/mrcA/ports/1/hw_counters/sent_pkts; }
 zc_a() { cat /sys/class/infiniband/mrcA/ports/1/hw_counters/sent_zerocopy; }
 ZC=/sys/module/mrc/parameters/tx_zerocopy
 
-for s in $("$CHECK" --list | grep -vxE "retry-exceeded|trimmed-write|short-send|duplicate-send|srq-flush-taken|dereg-in-flight"); do
+for s in $("$CHECK" --list | grep -vxE "retry-exceeded|trimmed-write|train-bounds|short-send|duplicate-send|srq-flush-taken|dereg-in-flight"); do
 	[ "$s" = write ] && p0=$(sent_a) z0=$(zc_a)
 	check_output "mrc-rc-check $s" "^ok $s" timeout 120 "$CHECK" "${ARGS[@]}" "$s"
 	[ "$s" = write ] && p1=$(sent_a) z1=$(zc_a)
@@ -108,6 +108,23 @@ crafted_go rcvd_trimmed "$t0"
 check_output "trimmed packet NACKed, the WRITE then lands whole" '^ok trimmed-write' \
 	cat /tmp/crafted.log
 check_output "rcvd_trimmed counted it" "^$((t0 + 1))\$" hw_counter mrcB rcvd_trimmed
+
+# Two one-packet WRITEs as one train, both with B's R_Key: the first at
+# the start of B's MR, the second just past its end. The train keeps the
+# MR the first found and checks the second against it: refused, B's QP
+# fails, the first's bytes are in place and nothing past the MR changed.
+p0=$(hw_counter mrcB rcvd_pkts)
+r0=$(hw_counter mrcB rcvd_trains)
+crafted_start train-bounds
+read -r _ _ _ _ _ _ rkey _ va _ len <<<"$(grep -m1 -- '-target qpn' /tmp/crafted.log)"
+check_output "two WRITEs in one datagram from A's address, the second past B's MR" \
+	'^sent 2 in 1 datagram$' craft write-train 10.0.0.2 --dqpn "$qpn" --psn "$psn" \
+	--rkey "${rkey:-0}" --va "${va:-0}" --len 512 --past "${len:-0}"
+crafted_go rcvd_pkts "$p0"
+check_output "train: the first lands, the one past the MR is refused, B's QP fails" \
+	'^ok train-bounds' cat /tmp/crafted.log
+np=$(($(hw_counter mrcB rcvd_pkts) - p0)) nt=$(($(hw_counter mrcB rcvd_trains) - r0))
+check "... the two came as one train ($np packets in $nt trains)" test $((np - nt)) -ge 1
 
 # A SEND of two packets that bring 1000 bytes but state 3000: all its
 # PSNs arrived, not its bytes. The receive must not complete as a success.
