@@ -5,7 +5,8 @@
 #   MRC_SUITES   suites to run (default "kunit style layers spec gtest fuzz vm")
 #   FUZZ_SECONDS time each fuzzing harness runs (default 10)
 #   MRC_VM_TESTS globs of VM tests to run, space-separated (default "*")
-#   MRC_VM_JOBS  VMs booted side by side (default 1)
+#   MRC_VM_HOST_CPUS host CPUs the VMs may keep busy at once (default:
+#                all); MRC_VM_CPUS the vCPUs of a test without "# vm-cpus"
 #
 # Each test case counts once: KUnit cases, GoogleTest tests (via CTest)
 # and TAP points of the VM tests. A case that was planned but never
@@ -28,6 +29,8 @@ mkdir -p "$logdir"
 
 passed=0
 failed=0
+host_cpus=${MRC_VM_HOST_CPUS:-$(nproc)}
+[ "$host_cpus" -ge 1 ] 2>/dev/null || host_cpus=1
 skipped=0
 
 # Seconds taken, one "SECONDS NAME" line per suite or VM test.
@@ -313,6 +316,38 @@ vm_group_cost() {
 	echo "$sum"
 }
 
+# vm_test_cpus TEST: the vCPUs TEST asks for ("# vm-cpus: N"), else
+# MRC_VM_CPUS (default 2).
+vm_test_cpus() {
+	local n
+	n=$(sed -n 's/^# vm-cpus: \([1-9][0-9]*\)$/\1/p' "$1")
+	echo "${n:-${MRC_VM_CPUS:-2}}"
+}
+
+# vm_group_cpus TESTS...: the vCPUs of the group's VM, the most any of
+# its tests asks for.
+vm_group_cpus() {
+	local t n cpus=1
+	for t in "$@"; do
+		n=$(vm_test_cpus "$t")
+		[ "$n" -le "$cpus" ] || cpus=$n
+	done
+	echo "$cpus"
+}
+
+# vm_group_slots TESTS...: the host CPUs the group's VMs keep busy: its
+# vCPUs, two for a pair of one-vCPU VMs; at most all of them.
+vm_group_slots() {
+	local n
+	if grep -qx '# vm-pair: yes' "$1"; then
+		n=2
+	else
+		n=$(vm_group_cpus "$@")
+	fi
+	[ "$n" -le "$host_cpus" ] || n=$host_cpus
+	echo "$n"
+}
+
 # vm_run_group GROUP TESTS...: boot one VM for the group's tests; its
 # output goes to its log, and a line per test to stdout as each ends.
 vm_run_group() {
@@ -320,12 +355,8 @@ vm_run_group() {
 	shift
 	# A lone test keeps its own "# vm-timeout: N"; in a group, each has its own.
 	[ $# -gt 1 ] || limit=$(sed -n 's/^# vm-timeout: \([0-9]*\)$/\1/p' "$1")
-	# A test that needs more vCPUs says so ("# vm-cpus: N").
-	local cpus=${MRC_VM_CPUS:-2} t n
-	for t in "$@"; do
-		n=$(sed -n 's/^# vm-cpus: \([0-9]*\)$/\1/p' "$t")
-		[ -z "$n" ] || [ "$n" -le "$cpus" ] || cpus=$n
-	done
+	local cpus
+	cpus=$(vm_group_cpus "$@")
 	# A test of two hosts ("# vm-pair: yes") boots two VMs, alone.
 	local run=("$here/vm/run-vm.sh")
 	if grep -qx '# vm-pair: yes' "$1"; then
@@ -351,7 +382,7 @@ vm_run_group() {
 # more: two 2-vCPU VMs on two host CPUs each run at half speed, as a
 # descheduled vCPU leaves the other spinning on its locks.
 run_vm() {
-	local t name group rc jobs pat
+	local t name group rc pat
 	local -a groups=() members order pats tests
 	local -A in_group=()
 	echo "== VM tests (Debian $("$here/vm/kver.sh")) =="
@@ -372,23 +403,48 @@ run_vm() {
 		[ -n "${in_group[$group]:-}" ] || groups+=("$group")
 		in_group[$group]+=" $t"
 	done
-	jobs=${MRC_VM_JOBS:-1}
-	[ "$jobs" -ge 1 ] 2>/dev/null || jobs=1
-	[ "$jobs" -eq 1 ] || export MRC_VM_CPUS=${MRC_VM_CPUS:-1}
+	# Longest first; a group starts when the host has a CPU free for each
+	# of its vCPUs (one at a time when each takes both CPUs of the build
+	# machine), and a group that fits starts before a longer one that
+	# does not.
 	mapfile -t order < <(for group in "${groups[@]}"; do
 		read -ra members <<<"${in_group[$group]}"
 		echo "$(vm_group_cost "$group" "${members[@]}") $group"
 	done | sort -rn | awk '{ print $2 }')
-	echo "-- $jobs VM(s) at a time, ${MRC_VM_CPUS:-2} vCPU(s) each"
+	echo "-- VM groups on $host_cpus host CPUs, one per vCPU"
+	local -A slots=() running=()
+	local free=$host_cpus pid i pick
 	for group in "${order[@]}"; do
 		read -ra members <<<"${in_group[$group]}"
-		while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
-			wait -n
+		slots[$group]=$(vm_group_slots "${members[@]}")
+	done
+	while [ ${#order[@]} -gt 0 ]; do
+		pick=
+		for i in "${!order[@]}"; do
+			if [ "${slots[${order[$i]}]}" -le "$free" ]; then
+				pick=$i
+				break
+			fi
 		done
-		echo "-- group $group (one boot):$(for t in "${members[@]}"; do
-			printf ' %s' "$(basename "$t" .sh)"; done)"
+		if [ -z "$pick" ]; then
+			wait -n
+			# What ended gave its CPUs back.
+			for pid in "${!running[@]}"; do
+				kill -0 "$pid" 2>/dev/null && continue
+				free=$((free + running[$pid]))
+				unset "running[$pid]"
+			done
+			continue
+		fi
+		group=${order[$pick]}
+		order=("${order[@]:0:pick}" "${order[@]:pick+1}")
+		read -ra members <<<"${in_group[$group]}"
+		echo "-- group $group (one boot, $(vm_group_cpus "${members[@]}") vCPU(s)):$(
+			for t in "${members[@]}"; do printf ' %s' "$(basename "$t" .sh)"; done)"
 		rm -f "$logdir/vm-group-$group.log.rc"
 		vm_run_group "$group" "${members[@]}" &
+		running[$!]=${slots[$group]}
+		free=$((free - slots[$group]))
 	done
 	wait
 	# Count in a fixed order, each group's output whole.

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# vm-cpus: 1
 # vm-group: ctl
 # A controller written in C against the OCP MRC controller API (libmrc's
 # mrc_ctl.h), mrc-ctl-check, on hostA's device: it queries the device and

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# vm-cpus: 1
 # vm-group: ctl
 # vm-timeout: 600
 # The OCP controller API's EV event CQ (mrc_ctl_create_ev_event_cq,

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# vm-cpus: 1
 # vm-group: ctl
 # OCP profile ids at RESET->INIT (issue 38). mrc-rebind-check
 # (selftests/progs/mrc_rebind_check.c) as a controller makes, on hostB's

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# vm-cpus: 1
 # vm-group: misc
 # vm-timeout: 420
 # Connection churn with stock rdma_cm programs (issue 17): cmtime opens

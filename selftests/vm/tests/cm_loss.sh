@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# vm-cpus: 1
 # vm-group: misc
 # vm-timeout: 400
 # Connection management survives the loss of any one QP1 datagram: each

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# vm-cpus: 1
 # vm-group: misc
 # Completion queues checked by mrc-cq-check: a CQ given one completion more
 # than its depth overflows (IBV_EVENT_CQ_ERR, the QP to the error state, the

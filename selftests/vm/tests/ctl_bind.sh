@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# vm-cpus: 1
 # vm-timeout: 600
 # QPs use the control plane's EV profiles: a QP made after the profile's
 # creator exited sends on exactly the profile's source ports (counted per

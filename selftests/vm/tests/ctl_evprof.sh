@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# vm-cpus: 1
 # EV profiles through the raw "mrc" family: GENERATED and EXPLICIT EVs
 # expanded through their format into the source port and flow label they
 # are sent with (values worked out by hand below), the format held while

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# vm-cpus: 1
 # mrc-ip against the real kernel: each object kind added, shown (text and
 # JSON), changed and deleted; EVs listed with the ports they are sent
 # with; deny and undeny; the device defaults; the refusals an operator

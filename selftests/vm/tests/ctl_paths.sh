@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# vm-cpus: 1
 # vm-timeout: 900
 # Paths as the operator sees them, on the multipath topology. hostB's QPs
 # use an EXPLICIT EV profile of 16 source ports, whose route through the

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# vm-cpus: 1
 # vm-timeout: 600
 # Endpoint probes (PROBE, `mrc-ip probe`) across a router: an RTT on a
 # working path, a timeout on a path a tc filter blackholes and to a host

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# vm-cpus: 1
 # The control plane's EV format and CC profiles through the raw "mrc"
 # family: life cycle (INIT -> OFFLINE -> ONLINE, one step at a time),
 # device defaults, limits, permissions, and requests that are wrong on

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# vm-cpus: 1
 # vm-group: misc
 # vm-timeout: 300
 # A kernel consumer on MRC: SCSI RDMA Protocol. The LIO target's SRP

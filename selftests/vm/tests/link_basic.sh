@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# vm-cpus: 1
 # vm-group: misc
 # rdma link add creates an MRC device that the RDMA core, Debian's
 # libibverbs (through our provider) and mrc-ip all see, with port state and

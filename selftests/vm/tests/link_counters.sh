@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# vm-cpus: 1
 # vm-group: misc
 # The device's packet counters (rdma statistic, hw_counters in sysfs) count
 # what was sent and received, and name the reason for each receive drop.

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# vm-cpus: 1
 # vm-group: misc
 # Every way an MRC device can go away leaves no device, no UDP socket and
 # no kernel warning: rdma link delete, deleting the netdev, rmmod.

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# vm-cpus: 1
 # vm-group: misc
 # Bad input to rdma link add and to the module fails with a clear error
 # and leaves nothing half-created.

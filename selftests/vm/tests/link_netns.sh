@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# vm-cpus: 1
 # vm-group: misc
 # MRC devices on netdevs in non-initial network namespaces: each namespace
 # gets its own UDP socket, and a namespace can die with its device in it.

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# vm-cpus: 1
 # vm-group: misc
 # vm-timeout: 600
 # A device goes away under traffic (issue 17): deleting its netdev or the

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# vm-cpus: 1
 # vm-group: misc
 # vm-timeout: 600
 # Objects destroyed while packets for them arrive (issue 17, defect 10):

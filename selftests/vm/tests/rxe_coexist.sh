@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# vm-cpus: 1
 # vm-group: misc
 # rdma_rxe and mrc run side by side in one kernel on different netdevs:
 # different UDP ports, and rxe traffic flows while an MRC device exists.

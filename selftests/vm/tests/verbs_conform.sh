@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+# vm-cpus: 1
 # vm-group: misc
 # libibverbs conformance: mrc-verbs-conform reads the device attributes
 # consumers check (ibv_query_device against ibv_query_device_ex and sysfs)
