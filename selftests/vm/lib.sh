@@ -372,24 +372,29 @@ pair() {
 # mrc_genl ARGS...: one raw request to the "mrc" family (mrc-genl.py),
 # through the coprocess mrc_genl_serve started, if any.
 mrc_genl() {
-	local line rc=1
+	local line rc
 	if [ -z "${MRC_GENL_IN:-}" ]; then
 		/usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/mrc-genl.py" "$@"
 		return
 	fi
 	# The id lets a call skip what an earlier one left unread (its
 	# reader killed by SIGPIPE, say).
-	local id=$BASHPID.$RANDOM
-	(IFS=$'\x1f'; printf '%s\n' "$id" "$*" | paste -sd $'\x1f') >&"$MRC_GENL_IN"
-	while IFS= read -r line <&"$MRC_GENL_OUT"; do
-		[ "${line%%$'\x1f'*}" = "$id" ] || continue
-		line=${line#*$'\x1f'}
+	local id=$BASHPID.$RANDOM words ifs=$IFS
+	IFS=$'\x1f'
+	words="$*"
+	IFS=$ifs
+	printf '%s\x1f%s\n' "$id" "$words" >&"$MRC_GENL_IN"
+	while :; do
+		IFS= read -r line <&"$MRC_GENL_OUT" || return 1
+		[ "${line%%$'\x1f'*}" = "$id" ] && break
+	done
+	rc=${line#*$'\x1f'$'\x04'}
+	while IFS= read -r line; do
 		case $line in
-		$'\x04'*) rc=${line#?}; break ;;
 		$'\x02'*) echo "${line#?}" >&2 ;;
 		*) echo "$line" ;;
 		esac
-	done
+	done < "$_mrc_genl_reply"
 	return "$rc"
 }
 
@@ -400,7 +405,9 @@ mrc_genl_serve() {
 	local ns=()
 	[ $# -gt 0 ] && ns=(ip netns exec "$1")
 	# exec: the coprocess's PID is Python's own, for mrc_genl_stop.
-	coproc MRC_GENL { exec "${ns[@]}" /usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/mrc-genl.py" --serve; }
+	# Replies come through a file: bash reads a pipe a byte at a time.
+	_mrc_genl_reply=/run/mrc-genl.$BASHPID.reply
+	coproc MRC_GENL { exec "${ns[@]}" /usr/bin/python3 "$(dirname "${BASH_SOURCE[0]}")/mrc-genl.py" --serve "$_mrc_genl_reply"; }
 	# Bash closes a coprocess's own descriptors in subshells, such as
 	# the $(...) of check_output: use copies.
 	exec {MRC_GENL_IN}>&"${MRC_GENL[1]}" {MRC_GENL_OUT}<&"${MRC_GENL[0]}"

@@ -12,17 +12,20 @@ so a renamed attribute breaks the test rather than hiding. Netlink
 itself is pyroute2's (Debian's /usr/bin/python3).
 
   mrc-genl.py [--dump] [--rcvbuf BYTES] CMD [ATTR=TYPE:VALUE | ATTR={ ... } ]...
-  mrc-genl.py --serve
+  mrc-genl.py --serve REPLY-FILE
 
 --rcvbuf reads every reply with a buffer of BYTES (default 1 MiB), as a
 program with a small buffer would; the kernel sizes a dump's messages
 after the reads it has seen; a reply cut short (MSG_TRUNC) is an error.
 
 --serve reads requests from stdin, one per line: an id and the words,
-separated by 0x1f; it answers each with its output lines (error lines
-prefixed by 0x02) and a line 0x04 EXIT, each line prefixed by the id and
-0x1f; lib.sh's mrc_genl uses it as a coprocess,
-because starting Python once per request is slow under emulation.
+separated by 0x1f; it writes each one's output lines (error lines
+prefixed by 0x02) to REPLY-FILE, then answers on stdout with one line:
+the id, 0x1f, 0x04 and the exit status. lib.sh's mrc_genl uses it as a
+coprocess, because starting Python once per request is slow under
+emulation; the reply goes through a file because bash reads a pipe one
+byte per read(), a regular file in blocks (a dump of 4096 EVs took
+seconds through the pipe).
 
 CMD is MRC_CMD_X or X. ATTR is the C name of an attribute (MRC_EV_INDEX),
 X for MRC_ATTR_X, or a name ending in _N for attribute number N. TYPE is
@@ -41,6 +44,7 @@ import importlib.util
 import io
 import json
 import os
+import signal
 import struct
 import sys
 import types
@@ -325,20 +329,25 @@ def errname(err):
     return "EOPNOTSUPP" if err == errno.EOPNOTSUPP else errno.errorcode.get(err, "?")
 
 
-def serve():
-    for line in sys.stdin:
-        rid, *words = line.rstrip("\n").split("\x1f")
-        out = io.StringIO()
-        try:
-            with contextlib.redirect_stdout(out):
-                rc = main(words, err_prefix="\x02")
-        except SystemExit as e:
-            rc = 1
-            out.write("\x02%s\n" % e)
-        for reply in out.getvalue().splitlines():
-            sys.stdout.write("%s\x1f%s\n" % (rid, reply))
-        sys.stdout.write("%s\x1f\x04%d\n" % (rid, rc))
-        sys.stdout.flush()
+def serve(reply_path):
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    try:
+        for line in sys.stdin:
+            rid, *words = line.rstrip("\n").split("\x1f")
+            out = io.StringIO()
+            try:
+                with contextlib.redirect_stdout(out):
+                    rc = main(words, err_prefix="\x02")
+            except SystemExit as e:
+                rc = 1
+                out.write("\x02%s\n" % e)
+            with open(reply_path, "w") as reply:
+                reply.write(out.getvalue())
+            sys.stdout.write("%s\x1f\x04%d\n" % (rid, rc))
+            sys.stdout.flush()
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(reply_path)
     return 0
 
 
@@ -386,4 +395,8 @@ def main(argv, err_prefix=None):
 
 
 if __name__ == "__main__":
-    sys.exit(serve() if sys.argv[1:] == ["--serve"] else main(sys.argv[1:]))
+    if sys.argv[1:2] == ["--serve"]:
+        if len(sys.argv) != 3:
+            sys.exit("usage: mrc-genl.py --serve REPLY-FILE")
+        sys.exit(serve(sys.argv[2]))
+    sys.exit(main(sys.argv[1:]))
