@@ -413,7 +413,7 @@ run_vm() {
 	done | sort -rn | awk '{ print $2 }')
 	echo "-- VM groups on $host_cpus host CPUs, one per vCPU"
 	local -A slots=() running=()
-	local free=$host_cpus pid i pick
+	local free=$host_cpus pid i pick how
 	for group in "${order[@]}"; do
 		read -ra members <<<"${in_group[$group]}"
 		slots[$group]=$(vm_group_slots "${members[@]}")
@@ -439,7 +439,12 @@ run_vm() {
 		group=${order[$pick]}
 		order=("${order[@]:0:pick}" "${order[@]:pick+1}")
 		read -ra members <<<"${in_group[$group]}"
-		echo "-- group $group (one boot, $(vm_group_cpus "${members[@]}") vCPU(s)):$(
+		if grep -qx '# vm-pair: yes' "${members[0]}"; then
+			how="two 1-vCPU VMs"
+		else
+			how="one boot, $(vm_group_cpus "${members[@]}") vCPU(s)"
+		fi
+		echo "-- group $group ($how):$(
 			for t in "${members[@]}"; do printf ' %s' "$(basename "$t" .sh)"; done)"
 		rm -f "$logdir/vm-group-$group.log.rc"
 		vm_run_group "$group" "${members[@]}" &
