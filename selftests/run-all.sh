@@ -29,9 +29,9 @@ mkdir -p "$logdir"
 
 passed=0
 failed=0
+skipped=0
 host_cpus=${MRC_VM_HOST_CPUS:-$(nproc)}
 [ "$host_cpus" -ge 1 ] 2>/dev/null || host_cpus=1
-skipped=0
 
 # Seconds taken, one "SECONDS NAME" line per suite or VM test.
 timings=$logdir/timings.txt
@@ -316,6 +316,11 @@ vm_group_cost() {
 	echo "$sum"
 }
 
+# vm_is_pair TEST: TEST runs on two hosts, a VM each ("# vm-pair: yes").
+vm_is_pair() {
+	grep -qx '# vm-pair: yes' "$1"
+}
+
 # vm_test_cpus TEST: the vCPUs TEST asks for ("# vm-cpus: N"), else
 # MRC_VM_CPUS (default 2).
 vm_test_cpus() {
@@ -339,7 +344,7 @@ vm_group_cpus() {
 # vCPUs, two for a pair of one-vCPU VMs; at most all of them.
 vm_group_slots() {
 	local n
-	if grep -qx '# vm-pair: yes' "$1"; then
+	if vm_is_pair "$1"; then
 		n=2
 	else
 		n=$(vm_group_cpus "$@")
@@ -359,7 +364,7 @@ vm_run_group() {
 	cpus=$(vm_group_cpus "$@")
 	# A test of two hosts ("# vm-pair: yes") boots two VMs, alone.
 	local run=("$here/vm/run-vm.sh")
-	if grep -qx '# vm-pair: yes' "$1"; then
+	if vm_is_pair "$1"; then
 		run=("$here/vm/run-pair.sh")
 		if [ $# -ne 1 ]; then
 			echo "vm: group $group: a vm-pair test runs alone" > "$glog"
@@ -377,9 +382,8 @@ vm_run_group() {
 	echo "-- group $group: done after $((SECONDS - t0)) s (exit $rc)"
 }
 
-# The groups run MRC_VM_JOBS at a time (default 1), longest first; side
-# by side, each VM gets one vCPU (MRC_VM_CPUS) unless a test asks for
-# more: two 2-vCPU VMs on two host CPUs each run at half speed, as a
+# The groups run side by side while the host has a CPU for each of their
+# vCPUs: two 2-vCPU VMs on two host CPUs each run at half speed, as a
 # descheduled vCPU leaves the other spinning on its locks.
 run_vm() {
 	local t name group rc pat
@@ -403,10 +407,8 @@ run_vm() {
 		[ -n "${in_group[$group]:-}" ] || groups+=("$group")
 		in_group[$group]+=" $t"
 	done
-	# Longest first; a group starts when the host has a CPU free for each
-	# of its vCPUs (one at a time when each takes both CPUs of the build
-	# machine), and a group that fits starts before a longer one that
-	# does not.
+	# Longest first, but a group that fits the free CPUs starts before a
+	# longer one that does not.
 	mapfile -t order < <(for group in "${groups[@]}"; do
 		read -ra members <<<"${in_group[$group]}"
 		echo "$(vm_group_cost "$group" "${members[@]}") $group"
@@ -439,7 +441,7 @@ run_vm() {
 		group=${order[$pick]}
 		order=("${order[@]:0:pick}" "${order[@]:pick+1}")
 		read -ra members <<<"${in_group[$group]}"
-		if grep -qx '# vm-pair: yes' "${members[0]}"; then
+		if vm_is_pair "${members[0]}"; then
 			how="two 1-vCPU VMs"
 		else
 			how="one boot, $(vm_group_cpus "${members[@]}") vCPU(s)"
