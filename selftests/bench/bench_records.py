@@ -5,6 +5,7 @@ beside the other benchmarks' sections (the file keeps one per TAG)."""
 
 import json
 import os
+import sys
 
 
 def read(path, tag):
@@ -31,3 +32,14 @@ def store(path, tag, section):
     results[tag] = section
     with open(path, "w", encoding="utf-8") as f:
         json.dump(results, f, indent=1)
+
+
+def print_line(line):
+    """--line: the record on stdin (None when it is not JSON: the step
+    gave no result) as LINE(record) writes it; the exit status, 0."""
+    try:
+        rec = json.load(sys.stdin)
+    except ValueError:
+        rec = None
+    print(line(rec))
+    return 0

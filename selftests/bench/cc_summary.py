@@ -9,7 +9,6 @@
 Targets (issue 35) are benchmarks' goals, not tests: printed with a "met"
 column, they never change the exit status.
 """
-import json
 import statistics
 import sys
 
@@ -150,7 +149,7 @@ def _incast(rec, rate, f):
 
 def line(rec):
     """One step's line."""
-    f = figures(rec)
+    f = figures(rec) if rec else {}
     if not f:
         return "null (no result)"
     text = ", ".join(f"{k} {v}" for k, v in f.items() if v is not None)
@@ -283,8 +282,7 @@ def _behind(fig, what, v, rows):
 
 def main(argv):
     if len(argv) == 2 and argv[1] == "--line":
-        print(line(json.load(sys.stdin)))
-        return 0
+        return bench_records.print_line(line)
     if len(argv) != 3:
         print(__doc__, file=sys.stderr)
         return 2

@@ -16,7 +16,6 @@ latency record (the dp_lat_* metrics) holds perftest's figures in usec
 instead: lat_typical_us (its t_typical, the median) and lat_99_us (its
 99% percentile), which get a table of their own.
 """
-import json
 import statistics
 import sys
 
@@ -218,12 +217,7 @@ def summarize(records):
 
 def main(argv):
     if len(argv) == 2 and argv[1] == "--line":
-        try:
-            rec = json.load(sys.stdin)
-        except ValueError:
-            rec = None
-        print(line(rec))
-        return 0
+        return bench_records.print_line(line)
     if len(argv) not in (3, 4):
         print(__doc__, file=sys.stderr)
         return 2

@@ -16,7 +16,6 @@ connected and quiet, each with the VM's busy and total jiffies, local
 timer interrupts (LOC) and TIMER and HRTIMER softirqs of all CPUs.
 kB are 1024 bytes, as /proc/meminfo counts them.
 """
-import json
 import statistics
 import sys
 
@@ -191,12 +190,7 @@ def summarize(records):
 
 def main(argv):
     if len(argv) == 2 and argv[1] == "--line":
-        try:
-            rec = json.load(sys.stdin)
-        except ValueError:
-            rec = None
-        print(line(rec))
-        return 0
+        return bench_records.print_line(line)
     if len(argv) != 3:
         print(__doc__, file=sys.stderr)
         return 2

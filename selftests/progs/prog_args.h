@@ -25,6 +25,18 @@ inline bool parse_u64(const char* s, uint64_t lo, uint64_t hi, uint64_t* out) {
     return true;
 }
 
+// Option @opt's value as a number in lo..hi; on failure says so on
+// stderr, naming the program, the option and the value.
+inline bool parse_number(const char* prog, const std::string& opt, const char* val, uint64_t lo,
+                         uint64_t hi, uint64_t* out) {
+    if (parse_u64(val, lo, hi, out))
+        return true;
+    std::fprintf(stderr, "%s: %s needs a number in %llu..%llu, not \"%s\"\n", prog, opt.c_str(),
+                 static_cast<unsigned long long>(lo), static_cast<unsigned long long>(hi),
+                 val ? val : "");
+    return false;
+}
+
 // argv[1], the mode: 0 with *server set, 2 on a usage error (said on
 // stderr), -1 after --help (usage on stdout).
 inline int parse_mode(int argc, char** argv, const char* prog, void (*usage)(FILE*), bool* server) {

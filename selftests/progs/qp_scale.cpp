@@ -698,12 +698,7 @@ int parse_args(int argc, char** argv, Options* o) {
         i++;
         uint64_t n = 0;
         auto number = [&](uint64_t lo, uint64_t hi) {
-            if (mrc_prog::parse_u64(val, lo, hi, &n))
-                return true;
-            std::fprintf(stderr, "mrc-qp-scale: %s needs a number in %llu..%llu, not \"%s\"\n",
-                         arg.c_str(), static_cast<unsigned long long>(lo),
-                         static_cast<unsigned long long>(hi), val);
-            return false;
+            return mrc_prog::parse_number("mrc-qp-scale", arg, val, lo, hi, &n);
         };
         bool ok = true;
         if (arg == "--dev") {

@@ -118,12 +118,8 @@ int parse_args(int argc, char** argv, Options* o) {
         const char* val = i + 1 < argc ? argv[i + 1] : nullptr;
         uint64_t n = 0;
         auto num = [&](uint64_t lo, uint64_t hi) {
-            if (!mrc_prog::parse_u64(val, lo, hi, &n)) {
-                std::fprintf(stderr, "mrc-stream: %s needs a number in %llu..%llu, not \"%s\"\n",
-                             arg.c_str(), static_cast<unsigned long long>(lo),
-                             static_cast<unsigned long long>(hi), val ? val : "");
+            if (!mrc_prog::parse_number("mrc-stream", arg, val, lo, hi, &n))
                 return false;
-            }
             i++;
             return true;
         };
