@@ -73,8 +73,10 @@
 #   BENCH_SCALE_REPS repetitions of the scale_* steps (1)
 #   BENCH_SCALE_LIMIT  seconds the set-up and the teardown may take each,
 #                    in each scale_* step (300)
-#   BENCH_PERF       1: profile every step in both guests (perf record
-#                    -e cpu-clock -a) and log its hottest symbols
+#   BENCH_PERF       1: profile every step of the two VMs and every dp_*
+#                    transfer (perf record -e cpu-clock -a -g), log its
+#                    hottest symbols and draw its flame graph,
+#                    BENCH_OUT/flame/LOG-STEP.svg
 #   BENCH_OUT        output directory (build/bench)
 #   BENCH_STAGE      install tree for the guests (build/stage)
 set -uo pipefail
@@ -204,9 +206,10 @@ two_vms() {
 	fi
 
 	# In the background, so that a signal to this script is handled at once.
-	# The multipath steps' "@mp {JSON}" lines go to the log only.
+	# The multipath steps' "@mp {JSON}" lines and the profiles' folded
+	# stacks go to the log only.
 	vm client off 52:54:00:00:09:02 2>&1 | tee "$out/client.log" |
-		grep --line-buffered -v '^@mp ' &
+		grep --line-buffered -v -e '^@mp ' -e '^@fold ' &
 	wait $!
 
 	# The server ends with its last step; give it a little while.
@@ -256,14 +259,14 @@ cc_vm() {
 # dp_vm: the dp_* steps, in a VM of 2 vCPUs (dp.sh).
 dp_vm() {
 	local append="bench.reps=$reps bench.metrics=$dp_metrics bench.dpsecs=$dpsecs"
-	append+=" bench.dplatiters=$dplatiters bench.dppin=$dppin"
+	append+=" bench.dplatiters=$dplatiters bench.dppin=$dppin bench.perf=$perf"
 	echo "bench: data path in one VM (TCG, 2 vCPUs), one veth: $dp_metrics"
 	MRC_VM_CPUS=2 MRC_VM_LOGDIR=$out/vm-logs MRC_VM_KEEP_LOG=1 \
 	MRC_VM_APPEND="$append" \
 		"$top/selftests/vm/run-vm.sh" \
 		-t $((300 + reps * ${#dp[@]} * (dpsecs + 60))) -s "$stage" \
 		-n bench-dp "$here/dp.sh" 2>&1 | tee "$out/dp.log" |
-		grep --line-buffered -v '^@dp ' &
+		grep --line-buffered -v -e '^@dp ' -e '^@fold ' &
 	wait $!
 }
 
@@ -323,5 +326,9 @@ fi
 if [ -n "$scale_metrics" ]; then
 	scale_vm
 	python3 "$here/scale_summary.py" "$out/scale.log" "$out/results.json" && rc=0
+fi
+if [ "$perf" = 1 ]; then
+	rm -rf "$out/flame"
+	python3 "$here/flamegraph.py" logs "$out/flame" "$out"/{server,client,dp}.log
 fi
 exit $rc

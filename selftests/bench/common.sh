@@ -25,8 +25,6 @@ TCP_SECS=${TCP_SECS:-5}
 METRICS=$(barg metrics)		# comma-separated subset of the default
 METRICS=${METRICS:-tcp,tcp_busy,write_bw,send_bw,read_bw,write_lat,mp_cpu,mp_bw,mp_blackhole,mp_loss}
 METRICS=${METRICS//,/ }
-PERF=$(barg perf)		# 1: profile each step (perf record)
-PERF=${PERF:-0}
 
 SERVER_IP=10.9.0.1
 CLIENT_IP=10.9.0.2
@@ -43,50 +41,6 @@ local_drops() {
 			for (i = 1; i < NF; i++)
 				if ($i == "dropped") d = $(i + 1) }
 		END { print d + 0 }') $(mp_softnet_drops)"
-}
-
-# perf_start: sample every CPU of this guest until perf_stop. perf's
-# cpu-clock event is a timer, so it works under TCG, which has no PMU.
-# perf first reads every process's maps, for seconds under TCG: it starts
-# disabled, and is enabled only once that is done, so that neither its
-# set-up nor a late start is in the step's figure.
-perf_start() {
-	[ "$PERF" = 1 ] || return 0
-	if ! command -v perf > /dev/null; then
-		echo "# perf: not installed (scripts/setup-deps.sh installs linux-perf)"
-		PERF=0
-		return 0
-	fi
-	rm -f /tmp/perf.ctl /tmp/perf.ack
-	mkfifo /tmp/perf.ctl /tmp/perf.ack
-	perf record -e cpu-clock -F 499 -a -o /tmp/perf.data -D -1 \
-		--control fifo:/tmp/perf.ctl,/tmp/perf.ack \
-		> /tmp/perf.err 2>&1 &
-	PERF_PID=$!
-	# Each side blocks until perf opens its end: bounded, should it fail.
-	timeout 60 sh -c 'echo enable > /tmp/perf.ctl' &&
-		timeout 60 head -c 3 /tmp/perf.ack > /dev/null
-}
-
-# perf_stop TAG: end the profile and print its hottest symbols, each
-# line starting with "# TAG perf:".
-perf_stop() {
-	[ "$PERF" = 1 ] && [ -n "${PERF_PID:-}" ] || return 0
-	kill -INT "$PERF_PID" 2>/dev/null
-	# perf writes its summary and the data's header as it exits.
-	while kill -0 "$PERF_PID" 2>/dev/null; do
-		sleep 0.1
-	done
-	wait "$PERF_PID" 2>/dev/null
-	PERF_PID=
-	{
-		perf report -i /tmp/perf.data --stdio --no-children \
-			--sort sym -g none --percent-limit 1 2>/dev/null |
-			awk '/%/ && !/^#/' | head -n 25
-		# "[ perf record: Captured and wrote ... (N samples) ]", or
-		# an error.
-		grep -v -e '^Events ' -e 'Woken up' /tmp/perf.err | tail -n 3
-	} | awk -v tag="$1" '{ print "# " tag " perf: " $0 }'
 }
 
 # cpu_busy BEFORE AFTER (cpu_ticks): "B% busy, K% in the kernel" in

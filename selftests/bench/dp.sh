@@ -30,7 +30,10 @@
 # whole run and the record says "whole". A latency sample (dp_lat_*)
 # records perftest's typical (median) and 99% latency instead, no CPU.
 # Each sample prints its line and an "@dp {JSON}" line, which
-# dp_summary.py turns into the tables.
+# dp_summary.py turns into the tables. With bench.perf=1 each transfer
+# is also profiled, from before its start to its end (perf takes
+# seconds to start under TCG), and its folded stacks go out as "@fold"
+# lines for a flame graph; perf's own cost is then in the figures.
 
 . ../vm/lib.sh
 . ./guest.sh
@@ -301,6 +304,8 @@ run_step() {
 	dp_lat_*) run_lat "$@"; return ;;
 	esac
 	serve $((PORT + k))
+	# Its lines go to the console: what this prints on stdout is the record.
+	perf_start >&2
 	ticks
 	c0=$CPU_TICKS e0=$CPU_EACH
 	_in_ns "$NS_A" timeout -k 5 "$STEP_LIMIT" "${CLI[@]}" \
@@ -326,6 +331,7 @@ run_step() {
 	fi
 	wait $SPID
 	src=$?
+	perf_stop "$k $metric rep $rep" >&2
 	ctr=$(moved_json)
 	bps=
 	[ $rc -eq 0 ] && bps=$(rate "$metric")

@@ -71,3 +71,54 @@ nap_until() {
 nap() {
 	nap_until $((${EPOCHREALTIME/./} + $1))
 }
+
+PERF=$(barg perf)	# 1: profile each step (perf_start, perf_stop)
+PERF=${PERF:-0}
+
+# perf_start: sample every CPU of this guest, with call graphs, until
+# perf_stop. perf's cpu-clock event is a timer, so it works under TCG,
+# which has no PMU. perf first reads every process's maps, for seconds
+# under TCG: it starts disabled, and is enabled only once that is done,
+# so that neither its set-up nor a late start is in the profile.
+perf_start() {
+	[ "$PERF" = 1 ] || return 0
+	if ! command -v perf > /dev/null; then
+		echo "# perf: not installed (scripts/setup-deps.sh installs linux-perf)"
+		PERF=0
+		return 0
+	fi
+	rm -f /tmp/perf.ctl /tmp/perf.ack
+	mkfifo /tmp/perf.ctl /tmp/perf.ack
+	perf record -e cpu-clock -F 499 -a -g -o /tmp/perf.data -D -1 \
+		--control fifo:/tmp/perf.ctl,/tmp/perf.ack \
+		> /tmp/perf.err 2>&1 &
+	PERF_PID=$!
+	# Each side blocks until perf opens its end: bounded, should it fail.
+	timeout 60 sh -c 'echo enable > /tmp/perf.ctl' &&
+		timeout 60 head -c 3 /tmp/perf.ack > /dev/null
+}
+
+# perf_stop TAG: end the profile; print its hottest symbols, each line
+# starting with "# TAG perf:", and its folded stacks (flamegraph.py),
+# each line starting with "@fold NAME " (NAME: TAG in letters, digits and
+# dashes), from which the host draws a flame graph per profile.
+perf_stop() {
+	[ "$PERF" = 1 ] && [ -n "${PERF_PID:-}" ] || return 0
+	kill -INT "$PERF_PID" 2>/dev/null
+	# perf writes its summary and the data's header as it exits.
+	while kill -0 "$PERF_PID" 2>/dev/null; do
+		sleep 0.1
+	done
+	wait "$PERF_PID" 2>/dev/null
+	PERF_PID=
+	{
+		perf report -i /tmp/perf.data --stdio --no-children \
+			--sort sym -g none --percent-limit 1 2>/dev/null |
+			awk '/%/ && !/^#/' | head -n 25
+		# "[ perf record: Captured and wrote ... (N samples) ]", or
+		# an error.
+		grep -v -e '^Events ' -e 'Woken up' /tmp/perf.err | tail -n 3
+	} | awk -v tag="$1" '{ print "# " tag " perf: " $0 }'
+	perf script -i /tmp/perf.data 2>/dev/null | python3 ./flamegraph.py fold |
+		sed "s/^/@fold $(echo "$1" | tr -cs 'A-Za-z0-9' - | sed 's/^-//; s/-$//') /"
+}
