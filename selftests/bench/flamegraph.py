@@ -33,8 +33,8 @@ def frame_name(sym, dso):
     sym = re.sub(r"\+0x[0-9a-f]+$", "", sym)
     if not sym or sym == "[unknown]":
         sym = dso if dso.startswith("[") else "[" + dso.rsplit("/", 1)[-1] + "]"
-    kernel = dso.startswith("[kernel") or dso.endswith(".ko") or dso.startswith("[")
-    return sym.replace(";", ":") + ("_[k]" if kernel and dso != "[unknown]" else "")
+    kernel = (dso.startswith("[") and dso != "[unknown]") or dso.endswith(".ko")
+    return sym.replace(";", ":") + ("_[k]" if kernel else "")
 
 
 def read_stacks(lines):
