@@ -71,7 +71,7 @@ std::string ev_state_name(uint8_t v) {
 }
 std::string ev_reason_name(uint8_t v) {
     return name_of(v, {"loss_gap", "loss_sack", "loss_read", "loss_timeout", "probe_ok", "readmit",
-                       "admin_deny", "admin_undeny", "loss_undone"});
+                       "admin_deny", "admin_undeny", "loss_undone", "loss_probe"});
 }
 std::string access_name(uint8_t v) {
     return name_of(v, {"if-default", "open", "admin", "group"});
@@ -97,7 +97,8 @@ std::string stat_name(int type) {
                                         "ecn",
                                         "trims",
                                         "qdelay_penalties",
-                                        "state_changes"};
+                                        "state_changes",
+                                        "loss_probe"};
     if (type > 1 && type < static_cast<int>(sizeof(names) / sizeof(names[0]))) {
         return names[type];
     }

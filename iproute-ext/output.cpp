@@ -374,7 +374,8 @@ Record ev_record(const EvEntry& e, int stats) {
         r.add("tx_bytes", stat(MRC_STAT_A_TX_BYTES));
         r.add("retx", stat(MRC_STAT_A_RETX_PKTS));
         r.add("loss", stat(MRC_STAT_A_LOSS_GAP) + stat(MRC_STAT_A_LOSS_SACK) +
-                          stat(MRC_STAT_A_LOSS_READ) + stat(MRC_STAT_A_LOSS_TIMEOUT));
+                          stat(MRC_STAT_A_LOSS_READ) + stat(MRC_STAT_A_LOSS_TIMEOUT) +
+                          stat(MRC_STAT_A_LOSS_PROBE));
         r.add("ecn", stat(MRC_STAT_A_ECN_MARKS));
         r.add("rtt", e.srtt_ns.value_or(0));
         return r;

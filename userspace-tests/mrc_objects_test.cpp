@@ -249,7 +249,10 @@ TEST(NamesTest, EnumsAndValues) {
     EXPECT_EQ(ev_state_name(MRC_GENL_EV_UNKNOWN), "unknown");
     EXPECT_EQ(ev_reason_name(MRC_EV_REASON_ADMIN_UNDENY), "admin_undeny");
     EXPECT_EQ(ev_reason_name(MRC_EV_REASON_LOSS_UNDONE), "loss_undone");
+    EXPECT_EQ(ev_reason_name(MRC_EV_REASON_LOSS_PROBE), "loss_probe");
     EXPECT_EQ(stat_name(MRC_STAT_A_STATE_CHANGES), "state_changes");
+    EXPECT_EQ(stat_name(MRC_STAT_A_LOSS_PROBE), "loss_probe");
+    EXPECT_EQ(stat_name(MRC_STAT_A_MAX + 1), "stat" + std::to_string(MRC_STAT_A_MAX + 1));
     EXPECT_EQ(stat_name(MRC_STAT_A_TX_PKTS), "tx_pkts");
     std::vector<uint8_t> v6(16, 0);
     v6[0] = 0x20;

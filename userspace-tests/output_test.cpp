@@ -230,7 +230,8 @@ std::vector<Record> ev_rows(int stats) {
         r.begin(MRC_ATTR_STATS)
             .u64(MRC_STAT_A_TX_PKTS, 100 * i)
             .u64(MRC_STAT_A_TX_BYTES, 123456789012ull);
-        r.u64(MRC_STAT_A_LOSS_GAP, i).u64(MRC_STAT_A_LOSS_TIMEOUT, 1).end();
+        r.u64(MRC_STAT_A_LOSS_GAP, i).u64(MRC_STAT_A_LOSS_TIMEOUT, 1);
+        r.u64(MRC_STAT_A_LOSS_PROBE, 4).end();
         r.end();
     }
     r.end();
@@ -272,12 +273,13 @@ TEST(OutputTest, EvTableColumnsMatchJson) {
             EXPECT_EQ(cols, (std::vector<std::string>{"index", "value", "port", "state", "sport",
                                                       "flowlabel", "tx_pkts", "tx_bytes", "retx",
                                                       "loss", "ecn", "rtt"}));
-            EXPECT_EQ(j[2]["loss"], 3);
+            EXPECT_EQ(j[2]["loss"], 7);
             EXPECT_EQ(j[2]["tx_bytes"].get<uint64_t>(), 123456789012ull);
         } else {
             EXPECT_EQ(cols.size(), 6u + (MRC_STAT_A_MAX - MRC_STAT_A_TX_PKTS + 1) + 3);
             EXPECT_EQ(j[2]["loss_gap"], 2);
             EXPECT_EQ(j[2]["loss_timeout"], 1);
+            EXPECT_EQ(j[2]["loss_probe"], 4);
         }
     }
     // Columns are aligned: every line puts "value" at the same offset.

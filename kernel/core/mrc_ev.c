@@ -391,6 +391,8 @@ bool mrc_ev_on_loss(struct mrc_ev_table *t, u16 idx, u32 now_ts,
 	ev = &t->ev[idx];
 	if (why <= MRC_EV_WHY_LOSS_TIMEOUT)
 		t->st[idx].c[MRC_EVS_LOSS_GAP + why]++;
+	else if (why == MRC_EV_WHY_LOSS_PROBE)
+		t->st[idx].c[MRC_EVS_LOSS_PROBE]++;
 	if (ev->state != MRC_EV_GOOD)
 		return false;
 	ev->bad_ts = now_ts;

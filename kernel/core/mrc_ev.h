@@ -40,12 +40,14 @@ enum mrc_ev_why {
 	MRC_EV_WHY_DENY,	/* administrative */
 	MRC_EV_WHY_UNDENY,
 	MRC_EV_WHY_LOSS_UNDONE,	/* the loss was spurious: the packet came */
+	MRC_EV_WHY_LOSS_PROBE,	/* a tail loss probe answered, not the original */
 };
 
 /*
  * Per-EV counters, in the order of enum mrc_genl_stat from
- * MRC_STAT_A_TX_PKTS, so that netlink reports them by index. The losses
- * are in enum mrc_ev_why's order.
+ * MRC_STAT_A_TX_PKTS, so that netlink reports them by index. The first
+ * four losses are in enum mrc_ev_why's order; the probe's came later and
+ * is last, where it keeps the uapi's numbers.
  */
 enum mrc_ev_stat {
 	MRC_EVS_TX_PKTS,	/* every packet sent on the EV */
@@ -67,6 +69,7 @@ enum mrc_ev_stat {
 	MRC_EVS_TRIMS,		/* trim NACKs: a switch cut the payload */
 	MRC_EVS_QDELAY_PENALTIES, /* skipped for a queue on its path */
 	MRC_EVS_STATE_CHANGES,
+	MRC_EVS_LOSS_PROBE,	/* found by a tail loss probe's answer */
 	MRC_EVS_NR
 };
 

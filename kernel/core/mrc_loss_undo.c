@@ -155,3 +155,71 @@ void mrc_loss_undo_widen(struct mrc_loss_undo *u, u32 now, u32 rtt_ts)
 	if (u->reo_mult < MRC_REO_MULT_MAX)
 		u->reo_mult++;
 }
+
+/**
+ * mrc_loss_undo_probe_sent() - a tail loss probe left
+ * @u: the state
+ * @psn: the PSN it carries again
+ * @lost_ev: the EV of the transmission it stands in for
+ * @lost_seq: that transmission's per-EV sequence
+ * @probe_ev: the probe's EV
+ * @probe_seq: its per-EV sequence
+ *
+ * A probe on the same EV (the only one usable, or no packet could be
+ * built) tells nothing of the EV: an answer to it shows the EV delivers.
+ * Only the newest probe is awaited.
+ */
+void mrc_loss_undo_probe_sent(struct mrc_loss_undo *u, u32 psn, u16 lost_ev,
+			      u32 lost_seq, u16 probe_ev, u32 probe_seq)
+{
+	struct mrc_loss_probe *p = &u->probe;
+
+	p->valid = lost_ev != probe_ev;
+	p->psn = psn;
+	p->lost_ev = lost_ev;
+	p->lost_seq = lost_seq;
+	p->probe_ev = probe_ev;
+	p->probe_seq = probe_seq;
+}
+
+/**
+ * mrc_loss_undo_probe_echo() - whether an answer convicts the probed copy
+ * @u: the state
+ * @psn: the PSN the answer is for
+ * @ev: the EV it echoes
+ * @ev_seq: the per-EV sequence it echoes
+ * @earlier_arrived: the answer says an earlier copy of @psn had arrived
+ *	(it echoes that copy's time, not its own)
+ * @lost_ev: on true, the EV of the transmission found lost
+ * @lost_seq: on true, its per-EV sequence
+ *
+ * An answer echoing the probe's copy, with none having echoed the
+ * transmission it stood in for, finds that transmission lost, unless the
+ * responder had it already and had not yet acknowledged it: a duplicate
+ * is answered at once, with the first copy's time. An answer echoing the
+ * transmission itself shows the probe was not needed. Any of these ends
+ * the wait.
+ *
+ * Return: true when the probed transmission is found lost.
+ */
+bool mrc_loss_undo_probe_echo(struct mrc_loss_undo *u, u32 psn, u16 ev,
+			      u32 ev_seq, bool earlier_arrived, u16 *lost_ev,
+			      u32 *lost_seq)
+{
+	struct mrc_loss_probe *p = &u->probe;
+
+	if (!p->valid || p->psn != psn)
+		return false;
+	if (ev == p->lost_ev && ev_seq == p->lost_seq) {
+		p->valid = 0;
+		return false;
+	}
+	if (ev != p->probe_ev || ev_seq != p->probe_seq)
+		return false;
+	p->valid = 0;
+	if (earlier_arrived)
+		return false;
+	*lost_ev = p->lost_ev;
+	*lost_seq = p->lost_seq;
+	return true;
+}

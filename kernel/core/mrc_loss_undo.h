@@ -24,7 +24,17 @@
  * to MRC_REO_MULT_MAX) for each inferred loss found spurious, and lowered
  * by one after every MRC_REO_PERSIST inferred losses with none found
  * spurious. A path or a CPU that reorders by more than the base costs a
- * few duplicates, then none. Pure logic, tested by KUnit.
+ * few duplicates, then none.
+ *
+ * A tail loss probe resends the newest PSN on another EV (mrc_loss.c).
+ * When the answer echoes the probe's copy and no answer echoed the
+ * transmission it stood in for, that one was lost (RACK-TLP's verdict,
+ * RFC 8985 section 7.4, with the echo in place of DSACK): its EV is
+ * blamed as for any inferred loss, and recorded, so that a late answer
+ * echoing it still undoes the blame. Without the verdict a QP that sends
+ * one small message at a time recovered every loss by a probe, blamed
+ * no EV, and kept sending on a dead path's EVs. Pure logic, tested by
+ * KUnit.
  */
 #ifndef MRC_LOSS_UNDO_H
 #define MRC_LOSS_UNDO_H
@@ -67,10 +77,29 @@ struct mrc_rto_blame {
 };
 
 /**
+ * struct mrc_loss_probe - a tail loss probe awaiting its answer
+ * @psn: the PSN probed
+ * @lost_seq: per-EV sequence of the transmission the probe stood in for
+ * @probe_seq: the probe's own
+ * @lost_ev: EV of that transmission
+ * @probe_ev: the probe's EV, another
+ * @valid: the probe is awaited
+ */
+struct mrc_loss_probe {
+	u32 psn;
+	u32 lost_seq;
+	u32 probe_seq;
+	u16 lost_ev;
+	u16 probe_ev;
+	u8 valid;
+};
+
+/**
  * struct mrc_loss_undo - a QP's recent inferred losses
  * @rec: the ring, oldest overwritten first
  * @rto: blames of the timeouts since the last acknowledgment that could
  *	tell whether they were spurious, first ones kept
+ * @probe: the last tail loss probe, until an answer tells its verdict
  * @next: the slot the next record takes
  * @live: records still valid: none, and an answer needs no scan
  * @nrto: entries of @rto in use
@@ -82,6 +111,7 @@ struct mrc_rto_blame {
 struct mrc_loss_undo {
 	struct mrc_loss_rec rec[MRC_LOSS_UNDO_RING];
 	struct mrc_rto_blame rto[MRC_LOSS_UNDO_RTO];
+	struct mrc_loss_probe probe;
 	u8 next;
 	u8 live;
 	u8 nrto;
@@ -101,6 +131,11 @@ void mrc_loss_undo_rto_record(struct mrc_loss_undo *u, u16 ev, u32 bad_ts,
 unsigned int mrc_loss_undo_rto_verdict(struct mrc_loss_undo *u, u32 echo_ts,
 				       struct mrc_rto_blame *out);
 void mrc_loss_undo_widen(struct mrc_loss_undo *u, u32 now, u32 rtt_ts);
+void mrc_loss_undo_probe_sent(struct mrc_loss_undo *u, u32 psn, u16 lost_ev,
+			      u32 lost_seq, u16 probe_ev, u32 probe_seq);
+bool mrc_loss_undo_probe_echo(struct mrc_loss_undo *u, u32 psn, u16 ev,
+			      u32 ev_seq, bool earlier_arrived, u16 *lost_ev,
+			      u32 *lost_seq);
 
 /**
  * mrc_loss_undo_reo_mult() - the reordering window's multiplier

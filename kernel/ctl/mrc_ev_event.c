@@ -27,6 +27,7 @@
 
 static_assert(MRC_EV_WHY_UNDENY == (int)MRC_EV_REASON_ADMIN_UNDENY);
 static_assert(MRC_EV_WHY_LOSS_UNDONE == (int)MRC_EV_REASON_LOSS_UNDONE);
+static_assert(MRC_EV_WHY_LOSS_PROBE == (int)MRC_EV_REASON_LOSS_PROBE);
 
 /*
  * One change, as the engine saw it, with the EV's value as its profile

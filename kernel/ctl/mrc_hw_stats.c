@@ -20,6 +20,7 @@ static const u8 mrc_path_stats[] = {
 	MRC_EVS_PROBE_REPLIES, MRC_EVS_LOSS_GAP, MRC_EVS_LOSS_SACK,
 	MRC_EVS_LOSS_READ, MRC_EVS_LOSS_TIMEOUT, MRC_EVS_ECN_MARKS,
 	MRC_EVS_TRIMS, MRC_EVS_STATE_CHANGES, MRC_EVS_TX_PKTS,
+	MRC_EVS_LOSS_PROBE,
 };
 
 #define MRC_PATH_STAT(i) (MRC_STAT_COUNT + (i))
@@ -73,6 +74,7 @@ static const struct rdma_stat_desc mrc_stat_descs[MRC_HW_STATS] = {
 	[MRC_PATH_STAT(12)].name		= "path_trims",
 	[MRC_PATH_STAT(13)].name		= "path_state_changes",
 	[MRC_PATH_STAT(14)].name		= "path_tx_pkts",
+	[MRC_PATH_STAT(15)].name		= "path_loss_probe",
 };
 
 /* Adds @qp's per-EV counters to @tot. */

@@ -220,6 +220,7 @@ static bool mrc_comp_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt)
 		rtt = mrc_comp_sample_rtt(qp, pkt);
 		mrc_txwin_note_echo(&qp->req.txwin, pkt->psn, pkt->aeth.ev,
 				    pkt->aeth.ev_seq);
+		mrc_loss_on_echo(qp, pkt);
 	}
 	mrc_mp_check_undo(qp, pkt->psn, pkt->aeth.ev, pkt->aeth.ev_seq);
 	mrc_comp_hold_reads(qp);

@@ -22,7 +22,12 @@
  * Its answer, at once (a retransmission asks for one), completes the
  * flight or SACKs past its holes for the time rule. The retransmission
  * timeout, which cuts the window to its least and blames the EV, stays
- * the last resort. The probe's two round trips count from the packet
+ * the last resort. A probe's copy goes on another EV; when its answer
+ * echoes that copy and nothing echoed the one it stood in for, that one
+ * was lost, and its EV is blamed (mrc_loss_undo.h): a QP that sends one
+ * message at a time leaves no later packet to reveal its losses, and
+ * must still stop using a dead path. The probe's two round trips count
+ * from the packet
  * that asked, not from the last progress: the responder acknowledges
  * only every 64 packets or when asked, and a probe timed from progress
  * fired on every quiet stretch of a healthy stream.
@@ -291,13 +296,17 @@ void mrc_loss_arm_tlp(struct mrc_qp *qp)
 /*
  * Send the newest PSN not SACKed again (ask again for it, on its EV, if
  * it is a READ response); true when one went. One attempt per advance of
- * the cumulative point, whether a packet could go or not.
+ * the cumulative point, whether a packet could go or not. A resent
+ * packet's answer is awaited (mrc_loss_on_echo()); a READ probe's needs
+ * no verdict: it shares the EV, and the READ hole check judges.
  */
 static bool mrc_loss_send_tlp(struct mrc_qp *qp)
 {
 	struct mrc_txwin *win = &qp->req.txwin;
+	const struct mrc_tx_entry *e;
 	struct mrc_swqe *w;
-	u32 psn;
+	u32 psn, seq;
+	u16 ev;
 
 	qp->req.tlp_out = true;
 	if (!mrc_loss_newest_unsacked(qp, &psn))
@@ -305,12 +314,17 @@ static bool mrc_loss_send_tlp(struct mrc_qp *qp)
 	w = mrc_req_wqe_of(qp, psn);
 	if (!w)
 		return false;
-	if (w->wqe.opcode == IB_WR_RDMA_READ)
-		mrc_req_probe_read(qp, w, psn, mrc_txwin_entry(win, psn)->ev);
-	else
+	e = mrc_txwin_entry(win, psn);
+	ev = e->ev;
+	seq = e->ev_seq;
+	if (w->wqe.opcode == IB_WR_RDMA_READ) {
+		mrc_req_probe_read(qp, w, psn, ev);
+	} else {
 		mrc_req_resend(qp, w, psn);
-	mrc_txwin_on_retransmit(win, psn, mrc_txwin_entry(win, psn)->ev,
-				mrc_now_ts());
+		mrc_loss_undo_probe_sent(&qp->req.undo, psn, ev, seq, e->ev,
+					 e->ev_seq);
+	}
+	mrc_txwin_on_retransmit(win, psn, e->ev, mrc_now_ts());
 	qp->req.tlp_sent++;
 	return true;
 }
@@ -346,6 +360,35 @@ bool mrc_loss_probe_before_rto(struct mrc_qp *qp)
 	u32 due;
 
 	return mrc_loss_tlp_due(qp, &due) && mrc_loss_send_tlp(qp);
+}
+
+/**
+ * mrc_loss_on_echo() - an acceptable answer echoed a transmission
+ * @qp: the QP, before the window takes the answer
+ * @ack: the answer (its echoed EV and sequence are untrusted; only
+ *	compared)
+ *
+ * When it echoes a tail loss probe's copy and nothing echoed the
+ * transmission the probe stood in for, that transmission was lost with
+ * its path: blame its EV, with an undo record. Not when the answer
+ * carries an older time than its own and no service time: the responder
+ * had the first copy, unacknowledged, when the probe came
+ * (mrc_resp_ack_duplicate()). The window is not cut: one packet at the
+ * tail, and the path, not the rate, was at fault.
+ */
+void mrc_loss_on_echo(struct mrc_qp *qp, const struct mrc_pkt *ack)
+{
+	bool earlier = ack->aeth.svc_time == MRC_SVC_TIME_OVER;
+	u32 lost_seq;
+	u16 lost_ev;
+
+	if (!mrc_loss_undo_probe_echo(&qp->req.undo, ack->psn, ack->aeth.ev,
+				      ack->aeth.ev_seq, earlier, &lost_ev,
+				      &lost_seq))
+		return;
+	qp->req.lost_probe++;
+	mrc_mp_lost_copy(qp, ack->psn, lost_ev, lost_seq,
+			 MRC_EV_WHY_LOSS_PROBE);
 }
 
 /**

@@ -134,7 +134,10 @@ static void mrc_mp_arm_probe(struct mrc_qp *qp)
  * resent on other EVs rather than waited for, unless the loss was a gap:
  * a later packet on the same EV arrived, so its path delivers, and the
  * rest most likely arrives too (resending it cost up to a window's share
- * of duplicates for every reordering mistaken for a loss).
+ * of duplicates for every reordering mistaken for a loss); or a tail loss
+ * probe's verdict, which judges one packet, and a copy on another path
+ * overtakes one held in a flow-fair queue: the other rules judge the
+ * rest.
  *
  * Return: true when the loss made @ev ASSUMED_BAD.
  */
@@ -145,7 +148,7 @@ bool mrc_mp_blame(struct mrc_qp *qp, u16 ev, enum mrc_ev_why why)
 	/* Readmitted at once (min_active, or the only EV): it stays in use. */
 	if (qp->mp.evs.ev[ev].state != MRC_EV_ASSUMED_BAD)
 		return false;
-	if (why != MRC_EV_WHY_LOSS_GAP)
+	if (why != MRC_EV_WHY_LOSS_GAP && why != MRC_EV_WHY_LOSS_PROBE)
 		qp->mp.ev_retx += mrc_txwin_mark_ev_lost(&qp->req.txwin, ev);
 	pr_debug("mrc: qp %u EV %u (port %u) assumed bad, %u good left\n",
 		 qp->ibqp.qp_num, ev, mrc_ev_sport(&qp->mp.evs, ev), qp->mp.evs.ngood);
@@ -166,8 +169,24 @@ bool mrc_mp_blame(struct mrc_qp *qp, u16 ev, enum mrc_ev_why why)
 void mrc_mp_inferred_loss(struct mrc_qp *qp, u32 psn, enum mrc_ev_why why)
 {
 	const struct mrc_tx_entry *e = mrc_txwin_entry(&qp->req.txwin, psn);
-	u16 ev = e->ev;
-	u32 ev_seq = e->ev_seq;
+
+	mrc_mp_lost_copy(qp, psn, e->ev, e->ev_seq, why);
+}
+
+/**
+ * mrc_mp_lost_copy() - a given transmission of a PSN is taken for lost
+ * @qp: the QP
+ * @psn: the PSN
+ * @ev: EV index of that transmission
+ * @ev_seq: its per-EV sequence
+ * @why: how the loss was inferred
+ *
+ * As mrc_mp_inferred_loss(), for a transmission the window no longer
+ * holds: a tail loss probe's copy replaced it there.
+ */
+void mrc_mp_lost_copy(struct mrc_qp *qp, u32 psn, u16 ev, u32 ev_seq,
+		      enum mrc_ev_why why)
+{
 	bool blamed = mrc_mp_blame(qp, ev, why);
 
 	mrc_loss_undo_record(&qp->req.undo, psn, ev, ev_seq, blamed,
@@ -375,6 +394,7 @@ static int mrc_mp_put_attrs(struct sk_buff *msg, struct mrc_qp *qp)
 		{ "cwnd_delay_cuts", qp->req.delay_cuts, true },
 		{ "lost_ev_gap", qp->req.lost_ev_gap, true },
 		{ "lost_sack", qp->req.lost_sack, true },
+		{ "lost_probe", qp->req.lost_probe, true },
 		{ "tlp_sent", qp->req.tlp_sent, true },
 		{ "reo_us", div_u64(mrc_ts_to_ns(mrc_loss_reo_ts(&qp->req)),
 				    NSEC_PER_USEC) },

@@ -49,6 +49,8 @@ void mrc_mp_queue(struct mrc_qp *qp, struct sk_buff *skb,
 		  const struct mrc_pkt *pkt);
 bool mrc_mp_blame(struct mrc_qp *qp, u16 ev, enum mrc_ev_why why);
 void mrc_mp_inferred_loss(struct mrc_qp *qp, u32 psn, enum mrc_ev_why why);
+void mrc_mp_lost_copy(struct mrc_qp *qp, u32 psn, u16 ev, u32 ev_seq,
+		      enum mrc_ev_why why);
 void mrc_mp_check_undo(struct mrc_qp *qp, u32 psn, u16 ev, u32 ev_seq);
 void mrc_mp_rto_verdict(struct mrc_qp *qp, u32 echo_ts);
 void mrc_mp_on_ack(struct mrc_qp *qp, const struct mrc_pkt *pkt, u32 rtt_ts);

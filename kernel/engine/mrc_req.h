@@ -162,6 +162,7 @@ static inline bool mrc_swqe_awaits_response(const struct mrc_swqe *w)
  * @delay_cuts: congestion window cuts for queueing delay
  * @lost_ev_gap: losses found by per-EV gaps
  * @lost_sack: losses inferred from SACKs by the time rule
+ * @lost_probe: losses a tail loss probe's answer found
  * @tlp_sent: tail loss probes sent
  *
  * All of it is under the QP's lock.
@@ -220,6 +221,7 @@ struct mrc_req_info {
 	u64 delay_cuts;
 	u64 lost_ev_gap;
 	u64 lost_sack;
+	u64 lost_probe;
 	u64 tlp_sent;
 };
 
@@ -261,6 +263,7 @@ void mrc_loss_on_read_resp(struct mrc_qp *qp);
 void mrc_loss_arm_tlp(struct mrc_qp *qp);
 bool mrc_loss_probe_before_rto(struct mrc_qp *qp);
 void mrc_loss_on_progress(struct mrc_qp *qp);
+void mrc_loss_on_echo(struct mrc_qp *qp, const struct mrc_pkt *ack);
 enum hrtimer_restart mrc_loss_fire(struct hrtimer *timer);
 
 /*

@@ -164,6 +164,53 @@ static void reordering_window_adapts(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, mrc_loss_undo_reo_mult(&u), 2U);
 }
 
+/*
+ * An answer echoing a tail loss probe's copy finds the transmission it
+ * stood in for lost, once; one echoing that transmission, another PSN's
+ * answer or another copy decides nothing or clears the wait.
+ */
+static void probe_answer_convicts_the_original(struct kunit *test)
+{
+	struct mrc_loss_undo u;
+	u32 seq = 0;
+	u16 ev = 0;
+
+	mrc_loss_undo_init(&u);
+	KUNIT_EXPECT_FALSE(test, mrc_loss_undo_probe_echo(&u, 7, 2, 40, false, &ev, &seq));
+	mrc_loss_undo_probe_sent(&u, 7, 5, 90, 2, 40);
+	/* Another PSN's answer, another copy on the probe's EV: no verdict. */
+	KUNIT_EXPECT_FALSE(test, mrc_loss_undo_probe_echo(&u, 8, 2, 40, false, &ev, &seq));
+	KUNIT_EXPECT_FALSE(test, mrc_loss_undo_probe_echo(&u, 7, 2, 41, false, &ev, &seq));
+	KUNIT_EXPECT_TRUE(test, mrc_loss_undo_probe_echo(&u, 7, 2, 40, false, &ev, &seq));
+	KUNIT_EXPECT_EQ(test, ev, 5);
+	KUNIT_EXPECT_EQ(test, seq, 90U);
+	/* Decided once: a duplicate answer blames nothing more. */
+	KUNIT_EXPECT_FALSE(test, mrc_loss_undo_probe_echo(&u, 7, 2, 40, false, &ev, &seq));
+
+	/* The original answered first: it arrived; the probe convicts none. */
+	mrc_loss_undo_probe_sent(&u, 9, 5, 91, 3, 12);
+	KUNIT_EXPECT_FALSE(test, mrc_loss_undo_probe_echo(&u, 9, 5, 91, false, &ev, &seq));
+	KUNIT_EXPECT_FALSE(test, mrc_loss_undo_probe_echo(&u, 9, 3, 12, false, &ev, &seq));
+
+	/* The probe's answer echoes the original's time: that one arrived. */
+	mrc_loss_undo_probe_sent(&u, 13, 5, 92, 3, 13);
+	KUNIT_EXPECT_FALSE(test,
+			   mrc_loss_undo_probe_echo(&u, 13, 3, 13, true, &ev, &seq));
+	KUNIT_EXPECT_FALSE(test,
+			   mrc_loss_undo_probe_echo(&u, 13, 3, 13, false, &ev, &seq));
+
+	/* A probe on the original's own EV proves that EV delivers. */
+	mrc_loss_undo_probe_sent(&u, 10, 4, 50, 4, 51);
+	KUNIT_EXPECT_FALSE(test, mrc_loss_undo_probe_echo(&u, 10, 4, 51, false, &ev, &seq));
+
+	/* A newer probe replaces the one awaited; a reset forgets it. */
+	mrc_loss_undo_probe_sent(&u, 11, 1, 5, 2, 6);
+	mrc_loss_undo_probe_sent(&u, 12, 1, 7, 3, 8);
+	KUNIT_EXPECT_FALSE(test, mrc_loss_undo_probe_echo(&u, 11, 2, 6, false, &ev, &seq));
+	mrc_loss_undo_init(&u);
+	KUNIT_EXPECT_FALSE(test, mrc_loss_undo_probe_echo(&u, 12, 3, 8, false, &ev, &seq));
+}
+
 static struct kunit_case mrc_loss_undo_cases[] = {
 	KUNIT_CASE(match_needs_psn_ev_and_sequence),
 	KUNIT_CASE(ring_forgets_the_oldest),
@@ -172,6 +219,7 @@ static struct kunit_case mrc_loss_undo_cases[] = {
 	KUNIT_CASE(rto_verdict_retransmission_answered),
 	KUNIT_CASE(rto_blames_keep_the_first),
 	KUNIT_CASE(reordering_window_adapts),
+	KUNIT_CASE(probe_answer_convicts_the_original),
 	{}
 };
 

@@ -255,6 +255,7 @@ enum mrc_genl_ev_reason {
 	MRC_EV_REASON_ADMIN_DENY,
 	MRC_EV_REASON_ADMIN_UNDENY,
 	MRC_EV_REASON_LOSS_UNDONE,	/* the loss was spurious: GOOD again */
+	MRC_EV_REASON_LOSS_PROBE,	/* a tail loss probe answered, not the original */
 };
 
 enum mrc_genl_ev_op {
@@ -452,6 +453,7 @@ enum mrc_genl_stat {
 	MRC_STAT_A_TRIMS,		/* trim NACKs for packets sent on it */
 	MRC_STAT_A_QDELAY_PENALTIES,
 	MRC_STAT_A_STATE_CHANGES,
+	MRC_STAT_A_LOSS_PROBE,		/* losses a tail loss probe's answer found */
 	__MRC_STAT_A_MAX,
 	MRC_STAT_A_MAX = __MRC_STAT_A_MAX - 1
 };
