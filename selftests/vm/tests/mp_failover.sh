@@ -68,7 +68,7 @@ attr_above() {
 # taken (pair_stop): a fixed length had to cover the worst case, and a
 # shorter one ended the QP before the last sample.
 blackhole() {
-	local tag=$1 how=$2 prog=$3 bad=0 rec0 rec moved=no c1 c2 qps0 qps1
+	local tag=$1 how=$2 prog=$3 bad=0 rec0 rec moved=no c1 c2 qps0 qps1 byprobe
 	local poll=${BH_POLL:-5} back=${BH_BACK:-15}
 	shift 3
 	pair_start 150 "$prog" -d mrcA -x "$GA4" -D 100 -f 1 -F "$@" -- \
@@ -83,6 +83,7 @@ blackhole() {
 	c2=$(mp_router_packets 2)
 	wait_until "$poll" attr_above mrcB ev_assumed_bad 0 &&
 		bad=$(sample mrcB ev_assumed_bad)
+	byprobe=$(sample mrcB lost_probe)
 	rec0=$(sample mrcB ev_recovered)
 	qps0=$(rc_qps mrcB)
 	if [ "$how" = down ]; then mp_path_up 2; else mp_path_clear 2; fi
@@ -95,6 +96,9 @@ blackhole() {
 		test "$c1" -eq "$c2"
 	check_output "$tag: EVs of path 2 went ASSUMED_BAD ($bad)" '^[1-9]' \
 		echo "$bad"
+	[ -z "${BH_BY_PROBE:-}" ] ||
+		check_output "$tag: a tail loss probe's answer found the losses (lost_probe $byprobe)" \
+			'^[1-9]' echo "$byprobe"
 	check_output "$tag: probed back to GOOD ($((rec - rec0)) EVs recovered)" \
 		'^[1-9]' echo "$((rec - rec0))"
 	[ $((rec - rec0)) -gt 0 ] ||
@@ -111,6 +115,12 @@ BH_POLL=15 BH_BACK=35 blackhole "link down" down ib_read_bw -s 65536
 # SEND fails over as WRITE does; it runs here, under the other kind of
 # fault, rather than in a second link-down run.
 blackhole "loss 100%" loss ib_send_bw -s 4096
+# One 64-byte WRITE at a time, as NVMe commands go: a message lost with
+# its path is the tail of its flight, recovered by a tail loss probe on
+# another EV. The probe's answer must blame the EV the lost copy took,
+# or the QP keeps using the dead path and pays a probe wait for every
+# message sent on it.
+BH_BY_PROBE=1 blackhole "one message at a time" loss ib_write_bw -s 64 -t 1
 
 # Path 3 dies while mrc-rc-check moves data and compares every byte.
 verified_failure "link down mid-run" "${ARGS[@]}" -- mp_path_down 3 -- \

@@ -20,9 +20,10 @@
 #
 # The data crosses the cut in B's packets (the target READs what the host
 # writes), so B's QPs are the ones whose EVs through path 2 must go
-# ASSUMED_BAD. A's QPs send only the 64-byte commands: one lost at the
-# tail of its flight is usually recovered by a tail loss probe, which
-# blames no EV by design (engine/mrc_loss.c).
+# ASSUMED_BAD. A's QPs send only the 64-byte commands, one or two at a
+# time: a command lost with the path is the tail of its flight, found by
+# a tail loss probe's answer, and its EV must go ASSUMED_BAD too, or every
+# command sent there later waits for a probe.
 # shellcheck disable=SC2317 # functions run through check and wait_until
 . ../lib.sh
 . ../mp_topo.sh
@@ -161,7 +162,7 @@ say() {
 }
 
 host_vm() {
-	local blk want got rc ddpid running c1 c2 d bad q
+	local blk want got rc ddpid running c1 c2 d bad bad1 q
 	check "the link to VM B is up (eth0)" link_up
 	in_shell "hostA's side: four unshaped routers, hostB answers through each" \
 		mp_split_a 4 0 eth0 300
@@ -202,7 +203,10 @@ host_vm() {
 	echo "packets towards hostB per router since the second write: ${d[*]}" | diag
 	check "the three other paths carried the rest (${d[0]} ${d[2]} ${d[3]})" \
 		test "${d[0]}" -gt 1000 -a "${d[2]}" -gt 1000 -a "${d[3]}" -gt 1000
-	echo "the host's kernel QPs marked EVs bad $bad, then $(rc_attr_sum ev_marked_bad) times" | diag
+	bad1=$(rc_attr_sum ev_marked_bad)
+	check "the host's kernel QPs, which send only commands, marked EVs bad ($bad, then $bad1 times)" \
+		test "$bad1" -gt "$bad"
+	echo "losses the host's tail loss probes found: $(rc_attr_sum lost_probe)" | diag
 	check_no_output "no I/O error, no controller reset or reconnect" \
 		'I/O error|reset|[Rr]econnect|timeout' bash -c "dmesg | grep -i nvme"
 	check "path 2 comes back" mp_path_up 2
