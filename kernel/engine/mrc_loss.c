@@ -27,10 +27,9 @@
  * was lost, and its EV is blamed (mrc_loss_undo.h): a QP that sends one
  * message at a time leaves no later packet to reveal its losses, and
  * must still stop using a dead path. The probe's two round trips count
- * from the packet
- * that asked, not from the last progress: the responder acknowledges
- * only every 64 packets or when asked, and a probe timed from progress
- * fired on every quiet stretch of a healthy stream.
+ * from the packet that asked, not from the last progress: the responder
+ * acknowledges only every 64 packets or when asked, and a probe timed
+ * from progress fired on every quiet stretch of a healthy stream.
  *
  * A READ request is answered by its chunk's last response. When that is
  * missing two round trips after the request left, the probe asks again
