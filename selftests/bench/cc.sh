@@ -217,8 +217,9 @@ read_stream() {
 	awk '/^ *65536 / { print $4 }' /tmp/cli.log | tail -n1
 }
 
-# LOSSES: the loss detectors' device counters (both hosts summed).
-LOSSES="path_loss_gap path_loss_sack path_loss_read path_loss_timeout"
+# LOSSES: the loss detectors' device counters (both hosts summed; 0 for
+# one an older module, run for an A/B comparison, does not have).
+LOSSES="path_loss_gap path_loss_sack path_loss_read path_loss_timeout path_loss_probe"
 
 # losses: the LOSSES counters now, as a JSON object.
 losses() {
@@ -226,7 +227,7 @@ losses() {
 	for c in $LOSSES; do
 		v=0
 		for d in mrcA mrcB; do
-			v=$((v + $(cat "/sys/class/infiniband/$d/ports/1/hw_counters/$c")))
+			v=$((v + $(cat "/sys/class/infiniband/$d/ports/1/hw_counters/$c" 2>/dev/null || echo 0)))
 		done
 		echo "\"$c\": $v"
 	done | paste -sd, | sed 's/^/{/; s/$/}/'
