@@ -164,17 +164,22 @@ void mrc_loss_undo_widen(struct mrc_loss_undo *u, u32 now, u32 rtt_ts)
  * @lost_seq: that transmission's per-EV sequence
  * @probe_ev: the probe's EV
  * @probe_seq: its per-EV sequence
+ * @sole: @psn was the only PSN outstanding
  *
- * A probe on the same EV (the only one usable, or no packet could be
- * built) tells nothing of the EV: an answer to it shows the EV delivers.
- * Only the newest probe is awaited.
+ * Only a probe of a whole flight is judged. With more outstanding, the
+ * per-EV gaps and the time rule find the losses, and a probe that
+ * overtakes an original waiting in a congested queue would blame a path
+ * that is only slow. A probe on the same EV (the only one usable, or no
+ * packet could be built) tells nothing of the EV: an answer to it shows
+ * the EV delivers. Only the newest probe is awaited.
  */
 void mrc_loss_undo_probe_sent(struct mrc_loss_undo *u, u32 psn, u16 lost_ev,
-			      u32 lost_seq, u16 probe_ev, u32 probe_seq)
+			      u32 lost_seq, u16 probe_ev, u32 probe_seq,
+			      bool sole)
 {
 	struct mrc_loss_probe *p = &u->probe;
 
-	p->valid = lost_ev != probe_ev;
+	p->valid = sole && lost_ev != probe_ev;
 	p->psn = psn;
 	p->lost_ev = lost_ev;
 	p->lost_seq = lost_seq;

@@ -132,7 +132,8 @@ unsigned int mrc_loss_undo_rto_verdict(struct mrc_loss_undo *u, u32 echo_ts,
 				       struct mrc_rto_blame *out);
 void mrc_loss_undo_widen(struct mrc_loss_undo *u, u32 now, u32 rtt_ts);
 void mrc_loss_undo_probe_sent(struct mrc_loss_undo *u, u32 psn, u16 lost_ev,
-			      u32 lost_seq, u16 probe_ev, u32 probe_seq);
+			      u32 lost_seq, u16 probe_ev, u32 probe_seq,
+			      bool sole);
 bool mrc_loss_undo_probe_echo(struct mrc_loss_undo *u, u32 psn, u16 ev,
 			      u32 ev_seq, bool earlier_arrived, u16 *lost_ev,
 			      u32 *lost_seq);

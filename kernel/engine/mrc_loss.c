@@ -22,14 +22,15 @@
  * Its answer, at once (a retransmission asks for one), completes the
  * flight or SACKs past its holes for the time rule. The retransmission
  * timeout, which cuts the window to its least and blames the EV, stays
- * the last resort. A probe's copy goes on another EV; when its answer
- * echoes that copy and nothing echoed the one it stood in for, that one
- * was lost, and its EV is blamed (mrc_loss_undo.h): a QP that sends one
- * message at a time leaves no later packet to reveal its losses, and
- * must still stop using a dead path. The probe's two round trips count
- * from the packet that asked, not from the last progress: the responder
- * acknowledges only every 64 packets or when asked, and a probe timed
- * from progress fired on every quiet stretch of a healthy stream.
+ * the last resort. A probe's copy goes on another EV; when it was the
+ * only PSN outstanding, its answer echoes that copy and nothing echoed
+ * the one it stood in for, that one was lost, and its EV is blamed
+ * (mrc_loss_undo.h): a QP that sends one message at a time leaves no
+ * later packet to reveal its losses, and must still stop using a dead
+ * path. The probe's two round trips count from the packet that asked,
+ * not from the last progress: the responder acknowledges only every 64
+ * packets or when asked, and a probe timed from progress fired on every
+ * quiet stretch of a healthy stream.
  *
  * A READ request is answered by its chunk's last response. When that is
  * missing two round trips after the request left, the probe asks again
@@ -321,7 +322,8 @@ static bool mrc_loss_send_tlp(struct mrc_qp *qp)
 	} else {
 		mrc_req_resend(qp, w, psn);
 		mrc_loss_undo_probe_sent(&qp->req.undo, psn, ev, seq, e->ev,
-					 e->ev_seq);
+					 e->ev_seq,
+					 mrc_txwin_outstanding(win) == 1);
 	}
 	mrc_txwin_on_retransmit(win, psn, e->ev, mrc_now_ts());
 	qp->req.tlp_sent++;
@@ -367,11 +369,11 @@ bool mrc_loss_probe_before_rto(struct mrc_qp *qp)
  * @ack: the answer (its echoed EV and sequence are untrusted; only
  *	compared)
  *
- * When it echoes a tail loss probe's copy and nothing echoed the
- * transmission the probe stood in for, that transmission was lost with
- * its path: blame its EV, with an undo record. Not when the answer
- * carries an older time than its own and no service time: the responder
- * had the first copy, unacknowledged, when the probe came
+ * When it echoes the copy a tail loss probe of a whole flight sent and
+ * nothing echoed the transmission the probe stood in for, that one was
+ * lost with its path: blame its EV, with an undo record. Not when the
+ * answer carries an older time than its own and no service time: the
+ * responder had the first copy, unacknowledged, when the probe came
  * (mrc_resp_ack_duplicate()). The window is not cut: one packet at the
  * tail, and the path, not the rate, was at fault.
  */

@@ -177,7 +177,7 @@ static void probe_answer_convicts_the_original(struct kunit *test)
 
 	mrc_loss_undo_init(&u);
 	KUNIT_EXPECT_FALSE(test, mrc_loss_undo_probe_echo(&u, 7, 2, 40, false, &ev, &seq));
-	mrc_loss_undo_probe_sent(&u, 7, 5, 90, 2, 40);
+	mrc_loss_undo_probe_sent(&u, 7, 5, 90, 2, 40, true);
 	/* Another PSN's answer, another copy on the probe's EV: no verdict. */
 	KUNIT_EXPECT_FALSE(test, mrc_loss_undo_probe_echo(&u, 8, 2, 40, false, &ev, &seq));
 	KUNIT_EXPECT_FALSE(test, mrc_loss_undo_probe_echo(&u, 7, 2, 41, false, &ev, &seq));
@@ -188,24 +188,29 @@ static void probe_answer_convicts_the_original(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, mrc_loss_undo_probe_echo(&u, 7, 2, 40, false, &ev, &seq));
 
 	/* The original answered first: it arrived; the probe convicts none. */
-	mrc_loss_undo_probe_sent(&u, 9, 5, 91, 3, 12);
+	mrc_loss_undo_probe_sent(&u, 9, 5, 91, 3, 12, true);
 	KUNIT_EXPECT_FALSE(test, mrc_loss_undo_probe_echo(&u, 9, 5, 91, false, &ev, &seq));
 	KUNIT_EXPECT_FALSE(test, mrc_loss_undo_probe_echo(&u, 9, 3, 12, false, &ev, &seq));
 
 	/* The probe's answer echoes the original's time: that one arrived. */
-	mrc_loss_undo_probe_sent(&u, 13, 5, 92, 3, 13);
+	mrc_loss_undo_probe_sent(&u, 13, 5, 92, 3, 13, true);
 	KUNIT_EXPECT_FALSE(test,
 			   mrc_loss_undo_probe_echo(&u, 13, 3, 13, true, &ev, &seq));
 	KUNIT_EXPECT_FALSE(test,
 			   mrc_loss_undo_probe_echo(&u, 13, 3, 13, false, &ev, &seq));
 
 	/* A probe on the original's own EV proves that EV delivers. */
-	mrc_loss_undo_probe_sent(&u, 10, 4, 50, 4, 51);
+	mrc_loss_undo_probe_sent(&u, 10, 4, 50, 4, 51, true);
 	KUNIT_EXPECT_FALSE(test, mrc_loss_undo_probe_echo(&u, 10, 4, 51, false, &ev, &seq));
 
+	/* Behind earlier unacknowledged PSNs a probe is not judged. */
+	mrc_loss_undo_probe_sent(&u, 14, 5, 93, 3, 14, false);
+	KUNIT_EXPECT_FALSE(test,
+			   mrc_loss_undo_probe_echo(&u, 14, 3, 14, false, &ev, &seq));
+
 	/* A newer probe replaces the one awaited; a reset forgets it. */
-	mrc_loss_undo_probe_sent(&u, 11, 1, 5, 2, 6);
-	mrc_loss_undo_probe_sent(&u, 12, 1, 7, 3, 8);
+	mrc_loss_undo_probe_sent(&u, 11, 1, 5, 2, 6, true);
+	mrc_loss_undo_probe_sent(&u, 12, 1, 7, 3, 8, true);
 	KUNIT_EXPECT_FALSE(test, mrc_loss_undo_probe_echo(&u, 11, 2, 6, false, &ev, &seq));
 	mrc_loss_undo_init(&u);
 	KUNIT_EXPECT_FALSE(test, mrc_loss_undo_probe_echo(&u, 12, 3, 8, false, &ev, &seq));
